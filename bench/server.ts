@@ -1,0 +1,74 @@
+/**
+ * The benchmark's server process (started by bench/run.ts, one per engine): the real app on one port and,
+ * on another, two bare Fastify routes on the same database handle as baselines. PGlite belongs to one
+ * process, so the baselines must live in the process that owns it.
+ *
+ * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files). Prints one JSON line
+ * `{app, bare, key, ids}` on stdout when ready; exits on SIGTERM.
+ */
+import { eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { members } from '../src/accounts/accounts.tables';
+import { buildApp } from '../src/app';
+import { testConfig } from '../src/config';
+import { openDatabase } from '../src/db/client';
+import { JobQueue } from '../src/jobs/queue';
+import { SEEDS } from './scenarios';
+
+const url = process.env.BENCH_DATABASE_URL || undefined;
+const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: process.env.BENCH_DATA_DIR });
+await database.migrate();
+const queue = new JobQueue(database, { work: false });
+const { app } = await buildApp({
+  config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000, RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000 }),
+  database,
+  secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
+  queue,
+});
+await app.ready();
+
+// Seed: one account (workspace, admin member) and an API key with every scope.
+const signup = await app.inject({
+  method: 'POST',
+  url: '/v1/auth/signup',
+  payload: { email: `bench.${Date.now()}@example.com`, password: 'correct horse battery staple' },
+});
+if (signup.statusCode !== 201) throw new Error(`sign-up failed: ${signup.body}`);
+const cookies = signup.cookies as Array<{ name: string; value: string }>;
+const session = {
+  cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+  'x-csrf-token': cookies.find((c) => c.name === 'ds_csrf')!.value,
+};
+const { SCOPES } = await import('../src/auth/permissions');
+const created = await app.inject({
+  method: 'POST',
+  url: '/v1/api-keys',
+  headers: session,
+  payload: { name: 'bench', scopes: [...SCOPES] },
+});
+if (created.statusCode !== 201) throw new Error(`key creation failed: ${created.body}`);
+const key = created.json().data.key as string;
+const memberId = signup.json().data.member_id as string;
+const ids: Record<string, string> = { memberId, workspaceId: signup.json().data.workspace.id };
+// Further seeds (scenarios of other modules) get the app, the key and the ids so far.
+for (const seed of SEEDS) Object.assign(ids, await seed({ app, key, ids }));
+
+const bare = Fastify({ logger: false });
+// A constant: the cost of Fastify and HTTP alone.
+bare.get('/const', async () => ({ ok: true }));
+// One primary-key SELECT through the same driver (Drizzle on the same pool or PGlite instance).
+bare.get('/select', async () => {
+  const [row] = await database.db.select().from(members).where(eq(members.id, memberId)).limit(1);
+  return { id: row?.id, email: row?.email, role: row?.role };
+});
+
+const appAddress = await app.listen({ host: '127.0.0.1', port: 0 });
+const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(`${JSON.stringify({ app: appAddress, bare: bareAddress, key, ids, engine: database.kind })}\n`);
+
+process.once('SIGTERM', async () => {
+  await bare.close();
+  await app.close();
+  await database.close();
+  process.exit(0);
+});

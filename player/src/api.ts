@@ -1,0 +1,196 @@
+import type { BootConfig } from './config';
+
+export type Gate = 'password' | 'identification' | 'ready';
+
+export interface ViewerState {
+  gate: Gate;
+  share?: { require_identification: boolean; has_password: boolean };
+  viewer?: { name: string | null; email: string | null } | null;
+  /** Set when the server starts a viewer session; the same value as its cookie. */
+  session_token?: string;
+}
+
+export interface HotspotAction {
+  type: 'next' | 'goto' | 'url';
+  target?: number | string | null;
+}
+
+export interface Hotspot {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  selector?: string | null;
+  label: string;
+  tooltip: string;
+  action: HotspotAction;
+}
+
+export interface Step {
+  number: number;
+  title: string;
+  description: string;
+  image_url: string | null;
+  html_url: string | null;
+  width: number | null;
+  height: number | null;
+  hotspots: Hotspot[];
+}
+
+export interface Configuration {
+  theme_color?: string;
+  progress_bar?: boolean;
+  navigation?: { buttons?: boolean; keyboard?: boolean };
+  call_to_action?: { label: string; url: string } | null;
+  branding?: { show_badge?: boolean };
+  autoplay?: { enabled?: boolean; delay_seconds?: number };
+}
+
+export interface PlayableDemo {
+  title: string;
+  configuration: Configuration;
+  steps: Step[];
+}
+
+export interface TrackedEvent {
+  id: string;
+  type: 'view_started' | 'step_reached' | 'completed';
+  step_number?: number;
+  seconds_on_previous?: number;
+  at: string;
+  referrer?: string;
+}
+
+/** An answer other than 2xx (status 0: no answer at all). */
+export class ViewerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Seconds, from Retry-After on a 429. */
+    readonly retryAfter: number | null = null,
+    readonly details: { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const SESSION_HEADER = 'x-viewer-session';
+
+export function viewerApi(boot: BootConfig) {
+  const base = `${boot.apiBase}/v1/viewer/${encodeURIComponent(boot.token)}`;
+  const sessionKey = `demoshare:session:${boot.token}`;
+  // The session normally rides in an HttpOnly cookie, but a cookie is not sent from a cross-site iframe
+  // (SameSite, third-party cookie blocking): the same token then goes in X-Viewer-Session.
+  let session: string | null = null;
+  try {
+    session = sessionStorage.getItem(sessionKey);
+  } catch {
+    session = null;
+  }
+
+  function remember(state: ViewerState | undefined) {
+    if (!state?.session_token) return;
+    session = state.session_token;
+    try {
+      sessionStorage.setItem(sessionKey, session);
+    } catch {
+      // Blocked storage: the token lives as long as the page.
+    }
+  }
+
+  function headers(json: boolean): Record<string, string> {
+    const out: Record<string, string> = { accept: 'application/json' };
+    if (json) out['content-type'] = 'application/json';
+    if (session) out[SESSION_HEADER] = session;
+    return out;
+  }
+
+  async function call<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(base + path, {
+        method,
+        // The gates are remembered in an HttpOnly cookie; the API may sit on another origin than the page.
+        credentials: boot.apiBase ? 'include' : 'same-origin',
+        headers: headers(body !== undefined),
+        body: body === undefined ? undefined : JSON.stringify(body),
+        ...init,
+      });
+    } catch {
+      throw new ViewerError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
+    }
+    if (response.status === 202 || response.status === 204) return undefined as T;
+    const json = (await response.json().catch(() => null)) as {
+      data?: T;
+      error?: { code: string; message: string; details?: { field: string; message: string }[] };
+    } | null;
+    if (!response.ok) {
+      const retry = Number(response.headers.get('retry-after'));
+      throw new ViewerError(
+        response.status,
+        json?.error?.code ?? 'internal_error',
+        json?.error?.message ?? `The server answered ${response.status}.`,
+        Number.isFinite(retry) && retry > 0 ? retry : null,
+        json?.error?.details ?? [],
+      );
+    }
+    return json?.data as T;
+  }
+
+  const gate = async (request: Promise<ViewerState>) => {
+    const state = await request;
+    remember(state);
+    return state;
+  };
+
+  return {
+    eventsUrl: `${base}/events`,
+    state: () => gate(call<ViewerState>('GET', '')),
+    unlock: (password: string) => gate(call<ViewerState>('POST', '/unlock', { password })),
+    identify: (name: string, email: string) => gate(call<ViewerState>('POST', '/identify', { name, email })),
+    demo: () => call<PlayableDemo>('GET', '/demo'),
+    events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
+    /** For a request the page may not outlive (events on page hide). */
+    keepalive: (events: TrackedEvent[]) =>
+      fetch(`${base}/events`, {
+        method: 'POST',
+        keepalive: true,
+        credentials: boot.apiBase ? 'include' : 'same-origin',
+        headers: headers(true),
+        body: JSON.stringify({ events }),
+      }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    /** Fetches a gated asset with the session header, for when the cookie is not sent (cross-site frames). */
+    assetAsDataUrl: async (url: string): Promise<string | null> => {
+      if (!session) return null;
+      try {
+        const response = await fetch(url, { headers: { [SESSION_HEADER]: session }, credentials: 'omit' });
+        if (!response.ok) return null;
+        const blob = await response.blob();
+        return await new Promise<string>((resolve, reject) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(String(reader.result));
+          reader.onerror = () => reject(reader.error);
+          reader.readAsDataURL(blob);
+        });
+      } catch {
+        return null;
+      }
+    },
+    assetText: async (url: string): Promise<string | null> => {
+      if (!session) return null;
+      try {
+        const response = await fetch(url, { headers: { [SESSION_HEADER]: session }, credentials: 'omit' });
+        return response.ok ? await response.text() : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type ViewerApi = ReturnType<typeof viewerApi>;

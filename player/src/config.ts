@@ -1,0 +1,27 @@
+/**
+ * What the server's viewer page passes to the player, in a JSON script block:
+ * `<script type="application/json" id="demoshare-player-config">{"token": "...", "embed": false}</script>`
+ * (`demoshare-viewer` is accepted too).
+ */
+export interface BootConfig {
+  token: string;
+  embed: boolean;
+  /** Where the /v1 API lives when it is not this page's origin. */
+  apiBase: string;
+}
+
+export function readBootConfig(): BootConfig | null {
+  const block = document.getElementById('demoshare-player-config') ?? document.getElementById('demoshare-viewer');
+  if (!block?.textContent) return null;
+  try {
+    const raw = JSON.parse(block.textContent) as { token?: unknown; embed?: unknown; api_base?: unknown };
+    if (typeof raw.token !== 'string' || !raw.token) return null;
+    return {
+      token: raw.token,
+      embed: raw.embed === true,
+      apiBase: typeof raw.api_base === 'string' ? raw.api_base.replace(/\/+$/, '') : '',
+    };
+  } catch {
+    return null;
+  }
+}

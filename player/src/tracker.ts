@@ -1,0 +1,118 @@
+import { type TrackedEvent, type ViewerApi, ViewerError } from './api';
+
+const BATCH = 25;
+const DEBOUNCE_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+
+/** crypto.randomUUID exists only in secure contexts; a self-hosted server on plain http over a LAN is not one. */
+export function uuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Sends viewing events in small batches. Every event gets its id once and is kept (in sessionStorage,
+ * where allowed) until the server has accepted it, so a retry, a beacon on page hide and a reload in the
+ * same tab all resend the same ids and the server's idempotency keeps the view from counting twice.
+ */
+export class Tracker {
+  private queue: TrackedEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private sending = false;
+  private failures = 0;
+  private readonly key: string;
+
+  constructor(
+    private readonly api: Pick<ViewerApi, 'events' | 'keepalive'>,
+    token: string,
+  ) {
+    this.key = `demoshare:events:${token}`;
+    try {
+      this.queue = JSON.parse(sessionStorage.getItem(this.key) ?? '[]') as TrackedEvent[];
+    } catch {
+      this.queue = [];
+    }
+    if (this.queue.length) this.schedule(0);
+    // pagehide fires on bfcache and unload alike; visibilitychange covers mobile tab switches that never unload.
+    addEventListener('pagehide', () => this.beacon());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.beacon();
+    });
+  }
+
+  track(type: TrackedEvent['type'], fields: Omit<TrackedEvent, 'id' | 'type' | 'at'> = {}) {
+    this.queue.push({ id: uuid(), type, ...fields, at: new Date().toISOString() });
+    this.save();
+    // A completion matters most and is often followed by the viewer leaving: send it at once.
+    this.schedule(type === 'view_started' || type === 'completed' ? 0 : DEBOUNCE_MS);
+  }
+
+  /** Events not yet accepted by the server (for tests and the bench). */
+  pending(): readonly TrackedEvent[] {
+    return this.queue;
+  }
+
+  private save() {
+    try {
+      sessionStorage.setItem(this.key, JSON.stringify(this.queue));
+    } catch {
+      // Storage can be blocked (third-party iframes): events then live as long as the page.
+    }
+  }
+
+  private schedule(delay: number) {
+    if (this.timer !== null) {
+      if (delay > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delay);
+  }
+
+  private async flush() {
+    if (this.sending || this.queue.length === 0) return;
+    this.sending = true;
+    const batch = this.queue.slice(0, BATCH);
+    try {
+      await this.api.events(batch);
+      this.failures = 0;
+      this.drop(batch);
+    } catch (err) {
+      const status = err instanceof ViewerError ? err.status : 0;
+      if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        // The server will never take these (a bad event, a revoked link): retrying would only loop.
+        this.drop(batch);
+      } else {
+        this.failures++;
+        const wait = err instanceof ViewerError && err.retryAfter ? err.retryAfter * 1000 : 1000 * 2 ** this.failures;
+        this.sending = false;
+        this.schedule(Math.min(MAX_BACKOFF_MS, wait));
+        return;
+      }
+    }
+    this.sending = false;
+    if (this.queue.length) this.schedule(0);
+  }
+
+  private drop(batch: TrackedEvent[]) {
+    const sent = new Set(batch.map((e) => e.id));
+    this.queue = this.queue.filter((e) => !sent.has(e.id));
+    this.save();
+  }
+
+  /**
+   * The page may be going away: hand what is left to a keepalive request, which outlives the page (unlike
+   * sendBeacon it can carry the session header that cross-site frames need). Its answer cannot be read,
+   * so the events stay queued and are resent (same ids) if the page comes back.
+   */
+  private beacon() {
+    if (this.queue.length === 0) return;
+    void this.api.keepalive(this.queue.slice(0, BATCH * 2));
+  }
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// The whole test suite: lint, typecheck, then vitest on embedded PGlite and again on a real PostgreSQL
+// server, ending with one line "N passed, N failed" for the totals of both runs.
+// PostgreSQL: TEST_DATABASE_URL, or the local server at 127.0.0.1:5432 when one answers. Without one the
+// PostgreSQL run is skipped with a loud notice, except under CI=true, where a skip is a failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const extra = process.argv.slice(2);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(cmd, args, env = {}) {
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return res.status ?? 1;
+}
+
+function banner(text) {
+  console.log(`\n${'='.repeat(78)}\n${text}\n${'='.repeat(78)}`);
+}
+
+function vitest(label, env) {
+  mkdirSync('test-results', { recursive: true });
+  const out = `test-results/vitest-${label}.json`;
+  rmSync(out, { force: true });
+  banner(`Test suite on ${label}`);
+  const code = run(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
+    env,
+  );
+  if (!existsSync(out)) {
+    console.error(`vitest (${label}) produced no report (exit ${code})`);
+    totals.failed += 1;
+    return;
+  }
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  // A file that fails to load, or whose setup hook fails, fails no test of its own (its tests are
+  // skipped) but is a failure all the same.
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'),
+  );
+  totals.failed += brokenFiles.length;
+  if (code !== 0 && report.numFailedTests === 0 && brokenFiles.length === 0) totals.failed += 1;
+}
+
+function reachable(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 1500 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+banner('Lint (Biome)');
+if (run('npx', ['biome', 'check', '.']) !== 0) totals.failed += 1;
+banner('Typecheck (tsc)');
+if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) totals.failed += 1;
+
+// Redis-backed tests run when TEST_REDIS_URL is set, or when a local Redis answers.
+if (!process.env.TEST_REDIS_URL && (await reachable('127.0.0.1', 6379))) {
+  process.env.TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+}
+
+vitest('pglite', { TEST_DATABASE_URL: '' });
+
+let pgUrl = process.env.TEST_DATABASE_URL;
+if (!pgUrl && (await reachable('127.0.0.1', 5432))) pgUrl = 'postgres://postgres@127.0.0.1:5432/test';
+if (pgUrl) {
+  vitest('postgres', { TEST_DATABASE_URL: pgUrl });
+} else {
+  const notice = 'SKIPPED: the PostgreSQL run (no TEST_DATABASE_URL and nothing answers on 127.0.0.1:5432).';
+  banner(`!!! ${notice}`);
+  if (ci) {
+    console.error('CI requires PostgreSQL: failing.');
+    totals.failed += 1;
+  }
+}
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

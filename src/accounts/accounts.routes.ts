@@ -1,0 +1,151 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
+import type { AppContext } from '../context';
+import { AppError } from '../core/errors';
+import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { loginBody, sessionSchema, signupBody, switchWorkspaceBody, toUser, toWorkspace } from './accounts.schemas';
+import type { StartedSession } from './accounts.service';
+
+const tags = ['Session (web app)'];
+
+export function accountsRoutes(app: ZodApp, ctx: AppContext) {
+  const { accounts } = ctx.services;
+  const secureCookies = ctx.config.APP_URL.startsWith('https:');
+  const loginPolicy = { points: ctx.config.RATE_LIMIT_LOGIN_PER_MINUTE, duration: 60 };
+
+  function setSessionCookies(reply: FastifyReply, session: StartedSession) {
+    const common = { path: '/', sameSite: 'lax' as const, secure: secureCookies, expires: session.expiresAt };
+    reply.setCookie(SESSION_COOKIE, session.token, { ...common, httpOnly: true });
+    // Readable by the web app, which echoes it in X-CSRF-Token; useless to another site, which cannot read it.
+    reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...common, httpOnly: false });
+  }
+
+  async function sessionBody(request: FastifyRequest, userId: string, workspaceId: string, csrfToken: string) {
+    const p = await accounts.profile(userId, workspaceId);
+    return ok(request, {
+      user: toUser(p.user),
+      workspace: toWorkspace(p.workspace, p.member),
+      member_id: p.member.id,
+      csrf_token: csrfToken,
+      workspaces: p.memberships.map((m) => toWorkspace(m.workspace, m.member)),
+    });
+  }
+
+  const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+  // POST /v1/auth/signup — create an account and its workspace, and sign in
+  app.post(
+    '/auth/signup',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign up',
+        body: signupBody,
+        response: { 201: dataEnvelope(sessionSchema), 400: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
+      const { user, workspace } = await accounts.createAccount({
+        email: request.body.email,
+        password: request.body.password,
+        name: request.body.name,
+        workspaceName: request.body.workspace_name,
+      });
+      const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
+      setSessionCookies(reply, session);
+      reply.code(201);
+      return sessionBody(request, user.id, workspace.id, session.csrfToken);
+    },
+  );
+
+  // POST /v1/auth/login — sign in with e-mail and password
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign in',
+        body: loginBody,
+        response: {
+          200: dataEnvelope(sessionSchema),
+          400: errorEnvelope,
+          401: errorEnvelope,
+          404: errorEnvelope,
+          429: errorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
+      const { user, workspace } = await accounts.verifyCredentials(
+        request.body.email,
+        request.body.password,
+        request.body.workspace_id,
+      );
+      const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
+      setSessionCookies(reply, session);
+      return sessionBody(request, user.id, workspace.id, session.csrfToken);
+    },
+  );
+
+  // POST /v1/auth/logout — end the current session
+  app.post(
+    '/auth/logout',
+    {
+      config: { permission: 'account.read' },
+      schema: { tags, summary: 'Sign out', response: { 204: noContent, 401: errorEnvelope } },
+    },
+    async (request, reply) => {
+      const auth = callerOf(request);
+      if (auth.kind !== 'session') throw new AppError('forbidden', 'Only a web-app session can sign out');
+      await accounts.endSession(auth.credentialId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' }).clearCookie(CSRF_COOKIE, { path: '/' });
+      return reply.code(204).send(null);
+    },
+  );
+
+  // POST /v1/auth/workspace — act in another workspace the signed-in user belongs to
+  app.post(
+    '/auth/workspace',
+    {
+      config: { permission: 'account.read' },
+      schema: {
+        tags,
+        summary: 'Switch workspace',
+        description: 'The session then acts in this workspace; a workspace the user is not a member of is a 404.',
+        body: switchWorkspaceBody,
+        response: {
+          200: dataEnvelope(sessionSchema),
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          404: errorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await accounts.switchWorkspace(auth.credentialId, auth.userId, request.body.workspace_id);
+      const cached = await accounts.resolveSession(request.cookies[SESSION_COOKIE] ?? '');
+      return sessionBody(request, auth.userId, request.body.workspace_id, cached?.csrfToken ?? '');
+    },
+  );
+
+  // GET /v1/auth/session — who is signed in, in which workspace
+  app.get(
+    '/auth/session',
+    {
+      config: { permission: 'account.read' },
+      schema: { tags, summary: 'Current session', response: { 200: dataEnvelope(sessionSchema), 401: errorEnvelope } },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const cached = await accounts.resolveSession(request.cookies.ds_session ?? '');
+      return sessionBody(request, auth.userId, auth.workspaceId, cached?.csrfToken ?? '');
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { SCOPES, type Role } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/crypto';
+import { AppError, conflict, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database } from '../db/client';
+import * as repo from './accounts.repo';
+
+export interface AccountsDeps {
+  database: Database;
+  clock: Clock;
+  credentials: CredentialCache;
+  sessionTtlMs: number;
+}
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  name?: string;
+  workspaceName?: string;
+}
+
+export interface StartedSession {
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+  userId: string;
+  workspaceId: string;
+}
+
+// Verified against when the e-mail is unknown, so that a wrong address costs as long as a wrong password.
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$jWW3Mo1HW9Cx273YJMQ+CA$nH4YCe/gO8fDX67ssqmXUWfSjnCAzja8M1lEZXcDXxs';
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export function createAccountsService({ database, clock, credentials, sessionTtlMs }: AccountsDeps) {
+  const { db } = database;
+
+  /** Creates a user with a workspace of their own, as its admin; joins any workspaces that invited them. */
+  async function createAccount(input: NewAccount) {
+    const email = normaliseEmail(input.email);
+    const passwordHash = await hashPassword(input.password);
+    return db.transaction(async (tx) => {
+      if (await repo.findUserByEmail(tx, email)) throw conflict('An account with this e-mail address already exists');
+      const now = clock.now();
+      const user = await repo.insertUser(tx, {
+        id: newId('user'),
+        email,
+        name: input.name?.trim() ?? '',
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const workspace = await repo.insertWorkspace(tx, {
+        id: newId('workspace'),
+        name: input.workspaceName?.trim() || `${user.name || email.split('@')[0]}'s workspace`,
+        createdAt: now,
+      });
+      const member = await repo.insertMember(tx, {
+        id: newId('member'),
+        workspaceId: workspace.id,
+        userId: user.id,
+        email,
+        role: 'admin',
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.acceptInvitations(tx, user.id, email, now);
+      return { user, workspace, member };
+    });
+  }
+
+  async function startSession(
+    userId: string,
+    workspaceId: string,
+    client: { ip?: string; userAgent?: string },
+  ): Promise<StartedSession> {
+    const token = randomToken(32);
+    const csrfToken = randomToken(24);
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + sessionTtlMs);
+    await repo.insertSession(db, {
+      id: newId('session'),
+      userId,
+      workspaceId,
+      tokenDigest: sha256Hex(token),
+      csrfToken,
+      createdAt: now,
+      expiresAt,
+      lastSeenAt: now,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 512),
+    });
+    return { token, csrfToken, expiresAt, userId, workspaceId };
+  }
+
+  /**
+   * Checks e-mail and password; the same error whichever of the two is wrong. The session acts in
+   * `workspaceId` when given (a 404 unless the user is an active member of it), else in the user's oldest
+   * membership.
+   */
+  async function verifyCredentials(emailInput: string, password: string, workspaceId?: string) {
+    const user = await repo.findUserByEmail(db, normaliseEmail(emailInput));
+    const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
+    if (!user || !valid) throw new AppError('unauthorized', 'Wrong e-mail address or password');
+    await repo.acceptInvitations(db, user.id, user.email, clock.now());
+    const memberships = await repo.membershipsOfUser(db, user.id);
+    const chosen = workspaceId ? memberships.find((m) => m.workspace.id === workspaceId) : memberships[0];
+    if (!chosen) {
+      if (workspaceId) throw notFound('Workspace');
+      throw new AppError('forbidden', 'This account is not a member of any workspace');
+    }
+    return { user, workspace: chosen.workspace, member: chosen.member };
+  }
+
+  /** Moves a session to another workspace of the same user; API keys stay in the workspace they were made in. */
+  async function switchWorkspace(sessionId: string, userId: string, workspaceId: string) {
+    const member = await repo.findActiveMember(db, workspaceId, userId);
+    if (!member) throw notFound('Workspace');
+    await repo.updateSessionWorkspace(db, sessionId, workspaceId);
+    await credentials.invalidate(credentialTag(sessionId));
+  }
+
+  async function resolveSession(cookieValue: string): Promise<CachedCredential | null> {
+    const digest = sha256Hex(cookieValue);
+    const now = clock.now();
+    return credentials.resolve(digest, now, async () => {
+      const row = await repo.findLiveSession(db, digest, now);
+      if (!row) return null;
+      return {
+        auth: {
+          kind: 'session',
+          credentialId: row.session.id,
+          workspaceId: row.session.workspaceId,
+          userId: row.session.userId,
+          memberId: row.member.id,
+          role: row.member.role as Role,
+          scopes: new Set(SCOPES),
+        },
+        expiresAt: row.session.expiresAt,
+        csrfToken: row.session.csrfToken,
+        lastUsedAt: row.session.lastSeenAt,
+      };
+    });
+  }
+
+  async function endSession(sessionId: string) {
+    await repo.deleteSession(db, sessionId);
+    await credentials.invalidate(credentialTag(sessionId));
+  }
+
+  async function profile(userId: string, workspaceId: string) {
+    const user = await repo.findUserById(db, userId);
+    const memberships = await repo.membershipsOfUser(db, userId);
+    const current = memberships.find((m) => m.workspace.id === workspaceId);
+    if (!user || !current) throw new AppError('unauthorized', 'Your session has expired: sign in again');
+    return { user, workspace: current.workspace, member: current.member, memberships };
+  }
+
+  return { createAccount, startSession, verifyCredentials, switchWorkspace, resolveSession, endSession, profile };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

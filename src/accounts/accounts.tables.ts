@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, updatedAt } from '../db/columns';
+
+export const users = pgTable('users', {
+  id: id(),
+  /** Stored lower-cased: e-mail addresses compare case-insensitively. */
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const workspaces = pgTable('workspaces', {
+  id: id(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const members = pgTable(
+  'members',
+  {
+    id: id(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Null while an invitation waits for someone to sign up with `email`. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['admin', 'editor', 'viewer'] }).notNull(),
+    status: text('status', { enum: ['active', 'invited'] }).notNull(),
+    invitedById: text('invited_by_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('members_workspace_email_uq').on(t.workspaceId, t.email),
+    index('members_user_idx').on(t.userId),
+    check('members_role_ck', sql`${t.role} in ('admin', 'editor', 'viewer')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the cookie value: a database leak does not leak live sessions. */
+    tokenDigest: text('token_digest').notNull().unique(),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    lastSeenAt: at('last_seen_at'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);

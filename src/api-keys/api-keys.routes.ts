@@ -1,0 +1,101 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody, toApiKey } from './api-keys.schemas';
+
+const tags = ['API keys'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
+const description =
+  'Managed from the web application (session sign-in); an API key cannot mint or revoke keys. ' +
+  'Members manage their own keys, admins every key of the workspace.';
+
+export function apiKeysRoutes(app: ZodApp, ctx: AppContext) {
+  const { apiKeys } = ctx.services;
+
+  // GET /v1/api-keys — list the keys the caller can manage
+  app.get(
+    '/api-keys',
+    {
+      config: { permission: 'keys.manage' },
+      schema: {
+        tags,
+        summary: 'List API keys',
+        description,
+        querystring: paginationQuery,
+        response: { 200: listEnvelope(apiKeySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await apiKeys.list(callerOf(request), toLimitOffset(request.query));
+      return page(
+        request,
+        rows.map((r) => toApiKey(r.key, r.memberEmail)),
+        { total, page: request.query.page, perPage: request.query.per_page },
+      );
+    },
+  );
+
+  // POST /v1/api-keys — create a key; its value is in this response only
+  app.post(
+    '/api-keys',
+    {
+      config: { permission: 'keys.manage' },
+      schema: {
+        tags,
+        summary: 'Create an API key',
+        description,
+        body: createKeyBody,
+        response: { 201: dataEnvelope(createdKeySchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { row, key } = await apiKeys.create(callerOf(request), {
+        name: request.body.name,
+        scopes: request.body.scopes,
+        expiresAt: request.body.expires_at ? new Date(request.body.expires_at) : null,
+      });
+      reply.code(201);
+      return ok(request, { ...toApiKey(row), key });
+    },
+  );
+
+  // POST /v1/api-keys/:id/rotate — replace a key; the old one works for a grace period
+  app.post(
+    '/api-keys/:id/rotate',
+    {
+      config: { permission: 'keys.manage' },
+      schema: {
+        tags,
+        summary: 'Rotate an API key',
+        description: `${description} The old key keeps working until the grace period ends.`,
+        params: keyParams,
+        body: rotateKeyBody,
+        response: { 201: dataEnvelope(createdKeySchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const grace = request.body?.grace_period_seconds;
+      const { row, key } = await apiKeys.rotate(
+        callerOf(request),
+        request.params.id,
+        grace === undefined ? undefined : grace * 1000,
+      );
+      reply.code(201);
+      return ok(request, { ...toApiKey(row), key });
+    },
+  );
+
+  // DELETE /v1/api-keys/:id — revoke a key at once
+  app.delete(
+    '/api-keys/:id',
+    {
+      config: { permission: 'keys.manage' },
+      schema: { tags, summary: 'Revoke an API key', description, params: keyParams, response: { 204: noContent, ...errors } },
+    },
+    async (request, reply) => {
+      await apiKeys.revoke(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { SCOPES } from '../auth/permissions';
+import { idSchema } from '../core/ids';
+import { iso, timestamp } from '../core/time';
+import type { ApiKeyRow } from './api-keys.repo';
+
+export const scopesSchema = z
+  .array(z.enum(SCOPES))
+  .min(1, 'give at least one scope')
+  .transform((s) => [...new Set(s)]);
+
+export const createKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    scopes: scopesSchema,
+    expires_at: timestamp.nullable().optional(),
+  })
+  .strict();
+
+export const rotateKeyBody = z
+  .object({
+    grace_period_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86_400)
+      .optional()
+      .meta({ description: 'How long the old key keeps working. Default: KEY_ROTATION_GRACE (24 h).' }),
+  })
+  .strict()
+  // A POST without a body arrives as null.
+  .nullish();
+
+export const keyParams = z.object({ id: idSchema('apiKey') });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'First characters of the key, to recognise it.' }),
+    last_four: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    member_id: z.string(),
+    created_by: z.string().meta({ description: 'E-mail of the member who owns the key.' }).optional(),
+    created_at: timestamp,
+    expires_at: timestamp.nullable(),
+    last_used_at: timestamp.nullable(),
+    replaced_by: z.string().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const createdKeySchema = apiKeySchema
+  .extend({ key: z.string().meta({ description: 'The key itself. Shown only in this response: store it now.' }) })
+  .meta({ id: 'CreatedApiKey' });
+
+export function toApiKey(row: ApiKeyRow, ownerEmail?: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    last_four: row.lastFour,
+    scopes: row.scopes as (typeof SCOPES)[number][],
+    member_id: row.memberId,
+    created_by: ownerEmail,
+    created_at: iso(row.createdAt),
+    expires_at: iso(row.expiresAt),
+    last_used_at: iso(row.lastUsedAt),
+    replaced_by: row.replacedById,
+  };
+}

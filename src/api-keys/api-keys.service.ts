@@ -1,0 +1,134 @@
+import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import type { AuthContext, Role, Scope } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { hmacHex } from '../core/crypto';
+import { AppError, invalid, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database } from '../db/client';
+import * as repo from './api-keys.repo';
+import { displayParts, generateApiKey, isWellFormedApiKey, KEY_PREFIX } from './key-format';
+
+export interface ApiKeysDeps {
+  database: Database;
+  clock: Clock;
+  credentials: CredentialCache;
+  digestKey: Buffer;
+  rotationGraceMs: number;
+}
+
+export interface NewKey {
+  name: string;
+  scopes: Scope[];
+  expiresAt?: Date | null;
+}
+
+// last_used_at is advisory: written at most this often per key, off the request path.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createApiKeysService({ database, clock, credentials, digestKey, rotationGraceMs }: ApiKeysDeps) {
+  const { db } = database;
+  const digestOf = (key: string) => hmacHex(digestKey, key);
+
+  /** Inserts a key for `memberId` and returns the row with the only copy of the plaintext. */
+  async function issue(workspaceId: string, memberId: string, input: NewKey) {
+    const now = clock.now();
+    if (input.expiresAt && input.expiresAt <= now) throw invalid('expires_at must be in the future');
+    const key = generateApiKey();
+    const { prefix, lastFour } = displayParts(key);
+    const row = await repo.insertKey(db, {
+      id: newId('apiKey'),
+      workspaceId,
+      memberId,
+      name: input.name,
+      prefix,
+      lastFour,
+      digest: digestOf(key),
+      scopes: input.scopes,
+      createdAt: now,
+      expiresAt: input.expiresAt ?? null,
+    });
+    return { row, key };
+  }
+
+  /** A key of the caller's workspace that the caller may manage (their own, or any for admins). */
+  async function manageable(auth: AuthContext, id: string) {
+    const row = await repo.findKey(db, auth.workspaceId, id);
+    if (!row || row.revokedAt || (auth.role !== 'admin' && row.memberId !== auth.memberId)) {
+      throw notFound('API key');
+    }
+    return row;
+  }
+
+  async function create(auth: AuthContext, input: NewKey) {
+    return issue(auth.workspaceId, auth.memberId, input);
+  }
+
+  async function list(auth: AuthContext, page: { limit: number; offset: number }) {
+    return repo.listKeys(db, auth.workspaceId, auth.role === 'admin' ? undefined : auth.memberId, page);
+  }
+
+  /**
+   * Issues a replacement with the same name, scopes and owner. The old key keeps working for the grace
+   * period (so deployments can switch over) and then expires.
+   */
+  async function rotate(auth: AuthContext, id: string, graceMs = rotationGraceMs) {
+    const old = await manageable(auth, id);
+    const now = clock.now();
+    if (old.expiresAt && old.expiresAt <= now) throw new AppError('conflict', 'This key has expired: create a new one');
+    // A second rotation would leave two live successors of one key; rotate the replacement instead.
+    if (old.replacedById) throw new AppError('conflict', 'This key has already been rotated: rotate its replacement');
+    const fresh = await issue(auth.workspaceId, old.memberId, {
+      name: old.name,
+      scopes: old.scopes as Scope[],
+      expiresAt: old.expiresAt,
+    });
+    const graceEnd = new Date(now.getTime() + graceMs);
+    const expiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    await repo.updateKey(db, old.id, { expiresAt, replacedById: fresh.row.id });
+    await credentials.invalidate(credentialTag(old.id));
+    return { ...fresh, previous: { id: old.id, expiresAt } };
+  }
+
+  async function revoke(auth: AuthContext, id: string) {
+    const row = await manageable(auth, id);
+    await repo.updateKey(db, row.id, { revokedAt: clock.now() });
+    await credentials.invalidate(credentialTag(row.id));
+  }
+
+  function touch(entry: CachedCredential, now: Date) {
+    if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+    entry.lastUsedAt = now;
+    void repo.updateKey(db, entry.auth.credentialId, { lastUsedAt: now }).catch(() => {});
+  }
+
+  /** Bearer resolution: served from the credential cache, one query on a miss. */
+  async function resolve(token: string): Promise<AuthContext | null> {
+    if (!isWellFormedApiKey(token)) return null;
+    const digest = digestOf(token);
+    const now = clock.now();
+    const entry = await credentials.resolve(digest, now, async () => {
+      const found = await repo.findKeyByDigest(db, digest);
+      if (!found || found.key.revokedAt || found.member.status !== 'active' || !found.member.userId) return null;
+      return {
+        auth: {
+          kind: 'api_key',
+          credentialId: found.key.id,
+          workspaceId: found.key.workspaceId,
+          userId: found.member.userId,
+          memberId: found.member.id,
+          role: found.member.role as Role,
+          scopes: new Set(found.key.scopes as Scope[]),
+        },
+        expiresAt: found.key.expiresAt,
+        lastUsedAt: found.key.lastUsedAt,
+      };
+    });
+    if (!entry) return null;
+    touch(entry, now);
+    return entry.auth;
+  }
+
+  return { create, issue, list, rotate, revoke, resolve, prefix: KEY_PREFIX, digestOf };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

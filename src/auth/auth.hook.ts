@@ -1,0 +1,73 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { AppError } from '../core/errors';
+import type { ZodApp } from '../core/http/types';
+import { rateLimitHeaders } from '../core/rate-limit';
+import type { Authenticator } from './authenticate';
+import { type AuthContext, authorize, PERMISSIONS } from './permissions';
+
+const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/');
+
+/**
+ * Authentication, rate limiting and authorisation, in that order, before the body is even parsed: an
+ * unauthenticated or unauthorised request learns nothing about what its body would have done.
+ */
+export function registerAuth(app: ZodApp, ctx: AppContext, authenticator: Authenticator) {
+  const apiPolicy = { points: ctx.config.RATE_LIMIT_PER_MINUTE, duration: 60 };
+  const publicPolicy = { points: ctx.config.RATE_LIMIT_PUBLIC_PER_MINUTE, duration: 60 };
+  // A viewer playing a demo fetches every step's image and posts events: a budget of its own.
+  const viewerPolicy = { points: ctx.config.VIEWER_RATE_LIMIT_PER_MINUTE, duration: 60 };
+
+  // Every /v1 route must say who may call it; a route that forgets fails at start-up, not in production.
+  app.addHook('onRoute', (route) => {
+    if (!isApiPath(route.url) || route.url.includes('*')) return;
+    const config = route.config as { permission?: keyof typeof PERMISSIONS; public?: boolean } | undefined;
+    if (!config?.permission && !config?.public) {
+      throw new Error(`Route ${route.method} ${route.url} declares neither a permission nor public: true`);
+    }
+    if (config.permission) {
+      const scope = PERMISSIONS[config.permission].scope;
+      route.schema = route.schema ?? {};
+      const schema = route.schema as Record<string, unknown>;
+      schema.security = [{ bearerAuth: scope ? [scope] : [] }];
+    }
+  });
+
+  async function limit(request: FastifyRequest, bucket: string, policy: typeof apiPolicy, key: string) {
+    const state = await ctx.rateLimits.consume(bucket, policy, key);
+    request.rateLimitHeaders = rateLimitHeaders(state);
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    try {
+      if (config.permission) {
+        let auth: AuthContext;
+        try {
+          auth = await authenticator.authenticate(request);
+        } catch (error) {
+          // Failed credentials are counted against the caller's address, which slows key guessing.
+          if (error instanceof AppError && error.code === 'unauthorized') {
+            await limit(request, 'public', publicPolicy, `ip:${request.ip}`);
+          }
+          throw error;
+        }
+        request.auth = auth;
+        await limit(request, 'api', apiPolicy, `${auth.kind}:${auth.credentialId}`);
+        authorize(auth, config.permission);
+      } else if (isApiPath(request.url) && config.viewer) {
+        await limit(request, 'viewer', viewerPolicy, `ip:${request.ip}`);
+      } else if (isApiPath(request.url)) {
+        await limit(request, 'public', publicPolicy, `ip:${request.ip}`);
+      }
+    } finally {
+      if (request.rateLimitHeaders) reply.headers(request.rateLimitHeaders);
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rateLimitHeaders?: Record<string, string>;
+  }
+}

@@ -1,0 +1,60 @@
+import type { FastifyRequest } from 'fastify';
+import { safeEqual } from '../core/crypto';
+import { AppError } from '../core/errors';
+import type { AuthContext } from './permissions';
+
+export const SESSION_COOKIE = 'ds_session';
+export const CSRF_COOKIE = 'ds_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** Turns a bearer token of one kind (`dsk_` API key, OAuth access token...) into who is calling. */
+export interface BearerResolver {
+  prefix: string;
+  resolve(token: string): Promise<AuthContext | null>;
+}
+
+export interface SessionResolver {
+  resolve(cookieValue: string): Promise<{ auth: AuthContext; csrfToken: string } | null>;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function unauthorized(message: string, invalidToken: boolean): AppError {
+  const challenge = invalidToken
+    ? `Bearer realm="demoshare", error="invalid_token", error_description="${message}"`
+    : 'Bearer realm="demoshare"';
+  return new AppError('unauthorized', message, { headers: { 'www-authenticate': challenge } });
+}
+
+export function createAuthenticator(bearers: BearerResolver[], sessions: SessionResolver) {
+  return {
+    /** Resolves the caller or throws the 401 of DESIGN.md. */
+    async authenticate(request: FastifyRequest): Promise<AuthContext> {
+      const header = request.headers.authorization;
+      if (header !== undefined) {
+        const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+        if (!match?.[1]) throw unauthorized('Authorization header must be "Bearer <token>"', true);
+        const token = match[1];
+        const resolver = bearers.find((b) => token.startsWith(b.prefix));
+        const auth = resolver ? await resolver.resolve(token) : null;
+        if (!auth) throw unauthorized('The access token is invalid, expired or revoked', true);
+        return auth;
+      }
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (cookie) {
+        const session = await sessions.resolve(cookie);
+        if (!session) throw unauthorized('Your session has expired: sign in again', false);
+        if (!SAFE_METHODS.has(request.method)) {
+          const sent = request.headers[CSRF_HEADER];
+          if (typeof sent !== 'string' || !safeEqual(sent, session.csrfToken)) {
+            throw new AppError('forbidden', `Missing or wrong ${CSRF_HEADER} header (cross-site request refused)`);
+          }
+        }
+        return session.auth;
+      }
+      throw unauthorized('Authentication required: send "Authorization: Bearer <API key or access token>"', false);
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,100 @@
+import { AppError } from '../core/errors';
+
+/** The eight scopes of the contract. */
+export const SCOPES = [
+  'demos:read',
+  'demos:write',
+  'analytics:read',
+  'shares:read',
+  'shares:write',
+  'team:read',
+  'team:write',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'demos:read': 'List and read demos',
+  'demos:write': 'Create, update and delete demos',
+  'analytics:read': 'Read engagement data',
+  'shares:read': 'List share links',
+  'shares:write': 'Create and manage share links',
+  'team:read': 'List team members',
+  'team:write': 'Invite and manage team members',
+  'webhooks:write': 'Create and manage webhooks',
+};
+
+export const ROLES = ['admin', 'editor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+const EVERYONE: readonly Role[] = ROLES;
+const EDITORS: readonly Role[] = ['admin', 'editor'];
+const ADMINS: readonly Role[] = ['admin'];
+
+/**
+ * The one table of what each route may do. A route declares one permission; a request passes when its
+ * credential carries the scope (`null`: web-app session only) and its member's current role is listed.
+ * Effective rights are therefore scopes ∩ role: a viewer's key with every scope still only reads.
+ */
+export const PERMISSIONS = {
+  'demos.read': { scope: 'demos:read', roles: EVERYONE },
+  'demos.write': { scope: 'demos:write', roles: EDITORS },
+  'demos.delete': { scope: 'demos:write', roles: ADMINS },
+  'analytics.read': { scope: 'analytics:read', roles: EVERYONE },
+  'shares.read': { scope: 'shares:read', roles: EVERYONE },
+  'shares.write': { scope: 'shares:write', roles: EDITORS },
+  'team.read': { scope: 'team:read', roles: EVERYONE },
+  'team.write': { scope: 'team:write', roles: ADMINS },
+  'webhooks.manage': { scope: 'webhooks:write', roles: ADMINS },
+  /** Every member manages their own keys; admins see and revoke everyone's. */
+  'keys.manage': { scope: null, roles: EVERYONE },
+  'oauth_apps.manage': { scope: null, roles: ADMINS },
+  'account.read': { scope: null, roles: EVERYONE },
+} as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export type CredentialKind = 'api_key' | 'oauth' | 'session';
+
+/** Who is calling, resolved once per request by the authentication hook. */
+export interface AuthContext {
+  kind: CredentialKind;
+  credentialId: string;
+  workspaceId: string;
+  userId: string;
+  memberId: string;
+  role: Role;
+  scopes: ReadonlySet<Scope>;
+}
+
+export function roleAllows(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
+}
+
+/** Throws the documented 403 when `auth` may not use `permission`. */
+export function authorize(auth: AuthContext, permission: Permission): void {
+  const rule = PERMISSIONS[permission];
+  if (rule.scope === null) {
+    if (auth.kind !== 'session') {
+      throw new AppError('forbidden', 'This endpoint is available to the web application only (session sign-in)');
+    }
+  } else if (!auth.scopes.has(rule.scope)) {
+    throw new AppError('insufficient_scope', `This credential lacks the scope ${rule.scope}`, {
+      details: [{ field: 'scope', message: `requires ${rule.scope}` }],
+    });
+  }
+  if (!roleAllows(auth.role, permission)) {
+    const needed = (rule.roles as readonly Role[]).join(' or ');
+    throw new AppError('forbidden', `Your role (${auth.role}) cannot do this: it requires ${needed}`);
+  }
+}
+
+export function parseScopes(text: string): Scope[] {
+  const words = text.split(/[\s,]+/).filter(Boolean);
+  if (words.length === 1 && words[0] === 'all') return [...SCOPES];
+  const unknown = words.filter((w) => !(SCOPES as readonly string[]).includes(w));
+  if (unknown.length > 0) {
+    throw new AppError('invalid_request', `Unknown scope(s): ${unknown.join(', ')}. Valid: ${SCOPES.join(', ')}`);
+  }
+  return [...new Set(words as Scope[])];
+}

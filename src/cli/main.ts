@@ -1,0 +1,187 @@
+import { parseArgs } from 'node:util';
+import { membershipsByEmail } from '../accounts/accounts.repo';
+import { buildApp } from '../app';
+import { normaliseEmail } from '../accounts/accounts.service';
+import { parseScopes } from '../auth/permissions';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { AppError } from '../core/errors';
+import { resolveSecretKey } from '../core/secret-key';
+import { DataDirLockedError } from '../db/data-dir-lock';
+import { JobQueue } from '../jobs/queue';
+import { openConfiguredDatabase, RuntimeError, startRuntime, type ProcessRole } from '../runtime';
+
+const USAGE = `Usage: demoshare <command> [options]
+
+Commands:
+  start                 API, web app and workers in one process (the default)
+  serve                 API and web app only (needs DATABASE_URL; run workers beside it)
+  worker                background workers only (needs DATABASE_URL)
+  migrate               apply database migrations and exit
+  users create --email E --password P [--name N] [--workspace NAME]
+                        create a user with a workspace of their own, as its admin
+  keys create --email E --name N --scopes "demos:read demos:write ..."|all [--workspace NAME]
+                        create an API key for that user; prints only the key
+  help                  this text
+
+Configuration comes from environment variables: see README.md.`;
+
+type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
+const defaultOut: Out = {
+  stdout: (s) => process.stdout.write(`${s}\n`),
+  stderr: (s) => process.stderr.write(`${s}\n`),
+};
+
+class UsageError extends Error {}
+
+/** Runs one CLI command and returns the process exit code. */
+export async function main(argv: string[], env = process.env, out: Out = defaultOut): Promise<number> {
+  const [command = 'start', ...rest] = argv;
+  try {
+    switch (command) {
+      case 'start':
+      case 'serve':
+      case 'worker':
+        return await run(loadConfig(env), ({ start: 'all', serve: 'api', worker: 'worker' } as const)[command], out);
+      case 'migrate': {
+        const database = await openConfiguredDatabase(loadConfig(env));
+        await database.close();
+        out.stderr('Migrations applied.');
+        return 0;
+      }
+      case 'users':
+        return await usersCommand(rest, loadConfig(env), out);
+      case 'keys':
+        return await keysCommand(rest, loadConfig(env), out);
+      case 'help':
+      case '--help':
+      case '-h':
+        out.stdout(USAGE);
+        return 0;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.stderr(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof RuntimeError) {
+      out.stderr(error.message);
+      return 1;
+    }
+    if (error instanceof AppError) {
+      out.stderr(`Error: ${error.message}`);
+      return 1;
+    }
+    out.stderr(`Error: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}
+
+async function run(config: Config, role: ProcessRole, out: Out): Promise<number> {
+  const runtime = await startRuntime(config, role);
+  const what = { all: 'Demoshare', api: 'Demoshare API', worker: 'Demoshare worker' }[role];
+  out.stderr(runtime.address ? `${what} listening on ${runtime.address} (open ${config.APP_URL})` : `${what} running`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      out.stderr(`${signal} received: finishing in-flight work...`);
+      runtime.close().then(resolve, (error) => {
+        out.stderr(`Error while stopping: ${(error as Error).message}`);
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return 0;
+}
+
+function options(args: string[], spec: Record<string, { type: 'string' }>) {
+  try {
+    return parseArgs({ args, options: spec, allowPositionals: false, strict: true }).values as Record<
+      string,
+      string | undefined
+    >;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+/** The app's services on the configured database, for one command, without listening. */
+async function withServices<T>(config: Config, fn: (ctx: Awaited<ReturnType<typeof buildApp>>['ctx']) => Promise<T>) {
+  const database = await openConfiguredDatabase(config);
+  const queue = new JobQueue(database, { work: false });
+  try {
+    const { app, ctx } = await buildApp({
+      config: { ...config, LOG_LEVEL: 'silent' },
+      database,
+      queue,
+      secretKey: resolveSecretKey(config.SECRET_KEY, config.DATA_DIR),
+    });
+    try {
+      return await fn(ctx);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function usersCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError('Usage: demoshare users create --email E --password P [--workspace NAME]');
+  const values = options(rest, {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    name: { type: 'string' },
+    workspace: { type: 'string' },
+  });
+  const email = required(values, 'email');
+  const password = required(values, 'password');
+  if (password.length < 10) throw new UsageError('--password must be at least 10 characters.');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`"${email}" is not an e-mail address.`);
+  const created = await withServices(config, (ctx) =>
+    ctx.services.accounts.createAccount({ email, password, name: values.name, workspaceName: values.workspace }),
+  );
+  out.stderr(`Created ${created.user.email} (${created.user.id}), admin of "${created.workspace.name}" (${created.workspace.id}).`);
+  return 0;
+}
+
+async function keysCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError('Usage: demoshare keys create --email E --name N --scopes "..."|all');
+  const values = options(rest, {
+    email: { type: 'string' },
+    name: { type: 'string' },
+    scopes: { type: 'string' },
+    workspace: { type: 'string' },
+  });
+  const email = normaliseEmail(required(values, 'email'));
+  const name = required(values, 'name');
+  const scopes = parseScopes(required(values, 'scopes'));
+  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope, or "all".');
+  const key = await withServices(config, async (ctx) => {
+    const rows = await membershipsByEmail(ctx.database.db, email);
+    if (rows.length === 0) throw new AppError('not_found', `No active user with e-mail ${email}`);
+    const chosen = values.workspace
+      ? rows.find((r) => r.workspace.name === values.workspace || r.workspace.id === values.workspace)
+      : rows[0];
+    if (!chosen) {
+      throw new AppError(
+        'not_found',
+        `${email} is not a member of workspace "${values.workspace}"; theirs: ${rows.map((r) => r.workspace.name).join(', ')}`,
+      );
+    }
+    const issued = await ctx.services.apiKeys.issue(chosen.workspace.id, chosen.member.id, { name, scopes });
+    return issued.key;
+  });
+  out.stdout(key);
+  return 0;
+}

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { parseDuration } from './core/time';
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      try {
+        return parseDuration(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      try {
+        return value.split(',').map((part) => parseDuration(part));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url().optional());
+
+const byteSize = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const match = /^(\d+)(b|kb|mb)?$/i.exec(value.trim());
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: `"${value}" is not a size such as 1mb, 512kb or 1048576` });
+        return z.NEVER;
+      }
+      const unit = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match[2] ?? 'b').toLowerCase() as 'b'];
+      return Number(match[1]) * unit;
+    });
+
+const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+/** Every setting the service reads from its environment, with its default. README.md documents each one. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  APP_URL: z.url().default('http://localhost:3000'),
+  API_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl,
+  DATABASE_POOL_SIZE: positiveInt(10),
+  REDIS_URL: optionalUrl,
+  SECRET_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (or leave it unset to have one generated in DATA_DIR)')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  BODY_LIMIT: byteSize('1mb'),
+  RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: positiveInt(120),
+  RATE_LIMIT_LOGIN_PER_MINUTE: positiveInt(10),
+  SESSION_TTL: duration('14d'),
+  KEY_ROTATION_GRACE: duration('24h'),
+  ALLOW_PRIVATE_NETWORK_CIDRS: z
+    .string()
+    .default('')
+    .meta({ description: 'Comma-separated CIDR ranges that server-side fetches may reach despite the SSRF guard.' }),
+  STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
+  GENERATION_PER_MINUTE: positiveInt(10),
+  GENERATION_CONCURRENCY: positiveInt(2),
+  GENERATION_WORKERS: positiveInt(2),
+  // The generator keeps within it (skipping pages it has no time for); the generation job's deadline too.
+  GENERATION_TIMEOUT: duration('60s'),
+  WEBHOOK_RETRY_DELAYS: durationList('1m,5m,30m,2h,8h').meta({
+    description: 'Delays before each retry of a failed webhook delivery (one retry per entry), jittered by ±10%.',
+  }),
+  WEBHOOK_TIMEOUT: duration('10s'),
+  WEBHOOK_DISABLE_AFTER: duration('5d'),
+  WEBHOOK_LOG_RETENTION: duration('30d'),
+  WEBHOOK_ROTATION_GRACE: duration('24h'),
+  WEBHOOK_CONCURRENCY: positiveInt(16),
+  WEBHOOK_POLL_INTERVAL: duration('1s'),
+  VIEWER_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
+  SHARE_PASSWORD_ATTEMPTS: positiveInt(5),
+  SHARE_PASSWORD_WINDOW: duration('15m'),
+  VIEWER_SESSION_TTL: duration('30d'),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Demoshare <no-reply@localhost>'),
+  CHROMIUM_PATH: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === 'none') return null;
+      if (value === undefined) return existsSync(DEFAULT_CHROMIUM) ? DEFAULT_CHROMIUM : null;
+      if (!existsSync(value)) {
+        ctx.addIssue({ code: 'custom', message: `${value} does not exist (give a Chromium or Chrome binary, or none to capture HTML only)` });
+        return z.NEVER;
+      }
+      return value;
+    }),
+  GENERATION_MAX_PAGES: z.coerce.number().int().min(0, 'must be 0 or more').max(20, 'must be 20 or fewer').default(4),
+  AI_BASE_URL: optionalUrl,
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_TIMEOUT: duration('20s'),
+});
+
+/** Rules that tie several settings together, checked after each one parsed on its own. */
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  const ai = [config.AI_BASE_URL, config.AI_API_KEY, config.AI_MODEL];
+  if (ai.some(Boolean) && !ai.every(Boolean)) {
+    problems.push('AI_BASE_URL, AI_API_KEY, AI_MODEL: set all three to write step text with an AI model, or none of them');
+  }
+  return problems;
+}
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration, reporting every problem at once, one line each. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const problems = crossChecks(result.data);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return result.data;
+}
+
+/** The configuration for tests: defaults, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...configSchema.parse({}), LOG_LEVEL: 'silent', ...overrides };
+}

@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ERROR_CODES } from './errors';
+
+/**
+ * The response envelope of DESIGN.md: `{data, meta}` for one object, `{data: [...], meta: {total, page,
+ * per_page}}` for a page. Route schemas wrap their item schemas with these, so the OpenAPI document and
+ * the serializer (an allow-list) come from one place.
+ */
+const requestMeta = z.object({ request_id: z.string().meta({ example: 'req_01jd3k7q9x8v2m4n6p0r5s7t9w' }) });
+
+export function dataEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({ data: item, meta: requestMeta });
+}
+
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    meta: requestMeta.extend({
+      total: z.number().int().min(0),
+      page: z.number().int().min(1),
+      per_page: z.number().int().min(1),
+    }),
+  });
+}
+
+export const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string(),
+      request_id: z.string(),
+      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export function ok<T>(request: FastifyRequest, data: T) {
+  return { data, meta: { request_id: request.id } };
+}
+
+export interface PageInfo {
+  page: number;
+  perPage: number;
+  total: number;
+}
+
+export function page<T>(request: FastifyRequest, data: T[], info: PageInfo) {
+  return {
+    data,
+    meta: { total: info.total, page: info.page, per_page: info.perPage, request_id: request.id },
+  };
+}
+
+/** The 204 reply of every delete. */
+export const noContent = z.null().meta({ description: 'No content' });

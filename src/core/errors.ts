@@ -1,0 +1,55 @@
+/** The one table that maps an error code to its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The one error type of the service: every failure a client can see is one of these. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+export const conflict = (message: string) => new AppError('conflict', message);
+export const invalid = (message: string, details?: ErrorDetail[]) =>
+  new AppError('invalid_request', message, { details });
+export const forbidden = (message: string) => new AppError('forbidden', message);

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors';
+
+/** Fastify's own errors that a client can cause, mapped onto the documented codes. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Unsupported Content-Type: send application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_request', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'Request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_request',
+    message: 'Body is empty but Content-Type is application/json',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'Malformed JSON body' },
+};
+
+/** Converts any thrown value into the one error body of DESIGN.md. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const err = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const details: ErrorDetail[] = err.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const where = err.validationContext === 'body' ? path : path || err.validationContext || '';
+      const keys = (v.params as { keys?: string[] }).keys;
+      if (v.keyword === 'unrecognized_keys' && keys) {
+        return { field: keys.map((k) => (path ? `${path}.${k}` : k)).join(', '), message: 'unknown field' };
+      }
+      return { field: where || (err.validationContext ?? 'body'), message: v.message ?? 'is invalid' };
+    });
+    const first = details[0];
+    return new AppError(
+      'invalid_request',
+      first ? `Invalid ${err.validationContext ?? 'request'}: ${first.field} ${first.message}` : 'Invalid request',
+      { details },
+    );
+  }
+  const mapped = err?.code ? FASTIFY_CODES[err.code] : undefined;
+  if (mapped) return new AppError(mapped.code, mapped.message);
+  if (err instanceof SyntaxError && err.statusCode === 400) return new AppError('invalid_request', 'Malformed JSON body');
+  if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    const code = (
+      { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' } as Record<number, ErrorCode>
+    )[err.statusCode];
+    return new AppError(code ?? 'invalid_request', err.message);
+  }
+  return new AppError('internal_error', 'Something went wrong on our side; the request id identifies it in our logs', {
+    cause: error,
+  });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      error: {
+        code: error.code,
+        message: error.message,
+        request_id: request.id,
+        ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
+      },
+    });
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;
+      request.log.error({ err: cause }, 'request failed');
+    }
+    return sendError(request, reply, appError);
+  });
+}

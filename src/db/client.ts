@@ -1,0 +1,177 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything a repository can run a query on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+
+/** The one handle on the database, whichever engine is behind it. */
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** Raw SQL for the job queue and the few statements Drizzle does not express. */
+  executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
+  ping(): Promise<void>;
+  /**
+   * Calls `handler` on each NOTIFY on `channel`. A NOTIFY sent inside a transaction arrives only if and
+   * when it commits, which makes it a commit hook that works across processes. `handler('')` also runs
+   * after a lost connection comes back, since notifications sent meanwhile are gone.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: a dump of the data directory, to clone this database quickly (tests). */
+  dump?(): Promise<Blob>;
+  /** The connection string, when the engine is a PostgreSQL server. */
+  readonly url?: string;
+  readonly pool?: pg.Pool;
+}
+
+const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
+// Any constant shared by every process: serialises migrations when several start at once.
+const MIGRATION_LOCK = 7_402_118_934;
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL connection string; unset means embedded PGlite. */
+  url?: string;
+  /** Where PGlite keeps its files; unset means in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+  /** PGlite only: start from this dump of a data directory instead of an empty cluster (test templates). */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : openPglite(options.dataDir, options.loadDataDir);
+}
+
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+  let lock: DataDirLock | undefined;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = acquireDataDirLock(dataDir);
+  }
+  let client: PGlite;
+  try {
+    client = dataDir ? new PGlite(path.join(dataDir, 'pgdata')) : new PGlite({ loadDataDir });
+    await client.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    async executeSql(text, values) {
+      // PGlite's extended protocol takes one statement; parameterless scripts go through exec.
+      if (!values || values.length === 0) {
+        const results = await client.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      }
+      const result = await client.query(text, values);
+      return { rows: result.rows as Record<string, unknown>[] };
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async listen(channel, handler) {
+      const stop = await client.listen(channel, handler);
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS });
+    },
+    async dump() {
+      return client.dumpDataDir('none');
+    },
+    async close() {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  // An idle client that errors (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    url,
+    pool,
+    async executeSql(text, values) {
+      const result = await pool.query(text, values as unknown[] | undefined);
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    listen: (channel, handler) => listenPostgres(url, channel, handler),
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** One dedicated connection per listener (LISTEN holds its connection), reconnecting after errors. */
+async function listenPostgres(url: string, channel: string, handler: (payload: string) => void) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (n) => {
+      if (n.channel === channel) handler(n.payload ?? '');
+    });
+    next.on('error', () => {
+      client = undefined;
+      next.end().catch(() => {});
+      if (!stopped) setTimeout(() => void connect().then(() => handler('')).catch(() => {}), 1_000).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    if (stopped) await next.end();
+    else client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => {});
+  };
+}

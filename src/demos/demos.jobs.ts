@@ -1,0 +1,262 @@
+import type { AppContext } from '../context';
+import { randomToken, sha256Hex } from '../core/crypto';
+import { newId } from '../core/ids';
+import type { Executor } from '../db/client';
+import { emitEvent } from '../events/outbox';
+import type { GeneratedHotspot, GenerationResult } from '../generation/generation.types';
+import * as repo from './demos.repo';
+import type { DemoRow } from './demos.repo';
+import { GENERATE_QUEUE, type GenerateJob } from './demos.service';
+import type { HotspotAction } from './demos.tables';
+import { sniffImage } from './image-sniff';
+import { storeImage } from './steps.service';
+
+export const SWEEP_QUEUE = 'demos.generation-sweep';
+
+/** A job id known to the demo but gone from the queue for this long is considered lost. */
+const UNSENT_GRACE_MS = 60_000;
+const MAX_ERROR_LENGTH = 500;
+const DEADLINE_GRACE_MS = 15_000;
+
+export async function registerDemosJobs(ctx: AppContext) {
+  const timeoutSeconds = Math.ceil(ctx.config.GENERATION_TIMEOUT / 1000);
+  await ctx.queue.define({
+    name: GENERATE_QUEUE,
+    retryLimit: 2,
+    retryDelay: 5,
+    retryBackoff: true,
+    // A worker that dies mid-generation leaves its job active; expiry hands it to another worker.
+    expireInSeconds: timeoutSeconds + 60 + DEADLINE_GRACE_MS / 1000,
+  });
+  await ctx.queue.define({ name: SWEEP_QUEUE, retryLimit: 0 });
+  await ctx.queue.work<GenerateJob>(
+    GENERATE_QUEUE,
+    { concurrency: ctx.config.GENERATION_WORKERS, pollingIntervalSeconds: 1 },
+    (data, job) => runGeneration(ctx, data, job.id),
+  );
+  await ctx.queue.work(SWEEP_QUEUE, {}, () => sweepGenerations(ctx));
+  await ctx.queue.schedule(SWEEP_QUEUE, '*/5 * * * *');
+  // Once at start-up too, so demos orphaned by a crash do not wait for the schedule.
+  await ctx.queue.send(SWEEP_QUEUE, {});
+}
+
+class GenerationTimeout extends Error {}
+
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GenerationTimeout(`Generation took longer than ${Math.round(ms / 1000)} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message || 'Generation failed').slice(0, MAX_ERROR_LENGTH);
+}
+
+/**
+ * One generation attempt: claim the demo with a fresh attempt token, run the generator outside any
+ * transaction, then write everything in one transaction if the token still matches. Generator failures
+ * are an outcome (draft with an error); database failures throw so that the queue retries.
+ */
+export async function runGeneration(ctx: AppContext, job: GenerateJob, jobId: string): Promise<void> {
+  const { db } = ctx.database;
+  const attempt = randomToken(12);
+  const claimed = await db.transaction(async (tx) => {
+    const demo = await repo.lockDemoById(tx, job.demoId);
+    if (demo?.status !== 'generating') return undefined;
+    return repo.updateDemo(tx, demo.id, {
+      generationStatus: 'running',
+      generationStartedAt: ctx.clock.now(),
+      generationAttempt: attempt,
+      generationJobId: jobId,
+      generationError: null,
+    });
+  });
+  if (!claimed) return;
+
+  let result: GenerationResult | undefined;
+  let failure: string | undefined;
+  try {
+    if (!claimed.sourceUrl) throw new Error('This demo has no source_url to generate from');
+    const timeoutMs = ctx.config.GENERATION_TIMEOUT;
+    // The generator keeps within timeoutMs by itself; the grace lets it return what it has before this
+    // backstop gives up on it.
+    result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs }), timeoutMs + DEADLINE_GRACE_MS);
+    failure = checkResult(result);
+  } catch (error) {
+    failure = describe(error);
+  }
+
+  await db.transaction(async (tx) => {
+    const demo = await repo.lockDemoById(tx, job.demoId);
+    // Deleted, or taken over by a newer attempt while this one was presumed dead.
+    if (demo?.status !== 'generating' || demo.generationAttempt !== attempt) return;
+    if (failure || !result) await recordFailure(ctx, tx, demo, failure ?? 'Generation failed');
+    else await recordSuccess(ctx, tx, demo, result, job.replaceTitle);
+  });
+}
+
+function checkResult(result: GenerationResult): string | undefined {
+  if (result.steps.length === 0) return 'No steps could be made from this page';
+  for (const [index, step] of result.steps.entries()) {
+    if (step.image && !sniffImage(step.image.data)) return `Step ${index + 1} has an unreadable image`;
+  }
+  return undefined;
+}
+
+async function recordFailure(ctx: AppContext, tx: Executor, demo: DemoRow, error: string) {
+  const now = ctx.clock.now();
+  await repo.updateDemo(tx, demo.id, {
+    status: 'draft',
+    generationStatus: 'failed',
+    generationError: error,
+    generationFinishedAt: now,
+    generationAttempt: null,
+    updatedAt: now,
+  });
+  await emitEvent(tx, ctx.clock, {
+    workspaceId: demo.workspaceId,
+    kind: 'demo.generated',
+    data: { demo_id: demo.id, status: 'failed', error, step_count: 0 },
+  });
+}
+
+/** Generated boxes are clipped into the image; a box with nothing left is dropped. */
+function clipBox(h: GeneratedHotspot) {
+  const clamp = (v: number) => Math.min(1, Math.max(0, Number.isFinite(v) ? v : 0));
+  const x = clamp(h.x);
+  const y = clamp(h.y);
+  const width = Math.min(clamp(h.width), 1 - x);
+  const height = Math.min(clamp(h.height), 1 - y);
+  return width > 0 && height > 0 ? { x, y, width, height } : null;
+}
+
+function generatedAction(h: GeneratedHotspot, stepIds: string[]): { actionType: HotspotAction; actionTarget: string | null } {
+  const target = h.action.target;
+  if (h.action.type === 'goto') {
+    const id = typeof target === 'number' ? stepIds[target - 1] : stepIds.find((s) => s === target);
+    return id ? { actionType: 'goto', actionTarget: id } : { actionType: 'next', actionTarget: null };
+  }
+  if (h.action.type === 'url' && typeof target === 'string' && /^https?:\/\//i.test(target)) {
+    return { actionType: 'url', actionTarget: target };
+  }
+  return { actionType: 'next', actionTarget: null };
+}
+
+async function recordSuccess(ctx: AppContext, tx: Executor, demo: DemoRow, result: GenerationResult, replaceTitle: boolean) {
+  const now = ctx.clock.now();
+  // Generating again replaces the steps, and only now that the new ones exist.
+  await repo.deleteSteps(tx, demo.id, await repo.listSteps(tx, demo.id));
+  const stepIds = result.steps.map(() => newId('step'));
+  const hotspotRows = [];
+  const stepRows = [];
+  for (const [index, step] of result.steps.entries()) {
+    const image = step.image ? await storeImage(tx, demo, step.image.data, now) : undefined;
+    let htmlAssetId: string | null = null;
+    if (step.html) {
+      const bytes = Buffer.from(step.html, 'utf8');
+      htmlAssetId = newId('asset');
+      await repo.insertAsset(tx, {
+        id: htmlAssetId,
+        workspaceId: demo.workspaceId,
+        demoId: demo.id,
+        contentType: 'text/html; charset=utf-8',
+        bytes,
+        size: bytes.length,
+        sha256: sha256Hex(bytes),
+        createdAt: now,
+      });
+    }
+    stepRows.push({
+      id: stepIds[index]!,
+      demoId: demo.id,
+      position: index + 1,
+      title: step.title.slice(0, 200),
+      description: step.description.slice(0, 5000),
+      pageUrl: step.pageUrl || null,
+      imageAssetId: image?.id ?? null,
+      width: image?.width ?? (step.width || null),
+      height: image?.height ?? (step.height || null),
+      htmlAssetId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    for (const h of step.hotspots) {
+      const box = clipBox(h);
+      if (!box) continue;
+      hotspotRows.push({
+        id: newId('hotspot'),
+        stepId: stepIds[index]!,
+        demoId: demo.id,
+        ...box,
+        selector: h.selector,
+        label: h.label.slice(0, 200),
+        tooltip: h.tooltip.slice(0, 2000),
+        ...generatedAction(h, stepIds),
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  await repo.insertSteps(tx, stepRows);
+  await repo.insertHotspots(tx, hotspotRows);
+  await repo.updateDemo(tx, demo.id, {
+    status: 'draft',
+    title: replaceTitle && result.title.trim() ? result.title.trim().slice(0, 200) : demo.title,
+    generationStatus: 'succeeded',
+    generationError: null,
+    generationFinishedAt: now,
+    generationCaptureMode: result.captureMode,
+    generationWriter: result.writer,
+    generationAttempt: null,
+  });
+  await repo.touchAfterStepChange(tx, demo.id, now);
+  await emitEvent(tx, ctx.clock, {
+    workspaceId: demo.workspaceId,
+    kind: 'demo.generated',
+    data: {
+      demo_id: demo.id,
+      status: 'succeeded',
+      step_count: stepRows.length,
+      capture_mode: result.captureMode,
+      writer: result.writer,
+      warnings: result.warnings,
+    },
+  });
+}
+
+/**
+ * No demo stays `generating` forever: a demo whose job was never sent (a crash between commit and send)
+ * gets one; a demo whose job is gone or finished without writing (retries spent) becomes a draft with an
+ * error. Jobs still queued or running are left to the queue, whose expiry retries a dead worker's job.
+ */
+export async function sweepGenerations(ctx: AppContext): Promise<void> {
+  const now = ctx.clock.now().getTime();
+  for (const demo of await repo.listGenerating(ctx.database.db)) {
+    if (!demo.generationJobId) {
+      if (now - demo.updatedAt.getTime() < UNSENT_GRACE_MS) continue;
+      const jobId = await ctx.queue.send(GENERATE_QUEUE, { demoId: demo.id, replaceTitle: false } satisfies GenerateJob);
+      if (jobId) await repo.updateDemo(ctx.database.db, demo.id, { generationJobId: jobId });
+      continue;
+    }
+    const job = await ctx.queue.boss.getJobById(GENERATE_QUEUE, demo.generationJobId, { includeArchive: true });
+    if (job && ['created', 'retry', 'active'].includes(job.state)) continue;
+    await ctx.database.db.transaction(async (tx) => {
+      const current = await repo.lockDemoById(tx, demo.id);
+      if (current?.status !== 'generating' || current.generationJobId !== demo.generationJobId) return;
+      const output = (job?.output as { message?: string } | null)?.message;
+      await recordFailure(
+        ctx,
+        tx,
+        current,
+        `Generation did not finish${output ? ` (${output})` : ''}: run it again with POST /v1/demos/${demo.id}/generate`,
+      );
+    });
+  }
+}

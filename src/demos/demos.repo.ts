@@ -1,0 +1,277 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
+
+export type DemoRow = typeof demos.$inferSelect;
+export type StepRow = typeof steps.$inferSelect;
+export type HotspotRow = typeof hotspots.$inferSelect;
+export type AssetRow = typeof assets.$inferSelect;
+
+// Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
+const stepCount = sql<number>`(select count(*)::int from "steps" s where s."demo_id" = "demos"."id")`.mapWith(Number);
+
+/**
+ * The token of the demo's share_url: its oldest link that is neither revoked nor expired. Named by SQL
+ * because the shares tables build on this module's tables, not the other way round.
+ */
+const shareToken = sql<string | null>`(select sh."token" from "shares" sh where sh."demo_id" = "demos"."id" and sh."revoked_at" is null and (sh."expires_at" is null or sh."expires_at" > now()) order by sh."created_at", sh."id" limit 1)`;
+
+/** `%`, `_` and `\` match themselves: a search for "50%" finds "50%", not everything starting with 50. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function insertDemo(db: Executor, row: typeof demos.$inferInsert) {
+  const [created] = await db.insert(demos).values(row).returning();
+  return created!;
+}
+
+export async function listDemos(
+  db: Executor,
+  workspaceId: string,
+  filter: { status?: DemoStatus; search?: string },
+  page: { limit: number; offset: number },
+) {
+  const conditions: (SQL | undefined)[] = [eq(demos.workspaceId, workspaceId)];
+  if (filter.status) conditions.push(eq(demos.status, filter.status));
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    conditions.push(or(ilike(demos.title, pattern), ilike(demos.sourceUrl, pattern)));
+  }
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ demo: demos, stepCount, shareToken })
+      .from(demos)
+      .where(where)
+      .orderBy(desc(demos.createdAt), desc(demos.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(demos).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findDemo(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select({ demo: demos, stepCount })
+    .from(demos)
+    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** Locks the demo row for the rest of the transaction: step edits of one demo run one at a time. */
+export async function lockDemo(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(demos)
+    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function lockDemoById(db: Executor, id: string) {
+  const [row] = await db.select().from(demos).where(eq(demos.id, id)).for('update');
+  return row;
+}
+
+type JsonRow = Record<string, unknown>;
+
+const stepsJson = sql<JsonRow[]>`coalesce((select json_agg(s order by s."position", s."id") from "steps" s where s."demo_id" = "demos"."id"), '[]'::json)`;
+const hotspotsJson = sql<JsonRow[]>`coalesce((select json_agg(h order by h."id") from "hotspots" h where h."demo_id" = "demos"."id"), '[]'::json)`;
+
+const at = (v: unknown) => new Date(v as string);
+
+function stepFromJson(o: JsonRow): StepRow {
+  return {
+    id: o.id as string,
+    demoId: o.demo_id as string,
+    position: o.position as number,
+    title: o.title as string,
+    description: o.description as string,
+    pageUrl: o.page_url as string | null,
+    imageAssetId: o.image_asset_id as string | null,
+    width: o.width as number | null,
+    height: o.height as number | null,
+    htmlAssetId: o.html_asset_id as string | null,
+    createdAt: at(o.created_at),
+    updatedAt: at(o.updated_at),
+  };
+}
+
+function hotspotFromJson(o: JsonRow): HotspotRow {
+  return {
+    id: o.id as string,
+    stepId: o.step_id as string,
+    demoId: o.demo_id as string,
+    x: o.x as number,
+    y: o.y as number,
+    width: o.width as number,
+    height: o.height as number,
+    selector: o.selector as string | null,
+    label: o.label as string,
+    tooltip: o.tooltip as string,
+    actionType: o.action_type as HotspotRow['actionType'],
+    actionTarget: o.action_target as string | null,
+    createdAt: at(o.created_at),
+    updatedAt: at(o.updated_at),
+  };
+}
+
+/**
+ * A demo with its steps and hotspots in one round trip: the database builds the two lists as JSON, which
+ * costs less than three queries on a busy server (the hot read of the editor and of viewers).
+ */
+export async function loadDemo(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson, shareToken })
+    .from(demos)
+    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
+    .limit(1);
+  if (!row) return undefined;
+  return {
+    demo: row.demo,
+    steps: row.steps.map(stepFromJson),
+    hotspots: row.hotspots.map(hotspotFromJson),
+    shareToken: row.shareToken,
+  };
+}
+
+export async function updateDemo(db: Executor, id: string, patch: Partial<typeof demos.$inferInsert>) {
+  const [row] = await db.update(demos).set(patch).where(eq(demos.id, id)).returning();
+  return row;
+}
+
+/** Bumps updated_at and points the thumbnail at the first step's image, after any change to the steps. */
+export async function touchAfterStepChange(db: Executor, id: string, now: Date) {
+  const [row] = await db
+    .update(demos)
+    .set({
+      updatedAt: now,
+      thumbnailAssetId: sql`(select s."image_asset_id" from "steps" s where s."demo_id" = ${id} order by s."position" limit 1)`,
+    })
+    .where(eq(demos.id, id))
+    .returning();
+  return row!;
+}
+
+export async function deleteDemo(db: Executor, id: string) {
+  await db.delete(demos).where(eq(demos.id, id));
+}
+
+export async function countGenerating(db: Executor, workspaceId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(demos)
+    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.status, 'generating')));
+  return row?.n ?? 0;
+}
+
+export async function listGenerating(db: Executor) {
+  return db.select().from(demos).where(eq(demos.status, 'generating'));
+}
+
+// ---- steps ---------------------------------------------------------------------------------------
+
+export async function listSteps(db: Executor, demoId: string) {
+  return db.select().from(steps).where(eq(steps.demoId, demoId)).orderBy(asc(steps.position), asc(steps.id));
+}
+
+export async function findStep(db: Executor, demoId: string, stepId: string) {
+  const [row] = await db
+    .select()
+    .from(steps)
+    .where(and(eq(steps.demoId, demoId), eq(steps.id, stepId)))
+    .limit(1);
+  return row;
+}
+
+export async function insertSteps(db: Executor, rows: (typeof steps.$inferInsert)[]) {
+  if (rows.length === 0) return [];
+  return db.insert(steps).values(rows).returning();
+}
+
+export async function updateStep(db: Executor, id: string, patch: Partial<typeof steps.$inferInsert>) {
+  const [row] = await db.update(steps).set(patch).where(eq(steps.id, id)).returning();
+  return row!;
+}
+
+/** Deletes steps and the assets only they used (hotspots go with them by cascade). */
+export async function deleteSteps(db: Executor, demoId: string, rows: StepRow[]) {
+  if (rows.length === 0) return;
+  await db.delete(steps).where(
+    and(
+      eq(steps.demoId, demoId),
+      inArray(
+        steps.id,
+        rows.map((r) => r.id),
+      ),
+    ),
+  );
+  const assetIds = rows.flatMap((r) => [r.imageAssetId, r.htmlAssetId]).filter((a): a is string => !!a);
+  await deleteAssets(db, demoId, assetIds);
+}
+
+/** Renumbers 1..n in the given order, writing only the steps whose number changes. */
+export async function renumber(db: Executor, ordered: StepRow[], now: Date) {
+  for (const [index, step] of ordered.entries()) {
+    if (step.position !== index + 1) {
+      await db
+        .update(steps)
+        .set({ position: index + 1, updatedAt: now })
+        .where(eq(steps.id, step.id));
+      step.position = index + 1;
+    }
+  }
+}
+
+// ---- hotspots ------------------------------------------------------------------------------------
+
+export async function listHotspots(db: Executor, demoId: string) {
+  return db.select().from(hotspots).where(eq(hotspots.demoId, demoId)).orderBy(asc(hotspots.id));
+}
+
+export async function findHotspot(db: Executor, stepId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(hotspots)
+    .where(and(eq(hotspots.stepId, stepId), eq(hotspots.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function insertHotspots(db: Executor, rows: (typeof hotspots.$inferInsert)[]) {
+  if (rows.length === 0) return [];
+  return db.insert(hotspots).values(rows).returning();
+}
+
+export async function updateHotspot(db: Executor, id: string, patch: Partial<typeof hotspots.$inferInsert>) {
+  const [row] = await db.update(hotspots).set(patch).where(eq(hotspots.id, id)).returning();
+  return row!;
+}
+
+export async function deleteHotspot(db: Executor, id: string) {
+  await db.delete(hotspots).where(eq(hotspots.id, id));
+}
+
+// ---- assets --------------------------------------------------------------------------------------
+
+export async function insertAsset(db: Executor, row: typeof assets.$inferInsert) {
+  await db.insert(assets).values(row);
+}
+
+/** An asset of one demo; the demo's workspace is checked by the caller. */
+export async function findAsset(db: Executor, demoId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.demoId, demoId), eq(assets.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function deleteAssets(db: Executor, demoId: string, ids: string[]) {
+  if (ids.length === 0) return;
+  await db.delete(assets).where(and(eq(assets.demoId, demoId), inArray(assets.id, ids)));
+}

@@ -1,0 +1,156 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { toLimitOffset } from '../core/pagination';
+import {
+  createDemoBody,
+  demoDetailSchema,
+  demoUrls,
+  demoParams,
+  demoSchema,
+  listDemosQuery,
+  patchDemoBody,
+  toDemo,
+  toDemoDetail,
+} from './demos.schemas';
+
+const tags = ['Demos'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+export function demosRoutes(app: ZodApp, ctx: AppContext) {
+  const { demos } = ctx.services;
+  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
+    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken);
+
+  // GET /v1/demos — a page of the workspace's demos, newest first
+  app.get(
+    '/demos',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'List demos',
+        description: 'Scope `demos:read`. Newest first; `search` matches title or source URL, case-insensitively.',
+        querystring: listDemosQuery,
+        response: { 200: listEnvelope(demoSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { status, search } = request.query;
+      const { rows, total } = await demos.list(callerOf(request), { status, search }, toLimitOffset(request.query));
+      return page(
+        request,
+        rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken)),
+        { total, page: request.query.page, perPage: request.query.per_page },
+      );
+    },
+  );
+
+  // GET /v1/demos/:id — one demo with its steps, hotspots and configuration
+  app.get(
+    '/demos/:id',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'Get a demo',
+        description: 'Scope `demos:read`. Includes steps (in order), hotspots and configuration.',
+        params: demoParams,
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors },
+      },
+    },
+    async (request) => ok(request, detail(await demos.get(callerOf(request), request.params.id))),
+  );
+
+  // POST /v1/demos — create a demo, or start generating one from source_url
+  app.post(
+    '/demos',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Create a demo',
+        description:
+          'Scope `demos:write`. Without generate_with_ai the demo starts as `draft`. With it the answer comes ' +
+          'at once with status `generating`; poll GET /v1/demos/:id until it is `draft` (see `generation`). ' +
+          'Generation is rate-limited per workspace (429).',
+        body: createDemoBody,
+        response: { 201: dataEnvelope(demoDetailSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const found = await demos.create(callerOf(request), {
+        title: body.title,
+        sourceUrl: body.source_url,
+        type: body.type,
+        generateWithAi: body.generate_with_ai,
+        configuration: body.configuration,
+      });
+      reply.code(201);
+      return ok(request, detail(found));
+    },
+  );
+
+  // PATCH /v1/demos/:id — rename, change status, change configuration
+  app.patch(
+    '/demos/:id',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Update a demo',
+        description:
+          'Scope `demos:write`. Status moves: draft → published (needs a step), published → draft, ' +
+          'draft|published → archived, archived → draft; others, and any move of a generating demo, are 409. ' +
+          'Setting the current status again changes nothing.',
+        params: demoParams,
+        body: patchDemoBody,
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body))),
+  );
+
+  // DELETE /v1/demos/:id — delete a demo with its steps, assets and share links
+  app.delete(
+    '/demos/:id',
+    {
+      config: { permission: 'demos.delete' },
+      schema: {
+        tags,
+        summary: 'Delete a demo',
+        description: 'Scope `demos:write`, admins only. Its steps, hotspots, images and share links go with it.',
+        params: demoParams,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await demos.remove(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // POST /v1/demos/:id/generate — capture source_url again and replace the steps
+  app.post(
+    '/demos/:id/generate',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Generate a demo again',
+        description:
+          'Scope `demos:write`. Answers 202 with status `generating`; the steps are replaced when generation ' +
+          'succeeds and kept when it fails. 409 while generating or published.',
+        params: demoParams,
+        response: { 202: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const found = await demos.regenerate(callerOf(request), request.params.id);
+      reply.code(202);
+      return ok(request, detail(found));
+    },
+  );
+}

@@ -1,0 +1,282 @@
+import { eq } from 'drizzle-orm';
+import { workspaces } from '../accounts/accounts.tables';
+import type { AuthContext } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { AppError, conflict, invalid, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { RateLimits } from '../core/rate-limit';
+import type { Database, Executor } from '../db/client';
+import { emitEvent } from '../events/outbox';
+import type { JobQueue } from '../jobs/queue';
+import * as repo from './demos.repo';
+import {
+  type Configuration,
+  type ConfigurationPatch,
+  DEFAULT_CONFIGURATION,
+  mergeConfiguration,
+  resolveConfiguration,
+} from './demos.schemas';
+import type { DemoStatus } from './demos.tables';
+
+export const GENERATE_QUEUE = 'demos.generate';
+
+export interface GenerateJob {
+  demoId: string;
+  /** The title was made up from the address: replace it with the page's own. */
+  replaceTitle: boolean;
+}
+
+export interface DemosDeps {
+  database: Database;
+  clock: Clock;
+  queue: Pick<JobQueue, 'send'>;
+  rateLimits: Pick<RateLimits, 'consume'>;
+  generationPerMinute: number;
+  generationConcurrency: number;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/** Which status a PATCH may move a demo to, from each status. `generating` is left only by its job. */
+const TRANSITIONS: Record<DemoStatus, readonly DemoStatus[]> = {
+  generating: [],
+  draft: ['published', 'archived'],
+  published: ['draft', 'archived'],
+  archived: ['draft'],
+};
+
+export interface NewDemo {
+  title?: string;
+  sourceUrl?: string;
+  type: string;
+  generateWithAi: boolean;
+  configuration?: ConfigurationPatch;
+}
+
+export interface DemoChange {
+  title?: string;
+  status?: 'draft' | 'published' | 'archived';
+  configuration?: ConfigurationPatch;
+}
+
+/** "example.com/pricing" from "https://www.example.com/pricing?x=1": a readable stand-in until the page's title. */
+export function titleFromUrl(url: string): string {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, '');
+  return `${parsed.hostname.replace(/^www\./, '')}${path}`.slice(0, 200);
+}
+
+export function createDemosService(deps: DemosDeps) {
+  const { db } = deps.database;
+  const { clock } = deps;
+
+  async function list(
+    auth: AuthContext,
+    filter: { status?: DemoStatus; search?: string },
+    page: { limit: number; offset: number },
+  ) {
+    return repo.listDemos(db, auth.workspaceId, { status: filter.status, search: filter.search || undefined }, page);
+  }
+
+  async function get(auth: AuthContext, id: string) {
+    const found = await repo.loadDemo(db, auth.workspaceId, id);
+    if (!found) throw notFound('Demo');
+    return found;
+  }
+
+  /**
+   * Spends one unit of the workspace's generation budget and refuses when too many generations already
+   * run. The workspace row lock makes the count-then-start check hold under concurrent requests.
+   */
+  async function admitGeneration(tx: Executor, workspaceId: string) {
+    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+    const running = await repo.countGenerating(tx, workspaceId);
+    if (running >= deps.generationConcurrency) {
+      throw new AppError(
+        'rate_limited',
+        `${running} demos of this workspace are being generated already: wait for one to finish`,
+        { headers: { 'retry-after': '30' } },
+      );
+    }
+  }
+
+  async function consumeBudget(workspaceId: string) {
+    await deps.rateLimits.consume('generation', { points: deps.generationPerMinute, duration: 60 }, workspaceId);
+  }
+
+  const generatingState = (now: Date) => ({
+    status: 'generating' as const,
+    generationStatus: 'queued' as const,
+    generationError: null,
+    generationStartedAt: null,
+    generationFinishedAt: null,
+    generationJobId: null,
+    generationAttempt: null,
+    updatedAt: now,
+  });
+
+  /** Hands the demo to the job queue; a failure to enqueue is left to the sweep, which re-sends. */
+  async function enqueue(demoId: string, job: GenerateJob) {
+    try {
+      const jobId = await deps.queue.send(GENERATE_QUEUE, job);
+      if (jobId) await repo.updateDemo(db, demoId, { generationJobId: jobId });
+    } catch (error) {
+      deps.log.warn({ err: error, demo_id: demoId }, 'could not enqueue generation; the sweep will send it');
+    }
+  }
+
+  async function create(auth: AuthContext, input: NewDemo) {
+    if (input.generateWithAi && !input.sourceUrl) {
+      throw invalid('source_url is required to generate a demo', [
+        { field: 'source_url', message: 'required when generate_with_ai is true' },
+      ]);
+    }
+    if (!input.title && !input.generateWithAi) {
+      throw invalid('title is required (or set generate_with_ai to take the page title)', [
+        { field: 'title', message: 'required' },
+      ]);
+    }
+    if (input.generateWithAi) await consumeBudget(auth.workspaceId);
+    const now = clock.now();
+    const configuration: Configuration = mergeConfiguration(DEFAULT_CONFIGURATION, input.configuration ?? {});
+    const replaceTitle = !input.title;
+    const demo = await db.transaction(async (tx) => {
+      if (input.generateWithAi) await admitGeneration(tx, auth.workspaceId);
+      const created = await repo.insertDemo(tx, {
+        id: newId('demo'),
+        workspaceId: auth.workspaceId,
+        title: input.title ?? titleFromUrl(input.sourceUrl!),
+        sourceUrl: input.sourceUrl ?? null,
+        type: input.type,
+        status: 'draft',
+        configuration,
+        generateWithAi: input.generateWithAi,
+        createdById: auth.memberId,
+        createdAt: now,
+        updatedAt: now,
+        ...(input.generateWithAi ? generatingState(now) : {}),
+      });
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'demo.created',
+        data: {
+          demo_id: created.id,
+          title: created.title,
+          status: created.status,
+          source_url: created.sourceUrl,
+          generate_with_ai: created.generateWithAi,
+        },
+      });
+      return created;
+    });
+    if (input.generateWithAi) await enqueue(demo.id, { demoId: demo.id, replaceTitle });
+    return get(auth, demo.id);
+  }
+
+  async function update(auth: AuthContext, id: string, change: DemoChange) {
+    await db.transaction(async (tx) => {
+      const demo = await repo.lockDemo(tx, auth.workspaceId, id);
+      if (!demo) throw notFound('Demo');
+      const now = clock.now();
+      const patch: Parameters<typeof repo.updateDemo>[2] = {};
+      const changed: string[] = [];
+      if (change.title !== undefined && change.title !== demo.title) {
+        patch.title = change.title;
+        changed.push('title');
+      }
+      if (change.configuration !== undefined) {
+        const before = resolveConfiguration(demo.configuration);
+        const after = mergeConfiguration(before, change.configuration);
+        if (JSON.stringify(before) !== JSON.stringify(after)) {
+          patch.configuration = after;
+          changed.push('configuration');
+        }
+      }
+      let published = false;
+      if (change.status !== undefined && change.status !== demo.status) {
+        const from = demo.status as DemoStatus;
+        if (from === 'generating') {
+          throw conflict('This demo is being generated: its status changes to draft when generation finishes');
+        }
+        if (!TRANSITIONS[from].includes(change.status)) {
+          throw conflict(
+            `A demo cannot go from ${from} to ${change.status}` +
+              (from === 'archived' ? ': move it back to draft first' : ''),
+          );
+        }
+        if (change.status === 'published') {
+          const steps = await repo.listSteps(tx, demo.id);
+          if (steps.length === 0) throw conflict('A demo needs at least one step to be published');
+          patch.publishedAt = now;
+          published = true;
+        } else {
+          patch.publishedAt = null;
+        }
+        patch.status = change.status;
+        changed.push('status');
+      }
+      if (changed.length === 0) return;
+      patch.updatedAt = now;
+      const updated = await repo.updateDemo(tx, demo.id, patch);
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'demo.updated',
+        data: { demo_id: demo.id, changes: changed, status: updated!.status, title: updated!.title },
+      });
+      if (published) {
+        await emitEvent(tx, clock, {
+          workspaceId: auth.workspaceId,
+          kind: 'demo.published',
+          data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString() },
+        });
+      }
+    });
+    return get(auth, id);
+  }
+
+  async function remove(auth: AuthContext, id: string) {
+    await db.transaction(async (tx) => {
+      const demo = await repo.lockDemo(tx, auth.workspaceId, id);
+      if (!demo) throw notFound('Demo');
+      // Steps, hotspots, assets and share links go by ON DELETE CASCADE.
+      await repo.deleteDemo(tx, demo.id);
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'demo.deleted',
+        data: { demo_id: demo.id, title: demo.title },
+      });
+    });
+  }
+
+  /** POST /v1/demos/:id/generate: captures source_url again; the steps are replaced when it succeeds. */
+  async function regenerate(auth: AuthContext, id: string) {
+    const current = await repo.findDemo(db, auth.workspaceId, id);
+    if (!current) throw notFound('Demo');
+    if (current.demo.status === 'generating') throw conflict('This demo is being generated already');
+    if (current.demo.status === 'published') {
+      throw conflict('Unpublish the demo before generating it again: generation replaces its steps');
+    }
+    if (!current.demo.sourceUrl) {
+      throw conflict('This demo has no source_url to generate from');
+    }
+    await consumeBudget(auth.workspaceId);
+    await db.transaction(async (tx) => {
+      await admitGeneration(tx, auth.workspaceId);
+      const demo = await repo.lockDemo(tx, auth.workspaceId, id);
+      if (!demo) throw notFound('Demo');
+      if (demo.status !== current.demo.status) throw conflict('The demo changed meanwhile: try again');
+      const now = clock.now();
+      await repo.updateDemo(tx, demo.id, generatingState(now));
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'demo.updated',
+        data: { demo_id: demo.id, changes: ['status'], status: 'generating', title: demo.title },
+      });
+    });
+    await enqueue(id, { demoId: id, replaceTitle: false });
+    return get(auth, id);
+  }
+
+  return { list, get, create, update, remove, regenerate };
+}
+
+export type DemosService = ReturnType<typeof createDemosService>;

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+} from 'drizzle-orm/pg-core';
+import { members, workspaces } from '../accounts/accounts.tables';
+import { at, createdAt, id, updatedAt } from '../db/columns';
+
+/** PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: callers always get a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export const DEMO_STATUSES = ['generating', 'draft', 'published', 'archived'] as const;
+export type DemoStatus = (typeof DEMO_STATUSES)[number];
+
+/** `none`: never generated. `queued` → `running` → `succeeded` | `failed`. */
+export const GENERATION_STATUSES = ['none', 'queued', 'running', 'succeeded', 'failed'] as const;
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
+
+export const demos = pgTable(
+  'demos',
+  {
+    id: id(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    sourceUrl: text('source_url'),
+    type: text('type').notNull().default('interactive'),
+    status: text('status', { enum: DEMO_STATUSES }).notNull(),
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
+    generateWithAi: boolean('generate_with_ai').notNull().default(false),
+    generationStatus: text('generation_status', { enum: GENERATION_STATUSES }).notNull().default('none'),
+    generationError: text('generation_error'),
+    generationStartedAt: at('generation_started_at'),
+    generationFinishedAt: at('generation_finished_at'),
+    generationCaptureMode: text('generation_capture_mode'),
+    generationWriter: text('generation_writer'),
+    /** pg-boss job of the current generation, so a sweep can tell a lost job from a running one. */
+    generationJobId: text('generation_job_id'),
+    /**
+     * Token of the attempt allowed to write results. A retried job takes a new one, so a worker that was
+     * presumed dead and wakes up later cannot overwrite the newer attempt's steps.
+     */
+    generationAttempt: text('generation_attempt'),
+    publishedAt: at('published_at'),
+    createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),
+    /** The first step's image, kept in step with every step change. */
+    thumbnailAssetId: text('thumbnail_asset_id').references((): AnyPgColumn => assets.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('demos_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    index('demos_generating_idx').on(t.status).where(sql`status = 'generating'`),
+    check('demos_status_ck', sql`${t.status} in ('generating', 'draft', 'published', 'archived')`),
+  ],
+);
+
+/**
+ * Captured images and HTML snapshots. Always owned by one demo (a viewer path can then check the demo and
+ * serve the asset without a second lookup) and addressed by an unguessable id.
+ */
+export const assets = pgTable(
+  'assets',
+  {
+    id: id(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    demoId: text('demo_id')
+      .notNull()
+      .references((): AnyPgColumn => demos.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    bytes: bytea('bytes').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('assets_demo_idx').on(t.demoId)],
+);
+
+export const steps = pgTable(
+  'steps',
+  {
+    id: id(),
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    /** 1-based order within the demo: the step `number` on the wire. */
+    position: integer('position').notNull(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    pageUrl: text('page_url'),
+    imageAssetId: text('image_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    width: integer('width'),
+    height: integer('height'),
+    htmlAssetId: text('html_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('steps_demo_position_idx').on(t.demoId, t.position)],
+);
+
+export const HOTSPOT_ACTIONS = ['next', 'goto', 'url'] as const;
+export type HotspotAction = (typeof HOTSPOT_ACTIONS)[number];
+
+export const hotspots = pgTable(
+  'hotspots',
+  {
+    id: id(),
+    stepId: text('step_id')
+      .notNull()
+      .references(() => steps.id, { onDelete: 'cascade' }),
+    /** Denormalised from the step so that one indexed query loads every hotspot of a demo. */
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    /** Fractions (0..1) of the step image, so hotspots survive any display size. */
+    x: doublePrecision('x').notNull(),
+    y: doublePrecision('y').notNull(),
+    width: doublePrecision('width').notNull(),
+    height: doublePrecision('height').notNull(),
+    selector: text('selector'),
+    label: text('label').notNull().default(''),
+    tooltip: text('tooltip').notNull().default(''),
+    actionType: text('action_type', { enum: HOTSPOT_ACTIONS }).notNull().default('next'),
+    /** `goto`: the target step's id (its number changes when steps move); `url`: the address. */
+    actionTarget: text('action_target'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('hotspots_step_idx').on(t.stepId),
+    index('hotspots_demo_idx').on(t.demoId),
+    check(
+      'hotspots_box_ck',
+      sql`${t.x} >= 0 and ${t.y} >= 0 and ${t.width} > 0 and ${t.height} > 0 and ${t.x} + ${t.width} <= 1.000001 and ${t.y} + ${t.height} <= 1.000001`,
+    ),
+  ],
+);

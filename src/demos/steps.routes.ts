@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
+import { invalid } from '../core/errors';
+import { callerOf, type ZodApp } from '../core/http/types';
+import {
+  assetParams,
+  createHotspotBody,
+  createStepBody,
+  demoDetailSchema,
+  demoUrls,
+  demoParams,
+  hotspotParams,
+  hotspotSchema,
+  patchHotspotBody,
+  patchStepBody,
+  replaceStepsBody,
+  stepParams,
+  stepSchema,
+  toDemoDetail,
+  toHotspot,
+  toStep,
+} from './demos.schemas';
+import { IMAGE_TYPES } from './image-sniff';
+
+const tags = ['Demo editor'];
+const errors = {
+  400: errorEnvelope,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+  429: errorEnvelope,
+};
+const uploadErrors = { ...errors, 413: errorEnvelope, 415: errorEnvelope };
+
+/** Validates a body the route could not declare (it may also be an image), with the usual 400 details. */
+function parseJson<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const details = result.error.issues.flatMap((issue) => {
+    const path = issue.path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((k) => ({ field: path ? `${path}.${k}` : k, message: 'unknown field' }));
+    }
+    return [{ field: path || 'body', message: issue.message }];
+  });
+  throw invalid(`Invalid body: ${details[0]?.field} ${details[0]?.message}`, details);
+}
+
+export function stepsRoutes(app: ZodApp, ctx: AppContext) {
+  const { demos, steps } = ctx.services;
+  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const imageRoute = { accepts: IMAGE_TYPES };
+  const bodyLimit = ctx.config.STEP_IMAGE_MAX_BYTES;
+
+  // Images arrive as the raw body; their real type is checked from the bytes, not from this header.
+  app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  // PUT /v1/demos/:id/steps — reorder, delete and add steps by sending the new list
+  app.put(
+    '/demos/:id/steps',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Replace the list of steps',
+        description:
+          'Scope `demos:write`. The list becomes the demo’s steps in that order: steps left out are deleted ' +
+          '(with their hotspots and images), objects without an id are new blank steps. Answers the demo.',
+        params: demoParams,
+        body: replaceStepsBody,
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await steps.replaceSteps(auth, request.params.id, request.body.steps);
+      const found = await demos.get(auth, request.params.id);
+      return ok(request, toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken));
+    },
+  );
+
+  // POST /v1/demos/:id/steps — add a step: JSON for a blank one, or an image as the raw body
+  app.post(
+    '/demos/:id/steps',
+    {
+      config: { permission: 'demos.write', ...imageRoute },
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Add a step',
+        description:
+          'Scope `demos:write`. Send JSON `{title?, description?, page_url?, number?}` for a blank step, or a ' +
+          'PNG, JPEG or WebP image as the raw body (Content-Type image/png, image/jpeg or image/webp, at most ' +
+          'STEP_IMAGE_MAX_BYTES) for a step showing it. Added at the end unless `number` says where.',
+        params: demoParams,
+        response: { 201: dataEnvelope(stepSchema), ...uploadErrors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const input = Buffer.isBuffer(body)
+        ? { image: body }
+        : (() => {
+            const parsed = parseJson(createStepBody, body);
+            return { title: parsed.title, description: parsed.description, pageUrl: parsed.page_url, number: parsed.number };
+          })();
+      const step = await steps.createStep(callerOf(request), request.params.id, input);
+      reply.code(201);
+      return ok(request, toStep(step, urls));
+    },
+  );
+
+  // PATCH /v1/demos/:id/steps/:step_id — edit a step's text
+  app.patch(
+    '/demos/:id/steps/:step_id',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Edit a step',
+        description: 'Scope `demos:write`.',
+        params: stepParams,
+        body: patchStepBody,
+        response: { 200: dataEnvelope(stepSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { title, description, page_url } = request.body;
+      const step = await steps.updateStep(callerOf(request), request.params.id, request.params.step_id, {
+        title,
+        description,
+        pageUrl: page_url,
+      });
+      return ok(request, toStep(step, urls));
+    },
+  );
+
+  // DELETE /v1/demos/:id/steps/:step_id — delete a step; the later ones move up
+  app.delete(
+    '/demos/:id/steps/:step_id',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Delete a step',
+        description: 'Scope `demos:write`. A published demo keeps at least one step (409).',
+        params: stepParams,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await steps.deleteStep(callerOf(request), request.params.id, request.params.step_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // POST /v1/demos/:id/steps/:step_id/image — replace a step's image with the raw body
+  app.post(
+    '/demos/:id/steps/:step_id/image',
+    {
+      config: { permission: 'demos.write', ...imageRoute },
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Upload a step image',
+        description:
+          'Scope `demos:write`. The body is the image itself (PNG, JPEG or WebP, at most STEP_IMAGE_MAX_BYTES); ' +
+          'its type and size are read from its bytes. Hotspots keep their fractions.',
+        params: stepParams,
+        response: { 200: dataEnvelope(stepSchema), ...uploadErrors },
+      },
+    },
+    async (request) => {
+      if (!Buffer.isBuffer(request.body)) {
+        throw invalid('Send the image as the raw body with Content-Type image/png, image/jpeg or image/webp');
+      }
+      const step = await steps.setStepImage(callerOf(request), request.params.id, request.params.step_id, request.body);
+      return ok(request, toStep(step, urls));
+    },
+  );
+
+  // POST /v1/demos/:id/steps/:step_id/hotspots — add a hotspot to a step
+  app.post(
+    '/demos/:id/steps/:step_id/hotspots',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Add a hotspot',
+        description:
+          'Scope `demos:write`. x, y, width and height are fractions of the step image; the box must lie inside ' +
+          'it. action: `next` (default), `goto` with a step number or id, or `url` with an http(s) address.',
+        params: stepParams,
+        body: createHotspotBody,
+        response: { 201: dataEnvelope(hotspotSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { hotspot, steps: all } = await steps.createHotspot(
+        callerOf(request),
+        request.params.id,
+        request.params.step_id,
+        request.body,
+      );
+      reply.code(201);
+      return ok(request, toHotspot(hotspot, new Map(all.map((s) => [s.id, s.position]))));
+    },
+  );
+
+  // PATCH /v1/demos/:id/steps/:step_id/hotspots/:hotspot_id — move, resize or relabel a hotspot
+  app.patch(
+    '/demos/:id/steps/:step_id/hotspots/:hotspot_id',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Edit a hotspot',
+        description: 'Scope `demos:write`. The resulting box must lie inside the step image.',
+        params: hotspotParams,
+        body: patchHotspotBody,
+        response: { 200: dataEnvelope(hotspotSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { id, step_id, hotspot_id } = request.params;
+      const { hotspot, steps: all } = await steps.updateHotspot(callerOf(request), id, step_id, hotspot_id, request.body);
+      return ok(request, toHotspot(hotspot, new Map(all.map((s) => [s.id, s.position]))));
+    },
+  );
+
+  // DELETE /v1/demos/:id/steps/:step_id/hotspots/:hotspot_id — remove a hotspot
+  app.delete(
+    '/demos/:id/steps/:step_id/hotspots/:hotspot_id',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Delete a hotspot',
+        description: 'Scope `demos:write`.',
+        params: hotspotParams,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, step_id, hotspot_id } = request.params;
+      await steps.deleteHotspot(callerOf(request), id, step_id, hotspot_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // GET /v1/demos/:id/assets/:asset_id — a step image or HTML snapshot, for the editor
+  app.get(
+    '/demos/:id/assets/:asset_id',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'Get a demo asset',
+        description:
+          'Scope `demos:read`. The bytes of a step image or HTML snapshot. Assets never change, so the ETag ' +
+          'is their SHA-256 and they may be cached privately.',
+        params: assetParams,
+        response: {
+          // Fastify sends a Buffer as is; this schema only documents it.
+          200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }),
+          304: noContent,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const asset = await steps.getAsset(callerOf(request), request.params.id, request.params.asset_id);
+      const etag = `"${asset.sha256}"`;
+      reply.header('etag', etag);
+      reply.header('cache-control', 'private, max-age=86400, immutable');
+      // A snapshot is someone else's page: never let it run script on the API's origin.
+      reply.header('content-security-policy', "sandbox; default-src 'none'; img-src * data:; style-src * 'unsafe-inline'; font-src * data:");
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      return reply.type(asset.contentType).send(asset.bytes);
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
+import type { Executor } from '../db/client';
+import type { EventKind } from './event-kinds';
+import { events } from './events.tables';
+
+/**
+ * NOTIFY channel announcing committed events, so the webhooks dispatcher in any process wakes at commit
+ * instead of at its next poll. Sent in the event's transaction: a rollback sends nothing.
+ */
+export const EVENTS_CHANNEL = 'demoshare_events';
+
+export interface NewEvent {
+  workspaceId: string;
+  kind: EventKind;
+  data: Record<string, unknown>;
+  occurredAt?: Date;
+}
+
+/**
+ * Records an event in the outbox. Call it with the transaction that makes the change, never after it:
+ * that is what makes "nothing acknowledged is lost" hold across crashes.
+ */
+export async function emitEvent(tx: Executor, clock: Clock, event: NewEvent): Promise<string> {
+  const id = newId('event');
+  const now = clock.now();
+  await tx.insert(events).values({
+    id,
+    workspaceId: event.workspaceId,
+    kind: event.kind,
+    data: event.data,
+    occurredAt: event.occurredAt ?? now,
+    createdAt: now,
+  });
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${event.kind})`);
+  return id;
+}

@@ -1,0 +1,352 @@
+import { type Document, type Element, isTag } from 'domhandler';
+import { getAttributeValue, textContent } from 'domutils';
+import { createSelectorFinder } from './css-path';
+import type { CapturedElement, ElementKind, PixelBox } from './generation.types';
+import { findFirst, forEachElement } from './dom-walk';
+
+/** What a browser knows about an element and a parser does not (Chromium mode only). */
+export interface ElementLayout {
+  box: PixelBox;
+  visible: boolean;
+}
+
+export interface PageFacts {
+  title: string;
+  description: string;
+  elements: CapturedElement[];
+  links: Array<{ href: string; text: string; inNav: boolean }>;
+}
+
+const PRICE = /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b|\bfree\b)/i;
+const BUTTON_CLASS = /\b(btn|button|cta)\b|(^|[-_\s])(btn|button|cta)([-_\s]|$)/i;
+const PRIMARY_CLASS = /primary|cta|main/i;
+const MAX_TEXT = 140;
+
+/**
+ * Finds the elements a tour talks about, in document order: headings (with the prose after them),
+ * navigation (with its links), links and buttons (primary ones marked), form fields with their labels,
+ * forms (with their fields), groups of feature cards, and pricing blocks (with their plans). The same
+ * code serves both capture modes: Chromium passes element boxes and visibility, HTML mode guesses
+ * visibility from attributes.
+ */
+export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Element, ElementLayout>): PageFacts {
+  const selectorFor = createSelectorFinder(doc);
+  const elements: CapturedElement[] = [];
+  const links: PageFacts['links'] = [];
+  const seen = new Set<Element>();
+  const labels = labelIndex(doc);
+  const pricing = findPricing(doc, layout);
+  const groups = findCardGroups(doc, layout, pricing);
+
+  const push = (el: Element, kind: ElementKind, text: string, extra: Partial<CapturedElement> = {}) => {
+    if (!text || seen.has(el)) return;
+    seen.add(el);
+    const box = layout?.get(el)?.box;
+    elements.push({ kind, text: clip(text), selector: selectorFor(el), ...(box ? { box } : {}), ...extra });
+  };
+
+  const body = findFirst(doc, 'body') ?? doc;
+  forEachElement(body, (el) => {
+    // Without layout a hidden element hides its subtree; with it, each element's own box decides.
+    if (!isVisible(el, layout)) return layout !== undefined;
+    const name = el.name;
+    const role = (getAttributeValue(el, 'role') ?? '').toLowerCase();
+    const group = groups.get(el);
+    const plans = pricing.get(el);
+    if (plans) {
+      push(el, 'pricing', headingBefore(el) ?? 'Pricing', { items: plans, detail: 'plans' });
+    } else if (group) {
+      push(el, 'other', group.heading, { items: group.items, detail: 'features', context: group.context });
+    } else if (/^h[1-3]$/.test(name)) {
+      push(el, 'heading', readable(el), { detail: name, context: proseAfter(el) });
+    } else if (name === 'nav' || role === 'navigation') {
+      const items = unique(linksIn(el).map(readable)).slice(0, 10);
+      if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items });
+    } else if (name === 'form') {
+      const fields = formFields(el, labels);
+      const submit = submitText(el);
+      const heading = getAttributeValue(el, 'aria-label') ?? headingBefore(el) ?? submit ?? 'Form';
+      push(el, 'form', heading, { items: fields, ...(submit ? { detail: submit } : {}), context: proseAfterHeadingOf(el) });
+    } else if (name === 'a' && el.attribs.href) {
+      const href = absoluteHttp(el.attribs.href, pageUrl);
+      const text = accessibleName(el);
+      if (href) links.push({ href, text, inNav: hasAncestor(el, (a) => a.name === 'nav' || a.name === 'header') });
+      const looksLikeButton = role === 'button' || BUTTON_CLASS.test(el.attribs.class ?? '');
+      push(el, looksLikeButton ? 'button' : 'link', text, {
+        ...(href ? { href } : {}),
+        ...(looksLikeButton && PRIMARY_CLASS.test(el.attribs.class ?? '') ? { detail: 'primary' } : {}),
+      });
+    } else if (name === 'button' || role === 'button' || (name === 'input' && /^(submit|button)$/i.test(el.attribs.type ?? ''))) {
+      const primary = PRIMARY_CLASS.test(el.attribs.class ?? '') || (el.attribs.type ?? '').toLowerCase() === 'submit';
+      push(el, 'button', accessibleName(el), primary ? { detail: 'primary' } : {});
+    } else if (name === 'input' || name === 'select' || name === 'textarea') {
+      const type = name === 'input' ? (el.attribs.type ?? 'text').toLowerCase() : name;
+      push(el, 'input', fieldLabel(el, labels), { detail: type });
+    }
+    return true;
+  });
+
+  const head = findFirst(doc, 'head');
+  const titleEl = head ? findFirst(head, 'title') : null;
+  let description = '';
+  if (head) {
+    forEachElement(head, (el) => {
+      if (el.name === 'meta' && (el.attribs.name ?? '').toLowerCase() === 'description') description = el.attribs.content ?? '';
+      return true;
+    });
+  }
+  return { title: clean(titleEl ? textContent(titleEl) : ''), description: clean(description), elements, links };
+}
+
+function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {
+  const known = layout?.get(el);
+  if (known) return known.visible;
+  if (el.attribs.hidden !== undefined || el.attribs['aria-hidden'] === 'true') return false;
+  return !/display\s*:\s*none|visibility\s*:\s*hidden/i.test(el.attribs.style ?? '');
+}
+
+/** Plans: elements holding one price and one heading, grouped under their common parent. */
+function findPricing(doc: Document, layout?: Map<Element, ElementLayout>): Map<Element, string[]> {
+  const cards = new Map<Element, Element[]>();
+  forEachElement(doc, (el) => {
+    if (!isVisible(el, layout) || !isLeafText(el)) return true;
+    const text = clean(textContent(el));
+    if (text.length > 40 || !PRICE.test(text) || !/\d/.test(text)) return true;
+    let card: Element = el;
+    while (card.parent && isTag(card.parent) && countPrices(card.parent) === 1) card = card.parent;
+    if (card === el || !card.parent || !isTag(card.parent)) return true;
+    const list = cards.get(card.parent) ?? [];
+    list.push(card);
+    cards.set(card.parent, list);
+    return true;
+  });
+  const result = new Map<Element, string[]>();
+  for (const [parent, plans] of cards) {
+    if (plans.length < 2) continue;
+    result.set(
+      parent,
+      plans.map((plan) => describePlan(plan)),
+    );
+  }
+  return result;
+}
+
+function describePlan(plan: Element): string {
+  let name = '';
+  let price = '';
+  let badge = '';
+  forEachElement(plan, (el) => {
+    const text = clean(textContent(el));
+    if (!name && /^h[2-5]$/.test(el.name)) name = text;
+    else if (!price && isLeafText(el) && PRICE.test(text) && /\d/.test(text) && text.length <= 40) price = text;
+    else if (!badge && isLeafText(el) && /popular|recommended|best value/i.test(text) && text.length <= 40) badge = text;
+    return true;
+  });
+  return [name || 'Plan', price ? `at ${price}` : '', badge ? `(${badge.toLowerCase()})` : ''].filter(Boolean).join(' ');
+}
+
+function countPrices(el: Element): number {
+  let count = 0;
+  forEachElement(el, (child) => {
+    if (isLeafText(child)) {
+      const text = clean(textContent(child));
+      if (text.length <= 40 && PRICE.test(text) && /\d/.test(text)) count++;
+    }
+    return true;
+  });
+  return count;
+}
+
+/** A grid of two or more cards that each start with a sub-heading: a features section, usually. */
+function findCardGroups(
+  doc: Document,
+  layout: Map<Element, ElementLayout> | undefined,
+  pricing: Map<Element, string[]>,
+): Map<Element, { heading: string; items: string[]; context?: string }> {
+  const groups = new Map<Element, { heading: string; items: string[]; context?: string }>();
+  forEachElement(doc, (el) => {
+    if (pricing.has(el) || !isVisible(el, layout)) return true;
+    const cards = el.children.filter((c): c is Element => isTag(c));
+    if (cards.length < 2) return true;
+    const titles = cards.map((card) => {
+      const heading = findHeading(card, /^h[3-5]$/);
+      return heading ? clean(textContent(heading)) : null;
+    });
+    if (titles.some((t) => !t)) return true;
+    const heading = headingBefore(el);
+    groups.set(el, {
+      heading: heading ?? 'Features',
+      items: titles as string[],
+      ...(heading ? { context: proseAfterText(el) } : {}),
+    });
+    return false;
+  });
+  return groups;
+}
+
+function findHeading(el: Element, level: RegExp): Element | null {
+  let found: Element | null = null;
+  forEachElement(el, (child) => {
+    if (!found && level.test(child.name)) found = child;
+    return !found;
+  });
+  return found;
+}
+
+/** The nearest heading above an element: a previous sibling's, or one further up the tree. */
+function headingBefore(el: Element): string | undefined {
+  let current: Element | null = el;
+  for (let depth = 0; current && depth < 4; depth++) {
+    let sibling = current.prev;
+    while (sibling) {
+      if (isTag(sibling)) {
+        const heading = /^h[1-3]$/.test(sibling.name) ? sibling : findHeading(sibling, /^h[1-3]$/);
+        if (heading) return clip(clean(textContent(heading)));
+      }
+      sibling = sibling.prev;
+    }
+    current = current.parent && isTag(current.parent) ? current.parent : null;
+  }
+  return undefined;
+}
+
+/** The paragraph right after a heading, which usually says what the heading means. */
+function proseAfter(el: Element): string | undefined {
+  let sibling = el.next;
+  for (let hops = 0; sibling && hops < 6; hops++, sibling = sibling.next) {
+    if (!isTag(sibling)) continue;
+    if (/^h[1-6]$/.test(sibling.name)) return undefined;
+    if (sibling.name === 'p') return clip(clean(textContent(sibling)), 240) || undefined;
+  }
+  return undefined;
+}
+
+/** The intro paragraph of the section holding `el` (the one between its heading and it). */
+function proseAfterText(el: Element): string | undefined {
+  let sibling = el.prev;
+  while (sibling) {
+    if (isTag(sibling) && sibling.name === 'p') return clip(clean(textContent(sibling)), 240);
+    if (isTag(sibling) && /^h[1-6]$/.test(sibling.name)) return undefined;
+    sibling = sibling.prev;
+  }
+  return undefined;
+}
+
+function proseAfterHeadingOf(el: Element): string | undefined {
+  return proseAfterText(el);
+}
+
+function labelIndex(doc: Document): Map<string, string> {
+  const byId = new Map<string, string>();
+  forEachElement(doc, (el) => {
+    if (el.name === 'label' && el.attribs.for) byId.set(el.attribs.for, clean(textContent(el)));
+    return true;
+  });
+  return byId;
+}
+
+function fieldLabel(el: Element, labels: Map<string, string>): string {
+  const wrapping = ancestor(el, (a) => a.name === 'label');
+  return (
+    getAttributeValue(el, 'aria-label') ??
+    (el.attribs.id ? labels.get(el.attribs.id) : undefined) ??
+    (wrapping ? clean(textContent(wrapping)) : undefined) ??
+    el.attribs.placeholder ??
+    el.attribs.title ??
+    el.attribs.name ??
+    ''
+  );
+}
+
+function formFields(form: Element, labels: Map<string, string>): string[] {
+  const fields: string[] = [];
+  forEachElement(form, (el) => {
+    const type = (el.attribs.type ?? 'text').toLowerCase();
+    // Boxes to tick (terms, newsletters) are not what a visitor "fills in".
+    if ((el.name === 'input' && !/^(submit|button|reset|image|hidden|checkbox|radio)$/.test(type)) || el.name === 'select' || el.name === 'textarea') {
+      const label = clean(fieldLabel(el, labels));
+      if (label) fields.push(clip(label, 60));
+    }
+    return true;
+  });
+  return unique(fields);
+}
+
+function submitText(form: Element): string | undefined {
+  let text: string | undefined;
+  forEachElement(form, (el) => {
+    if (text) return false;
+    const type = (el.attribs.type ?? '').toLowerCase();
+    if ((el.name === 'button' && type !== 'button' && type !== 'reset') || (el.name === 'input' && type === 'submit')) {
+      text = accessibleName(el) || undefined;
+    }
+    return true;
+  });
+  return text;
+}
+
+function linksIn(el: Element): Element[] {
+  const found: Element[] = [];
+  forEachElement(el, (child) => {
+    if (child.name === 'a' && child.attribs.href) found.push(child);
+    return true;
+  });
+  return found;
+}
+
+/** What a person (or a screen reader) reads for an element. */
+function accessibleName(el: Element): string {
+  const aria = getAttributeValue(el, 'aria-label');
+  if (aria) return clean(aria);
+  if (el.name === 'input') return clean(el.attribs.value ?? el.attribs.title ?? '');
+  const text = readable(el);
+  if (text) return text;
+  let alt = '';
+  forEachElement(el, (child) => {
+    if (!alt && child.name === 'img' && child.attribs.alt) alt = child.attribs.alt;
+    return !alt;
+  });
+  return clean(alt || el.attribs.title || '');
+}
+
+function readable(el: Element): string {
+  return clean(textContent(el));
+}
+
+function isLeafText(el: Element): boolean {
+  return el.children.every((c) => !isTag(c) || ['span', 'strong', 'b', 'em', 'small', 'sup', 'sub'].includes(c.name));
+}
+
+function ancestor(el: Element, test: (a: Element) => boolean): Element | null {
+  let current = el.parent;
+  while (current && isTag(current)) {
+    if (test(current)) return current;
+    current = current.parent;
+  }
+  return null;
+}
+
+function hasAncestor(el: Element, test: (a: Element) => boolean): boolean {
+  return ancestor(el, test) !== null;
+}
+
+function absoluteHttp(href: string, base: string): string | null {
+  try {
+    const url = new URL(href, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function clean(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function clip(text: string, max = MAX_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values.filter(Boolean))];
+}

@@ -1,0 +1,189 @@
+import { type ChildNode, type Document, Element, isTag, isText, type ParentNode } from 'domhandler';
+import { getAttributeValue, prependChild, removeElement } from 'domutils';
+import { findFirst, forEachElement } from './dom-walk';
+
+/**
+ * Turns a parsed page into a snapshot the player can show in a sandboxed frame: nothing that runs
+ * (scripts, event handlers, javascript: URLs, frames, plugins, meta refresh, SVG animations that
+ * rewrite links), nothing that reaches elsewhere on its own (base, preload/prefetch links, ping), and
+ * every URL made absolute so the snapshot renders away from its origin. The sandbox (no allow-scripts)
+ * is the guarantee; this and the CSP added to the head are the layers under it.
+ */
+export function sanitizeDocument(
+  doc: Document,
+  pageUrl: string,
+  mayReach: (url: string) => boolean = () => true,
+): { baseUrl: string; stylesheets: Element[]; mayReach: (url: string) => boolean } {
+  const baseUrl = documentBase(doc, pageUrl);
+  const stylesheets: Element[] = [];
+  prune(doc, (el) => {
+    if (!keepElement(el)) return false;
+    cleanAttributes(el, baseUrl, mayReach);
+    if (el.name === 'link') {
+      if (!el.attribs.href) return false;
+      stylesheets.push(el);
+    }
+    if (el.name === 'style') rewriteStyleText(el, baseUrl, mayReach);
+    return true;
+  });
+  removeNonContent(doc);
+  addPolicy(doc);
+  return { baseUrl, stylesheets, mayReach };
+}
+
+/** The CSP a snapshot carries in its head: styles, images and fonts load, nothing else does. */
+export const SNAPSHOT_CSP =
+  "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline' http: https:; font-src http: https: data:; media-src http: https:; form-action 'none'; base-uri 'none'";
+
+const DROPPED = new Set([
+  'script', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'param', 'base', 'portal',
+  'template', 'audio', 'video', 'track', 'dialog',
+  // Raw-text elements whose content the serialiser writes back unescaped.
+  'xmp', 'noembed', 'noframes', 'plaintext',
+  // SVG animation elements can set an href to javascript: after sanitising; a snapshot needs no animation.
+  'set', 'animate', 'animatemotion', 'animatetransform', 'handler', 'listener',
+]);
+
+const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'imagesrcset', 'poster', 'cite', 'background', 'xlink:href', 'longdesc']);
+const DROPPED_ATTRIBUTES = new Set([
+  'srcdoc', 'formaction', 'action', 'ping', 'target', 'http-equiv', 'nonce', 'integrity', 'manifest', 'autofocus',
+  'data', 'codebase', 'archive', 'classid',
+]);
+
+function keepElement(el: Element): boolean {
+  const name = el.name.toLowerCase();
+  if (DROPPED.has(name)) return false;
+  if (name === 'meta') {
+    const meta = (getAttributeValue(el, 'name') ?? '').toLowerCase();
+    return el.attribs.charset !== undefined || meta === 'description' || meta === 'viewport';
+  }
+  if (name === 'link') {
+    const rel = (getAttributeValue(el, 'rel') ?? '').toLowerCase().split(/\s+/);
+    return rel.includes('stylesheet') && !rel.includes('alternate');
+  }
+  // Hidden inputs carry CSRF tokens and tracking ids, never anything a viewer sees.
+  if (name === 'input' && (getAttributeValue(el, 'type') ?? '').toLowerCase() === 'hidden') return false;
+  return true;
+}
+
+/**
+ * `mayReach` is the SSRF guard's syntax check: a snapshot keeps no address the guard refuses on sight
+ * (private and metadata IP literals), so a viewer's browser is not sent there either.
+ */
+function cleanAttributes(el: Element, baseUrl: string, mayReach: (url: string) => boolean): void {
+  for (const [raw, value] of Object.entries(el.attribs)) {
+    const name = raw.toLowerCase();
+    if (name.startsWith('on') || DROPPED_ATTRIBUTES.has(name)) {
+      delete el.attribs[raw];
+    } else if (URL_ATTRIBUTES.has(name)) {
+      const safe = name === 'srcset' || name === 'imagesrcset' ? safeSrcset(value, baseUrl, mayReach) : safeUrl(value, baseUrl, name);
+      if (safe === null || (/^https?:/.test(safe) && !mayReach(safe))) delete el.attribs[raw];
+      else el.attribs[raw] = safe;
+    } else if (name === 'style') {
+      if (/expression\s*\(|javascript:|behavior\s*:|-moz-binding/i.test(value)) delete el.attribs[raw];
+      else el.attribs[raw] = absolutizeCss(value, baseUrl, mayReach);
+    }
+  }
+}
+
+/** An absolute http(s) URL (or mailto/tel for links, an image data URL for sources), or null to drop it. */
+export function safeUrl(value: string, baseUrl: string, attribute = 'href'): string | null {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('#')) return trimmed;
+  let url: URL;
+  try {
+    url = new URL(trimmed, baseUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
+  if ((url.protocol === 'mailto:' || url.protocol === 'tel:') && attribute === 'href') return url.toString();
+  if (url.protocol === 'data:' && attribute === 'src' && /^data:image\/(png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(trimmed)) {
+    return trimmed;
+  }
+  return null;
+}
+
+function safeSrcset(value: string, baseUrl: string, mayReach: (url: string) => boolean): string | null {
+  const candidates = value
+    .split(/,\s+/)
+    .map((candidate) => {
+      const [url, ...descriptor] = candidate.trim().split(/\s+/);
+      const safe = url ? safeUrl(url, baseUrl, 'src') : null;
+      return safe && !safe.startsWith('#') && mayReach(safe) ? [safe, ...descriptor].join(' ') : null;
+    })
+    .filter((c): c is string => c !== null);
+  return candidates.length > 0 ? candidates.join(', ') : null;
+}
+
+/** Makes url(...) and @import targets absolute against the stylesheet's own address. */
+export function absolutizeCss(css: string, baseUrl: string, mayReach: (url: string) => boolean = () => true): string {
+  const absolute = (target: string) => {
+    if (/^data:/i.test(target.trim())) return target;
+    try {
+      const url = new URL(target.trim(), baseUrl);
+      const web = url.protocol === 'http:' || url.protocol === 'https:';
+      return web && mayReach(url.toString()) ? url.toString() : 'about:invalid';
+    } catch {
+      return 'about:invalid';
+    }
+  };
+  return css
+    .replace(/url\(\s*(['"]?)([^'")]*)\1\s*\)/gi, (_m, quote: string, target: string) => `url(${quote}${absolute(target)}${quote})`)
+    .replace(/@import\s+(['"])([^'"]+)\1/gi, (_m, quote: string, target: string) => `@import ${quote}${absolute(target)}${quote}`);
+}
+
+/**
+ * CSS placed inside a style element must not be able to close it, nor read as markup where a browser
+ * parses a style element's content as elements (MathML/SVG, the classic mutation-XSS route). `<` only
+ * means something in CSS inside strings, where its escape means the same.
+ */
+export function cssForStyleElement(css: string): string {
+  return css.replace(/</g, '\\3c ');
+}
+
+function rewriteStyleText(el: Element, baseUrl: string, mayReach: (url: string) => boolean): void {
+  for (const child of el.children) {
+    if (isText(child)) child.data = cssForStyleElement(absolutizeCss(child.data, baseUrl, mayReach));
+  }
+}
+
+function documentBase(doc: Document, pageUrl: string): string {
+  let base = pageUrl;
+  forEachElement(doc, (el) => {
+    if (el.name === 'base' && el.attribs.href && base === pageUrl) {
+      const resolved = safeUrl(el.attribs.href, pageUrl);
+      if (resolved && !resolved.startsWith('#') && /^https?:/.test(resolved)) base = resolved;
+    }
+    return true;
+  });
+  return base;
+}
+
+/** Comments, processing instructions and CDATA carry nothing a viewer sees (and old IE ran some). */
+function removeNonContent(node: ParentNode): void {
+  for (const child of [...node.children]) {
+    if (child.type === 'comment' || child.type === 'cdata' || (child.type === 'directive' && !/^!doctype/i.test(child.data))) {
+      removeElement(child);
+    } else if ('children' in child) {
+      removeNonContent(child as ParentNode);
+    }
+  }
+}
+
+function addPolicy(doc: Document): void {
+  const head = findFirst(doc, 'head');
+  if (head) prependChild(head, new Element('meta', { 'http-equiv': 'Content-Security-Policy', content: SNAPSHOT_CSP }));
+}
+
+/** Depth-first over elements; `visit` returning false removes the element with its subtree. */
+export function prune(node: ParentNode, visit: (el: Element) => boolean): void {
+  for (const child of [...node.children] as ChildNode[]) {
+    if (!isTag(child)) continue;
+    if (!visit(child)) {
+      removeElement(child);
+      continue;
+    }
+    prune(child, visit);
+  }
+}

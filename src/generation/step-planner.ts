@@ -1,0 +1,80 @@
+import type { CapturedElement, CapturedPage } from './generation.types';
+import { pageKey } from './link-picker';
+
+export type StepRole = 'hero' | 'cta' | 'nav' | 'features' | 'form' | 'pricing' | 'page' | 'section';
+
+/** One step of the tour before it has words: which page, which element, and what part it plays. */
+export interface PlannedStep {
+  role: StepRole;
+  page: CapturedPage;
+  pageIndex: number;
+  element: CapturedElement;
+}
+
+/** The order a visitor meets a product: what it is, what to do, where things are, what it does, how to join, what it costs. */
+const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'features', 'form', 'pricing', 'page', 'section'];
+export const MIN_STEPS = 4;
+export const MAX_STEPS = 10;
+const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
+
+export function planSteps(pages: CapturedPage[]): PlannedStep[] {
+  const planned: PlannedStep[] = [];
+  const used = new Set<string>();
+  const add = (role: StepRole, pageIndex: number, element: CapturedElement | undefined) => {
+    const page = pages[pageIndex];
+    if (!element || !page) return;
+    const key = `${pageKey(page.url)} ${element.selector}`;
+    if (used.has(key)) return;
+    used.add(key);
+    planned.push({ role, page, pageIndex, element });
+  };
+
+  pages.forEach((page, index) => {
+    const els = page.elements;
+    const h1Index = els.findIndex((e) => e.kind === 'heading' && e.detail === 'h1');
+    if (index === 0) {
+      const heroIndex = h1Index >= 0 ? h1Index : els.findIndex((e) => e.kind === 'heading');
+      add('hero', index, els[heroIndex]);
+      add('cta', index, primaryAction(els, heroIndex));
+      add('nav', index, els.find((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2));
+    }
+    const before = planned.length;
+    add('features', index, els.find((e) => e.detail === 'features'));
+    add('form', index, els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
+    add('pricing', index, els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2));
+    if (index > 0 && planned.length === before) add('page', index, els[h1Index] ?? els.find((e) => e.kind === 'heading'));
+  });
+
+  if (planned.length < MIN_STEPS) {
+    const titles = new Set(planned.map((p) => p.element.text));
+    pages.forEach((page, index) => {
+      for (const el of page.elements) {
+        if (el.kind === 'heading' && (el.detail === 'h2' || el.detail === 'h3') && el.context && !titles.has(el.text)) {
+          titles.add(el.text);
+          add('section', index, el);
+        }
+      }
+    });
+  }
+
+  const rank = (step: PlannedStep) => ORDER.indexOf(step.role) * 1000 + step.pageIndex;
+  return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
+}
+
+/** The call to action of the hero: a primary button after the headline, before the next section. */
+function primaryAction(els: CapturedElement[], heroIndex: number): CapturedElement | undefined {
+  if (heroIndex >= 0) {
+    const rest = els.slice(heroIndex + 1);
+    const end = rest.findIndex((e) => e.kind === 'heading' || e.detail === 'features' || e.kind === 'pricing');
+    const hero = end >= 0 ? rest.slice(0, end) : rest.slice(0, 8);
+    const found =
+      hero.find((e) => e.kind === 'button' && e.detail === 'primary') ??
+      hero.find((e) => e.kind === 'button') ??
+      hero.find((e) => e.kind === 'link' && CTA_WORDS.test(e.text));
+    if (found) return found;
+  }
+  return (
+    els.find((e) => e.kind === 'button' && e.detail === 'primary' && CTA_WORDS.test(e.text)) ??
+    els.find((e) => (e.kind === 'button' || e.kind === 'link') && CTA_WORDS.test(e.text))
+  );
+}

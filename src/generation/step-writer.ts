@@ -1,0 +1,164 @@
+import type { CapturedPage } from './generation.types';
+import { clip } from './html-elements';
+import type { PlannedStep } from './step-planner';
+
+/** The words of one step: what the player shows as title and body, and on the hotspot. */
+export interface StepCopy {
+  title: string;
+  description: string;
+  /** Short name of the hotspot's element. */
+  label: string;
+  tooltip: string;
+}
+
+/**
+ * The built-in writer: step text from what the page itself says (headings, button labels, field
+ * labels, the page title and description), with no network and no model. Deterministic, so the same
+ * page always gives the same tour.
+ */
+export function writeSteps(steps: PlannedStep[], pages: CapturedPage[]): StepCopy[] {
+  const site = siteName(pages);
+  const copies: StepCopy[] = [];
+  const titles = new Set<string>();
+  let featureSteps = 0;
+  for (const step of steps) {
+    const copy = writeOne(step, site, featureSteps);
+    if (step.role === 'features') featureSteps++;
+    // Two steps with one title read as a mistake: the later one names its page.
+    if (titles.has(copy.title.toLowerCase())) copy.title = clip(`${copy.title} (${pageName(step.page)})`, 90);
+    titles.add(copy.title.toLowerCase());
+    copies.push(copy);
+  }
+  return copies;
+}
+
+function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCopy {
+  const el = step.element;
+  const text = el.text;
+  const label = clip(text, 60);
+  switch (step.role) {
+    case 'hero': {
+      const pitch = el.context ?? step.page.description;
+      return {
+        title: clip(text, 90),
+        description: sentence(`Start with the hero: “${text}”`) + (pitch ? ` ${sentence(pitch)}` : ''),
+        label,
+        tooltip: `This headline says what ${site} is for.`,
+      };
+    }
+    case 'cta':
+      return {
+        title: `Click “${clip(text, 60)}”`,
+        description: `${sentence(`Click “${text}” to ${purpose(text, site)}`)} It is the main call to action, right under the headline.`,
+        label,
+        tooltip: `Click “${clip(text, 60)}” to continue`,
+      };
+    case 'nav': {
+      const items = el.items ?? [];
+      return {
+        title: 'Find your way around',
+        description: sentence(`The navigation links to ${list(items)}, so every part of ${site} is one click away`),
+        label: clip(`${text} navigation`, 60),
+        tooltip: `${items.length} sections, always at the top of the page`,
+      };
+    }
+    case 'features': {
+      const items = el.items ?? [];
+      const lead = featureSteps === 0 ? 'Key features at a glance' : `More on the ${pageName(step.page)} page`;
+      return {
+        title: clip(text, 90),
+        description: sentence(`${lead}: ${list(items)}`) + (el.context ? ` ${sentence(el.context)}` : ''),
+        label,
+        tooltip: items[0] ? `Start with “${clip(items[0], 50)}”` : `What ${site} does`,
+      };
+    }
+    case 'form': {
+      const fields = el.items ?? [];
+      const submit = el.detail;
+      return {
+        title: clip(text, 90),
+        description:
+          sentence(`Fill in ${list(fields.map((f) => `“${f}”`))}${submit ? `, then press “${submit}”` : ''}`) +
+          (el.context ? ` ${sentence(el.context)}` : ''),
+        label,
+        tooltip: submit ? `Fill in the form and press “${clip(submit, 40)}”` : 'Fill in the form',
+      };
+    }
+    case 'pricing': {
+      const plans = el.items ?? [];
+      return {
+        title: clip(text === 'Pricing' ? 'Compare the plans' : text, 90),
+        description: sentence(`${countWord(plans.length)} plans to choose from: ${list(plans)}`) + (step.page.description ? ` ${sentence(step.page.description)}` : ''),
+        label,
+        tooltip: 'Compare the plans side by side',
+      };
+    }
+    case 'page': {
+      const about = el.context ?? step.page.description;
+      return {
+        title: clip(text, 90),
+        description: sentence(`On the ${pageName(step.page)} page: “${text}”`) + (about ? ` ${sentence(about)}` : ''),
+        label,
+        tooltip: clip(text, 80),
+      };
+    }
+    case 'section':
+      return {
+        title: clip(text, 90),
+        description: el.context ? sentence(el.context) : sentence(`Next: ${text}`),
+        label,
+        tooltip: clip(text, 80),
+      };
+  }
+}
+
+/** A guess at what a call to action leads to, from its own words. */
+function purpose(action: string, site: string): string {
+  if (/trial|start|get started|sign ?up|join|create|register|try/i.test(action)) return `create an account and try ${site} yourself`;
+  if (/demo|book|call|meeting|schedule/i.test(action)) return 'book a walkthrough with the team';
+  if (/contact|sales|talk/i.test(action)) return 'get in touch with the team';
+  if (/download|install/i.test(action)) return `download ${site}`;
+  if (/access|waitlist|wait list|beta|early/i.test(action)) return `get early access to ${site}`;
+  if (/buy|order|subscribe|purchase/i.test(action)) return 'choose a plan and get going';
+  return 'take the next step';
+}
+
+/** The name a site goes by: the part of the home page's title that the other pages repeat. */
+export function siteName(pages: CapturedPage[]): string {
+  const parts = (pages[0]?.title ?? '').split(/\s+[—–|·:-]\s+/).map((p) => p.trim()).filter(Boolean);
+  const others = pages.slice(1).map((p) => p.title);
+  const shared = parts.find((part) => others.some((title) => title.includes(part)));
+  if (shared) return shared;
+  // The logo: a short link back to the home page, usually first in the header.
+  const home = pages[0] ? new URL('/', pages[0].url).toString() : '';
+  const logo = pages[0]?.elements.find((e) => e.kind === 'link' && e.href === home && e.text.split(/\s+/).length <= 3);
+  if (logo) return logo.text;
+  const short = parts.find((part) => part.split(/\s+/).length <= 3);
+  if (short) return short;
+  return new URL(pages[0]?.url ?? 'http://site.invalid').hostname.replace(/^www\./, '');
+}
+
+export function pageName(page: CapturedPage): string {
+  const first = page.title.split(/\s+[—–|·:-]\s+/)[0]?.trim();
+  if (first && first.length <= 40) return first;
+  const path = new URL(page.url).pathname.split('/').filter(Boolean).pop() ?? '';
+  return path.replace(/\.html?$/, '').replace(/[-_]/g, ' ') || 'home';
+}
+
+function list(items: string[]): string {
+  const shown = items.slice(0, 5);
+  if (shown.length === 0) return '';
+  if (shown.length === 1) return shown[0]!;
+  const more = items.length > shown.length ? ` and ${items.length - shown.length} more` : '';
+  return more ? `${shown.join(', ')}${more}` : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+function countWord(n: number): string {
+  return ['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six'][n] ?? String(n);
+}
+
+/** Ends a phrase with one full stop (not after ? or !), whatever the page's own punctuation. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) || /[.!?]”$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -1,0 +1,67 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import type { ZodApp } from '../core/http/types';
+
+const tags = ['Operations'];
+
+/** Liveness, readiness and Prometheus metrics; outside /v1 and without credentials, as orchestrators expect. */
+export function healthRoutes(app: ZodApp, ctx: AppContext) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'demoshare_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'demoshare_http_request_duration_seconds',
+    help: 'HTTP request duration by route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  // GET /healthz — the process is up
+  app.get(
+    '/healthz',
+    { schema: { tags, summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  // GET /readyz — the database answers
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags,
+        summary: 'Readiness (database reachable)',
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.string() }),
+          503: z.object({ status: z.literal('unavailable'), database: z.string() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await ctx.database.ping();
+        return { status: 'ok' as const, database: ctx.database.kind };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' as const, database: ctx.database.kind });
+      }
+    },
+  );
+
+  // GET /metrics — Prometheus text format
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -1,0 +1,106 @@
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client';
+
+export type JobHandler<T> = (data: T, job: { id: string; name: string; retryCount?: number }) => Promise<void>;
+
+export interface WorkOptions {
+  /** Jobs of this queue run at most this many at once in one process. */
+  concurrency?: number;
+  pollingIntervalSeconds?: number;
+}
+
+export interface QueueDefinition {
+  name: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  /** A job still running after this long is considered lost (crashed worker) and retried. */
+  expireInSeconds?: number;
+}
+
+/**
+ * Durable background jobs in PostgreSQL (pg-boss), on PGlite as on a server: a job sent is in the
+ * database, so a crash or restart resumes it. One instance per process.
+ */
+export class JobQueue {
+  readonly boss: PgBoss;
+  private started = false;
+  private readonly stopHooks: Array<() => Promise<void>> = [];
+
+  constructor(
+    database: Database,
+    private readonly role: { work: boolean },
+  ) {
+    this.boss = new PgBoss({
+      db: { executeSql: (text, values) => database.executeSql(text, values) },
+      schema: 'pgboss',
+      // Only workers run maintenance and cron; API-only processes just send.
+      supervise: role.work,
+      schedule: role.work,
+      migrate: true,
+    });
+  }
+
+  /** True in processes that run background work (workers and `demoshare start`), false in API-only ones. */
+  get runsWorkers(): boolean {
+    return this.role.work;
+  }
+
+  /**
+   * Stops a background loop that is not a pg-boss job (webhook deliveries) when the queue stops, before
+   * pg-boss itself, so that its in-flight work finishes while the database is still open.
+   */
+  onStop(hook: () => Promise<void>): void {
+    this.stopHooks.push(hook);
+  }
+
+  /** Stops the loops registered with onStop and waits for their in-flight work; pg-boss keeps running. */
+  async stopLoops(): Promise<void> {
+    const hooks = this.stopHooks.splice(0);
+    await Promise.all(hooks.map((hook) => hook().catch(() => {})));
+  }
+
+  async start(onError: (error: Error) => void): Promise<void> {
+    this.boss.on('error', onError);
+    await this.boss.start();
+    this.started = true;
+  }
+
+  async define(queue: QueueDefinition): Promise<void> {
+    const { name, ...options } = queue;
+    const existing = await this.boss.getQueue(name);
+    if (existing) await this.boss.updateQueue(name, { name, ...options });
+    else await this.boss.createQueue(name, { name, ...options });
+  }
+
+  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, options);
+  }
+
+  /** Runs `handler` for each job of `name`; a throw fails the attempt and pg-boss retries it per the queue. */
+  async work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
+    if (!this.role.work) return;
+    const concurrency = Math.max(1, options.concurrency ?? 1);
+    for (let i = 0; i < concurrency; i++) {
+      await this.boss.work<T>(
+        name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 },
+        async ([job]) => {
+          if (job) await handler(job.data, { id: job.id, name: job.name });
+        },
+      );
+    }
+  }
+
+  async schedule(name: string, cron: string): Promise<void> {
+    if (this.role.work) await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
+  }
+
+  /** Stops taking jobs and waits for running ones to finish (or `timeoutMs`). */
+  async stop(timeoutMs = 20_000): Promise<void> {
+    await this.stopLoops();
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+  }
+}

@@ -1,0 +1,94 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { authorizationQuery, consentSchema, decisionBody, describeScopes } from './oauth.schemas';
+import type { AuthorizationRequest } from './oauth-tokens.service';
+import { z } from 'zod';
+
+const tags = ['OAuth'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope };
+
+function toRequest(q: {
+  client_id: string;
+  redirect_uri?: string;
+  response_type: string;
+  scope?: string;
+  state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}): AuthorizationRequest {
+  return {
+    clientId: q.client_id,
+    redirectUri: q.redirect_uri,
+    responseType: q.response_type,
+    scope: q.scope,
+    state: q.state,
+    codeChallenge: q.code_challenge,
+    codeChallengeMethod: q.code_challenge_method,
+  };
+}
+
+/**
+ * The consent page at {APP_URL}/oauth/authorize (web app) reads the request through the first route and
+ * submits the user's decision through the second; both need the user's session.
+ */
+export function authorizeRoutes(app: ZodApp, ctx: AppContext) {
+  const { oauthTokens } = ctx.services;
+
+  // GET /v1/oauth/authorize — check an authorisation request and describe it for the consent page
+  app.get(
+    '/oauth/authorize',
+    {
+      config: { permission: 'account.read' },
+      schema: {
+        tags,
+        summary: 'Describe an authorisation request (consent page)',
+        description:
+          'Used by the web app’s consent page with the query of `{APP_URL}/oauth/authorize`. An unknown client or ' +
+          'an unregistered redirect_uri is a 400 (never redirected); other problems come back in `error` with ' +
+          'the address to send the browser to.',
+        querystring: authorizationQuery,
+        response: { 200: dataEnvelope(consentSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const req = toRequest(request.query);
+      const checked = await oauthTokens.validate(callerOf(request), req);
+      const error = checked.error
+        ? {
+            error: checked.error.error,
+            error_description: checked.error.description,
+            redirect_to: await oauthTokens.decide(callerOf(request), req, false),
+          }
+        : null;
+      return ok(request, {
+        app: { id: checked.app.id, name: checked.app.name },
+        redirect_uri: checked.redirectUri,
+        scopes: describeScopes(checked.scopes),
+        error,
+      });
+    },
+  );
+
+  // POST /v1/oauth/authorize — the user allows or denies; answers where to redirect the browser
+  app.post(
+    '/oauth/authorize',
+    {
+      config: { permission: 'account.read' },
+      schema: {
+        tags,
+        summary: 'Allow or deny an authorisation request',
+        description:
+          'On allow, issues a single-use authorization code (valid 60 s) and answers the redirect_uri carrying ' +
+          '`code` and `state`; on deny, the redirect_uri carrying `error=access_denied`.',
+        body: decisionBody,
+        response: { 200: dataEnvelope(z.object({ redirect_to: z.string() })), ...errors },
+      },
+    },
+    async (request) => {
+      const { decision, ...query } = request.body;
+      const redirectTo = await oauthTokens.decide(callerOf(request), toRequest(query), decision === 'allow');
+      return ok(request, { redirect_to: redirectTo });
+    },
+  );
+}

@@ -1,0 +1,95 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp } from './oauth.schemas';
+
+const tags = ['OAuth apps'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
+const description = 'Web application (session sign-in) only; workspace admins only.';
+
+export function oauthAppsRoutes(app: ZodApp, ctx: AppContext) {
+  const { oauthApps } = ctx.services;
+
+  // GET /v1/oauth/apps — the workspace's registered OAuth applications
+  app.get(
+    '/oauth/apps',
+    {
+      config: { permission: 'oauth_apps.manage' },
+      schema: {
+        tags,
+        summary: 'List OAuth apps',
+        description,
+        querystring: paginationQuery,
+        response: { 200: listEnvelope(oauthAppSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await oauthApps.list(callerOf(request), toLimitOffset(request.query));
+      return page(request, rows.map(toOAuthApp), { total, page: request.query.page, perPage: request.query.per_page });
+    },
+  );
+
+  // POST /v1/oauth/apps — register an application; its secret is in this response only
+  app.post(
+    '/oauth/apps',
+    {
+      config: { permission: 'oauth_apps.manage' },
+      schema: {
+        tags,
+        summary: 'Create an OAuth app',
+        description: `${description} Returns the client id and, for confidential clients, the secret (once).`,
+        body: createAppBody,
+        response: { 201: dataEnvelope(createdAppSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { app: created, clientSecret } = await oauthApps.create(callerOf(request), {
+        name: request.body.name,
+        redirectUris: request.body.redirect_uris,
+        scopes: request.body.scopes,
+        isPublic: request.body.public,
+      });
+      reply.code(201);
+      return ok(request, { ...toOAuthApp(created), client_secret: clientSecret });
+    },
+  );
+
+  // POST /v1/oauth/apps/:id/rotate-secret — replace the client secret (the old one stops working)
+  app.post(
+    '/oauth/apps/:id/rotate-secret',
+    {
+      config: { permission: 'oauth_apps.manage' },
+      schema: {
+        tags,
+        summary: 'Rotate an OAuth app’s client secret',
+        description: `${description} The old secret stops working at once; issued tokens stay valid.`,
+        params: appParams,
+        response: { 200: dataEnvelope(createdAppSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { app: updated, clientSecret } = await oauthApps.rotateSecret(callerOf(request), request.params.id);
+      return ok(request, { ...toOAuthApp(updated), client_secret: clientSecret });
+    },
+  );
+
+  // DELETE /v1/oauth/apps/:id — delete an application and every authorisation of it
+  app.delete(
+    '/oauth/apps/:id',
+    {
+      config: { permission: 'oauth_apps.manage' },
+      schema: {
+        tags,
+        summary: 'Delete an OAuth app',
+        description: `${description} Every token issued to it stops working at once.`,
+        params: appParams,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await oauthApps.remove(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import { type CredentialCache, credentialTag } from '../auth/credential-cache';
+import type { AuthContext, Scope } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { hmacHex, randomBase62 } from '../core/crypto';
+import { notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database } from '../db/client';
+import * as repo from './oauth.repo';
+
+export interface OAuthAppsDeps {
+  database: Database;
+  clock: Clock;
+  credentials: CredentialCache;
+  digestKey: Buffer;
+}
+
+export interface NewOAuthApp {
+  name: string;
+  redirectUris: string[];
+  scopes: Scope[];
+  isPublic: boolean;
+}
+
+export const CLIENT_SECRET_PREFIX = 'dss_';
+
+/** Registration of client applications by workspace admins (web app, Settings → API → OAuth apps). */
+export function createOAuthAppsService({ database, clock, credentials, digestKey }: OAuthAppsDeps) {
+  const { db } = database;
+
+  function newSecret() {
+    const secret = `${CLIENT_SECRET_PREFIX}${randomBase62(43)}`;
+    return { secret, digest: hmacHex(digestKey, secret), lastFour: secret.slice(-4) };
+  }
+
+  async function owned(auth: AuthContext, id: string) {
+    const app = await repo.findApp(db, id);
+    if (!app || app.workspaceId !== auth.workspaceId) throw notFound('OAuth app');
+    return app;
+  }
+
+  async function create(auth: AuthContext, input: NewOAuthApp) {
+    const secret = input.isPublic ? null : newSecret();
+    const app = await repo.insertApp(db, {
+      id: newId('oauthApp'),
+      workspaceId: auth.workspaceId,
+      name: input.name,
+      redirectUris: input.redirectUris,
+      scopes: input.scopes,
+      isPublic: input.isPublic,
+      secretDigest: secret?.digest ?? null,
+      secretLastFour: secret?.lastFour ?? null,
+      createdById: auth.memberId,
+      createdAt: clock.now(),
+    });
+    return { app, clientSecret: secret?.secret ?? null };
+  }
+
+  async function list(auth: AuthContext, page: { limit: number; offset: number }) {
+    return repo.listApps(db, auth.workspaceId, page);
+  }
+
+  /** A new secret replaces the old one at once; issued tokens stay valid. */
+  async function rotateSecret(auth: AuthContext, id: string) {
+    const app = await owned(auth, id);
+    if (app.isPublic) return { app, clientSecret: null };
+    const secret = newSecret();
+    const updated = await repo.updateApp(db, app.id, { secretDigest: secret.digest, secretLastFour: secret.lastFour });
+    return { app: updated!, clientSecret: secret.secret };
+  }
+
+  /** Deleting an app ends every authorisation of it, and every token, at once. */
+  async function remove(auth: AuthContext, id: string) {
+    const app = await owned(auth, id);
+    const grants = await repo.grantIdsOfApp(db, app.id);
+    await repo.deleteApp(db, app.id);
+    await credentials.invalidate(...grants.map(credentialTag));
+  }
+
+  return { create, list, rotateSecret, remove };
+}
+
+export type OAuthAppsService = ReturnType<typeof createOAuthAppsService>;

@@ -1,0 +1,22 @@
+/** RFC 6749 §5.2 error codes, answered by the token and revocation endpoints in the RFC's own format. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'server_error';
+
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly status = error === 'invalid_client' ? 401 : 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}

@@ -1,0 +1,302 @@
+import { findActiveMember } from '../accounts/accounts.repo';
+import { type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { hmacHex, randomBase62, randomToken, safeEqual } from '../core/crypto';
+import { AppError } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database, Executor } from '../db/client';
+import { OAuthError } from './oauth-error';
+import * as repo from './oauth.repo';
+import { CODE_CHALLENGE, verifyPkce } from './pkce';
+
+export const ACCESS_TOKEN_PREFIX = 'dsa_';
+const REFRESH_TOKEN_PREFIX = 'dsr_';
+export const ACCESS_TOKEN_TTL_S = 3600;
+const REFRESH_TOKEN_TTL_MS = 60 * 86_400_000;
+const CODE_TTL_MS = 60_000;
+
+export interface OAuthTokensDeps {
+  database: Database;
+  clock: Clock;
+  credentials: CredentialCache;
+  digestKey: Buffer;
+}
+
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri?: string;
+  responseType: string;
+  scope?: string;
+  state?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/**
+ * The authorization-code flow of RFC 6749 with PKCE (RFC 7636), refresh-token rotation with reuse
+ * detection, and revocation (RFC 7009). Each step is a small named function; the security-critical ones
+ * (consuming a code, using a refresh token) are single atomic UPDATEs.
+ */
+export function createOAuthTokensService({ database, clock, credentials, digestKey }: OAuthTokensDeps) {
+  const { db } = database;
+  const digest = (secret: string) => hmacHex(digestKey, secret);
+
+  /** Errors that must not redirect (RFC 6749 §4.1.2.1): the redirect target itself is not trusted yet. */
+  async function clientAndRedirect(req: AuthorizationRequest) {
+    const app = req.clientId ? await repo.findApp(db, req.clientId) : undefined;
+    if (!app) throw new AppError('invalid_request', 'Unknown client_id: this application is not registered');
+    const redirectUri = req.redirectUri ?? (app.redirectUris.length === 1 ? app.redirectUris[0] : undefined);
+    if (!redirectUri || !app.redirectUris.includes(redirectUri)) {
+      throw new AppError('invalid_request', 'redirect_uri does not match any address registered for this application');
+    }
+    return { app, redirectUri };
+  }
+
+  /** Validates an authorisation request for the signed-in user; OAuthErrors here are sent to the client. */
+  async function validate(auth: AuthContext, req: AuthorizationRequest) {
+    const { app, redirectUri } = await clientAndRedirect(req);
+    const check = async () => {
+      if (req.responseType !== 'code') {
+        throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
+      }
+      const member = await findActiveMember(db, app.workspaceId, auth.userId);
+      if (!member) throw new OAuthError('access_denied', 'You are not a member of the workspace of this application');
+      const requested = (req.scope ?? '').split(' ').filter(Boolean);
+      const scopes = requested.length > 0 ? requested : app.scopes;
+      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s) || !app.scopes.includes(s));
+      if (unknown.length > 0) throw new OAuthError('invalid_scope', `Scope not allowed for this application: ${unknown.join(' ')}`);
+      if (req.codeChallenge !== undefined || req.codeChallengeMethod !== undefined) {
+        if (req.codeChallengeMethod !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+        if (!req.codeChallenge || !CODE_CHALLENGE.test(req.codeChallenge)) {
+          throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier');
+        }
+      } else if (app.isPublic) {
+        throw new OAuthError('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
+      }
+      return { member, scopes: [...new Set(scopes)] as Scope[] };
+    };
+    try {
+      return { app, redirectUri, ...(await check()), error: null };
+    } catch (error) {
+      if (error instanceof OAuthError) return { app, redirectUri, member: null, scopes: [], error };
+      throw error;
+    }
+  }
+
+  function redirectWith(redirectUri: string, params: Record<string, string | undefined>) {
+    const url = new URL(redirectUri);
+    for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  /** The user's answer on the consent page; returns where to send the browser. */
+  async function decide(auth: AuthContext, req: AuthorizationRequest, allow: boolean): Promise<string> {
+    const checked = await validate(auth, req);
+    if (checked.error) {
+      return redirectWith(checked.redirectUri, { error: checked.error.error, error_description: checked.error.description, state: req.state });
+    }
+    if (!allow) {
+      return redirectWith(checked.redirectUri, { error: 'access_denied', error_description: 'The user declined', state: req.state });
+    }
+    const code = randomToken(32);
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      const grant = await repo.insertGrant(tx, {
+        id: newId('oauthGrant'),
+        appId: checked.app.id,
+        workspaceId: checked.app.workspaceId,
+        memberId: checked.member!.id,
+        userId: auth.userId,
+        scopes: checked.scopes,
+        createdAt: now,
+      });
+      await repo.insertCode(tx, {
+        digest: digest(code),
+        grantId: grant.id,
+        appId: checked.app.id,
+        redirectUri: checked.redirectUri,
+        codeChallenge: req.codeChallenge ?? null,
+        codeChallengeMethod: req.codeChallenge ? 'S256' : null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      });
+    });
+    return redirectWith(checked.redirectUri, { code, state: req.state });
+  }
+
+  async function authenticateClient({ clientId, clientSecret }: ClientCredentials) {
+    const app = clientId ? await repo.findApp(db, clientId) : undefined;
+    if (!app) throw new OAuthError('invalid_client', 'Unknown client');
+    if (app.isPublic) {
+      if (clientSecret) throw new OAuthError('invalid_client', 'This public client has no secret');
+      return app;
+    }
+    if (!clientSecret || !app.secretDigest || !safeEqual(digest(clientSecret), app.secretDigest)) {
+      throw new OAuthError('invalid_client', 'Client authentication failed');
+    }
+    return app;
+  }
+
+  async function revokeGrant(grantId: string, reason: string) {
+    await db.transaction((tx) => repo.revokeGrant(tx, grantId, clock.now(), reason));
+    await credentials.invalidate(credentialTag(grantId));
+  }
+
+  async function issueTokens(tx: Executor, grantId: string, scopes: string[]): Promise<TokenResponse> {
+    const now = clock.now();
+    const access = `${ACCESS_TOKEN_PREFIX}${randomBase62(43)}`;
+    const refresh = `${REFRESH_TOKEN_PREFIX}${randomBase62(43)}`;
+    const common = { grantId, scopes, createdAt: now };
+    await repo.insertToken(tx, {
+      ...common,
+      id: newId('oauthToken'),
+      kind: 'access',
+      digest: digest(access),
+      expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_S * 1000),
+    });
+    await repo.insertToken(tx, {
+      ...common,
+      id: newId('oauthToken'),
+      kind: 'refresh',
+      digest: digest(refresh),
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+    });
+    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: scopes.join(' ') };
+  }
+
+  async function liveGrant(grantId: string) {
+    const row = await repo.findGrantWithMember(db, grantId);
+    if (!row || row.grant.revokedAt || row.member.status !== 'active') {
+      throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
+    }
+    return row.grant;
+  }
+
+  async function exchangeCode(
+    client: ClientCredentials,
+    input: { code: string; redirectUri?: string; codeVerifier?: string },
+  ): Promise<TokenResponse> {
+    const app = await authenticateClient(client);
+    const now = clock.now();
+    const codeDigest = digest(input.code);
+    const row = await repo.consumeCode(db, codeDigest, now);
+    if (!row) {
+      const seen = await repo.findCode(db, codeDigest);
+      // A code presented twice was intercepted or replayed: everything issued from it is revoked.
+      if (seen?.consumedAt) await revokeGrant(seen.grantId, 'authorization code reused');
+      throw new OAuthError('invalid_grant', seen ? 'This authorization code has already been used' : 'Unknown authorization code');
+    }
+    if (row.appId !== app.id) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
+    if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'This authorization code has expired');
+    if (input.redirectUri !== row.redirectUri) {
+      throw new OAuthError('invalid_grant', 'redirect_uri must be the one used in the authorization request');
+    }
+    if (row.codeChallenge) {
+      if (!input.codeVerifier || !verifyPkce(row.codeChallenge, input.codeVerifier)) {
+        throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+      }
+    } else if (input.codeVerifier) {
+      throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code_challenge');
+    }
+    const grant = await liveGrant(row.grantId);
+    return db.transaction((tx) => issueTokens(tx, grant.id, grant.scopes));
+  }
+
+  async function refresh(client: ClientCredentials, input: { refreshToken: string; scope?: string }): Promise<TokenResponse> {
+    const app = await authenticateClient(client);
+    const now = clock.now();
+    const found = await repo.findToken(db, digest(input.refreshToken));
+    if (found?.token.kind !== 'refresh' || found.grant.appId !== app.id) {
+      throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    }
+    if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
+    if (found.token.usedAt || found.token.revokedAt) {
+      // Rotation means a refresh token is used once; a second use means it leaked: end the whole grant.
+      await revokeGrant(found.grant.id, 'refresh token reused');
+      throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
+    }
+    if (found.token.expiresAt <= now) throw new OAuthError('invalid_grant', 'This refresh token has expired');
+    if (found.member.status !== 'active') throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
+    let scopes = found.token.scopes;
+    if (input.scope !== undefined) {
+      const asked = input.scope.split(' ').filter(Boolean);
+      const extra = asked.filter((s) => !scopes.includes(s));
+      if (asked.length === 0 || extra.length > 0) {
+        throw new OAuthError('invalid_scope', `A refresh can only narrow the scopes${extra.length ? `: ${extra.join(' ')} was not granted` : ''}`);
+      }
+      scopes = asked;
+    }
+    const result = await db.transaction(async (tx) => {
+      if (!(await repo.useRefreshToken(tx, found.token.id, now))) return null;
+      return issueTokens(tx, found.grant.id, scopes);
+    });
+    if (!result) {
+      await revokeGrant(found.grant.id, 'refresh token reused');
+      throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
+    }
+    return result;
+  }
+
+  /** RFC 7009: always succeeds for the client, whether or not the token existed. */
+  async function revoke(client: ClientCredentials, token: string): Promise<void> {
+    const app = await authenticateClient(client);
+    const found = await repo.findToken(db, digest(token));
+    if (!found || found.grant.appId !== app.id) return;
+    if (found.token.kind === 'refresh') {
+      await revokeGrant(found.grant.id, 'revoked by the client');
+    } else {
+      await repo.revokeToken(db, found.token.id, clock.now());
+      await credentials.invalidate(credentialTag(found.grant.id));
+    }
+  }
+
+  /** Bearer resolution of access tokens, cached like API keys. */
+  async function resolve(token: string): Promise<AuthContext | null> {
+    if (!/^dsa_[0-9A-Za-z]{43}$/.test(token)) return null;
+    const tokenDigest = digest(token);
+    const entry = await credentials.resolve(tokenDigest, clock.now(), async () => {
+      const found = await repo.findToken(db, tokenDigest);
+      if (
+        found?.token.kind !== 'access' ||
+        found.token.revokedAt ||
+        found.grant.revokedAt ||
+        found.member.status !== 'active' ||
+        !found.member.userId
+      ) {
+        return null;
+      }
+      return {
+        auth: {
+          kind: 'oauth',
+          credentialId: found.grant.id,
+          workspaceId: found.grant.workspaceId,
+          userId: found.member.userId,
+          memberId: found.member.id,
+          role: found.member.role as Role,
+          scopes: new Set(found.token.scopes as Scope[]),
+        },
+        expiresAt: found.token.expiresAt,
+        lastUsedAt: null,
+      };
+    });
+    return entry?.auth ?? null;
+  }
+
+  return { validate, decide, exchangeCode, refresh, revoke, resolve, revokeGrant };
+}
+
+export type OAuthTokensService = ReturnType<typeof createOAuthTokensService>;

@@ -1,0 +1,122 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { members } from '../accounts/accounts.tables';
+import type { Executor } from '../db/client';
+import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
+
+export type OAuthAppRow = typeof oauthApps.$inferSelect;
+export type OAuthGrantRow = typeof oauthGrants.$inferSelect;
+
+export async function insertApp(db: Executor, row: typeof oauthApps.$inferInsert) {
+  const [created] = await db.insert(oauthApps).values(row).returning();
+  return created!;
+}
+
+export async function findApp(db: Executor, id: string) {
+  const [row] = await db.select().from(oauthApps).where(eq(oauthApps.id, id)).limit(1);
+  return row;
+}
+
+export async function listApps(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {
+  const where = eq(oauthApps.workspaceId, workspaceId);
+  const rows = await db
+    .select()
+    .from(oauthApps)
+    .where(where)
+    .orderBy(desc(oauthApps.createdAt), desc(oauthApps.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(oauthApps).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function updateApp(db: Executor, id: string, patch: Partial<typeof oauthApps.$inferInsert>) {
+  const [row] = await db.update(oauthApps).set(patch).where(eq(oauthApps.id, id)).returning();
+  return row;
+}
+
+export async function deleteApp(db: Executor, id: string) {
+  await db.delete(oauthApps).where(eq(oauthApps.id, id));
+}
+
+export async function grantIdsOfApp(db: Executor, appId: string) {
+  const rows = await db.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.appId, appId));
+  return rows.map((r) => r.id);
+}
+
+export async function insertGrant(db: Executor, row: typeof oauthGrants.$inferInsert) {
+  const [created] = await db.insert(oauthGrants).values(row).returning();
+  return created!;
+}
+
+export async function revokeGrant(db: Executor, id: string, at: Date, reason: string) {
+  await db
+    .update(oauthGrants)
+    .set({ revokedAt: at, revokedReason: reason })
+    .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+  await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.grantId, id), isNull(oauthTokens.revokedAt)));
+}
+
+export async function insertCode(db: Executor, row: typeof oauthCodes.$inferInsert) {
+  await db.insert(oauthCodes).values(row);
+}
+
+/**
+ * Consumes a code atomically: of two concurrent exchanges of one code exactly one gets the row, so a code
+ * can never buy two token pairs.
+ */
+export async function consumeCode(db: Executor, digest: string, now: Date) {
+  const [row] = await db
+    .update(oauthCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(oauthCodes.digest, digest), isNull(oauthCodes.consumedAt)))
+    .returning();
+  return row;
+}
+
+export async function findCode(db: Executor, digest: string) {
+  const [row] = await db.select().from(oauthCodes).where(eq(oauthCodes.digest, digest)).limit(1);
+  return row;
+}
+
+export async function insertToken(db: Executor, row: typeof oauthTokens.$inferInsert) {
+  await db.insert(oauthTokens).values(row);
+}
+
+/** A token with its grant and the grant's member (current role). */
+export async function findToken(db: Executor, digest: string) {
+  const [row] = await db
+    .select({ token: oauthTokens, grant: oauthGrants, member: members })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .innerJoin(members, eq(members.id, oauthGrants.memberId))
+    .where(eq(oauthTokens.digest, digest))
+    .limit(1);
+  return row;
+}
+
+/** Marks a refresh token used; false when it already was (a replay). */
+export async function useRefreshToken(db: Executor, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(oauthTokens)
+    .set({ usedAt: now })
+    .where(and(eq(oauthTokens.id, id), isNull(oauthTokens.usedAt), isNull(oauthTokens.revokedAt)))
+    .returning({ id: oauthTokens.id });
+  return rows.length === 1;
+}
+
+export async function revokeToken(db: Executor, id: string, now: Date) {
+  await db
+    .update(oauthTokens)
+    .set({ revokedAt: sql`coalesce(${oauthTokens.revokedAt}, ${now})` })
+    .where(eq(oauthTokens.id, id));
+}
+
+export async function findGrantWithMember(db: Executor, grantId: string) {
+  const [row] = await db
+    .select({ grant: oauthGrants, member: members })
+    .from(oauthGrants)
+    .innerJoin(members, eq(members.id, oauthGrants.memberId))
+    .where(eq(oauthGrants.id, grantId))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
+import { idSchema } from '../core/ids';
+import { iso, timestamp } from '../core/time';
+import type { OAuthAppRow } from './oauth.repo';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https anywhere, http only on loopback (RFC 8252 native apps), or a private-use scheme like com.example.app:/cb. */
+export const redirectUri = z
+  .string()
+  .max(2000)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      if (url.hash) return false;
+      if (url.protocol === 'https:') return true;
+      if (url.protocol === 'http:') return LOOPBACK.has(url.hostname);
+      return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an https URL, an http URL on localhost, or a private-use scheme (com.example.app:/callback), without a fragment');
+
+export const createAppBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    redirect_uris: z.array(redirectUri).min(1).max(10),
+    scopes: z.array(z.enum(SCOPES)).min(1),
+    public: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'A public client (single-page or native app) gets no secret and must use PKCE.' }),
+  })
+  .strict();
+
+export const appParams = z.object({ id: idSchema('oauthApp') });
+
+export const oauthAppSchema = z
+  .object({
+    id: z.string(),
+    client_id: z.string().meta({ description: 'The value to send as client_id (the app id).' }),
+    name: z.string(),
+    redirect_uris: z.array(z.string()),
+    scopes: z.array(z.enum(SCOPES)),
+    public: z.boolean(),
+    secret_last_four: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'OAuthApp' });
+
+export const createdAppSchema = oauthAppSchema
+  .extend({
+    client_secret: z
+      .string()
+      .nullable()
+      .meta({ description: 'Shown only in this response (null for public clients): store it now.' }),
+  })
+  .meta({ id: 'CreatedOAuthApp' });
+
+export function toOAuthApp(app: OAuthAppRow) {
+  return {
+    id: app.id,
+    client_id: app.id,
+    name: app.name,
+    redirect_uris: app.redirectUris,
+    scopes: app.scopes as (typeof SCOPES)[number][],
+    public: app.isPublic,
+    secret_last_four: app.secretLastFour,
+    created_at: iso(app.createdAt),
+  };
+}
+
+export const authorizationQuery = z.object({
+  client_id: z.string().max(100),
+  redirect_uri: z.string().max(2000).optional(),
+  response_type: z.string().max(50),
+  scope: z.string().max(500).optional(),
+  state: z.string().max(1000).optional(),
+  code_challenge: z.string().max(200).optional(),
+  code_challenge_method: z.string().max(20).optional(),
+});
+
+export const decisionBody = authorizationQuery.extend({ decision: z.enum(['allow', 'deny']) }).strict();
+
+export const consentSchema = z
+  .object({
+    app: z.object({ id: z.string(), name: z.string() }),
+    redirect_uri: z.string(),
+    scopes: z.array(z.object({ name: z.enum(SCOPES), description: z.string() })),
+    error: z
+      .object({ error: z.string(), error_description: z.string(), redirect_to: z.string() })
+      .nullable()
+      .meta({ description: 'Set when the request is invalid in a way the client must be told about: redirect there.' }),
+  })
+  .meta({ id: 'OAuthConsent' });
+
+export const describeScopes = (scopes: string[]) =>
+  scopes.map((name) => ({
+    name: name as (typeof SCOPES)[number],
+    description: SCOPE_DESCRIPTIONS[name as (typeof SCOPES)[number]],
+  }));
+
+/** The token endpoint's form parameters (RFC 6749 §4.1.3, §6). */
+export const tokenForm = z.object({
+  grant_type: z.string().max(100),
+  code: z.string().max(200).optional(),
+  redirect_uri: z.string().max(2000).optional(),
+  code_verifier: z.string().max(200).optional(),
+  refresh_token: z.string().max(200).optional(),
+  scope: z.string().max(500).optional(),
+  client_id: z.string().max(100).optional(),
+  client_secret: z.string().max(200).optional(),
+});
+
+export const revokeForm = z.object({
+  token: z.string().max(200),
+  token_type_hint: z.string().max(50).optional(),
+  client_id: z.string().max(100).optional(),
+  client_secret: z.string().max(200).optional(),
+});
+
+export const tokenResponse = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().meta({ description: 'Seconds: 3600.' }),
+    refresh_token: z.string().meta({ description: 'Single use: each refresh returns a new one. Lives 60 days.' }),
+    scope: z.string().meta({ description: 'Granted scopes, separated by spaces.' }),
+  })
+  .meta({ id: 'OAuthToken' });
+
+export const oauthErrorSchema = z
+  .object({ error: z.string(), error_description: z.string() })
+  .meta({ id: 'OAuthError', description: 'RFC 6749 §5.2 error body.' });

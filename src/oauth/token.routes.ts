@@ -1,0 +1,146 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { SCOPES } from '../auth/permissions';
+import type { AppContext } from '../context';
+import type { ZodApp } from '../core/http/types';
+import { OAuthError } from './oauth-error';
+import { oauthErrorSchema, revokeForm, tokenForm, tokenResponse } from './oauth.schemas';
+import type { ClientCredentials, TokenResponse } from './oauth-tokens.service';
+
+const tags = ['OAuth'];
+const FORM = 'application/x-www-form-urlencoded';
+// The token endpoint answers in RFC 6749's own format, so its body is parsed here rather than by the
+// global validator (whose errors use the API's envelope).
+const passThrough = () => (data: unknown) => ({ value: data });
+
+/** Client authentication: HTTP Basic (RFC 6749 §2.3.1) or client_id/client_secret in the form. */
+function clientOf(request: FastifyRequest, form: { client_id?: string; client_secret?: string }): ClientCredentials {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Basic ')) {
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials');
+    const clientId = decodeURIComponent(decoded.slice(0, colon));
+    if (form.client_id && form.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id mismatch');
+    return { clientId, clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+  }
+  if (!form.client_id) throw new OAuthError('invalid_client', 'client_id is required');
+  return { clientId: form.client_id, clientSecret: form.client_secret };
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new OAuthError('invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data;
+}
+
+function oauthFailure(reply: FastifyReply, error: unknown) {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  if (error instanceof OAuthError) {
+    if (error.status === 401) reply.header('www-authenticate', 'Basic realm="demoshare"');
+    return reply.code(error.status).send({ error: error.error, error_description: error.description });
+  }
+  reply.log.error({ err: error }, 'token endpoint failed');
+  return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
+}
+
+export function tokenRoutes(app: ZodApp, ctx: AppContext) {
+  const { oauthTokens } = ctx.services;
+  const policy = { points: 30, duration: 60 };
+
+  // POST /v1/oauth/token — exchange an authorization code, or a refresh token, for tokens
+  app.post(
+    '/oauth/token',
+    {
+      config: { public: true, accepts: [FORM] },
+      validatorCompiler: passThrough,
+      schema: {
+        tags,
+        summary: 'Token endpoint',
+        description:
+          'Form parameters (application/x-www-form-urlencoded). `grant_type=authorization_code` with code, ' +
+          'client_id, client_secret, redirect_uri (and code_verifier with PKCE); `grant_type=refresh_token` ' +
+          'with refresh_token, client_id, client_secret (and optionally a narrower scope). Client credentials ' +
+          'may also come as HTTP Basic. Access tokens live 1 hour; refresh tokens are single use (each refresh ' +
+          'returns a new one; reusing one revokes the authorisation) and live 60 days. Errors follow RFC 6749.',
+        body: tokenForm,
+        response: { 200: tokenResponse, 400: oauthErrorSchema, 401: oauthErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimits.consume('oauth-token', policy, `ip:${request.ip}`);
+      try {
+        const form = parse(tokenForm, request.body);
+        const client = clientOf(request, form);
+        let tokens: TokenResponse;
+        if (form.grant_type === 'authorization_code') {
+          if (!form.code) throw new OAuthError('invalid_request', 'code is required');
+          tokens = await oauthTokens.exchangeCode(client, {
+            code: form.code,
+            redirectUri: form.redirect_uri,
+            codeVerifier: form.code_verifier,
+          });
+        } else if (form.grant_type === 'refresh_token') {
+          if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
+          tokens = await oauthTokens.refresh(client, { refreshToken: form.refresh_token, scope: form.scope });
+        } else {
+          throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        }
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return tokens;
+      } catch (error) {
+        return oauthFailure(reply, error);
+      }
+    },
+  );
+
+  // POST /v1/oauth/revoke — RFC 7009 token revocation
+  app.post(
+    '/oauth/revoke',
+    {
+      config: { public: true, accepts: [FORM] },
+      validatorCompiler: passThrough,
+      schema: {
+        tags,
+        summary: 'Revoke a token (RFC 7009)',
+        description:
+          'Form parameters: token (an access or refresh token), token_type_hint, and client credentials. ' +
+          'Revoking a refresh token ends the whole authorisation. Answers 200 whether or not the token existed.',
+        body: revokeForm,
+        response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimits.consume('oauth-token', policy, `ip:${request.ip}`);
+      try {
+        const form = parse(revokeForm, request.body);
+        await oauthTokens.revoke(clientOf(request, form), form.token);
+        reply.header('cache-control', 'no-store');
+        return {};
+      } catch (error) {
+        return oauthFailure(reply, error);
+      }
+    },
+  );
+}
+
+/** RFC 8414 metadata, outside /v1 at the well-known address. */
+export function oauthMetadataRoute(app: ZodApp, ctx: AppContext) {
+  const appUrl = ctx.config.APP_URL.replace(/\/$/, '');
+  const apiUrl = (ctx.config.API_URL ?? ctx.config.APP_URL).replace(/\/$/, '');
+  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async () => ({
+    issuer: appUrl,
+    authorization_endpoint: `${appUrl}/oauth/authorize`,
+    token_endpoint: `${apiUrl}/v1/oauth/token`,
+    revocation_endpoint: `${apiUrl}/v1/oauth/revoke`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
+    scopes_supported: [...SCOPES],
+  }));
+}

@@ -1,0 +1,177 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { toLimitOffset } from '../core/pagination';
+import { demoParams } from '../demos/demos.schemas';
+import {
+  accessLogEntrySchema,
+  accessLogQuery,
+  createShareBody,
+  patchShareBody,
+  shareParams,
+  shareSchema,
+  shareUrls,
+  toAccessLogEntry,
+  toShare,
+} from './shares.schemas';
+
+const tags = ['Shares'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+export function sharesRoutes(app: ZodApp, ctx: AppContext) {
+  const { shares } = ctx.services;
+  const urls = shareUrls(ctx.config.APP_URL);
+
+  // POST /v1/demos/:id/shares — create a share link
+  app.post(
+    '/demos/:id/shares',
+    {
+      config: { permission: 'shares.write' },
+      schema: {
+        tags,
+        summary: 'Create a share link',
+        description:
+          'Scope `shares:write` (editors and admins). Any demo may have links; viewers see it once it is ' +
+          'published. `password` is hashed and never returned (`has_password`). Allow-lists need ' +
+          '`require_identification: true`.',
+        params: demoParams,
+        body: createShareBody,
+        response: { 201: dataEnvelope(shareSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const share = await shares.create(callerOf(request), request.params.id, {
+        name: body.name,
+        password: body.password,
+        expiresAt: body.expires_at,
+        requireIdentification: body.require_identification,
+        allowedEmails: body.allowed_emails,
+        allowedDomains: body.allowed_domains,
+      });
+      reply.code(201);
+      return ok(request, toShare(share, urls));
+    },
+  );
+
+  // GET /v1/demos/:id/shares — the active share links of a demo
+  app.get(
+    '/demos/:id/shares',
+    {
+      config: { permission: 'shares.read' },
+      schema: {
+        tags,
+        summary: 'List share links',
+        description: 'Scope `shares:read`. Active (not revoked) links, oldest first; expired links are listed too.',
+        params: demoParams,
+        response: { 200: listEnvelope(shareSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const rows = await shares.list(callerOf(request), request.params.id);
+      return page(
+        request,
+        rows.map((r) => toShare(r, urls)),
+        { total: rows.length, page: 1, perPage: Math.max(1, rows.length) },
+      );
+    },
+  );
+
+  // GET /v1/shares/:id — one share link
+  app.get(
+    '/shares/:id',
+    {
+      config: { permission: 'shares.read' },
+      schema: {
+        tags,
+        summary: 'Get a share link',
+        description: 'Scope `shares:read`.',
+        params: shareParams,
+        response: { 200: dataEnvelope(shareSchema), ...errors },
+      },
+    },
+    async (request) => ok(request, toShare(await shares.get(callerOf(request), request.params.id), urls)),
+  );
+
+  // PATCH /v1/shares/:id — change a link's name, password, expiry or identification
+  app.patch(
+    '/shares/:id',
+    {
+      config: { permission: 'shares.write' },
+      schema: {
+        tags,
+        summary: 'Update a share link',
+        description:
+          'Scope `shares:write`. `password: null` removes the password. Changing the password signs out ' +
+          'every viewer who unlocked the link with the old one.',
+        params: shareParams,
+        body: patchShareBody,
+        response: { 200: dataEnvelope(shareSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const share = await shares.update(callerOf(request), request.params.id, {
+        name: body.name,
+        password: body.password,
+        expiresAt: body.expires_at,
+        requireIdentification: body.require_identification,
+        allowedEmails: body.allowed_emails,
+        allowedDomains: body.allowed_domains,
+      });
+      return ok(request, toShare(share, urls));
+    },
+  );
+
+  // DELETE /v1/shares/:id — revoke a link; it stops working at once
+  app.delete(
+    '/shares/:id',
+    {
+      config: { permission: 'shares.write' },
+      schema: {
+        tags,
+        summary: 'Revoke a share link',
+        description:
+          'Scope `shares:write`. The link answers 404 from now on, also to viewers who had unlocked it. Its ' +
+          'views stay in the demo\'s analytics.',
+        params: shareParams,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await shares.revoke(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // GET /v1/shares/:id/access-log — every gate decision of a link, newest first
+  app.get(
+    '/shares/:id/access-log',
+    {
+      config: { permission: 'shares.read' },
+      schema: {
+        tags,
+        summary: 'Share access log',
+        description:
+          'Scope `shares:read`. Each entry is one gate decision (granted, unlocked, identified, wrong_password, ' +
+          'blocked, expired, revoked, not_allowed, not_published, password_required, identification_required) ' +
+          'with the viewer\'s address, user agent and identity when known. Readable after the link is revoked.',
+        params: shareParams,
+        querystring: accessLogQuery,
+        response: { 200: listEnvelope(accessLogEntrySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await shares.accessLog(
+        callerOf(request),
+        request.params.id,
+        toLimitOffset(request.query),
+      );
+      return page(request, rows.map(toAccessLogEntry), {
+        total,
+        page: request.query.page,
+        perPage: request.query.per_page,
+      });
+    },
+  );
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { idSchema } from '../core/ids';
+import { paginationQuery } from '../core/pagination';
+import { iso, timestamp } from '../core/time';
+import { ACCESS_DECISIONS, type shareAccessLog, type shares } from './shares.tables';
+
+export type ShareRow = typeof shares.$inferSelect;
+export type AccessLogRow = typeof shareAccessLog.$inferSelect;
+
+export const shareParams = z.object({ id: idSchema('share') });
+
+const email = z
+  .email()
+  .max(254)
+  .transform((v) => v.toLowerCase());
+// A host name such as example.com or eu.example.co.uk: letters, digits, hyphens, at least one dot.
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'must be a domain such as example.com');
+
+const fields = {
+  name: z.string().trim().max(100).meta({ description: 'A label for the link, e.g. "Sent to Acme".' }),
+  password: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({ description: 'Viewers must enter it. Stored as an argon2id hash, never returned.' }),
+  expires_at: timestamp.nullable().meta({ description: 'After this instant the link answers 410. Null: never.' }),
+  require_identification: z.boolean().meta({ description: 'Viewers give a name and an e-mail address first.' }),
+  allowed_emails: z
+    .array(email)
+    .max(500)
+    .meta({ description: 'Only these addresses may identify (with require_identification). Empty: anyone.' }),
+  allowed_domains: z
+    .array(domain)
+    .max(100)
+    .meta({ description: 'Addresses at these domains may identify too (exact domain, no subdomains).' }),
+};
+
+export const createShareBody = z
+  .object({
+    password: fields.password.optional(),
+    expires_at: fields.expires_at.optional(),
+    require_identification: fields.require_identification.default(false),
+    name: fields.name.optional(),
+    allowed_emails: fields.allowed_emails.optional(),
+    allowed_domains: fields.allowed_domains.optional(),
+  })
+  .strict();
+
+export const patchShareBody = z
+  .object({
+    name: fields.name.optional(),
+    password: fields.password.nullable().optional().meta({ description: 'A new password, or null to remove it.' }),
+    expires_at: fields.expires_at.optional(),
+    require_identification: fields.require_identification.optional(),
+    allowed_emails: fields.allowed_emails.optional(),
+    allowed_domains: fields.allowed_domains.optional(),
+  })
+  .strict();
+
+export const shareSchema = z
+  .object({
+    id: z.string(),
+    demo_id: z.string(),
+    url: z.string().meta({ description: '{APP_URL}/s/<token>: the page viewers open.' }),
+    embed_url: z.string().meta({ description: '{APP_URL}/embed/<token>: the same player, for an iframe.' }),
+    name: z.string(),
+    has_password: z.boolean(),
+    expires_at: timestamp.nullable(),
+    require_identification: z.boolean(),
+    allowed_emails: z.array(z.string()),
+    allowed_domains: z.array(z.string()),
+    view_count: z.number().int(),
+    last_viewed_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Share' });
+
+export const accessLogQuery = paginationQuery.strict();
+
+export const accessLogEntrySchema = z
+  .object({
+    at: timestamp,
+    decision: z.enum(ACCESS_DECISIONS),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    viewer_email: z.string().nullable(),
+    viewer_name: z.string().nullable(),
+  })
+  .meta({ id: 'ShareAccessLogEntry' });
+
+export interface ShareUrls {
+  page(token: string): string;
+  embed(token: string): string;
+}
+
+export function shareUrls(appUrl: string): ShareUrls {
+  const base = appUrl.replace(/\/+$/, '');
+  return { page: (token) => `${base}/s/${token}`, embed: (token) => `${base}/embed/${token}` };
+}
+
+export function toShare(row: ShareRow, urls: ShareUrls) {
+  return {
+    id: row.id,
+    demo_id: row.demoId,
+    url: urls.page(row.token),
+    embed_url: urls.embed(row.token),
+    name: row.name,
+    has_password: row.passwordHash !== null,
+    expires_at: iso(row.expiresAt),
+    require_identification: row.requireIdentification,
+    allowed_emails: row.allowedEmails,
+    allowed_domains: row.allowedDomains,
+    view_count: row.viewCount,
+    last_viewed_at: iso(row.lastViewedAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export function toAccessLogEntry(row: AccessLogRow) {
+  return {
+    at: iso(row.at),
+    decision: row.decision,
+    ip: row.ip,
+    user_agent: row.userAgent,
+    viewer_email: row.viewerEmail,
+    viewer_name: row.viewerName,
+  };
+}

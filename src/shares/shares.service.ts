@@ -1,0 +1,171 @@
+import type { AuthContext } from '../auth/permissions';
+import type { Clock } from '../core/clock';
+import { hashPassword, randomToken } from '../core/crypto';
+import { invalid, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database } from '../db/client';
+import * as demosRepo from '../demos/demos.repo';
+import { emitEvent } from '../events/outbox';
+import * as repo from './shares.repo';
+import type { ShareRow } from './shares.schemas';
+import type { ViewerCache } from './viewer-cache';
+
+export interface SharesDeps {
+  database: Database;
+  clock: Clock;
+  cache: Pick<ViewerCache, 'invalidate'>;
+}
+
+export interface NewShare {
+  name?: string;
+  password?: string;
+  expiresAt?: string | null;
+  requireIdentification: boolean;
+  allowedEmails?: string[];
+  allowedDomains?: string[];
+}
+
+export interface ShareChange {
+  name?: string;
+  password?: string | null;
+  expiresAt?: string | null;
+  requireIdentification?: boolean;
+  allowedEmails?: string[];
+  allowedDomains?: string[];
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+export function createSharesService(deps: SharesDeps) {
+  const { db } = deps.database;
+  const { clock } = deps;
+
+  function checkExpiry(expiresAt: string | null | undefined) {
+    if (expiresAt && new Date(expiresAt) <= clock.now()) {
+      throw invalid('expires_at must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
+    }
+  }
+
+  /** Allow-lists decide who may identify, so they mean nothing on a link that asks nobody. */
+  function checkLists(state: Pick<ShareRow, 'requireIdentification' | 'allowedEmails' | 'allowedDomains'>) {
+    if (!state.requireIdentification && (state.allowedEmails.length > 0 || state.allowedDomains.length > 0)) {
+      throw invalid('allowed_emails and allowed_domains need require_identification: true', [
+        { field: 'require_identification', message: 'must be true when an allow-list is set' },
+      ]);
+    }
+  }
+
+  async function requireDemo(auth: AuthContext, demoId: string) {
+    const found = await demosRepo.findDemo(db, auth.workspaceId, demoId);
+    if (!found) throw notFound('Demo');
+    return found.demo;
+  }
+
+  async function create(auth: AuthContext, demoId: string, input: NewShare) {
+    checkExpiry(input.expiresAt);
+    const lists = {
+      requireIdentification: input.requireIdentification,
+      allowedEmails: unique(input.allowedEmails ?? []),
+      allowedDomains: unique(input.allowedDomains ?? []),
+    };
+    checkLists(lists);
+    await requireDemo(auth, demoId);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const now = clock.now();
+    const share = await db.transaction(async (tx) => {
+      // The demo may have been deleted since the check; the foreign key would refuse, the lock says 404.
+      const demo = await demosRepo.lockDemo(tx, auth.workspaceId, demoId);
+      if (!demo) throw notFound('Demo');
+      const created = await repo.insertShare(tx, {
+        id: newId('share'),
+        workspaceId: auth.workspaceId,
+        demoId,
+        token: randomToken(32),
+        name: input.name ?? '',
+        passwordHash,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        ...lists,
+        createdById: auth.memberId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'share.created',
+        data: {
+          share_id: created.id,
+          demo_id: demoId,
+          name: created.name,
+          has_password: passwordHash !== null,
+          expires_at: created.expiresAt?.toISOString() ?? null,
+          require_identification: created.requireIdentification,
+        },
+      });
+      return created;
+    });
+    return share;
+  }
+
+  async function list(auth: AuthContext, demoId: string) {
+    await requireDemo(auth, demoId);
+    return repo.listShares(db, demoId);
+  }
+
+  async function get(auth: AuthContext, id: string) {
+    const share = await repo.findShare(db, auth.workspaceId, id);
+    if (!share) throw notFound('Share');
+    return share;
+  }
+
+  async function update(auth: AuthContext, id: string, change: ShareChange) {
+    if (change.expiresAt !== undefined) checkExpiry(change.expiresAt);
+    // Hashing is slow on purpose: do it before taking the row lock.
+    const newHash = typeof change.password === 'string' ? await hashPassword(change.password) : undefined;
+    const updated = await db.transaction(async (tx) => {
+      const share = await repo.lockShare(tx, auth.workspaceId, id);
+      if (!share) throw notFound('Share');
+      const patch: Partial<ShareRow> = { updatedAt: clock.now() };
+      if (change.name !== undefined) patch.name = change.name;
+      if (change.expiresAt !== undefined) patch.expiresAt = change.expiresAt ? new Date(change.expiresAt) : null;
+      if (change.requireIdentification !== undefined) patch.requireIdentification = change.requireIdentification;
+      if (change.allowedEmails !== undefined) patch.allowedEmails = unique(change.allowedEmails);
+      if (change.allowedDomains !== undefined) patch.allowedDomains = unique(change.allowedDomains);
+      if (change.password !== undefined) {
+        patch.passwordHash = newHash ?? null;
+        // Every viewer unlocked with the old password must enter the new one.
+        patch.passwordVersion = share.passwordVersion + 1;
+      }
+      checkLists({ ...share, ...patch });
+      return repo.updateShare(tx, share.id, patch);
+    });
+    await deps.cache.invalidate(`share:${id}`);
+    return updated;
+  }
+
+  async function revoke(auth: AuthContext, id: string) {
+    await db.transaction(async (tx) => {
+      const share = await repo.lockShare(tx, auth.workspaceId, id);
+      if (!share) throw notFound('Share');
+      const now = clock.now();
+      await repo.updateShare(tx, share.id, { revokedAt: now, updatedAt: now });
+      // Sessions of a revoked link can never be used again: drop them rather than keep dead rows.
+      await repo.deleteViewerSessions(tx, share.id);
+      await emitEvent(tx, clock, {
+        workspaceId: auth.workspaceId,
+        kind: 'share.revoked',
+        data: { share_id: share.id, demo_id: share.demoId, revoked_at: now.toISOString() },
+      });
+    });
+    await deps.cache.invalidate(`share:${id}`);
+  }
+
+  async function accessLog(auth: AuthContext, id: string, page: { limit: number; offset: number }) {
+    const share = await repo.findShareEvenRevoked(db, auth.workspaceId, id);
+    if (!share) throw notFound('Share');
+    return repo.listAccessLog(db, share.id, page);
+  }
+
+  return { create, list, get, update, revoke, accessLog };
+}
+
+export type SharesService = ReturnType<typeof createSharesService>;

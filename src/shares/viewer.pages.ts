@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { AppError } from '../core/errors';
+import type { ZodApp } from '../core/http/types';
+import { visitorOf } from './viewer.routes';
+
+const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
+const pageParams = z.object({ token: z.string().max(200) });
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** JSON inside a script element: `<` escaped so that no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function shell(token: string, embed: boolean, playerBuilt: boolean, status: number) {
+  const config = scriptJson({ token, embed, status });
+  const body = playerBuilt
+    ? '<div id="player"></div>'
+    : `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
+<h1 style="font-size:1.25rem">The demo player is not built yet</h1>
+<p>This server has no player bundle in <code>dist/player</code>. Build it and reload this page.
+The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.</p></main>`;
+  const assets = playerBuilt
+    ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>'
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Demoshare</title>
+<script id="demoshare-player-config" type="application/json">${config}</script>
+${assets}
+</head><body>${body}</body></html>`;
+}
+
+/**
+ * The viewer pages: /s/:token (a page of its own) and /embed/:token (for iframes). Their status follows the
+ * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise), their title says
+ * nothing about the demo, and the player bundle from dist/player does the rest through /v1/viewer.
+ */
+export async function viewerPages(app: ZodApp, ctx: AppContext) {
+  const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
+  if (existsSync(PLAYER_ROOT)) {
+    await app.register(fastifyStatic, {
+      root: PLAYER_ROOT,
+      prefix: '/player/',
+      decorateReply: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(res) {
+        // The names carry no content hash (the shell names them), so browsers revalidate (ETag) instead of
+        // keeping last release's player for a year.
+        res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
+  const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
+  const self = api === new URL(ctx.config.APP_URL).origin ? "'self'" : `'self' ${api}`;
+
+  async function page(token: string, embed: boolean, reply: FastifyReply, visitor: ReturnType<typeof visitorOf>) {
+    let status = 200;
+    try {
+      await ctx.services.viewer.resolve(token, undefined, visitor);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      status = error.status;
+    }
+    const csp = [
+      "default-src 'none'",
+      // No inline script: the only inline element is a JSON data block, which never runs.
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      `img-src ${self} data:`,
+      `connect-src ${self}`,
+      // HTML snapshots are shown in sandboxed frames from the API.
+      `frame-src ${self}`,
+      "font-src 'self' data:",
+      "base-uri 'none'",
+      "form-action 'self'",
+      `frame-ancestors ${embed ? '*' : "'none'"}`,
+    ].join('; ');
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', csp)
+      // The token is in the address: never send it on to the sites a demo links to.
+      .header('referrer-policy', 'no-referrer');
+    if (!embed) reply.header('x-frame-options', 'DENY');
+    return reply.send(shell(token, embed, playerBuilt, status));
+  }
+
+  // GET /s/:token — the viewer page of a share link
+  app.get('/s/:token', { schema: { hide: true, params: pageParams } }, async (request, reply) =>
+    page(request.params.token, false, reply, visitorOf(request)),
+  );
+
+  // GET /embed/:token — the same player, to be framed by any site
+  app.get('/embed/:token', { schema: { hide: true, params: pageParams } }, async (request, reply) =>
+    page(request.params.token, true, reply, visitorOf(request)),
+  );
+}

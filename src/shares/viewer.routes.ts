@@ -1,0 +1,245 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
+import { invalid } from '../core/errors';
+import type { ZodApp } from '../core/http/types';
+import type { ShareRow } from './shares.schemas';
+import type { ViewerSessionRow } from './viewer-cache';
+import {
+  eventsAcceptedSchema,
+  eventsBody,
+  identifyBody,
+  unlockBody,
+  viewerAssetParams,
+  viewerDemoSchema,
+  viewerParams,
+  viewerStateSchema,
+} from './viewer.schemas';
+import { type Gate, type Visitor, viewerCookieName } from './viewer.service';
+
+const tags = ['Viewer'];
+const errors = {
+  400: errorEnvelope,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  410: errorEnvelope,
+  429: errorEnvelope,
+};
+const SESSION_HEADER = 'x-viewer-session';
+
+export function visitorOf(request: FastifyRequest): Visitor {
+  const ua = request.headers['user-agent'];
+  const referer = request.headers.referer;
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null, referrer: typeof referer === 'string' ? referer : null };
+}
+
+/** The viewer JSON API: public, rate-limited per address, and gated link by link. */
+export function viewerRoutes(app: ZodApp, ctx: AppContext) {
+  const { viewer, ingestion } = ctx.services;
+  const secure = ctx.config.APP_URL.startsWith('https:');
+  const config = { public: true, viewer: true } as const;
+
+  // Events are acknowledged only after their commit; on shutdown, let the batches in flight finish.
+  app.addHook('onClose', async () => {
+    for (let i = 0; i < 1000 && ingestion.pending > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  });
+
+  const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
+    const header = request.headers[SESSION_HEADER];
+    return request.cookies[viewerCookieName(token)] ?? (typeof header === 'string' ? header : undefined);
+  };
+
+  function answer(
+    reply: FastifyReply,
+    token: string,
+    result: { gate: Gate; share: ShareRow; session?: ViewerSessionRow; issued?: string },
+  ) {
+    reply.header('cache-control', 'no-store');
+    if (result.issued) {
+      reply.setCookie(viewerCookieName(token), result.issued, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        path: '/',
+        maxAge: Math.floor(ctx.config.VIEWER_SESSION_TTL / 1000),
+      });
+    }
+    return {
+      gate: result.gate,
+      share: { require_identification: result.share.requireIdentification, has_password: result.share.passwordHash !== null },
+      ...(result.session?.viewerEmail
+        ? { viewer: { name: result.session.viewerName, email: result.session.viewerEmail } }
+        : {}),
+      ...(result.issued ? { session_token: result.issued } : {}),
+    };
+  }
+
+  // GET /v1/viewer/:token — which gate the viewer stands at; nothing of the demo itself
+  app.get(
+    '/viewer/:token',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: link state',
+        description:
+          'Public. 404 for an unknown or revoked link, 410 (`gone`) for an expired one, 404 "This demo is not ' +
+          'published yet" while the demo is not published (`details[0].message` names the gate: `link`, ' +
+          '`expired`, `not_published`). Otherwise the gate the viewer must pass next. A viewer who may play ' +
+          'gets a viewer session (cookie) here.',
+        params: viewerParams,
+        response: { 200: dataEnvelope(viewerStateSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const result = await viewer.state(token, sessionToken(request, token), visitorOf(request));
+      return ok(request, answer(reply, token, result));
+    },
+  );
+
+  // POST /v1/viewer/:token/unlock — enter a link's password
+  app.post(
+    '/viewer/:token/unlock',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: enter the password',
+        description:
+          'Public. 401 `unauthorized` "Wrong password". After 5 wrong passwords in 15 minutes from one address ' +
+          '(configurable) every attempt is 429 with Retry-After, the right password included.',
+        params: viewerParams,
+        body: unlockBody,
+        response: { 200: dataEnvelope(viewerStateSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const result = await viewer.unlock(token, sessionToken(request, token), request.body.password, visitorOf(request));
+      return ok(request, answer(reply, token, result));
+    },
+  );
+
+  // POST /v1/viewer/:token/identify — give a name and e-mail address
+  app.post(
+    '/viewer/:token/identify',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: identify',
+        description:
+          'Public. 401 while the password gate is still closed; 403 `forbidden` when the address is not on the ' +
+          "link's allow-lists. Emits `viewer.identified`.",
+        params: viewerParams,
+        body: identifyBody,
+        response: { 200: dataEnvelope(viewerStateSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const result = await viewer.identify(token, sessionToken(request, token), request.body, visitorOf(request));
+      return ok(request, answer(reply, token, result));
+    },
+  );
+
+  // GET /v1/viewer/:token/demo — the demo to play, once every gate is passed
+  app.get(
+    '/viewer/:token/demo',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: the demo',
+        description:
+          'Public, gated: 401 (`details[0].message` = `password`) or 403 (`identification`) until the gates ' +
+          'are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id.',
+        params: viewerParams,
+        response: { 200: dataEnvelope(viewerDemoSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const payload = await viewer.demo(token, sessionToken(request, token), visitorOf(request));
+      // Serialised once per demo change, not once per request: the cache holds the JSON text.
+      return reply
+        .header('cache-control', 'private, no-cache')
+        .type('application/json; charset=utf-8')
+        .send(`{"data":${payload.json},"meta":{"request_id":${JSON.stringify(request.id)}}}` as never);
+    },
+  );
+
+  // GET /v1/viewer/:token/assets/:asset_id — a step image or HTML snapshot of the shared demo
+  app.get(
+    '/viewer/:token/assets/:asset_id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: an image or snapshot',
+        description: 'Public, behind the same gates as the demo. Only assets of the shared demo.',
+        params: viewerAssetParams,
+        response: { 200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token, asset_id } = request.params;
+      const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request));
+      reply.header('etag', `"${asset.sha256}"`);
+      reply.header('cache-control', 'private, max-age=3600');
+      // A snapshot is someone else's page: it may draw, never run script on our origin.
+      reply.header(
+        'content-security-policy',
+        "sandbox; default-src 'none'; img-src * data:; style-src * 'unsafe-inline'; font-src * data:",
+      );
+      return reply.type(asset.contentType).send(asset.bytes);
+    },
+  );
+
+  // POST /v1/viewer/:token/events — record the viewer's progress
+  app.post(
+    '/viewer/:token/events',
+    {
+      config,
+      bodyLimit: 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Viewer: record events',
+        description:
+          'Public, gated, bound to the viewer session. Up to 100 events (view_started, step_reached, ' +
+          'completed). 202 once they are stored; an event id seen before is ignored (`duplicates`). ' +
+          'step_number must be a step of the demo; seconds_on_previous is capped at 3600.',
+        params: viewerParams,
+        body: eventsBody,
+        response: { 202: dataEnvelope(eventsAcceptedSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const { share, session, stepCount } = await viewer.forEvents(token, sessionToken(request, token), visitorOf(request));
+      const problems = request.body.events.flatMap((e, i) =>
+        e.step_number !== undefined && e.step_number > stepCount
+          ? [{ field: `events.${i}.step_number`, message: `must be between 1 and ${stepCount}` }]
+          : [],
+      );
+      if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
+      const result = await ingestion.ingest({
+        session,
+        shareId: share.id,
+        stepCount,
+        events: request.body.events.map((e) => ({
+          id: e.id,
+          type: e.type,
+          stepNumber: e.step_number,
+          seconds: e.seconds_on_previous,
+          referrer: e.referrer,
+        })),
+      });
+      reply.code(202);
+      return ok(request, result);
+    },
+  );
+}

@@ -1,0 +1,65 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { members, users } from '../accounts/accounts.tables';
+import type { Executor } from '../db/client';
+
+/**
+ * One page of members with the total in the same round trip (a window count); only a page past the end,
+ * which has no row to carry the total, costs a second query.
+ */
+export async function listMembers(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {
+  const found = await db
+    .select({ member: members, name: users.name, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(members)
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(eq(members.workspaceId, workspaceId))
+    .orderBy(asc(members.createdAt), asc(members.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const rows = found.map(({ member, name }) => ({ member, name }));
+  if (found[0]) return { rows, total: found[0].total };
+  if (page.offset === 0) return { rows, total: 0 };
+  const [total] = await db.select({ n: count() }).from(members).where(eq(members.workspaceId, workspaceId));
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findMember(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select({ member: members, name: users.name })
+    .from(members)
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findMemberByEmail(db: Executor, workspaceId: string, email: string) {
+  const [row] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.email, email)))
+    .limit(1);
+  return row;
+}
+
+/** Locks the workspace's active admins, so that two demotions cannot both pass the last-admin check. */
+export async function lockActiveAdmins(db: Executor, workspaceId: string) {
+  const rows = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.role, 'admin'), eq(members.status, 'active')))
+    .for('update');
+  return rows.map((r) => r.id);
+}
+
+export async function updateMember(db: Executor, id: string, patch: Partial<typeof members.$inferInsert>) {
+  const [row] = await db
+    .update(members)
+    .set({ ...patch, updatedAt: patch.updatedAt ?? sql`now()` })
+    .where(eq(members.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteMember(db: Executor, id: string) {
+  await db.delete(members).where(eq(members.id, id));
+}

@@ -1,0 +1,94 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { inviteBody, memberParams, memberSchema, roleBody, toMember } from './team.schemas';
+
+const tags = ['Team'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+export function teamRoutes(app: ZodApp, ctx: AppContext) {
+  const { team } = ctx.services;
+
+  // GET /v1/team/members — list the workspace's members and pending invitations
+  app.get(
+    '/team/members',
+    {
+      config: { permission: 'team.read' },
+      schema: {
+        tags,
+        summary: 'List team members',
+        description: 'Scope `team:read`. Oldest member first.',
+        querystring: paginationQuery,
+        response: { 200: listEnvelope(memberSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await team.list(callerOf(request), toLimitOffset(request.query));
+      return page(
+        request,
+        rows.map((r) => toMember(r.member, r.name)),
+        { total, page: request.query.page, perPage: request.query.per_page },
+      );
+    },
+  );
+
+  // POST /v1/team/members — invite someone by e-mail
+  app.post(
+    '/team/members',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags,
+        summary: 'Invite a team member',
+        description: 'Scope `team:write`, admins only. The member is `invited` until they sign up or sign in.',
+        body: inviteBody,
+        response: { 201: dataEnvelope(memberSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { member, name } = await team.invite(callerOf(request), request.body);
+      reply.code(201);
+      return ok(request, toMember(member, name));
+    },
+  );
+
+  // PATCH /v1/team/members/:id — change a member's role
+  app.patch(
+    '/team/members/:id',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags,
+        summary: 'Change a member’s role',
+        description: 'Scope `team:write`, admins only. The last admin cannot be demoted (409).',
+        params: memberParams,
+        body: roleBody,
+        response: { 200: dataEnvelope(memberSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const { member, name } = await team.changeRole(callerOf(request), request.params.id, request.body.role);
+      return ok(request, toMember(member, name));
+    },
+  );
+
+  // DELETE /v1/team/members/:id — remove a member; their API keys die with them
+  app.delete(
+    '/team/members/:id',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags,
+        summary: 'Remove a team member',
+        description: 'Scope `team:write`, admins only. Their API keys and sessions stop working at once.',
+        params: memberParams,
+        response: { 204: noContent, ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await team.remove(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import type { AppContext } from '../context';
+import { dataEnvelope, errorEnvelope, listEnvelope, ok, page } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { toLimitOffset } from '../core/pagination';
+import { demoParams } from '../demos/demos.schemas';
+import { analyticsQuery, analyticsSchema, listViewsQuery, toView, type ViewStepRow, viewSchema } from './views.schemas';
+
+const tags = ['Views and analytics'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+export function viewsRoutes(app: ZodApp, ctx: AppContext) {
+  const { views } = ctx.services;
+
+  // GET /v1/demos/:id/views — a page of the demo's views, newest first
+  app.get(
+    '/demos/:id/views',
+    {
+      config: { permission: 'analytics.read' },
+      schema: {
+        tags,
+        summary: 'List views',
+        description:
+          'Scope `analytics:read`. One record per viewer session on the demo, newest first. `start_date` and ' +
+          '`end_date` bound `started_at`; `viewer_email` matches case-insensitively.',
+        params: demoParams,
+        querystring: listViewsQuery,
+        response: { 200: listEnvelope(viewSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, stepRows, total } = await views.list(
+        callerOf(request),
+        request.params.id,
+        { startDate: q.start_date, endDate: q.end_date, viewerEmail: q.viewer_email },
+        toLimitOffset(q),
+      );
+      const byView = new Map<string, ViewStepRow[]>();
+      for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
+      return page(
+        request,
+        rows.map((r) => toView(r, byView.get(r.id) ?? [])),
+        { total, page: q.page, perPage: q.per_page },
+      );
+    },
+  );
+
+  // GET /v1/demos/:id/analytics — totals, per-step figures and an optional time series
+  app.get(
+    '/demos/:id/analytics',
+    {
+      config: { permission: 'analytics.read' },
+      schema: {
+        tags,
+        summary: 'Demo analytics',
+        description:
+          'Scope `analytics:read`. completion_rate = completed views / views; avg_time_seconds = mean view ' +
+          'duration; per step: views that reached it, mean seconds on it, and the share of those views that ' +
+          'ended there without completing. The range is applied in whole UTC days.',
+        params: demoParams,
+        querystring: analyticsQuery,
+        response: { 200: dataEnvelope(analyticsSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return ok(
+        request,
+        await views.analytics(callerOf(request), request.params.id, {
+          startDate: q.start_date,
+          endDate: q.end_date,
+          granularity: q.granularity,
+        }),
+      );
+    },
+  );
+}

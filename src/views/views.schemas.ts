@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { paginationQuery } from '../core/pagination';
+import { dateFilter, iso, timestamp } from '../core/time';
+import type { viewSteps, views } from './views.tables';
+
+export type ViewRow = typeof views.$inferSelect;
+export type ViewStepRow = typeof viewSteps.$inferSelect;
+
+const range = {
+  start_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+  end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+};
+
+export const listViewsQuery = paginationQuery
+  .extend({
+    ...range,
+    viewer_email: z.string().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
+  })
+  .strict();
+
+export const analyticsQuery = z
+  .object({
+    ...range,
+    granularity: z.enum(['day', 'week', 'month']).optional().meta({
+      description: 'Adds `series`, one entry per period (weeks start on Monday, UTC).',
+    }),
+  })
+  .strict();
+
+export const viewSchema = z
+  .object({
+    id: z.string(),
+    demo_id: z.string(),
+    share_id: z.string().nullable(),
+    viewer: z.object({
+      email: z.string().nullable(),
+      name: z.string().nullable(),
+      anonymous_id: z.string().nullable(),
+    }),
+    steps_viewed: z.array(z.number().int()),
+    step_times: z.array(z.object({ number: z.number().int(), seconds: z.number() })),
+    completed: z.boolean(),
+    completed_at: timestamp.nullable(),
+    duration_seconds: z.number(),
+    started_at: timestamp,
+    last_activity_at: timestamp,
+    referrer: z.string().nullable(),
+    user_agent: z.string().nullable(),
+  })
+  .meta({ id: 'View' });
+
+export const analyticsSchema = z
+  .object({
+    total_views: z.number().int(),
+    unique_viewers: z.number().int(),
+    completion_rate: z.number(),
+    avg_time_seconds: z.number(),
+    steps: z.array(
+      z.object({
+        number: z.number().int(),
+        views: z.number().int(),
+        avg_time: z.number().meta({ description: 'Mean seconds spent on the step by the views that reached it.' }),
+        drop_off_rate: z.number(),
+      }),
+    ),
+    series: z
+      .array(
+        z.object({
+          period_start: z.string().meta({ description: 'YYYY-MM-DD, UTC.' }),
+          views: z.number().int(),
+          unique_viewers: z.number().int(),
+          completions: z.number().int(),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'Analytics' });
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function toView(row: ViewRow, steps: ViewStepRow[]) {
+  return {
+    id: row.id,
+    demo_id: row.demoId,
+    share_id: row.shareId,
+    viewer: { email: row.viewerEmail, name: row.viewerName, anonymous_id: row.anonymousId },
+    steps_viewed: row.stepsViewed,
+    step_times: steps.map((s) => ({ number: s.stepNumber, seconds: round(s.seconds) })),
+    completed: row.completed,
+    completed_at: iso(row.completedAt),
+    duration_seconds: round(row.durationSeconds),
+    started_at: iso(row.startedAt),
+    last_activity_at: iso(row.lastActivityAt),
+    referrer: row.referrer,
+    user_agent: row.userAgent,
+  };
+}

@@ -1,0 +1,102 @@
+import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { workspaces } from '../accounts/accounts.tables';
+import { demos } from '../demos/demos.tables';
+import { shares, viewerSessions } from '../shares/shares.tables';
+import { at, id } from '../db/columns';
+
+/** One viewer session on one demo. */
+export const views = pgTable(
+  'views',
+  {
+    id: id(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    shareId: text('share_id').references(() => shares.id, { onDelete: 'set null' }),
+    /** The viewer session this view belongs to: at most one view per session. */
+    sessionId: text('session_id')
+      .unique()
+      .references(() => viewerSessions.id, { onDelete: 'set null' }),
+    viewerEmail: text('viewer_email'),
+    viewerName: text('viewer_name'),
+    anonymousId: text('anonymous_id'),
+    stepsViewed: integer('steps_viewed').array().notNull().default([]),
+    /** The step the viewer is on: the next `seconds_on_previous` is credited to it. */
+    currentStep: integer('current_step').notNull().default(1),
+    completed: boolean('completed').notNull().default(false),
+    completedAt: at('completed_at'),
+    durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
+    startedAt: at('started_at').notNull(),
+    lastActivityAt: at('last_activity_at').notNull(),
+    referrer: text('referrer'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    index('views_demo_started_idx').on(t.demoId, t.startedAt),
+    index('views_demo_email_idx').on(t.demoId, t.viewerEmail),
+  ],
+);
+
+export const viewSteps = pgTable(
+  'view_steps',
+  {
+    viewId: text('view_id')
+      .notNull()
+      .references(() => views.id, { onDelete: 'cascade' }),
+    stepNumber: integer('step_number').notNull(),
+    seconds: doublePrecision('seconds').notNull().default(0),
+    firstReachedAt: at('first_reached_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.viewId, t.stepNumber] })],
+);
+
+/** Client event ids already ingested, per viewer session: a retried event is not counted twice. */
+export const ingestedEvents = pgTable(
+  'ingested_events',
+  {
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => viewerSessions.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id').notNull(),
+    at: at('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.eventId] })],
+);
+
+/**
+ * Per-day aggregates, kept up to date in the ingestion transaction, so analytics cost O(days × steps).
+ * Everything a view does is credited to the UTC day it started.
+ */
+export const demoDailyStats = pgTable(
+  'demo_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    views: integer('views').notNull().default(0),
+    completions: integer('completions').notNull().default(0),
+    durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day] })],
+);
+
+export const demoStepDailyStats = pgTable(
+  'demo_step_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    stepNumber: integer('step_number').notNull(),
+    /** Views that reached the step. */
+    views: integer('views').notNull().default(0),
+    seconds: doublePrecision('seconds').notNull().default(0),
+    /** Views whose furthest step is this one and that have not completed: the drop-offs so far. */
+    endedHere: integer('ended_here').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.stepNumber] })],
+);

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { ZodApp } from '../core/http/types';
+
+const WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Demoshare</title>
+<p style="font-family:system-ui;margin:3rem">The web application has not been built yet: run <code>npm run build:web</code>
+(it runs by itself on <code>npm ci</code>) and reload. The API is up at <a href="/docs">/docs</a>.</p>`;
+
+/** Serves the built React app; every path that is not a file gets index.html so client routing works. */
+export async function webRoutes(app: ZodApp) {
+  const indexFile = `${WEB_ROOT}/index.html`;
+  const built = existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: WEB_ROOT,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(res, path) {
+        // Vite fingerprints asset names, so they can be cached for good; index.html never is.
+        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  const index = built ? readFileSync(indexFile, 'utf8') : NOT_BUILT;
+
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/v1/') || path === '/v1' || /\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-frame-options', 'DENY')
+      .header('content-security-policy', "frame-ancestors 'none'")
+      .send(index);
+  });
+}

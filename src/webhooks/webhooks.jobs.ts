@@ -1,0 +1,55 @@
+import { and, inArray, isNotNull, lt } from 'drizzle-orm';
+import pino from 'pino';
+import type { AppContext } from '../context';
+import { events } from '../events/events.tables';
+import { webhookDeliveries } from './webhooks.tables';
+import { DeliveryWorker } from './webhooks.worker';
+
+export const WEBHOOK_LOG_CLEANUP = 'maintenance.webhook-log-cleanup';
+
+/**
+ * Deliveries run in a loop of their own in every worker process (webhooks.worker.ts), not as pg-boss
+ * jobs: the deliveries table is the queue, so its rows are the retry schedule and the delivery log at
+ * once, and a NOTIFY at commit starts the first attempt without waiting for a poll. pg-boss runs the
+ * log clean-up.
+ */
+export async function registerWebhooksJobs(ctx: AppContext) {
+  const { config } = ctx;
+  await ctx.queue.define({ name: WEBHOOK_LOG_CLEANUP, retryLimit: 2 });
+  await ctx.queue.work(WEBHOOK_LOG_CLEANUP, {}, async () => {
+    await cleanUpWebhookLog(ctx);
+  });
+  await ctx.queue.schedule(WEBHOOK_LOG_CLEANUP, '41 * * * *');
+
+  if (!ctx.queue.runsWorkers) return;
+  const worker = new DeliveryWorker({
+    database: ctx.database,
+    clock: ctx.clock,
+    net: ctx.net,
+    mailer: ctx.mailer,
+    sealingKey: ctx.secrets.sealing,
+    appUrl: config.APP_URL,
+    log: pino({ level: config.LOG_LEVEL, name: 'webhooks' }),
+    settings: {
+      retryDelays: config.WEBHOOK_RETRY_DELAYS,
+      timeoutMs: config.WEBHOOK_TIMEOUT,
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      pollIntervalMs: config.WEBHOOK_POLL_INTERVAL,
+    },
+  });
+  await worker.start();
+  ctx.queue.onStop(() => worker.stop());
+}
+
+/** Drops finished deliveries (and their attempts) and dispatched events older than WEBHOOK_LOG_RETENTION. */
+export async function cleanUpWebhookLog(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.WEBHOOK_LOG_RETENTION);
+  const { db } = ctx.database;
+  await db
+    .delete(webhookDeliveries)
+    .where(
+      and(lt(webhookDeliveries.createdAt, before), inArray(webhookDeliveries.status, ['succeeded', 'failed', 'cancelled'])),
+    );
+  await db.delete(events).where(and(isNotNull(events.dispatchedAt), lt(events.dispatchedAt, before)));
+}

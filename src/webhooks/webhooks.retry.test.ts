@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { judgeResponse, parseRetryAfter, retryDelay } from './webhooks.retry';
+import { secretHint, signatureHeaders, standardWebhooksSecret } from './webhooks.signing';
+
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+describe('retryDelay', () => {
+  const schedule = [60_000, 300_000];
+  it('follows the schedule within ±10 % and stops after it', () => {
+    expect(retryDelay(1, schedule, () => 0)).toBe(54_000);
+    expect(retryDelay(1, schedule, () => 1)).toBe(66_000);
+    expect(retryDelay(2, schedule, () => 0.5)).toBe(300_000);
+    expect(retryDelay(3, schedule)).toBeNull();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates, caps at a day, ignores garbage', () => {
+    expect(parseRetryAfter('120', NOW)).toBe(120_000);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', NOW)).toBe(30_000);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', NOW)).toBe(0);
+    expect(parseRetryAfter('999999', NOW)).toBe(86_400_000);
+    expect(parseRetryAfter('soon', NOW)).toBeNull();
+    expect(parseRetryAfter(undefined, NOW)).toBeNull();
+  });
+});
+
+describe('judgeResponse', () => {
+  it('classifies answers', () => {
+    expect(judgeResponse(204, {}, NOW)).toEqual({ kind: 'succeeded' });
+    expect(judgeResponse(410, {}, NOW).kind).toBe('gone');
+    expect(judgeResponse(301, { location: 'https://x/' }, NOW)).toMatchObject({ kind: 'retry', reason: expect.stringContaining('redirect') });
+    expect(judgeResponse(429, { 'retry-after': '7' }, NOW)).toMatchObject({ kind: 'retry', retryAfterMs: 7_000 });
+    expect(judgeResponse(503, { 'retry-after': '7' }, NOW)).toMatchObject({ retryAfterMs: 7_000 });
+    // Retry-After means nothing on other statuses.
+    expect(judgeResponse(500, { 'retry-after': '7' }, NOW)).toMatchObject({ retryAfterMs: null });
+  });
+});
+
+describe('signatureHeaders', () => {
+  it('matches a known vector and lists both secrets during a rotation', () => {
+    const body = Buffer.from('{"a":1}');
+    const one = signatureHeaders({ messageId: 'evt_1', eventKind: 'demo.viewed', body, secrets: ['s3cret-key'], sentAt: NOW });
+    // printf '{"a":1}' | openssl dgst -sha256 -hmac 's3cret-key' -hex
+    expect(one['x-service-signature']).toBe('169d7e505376f878e245391f706b07a7c9de0b2d84cfc526bb64da7aaee88324');
+    expect(one['webhook-timestamp']).toBe(String(NOW.getTime() / 1000));
+    expect(one['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(one['x-service-signature-previous']).toBeUndefined();
+    const two = signatureHeaders({ messageId: 'evt_1', eventKind: 'demo.viewed', body, secrets: ['new-secret', 's3cret-key'], sentAt: NOW });
+    expect(two['webhook-signature']!.split(' ')[1]).toBe(one['webhook-signature']);
+    expect(two['x-service-signature-previous']).toBe(one['x-service-signature']);
+  });
+
+  it('derives the Standard Webhooks key and the hint without revealing the secret', () => {
+    expect(standardWebhooksSecret('abc')).toBe('whsec_YWJj');
+    expect(secretHint('whsec_abcdefghijklmnop')).toBe('whsec_…mnop');
+    expect(secretHint('short')).toBe('…');
+  });
+});

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { idSchema } from '../core/ids';
+import { iso, timestamp } from '../core/time';
+import { EVENT_KINDS } from '../events/event-kinds';
+import type { AttemptRow, DeliveryRow, WebhookRow } from './webhooks.repo';
+import { DELIVERY_STATUSES } from './webhooks.tables';
+
+const eventKind = z.enum(EVENT_KINDS, {
+  error: (issue) => `unknown event kind ${JSON.stringify(issue.input)}; valid kinds: ${EVENT_KINDS.join(', ')}`,
+});
+
+const eventsField = z
+  .array(eventKind)
+  .min(1, `give at least one event kind (${EVENT_KINDS.join(', ')})`)
+  .transform((kinds) => [...new Set(kinds)])
+  .meta({ description: `Event kinds to deliver: ${EVENT_KINDS.join(', ')}.` });
+
+const urlField = z.string().trim().min(1).max(2048).meta({
+  description: 'http(s) address of the receiver. Private, loopback and link-local addresses are refused.',
+  example: 'https://example.com/hooks/demoshare',
+});
+
+const secretField = z.string().min(8, 'must be at least 8 characters').max(512).meta({
+  description:
+    'Signing secret. Omit it to have one generated (`whsec_...`), returned once in the creation response. ' +
+    'The HMAC key is the UTF-8 bytes of this string.',
+});
+
+export const createWebhookBody = z.object({ url: urlField, events: eventsField, secret: secretField.optional() }).strict();
+
+export const updateWebhookBody = z
+  .object({
+    url: urlField.optional(),
+    events: eventsField.optional(),
+    active: z.boolean().optional().meta({
+      description: 'false disables the webhook; true re-enables it and resets its failure count.',
+    }),
+  })
+  .strict();
+
+export const rotateSecretBody = z
+  .object({ secret: secretField.optional() })
+  .strict()
+  // A POST without a body reaches the schema as null.
+  .nullish();
+
+export const webhookParams = z.object({ id: idSchema('webhook') });
+export const deliveryParams = z.object({ id: idSchema('webhook'), delivery_id: idSchema('delivery') });
+
+export const deliveriesQuery = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
+});
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    active: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    secret_hint: z.string().meta({ description: 'The end of the secret, to recognise it. The secret itself is never returned again.' }),
+    last_delivery_at: timestamp.nullable().meta({ description: 'Time of the latest attempt, successful or not.' }),
+    consecutive_failures: z.number().int().meta({ description: 'Failed attempts since the last success.' }),
+    disabled_at: timestamp.nullable(),
+    disabled_reason: z
+      .enum(['manual', 'failing', 'gone'])
+      .nullable()
+      .meta({ description: '`manual` (PATCH active:false), `failing` (failed for WEBHOOK_DISABLE_AFTER) or `gone` (410).' }),
+    previous_secret_expires_at: timestamp
+      .nullable()
+      .meta({ description: 'During a rotation: until when deliveries are also signed with the previous secret.' }),
+  })
+  .meta({ id: 'Webhook' });
+
+export const webhookWithSecretSchema = webhookSchema
+  .extend({
+    secret: z.string().meta({ description: 'The signing secret. Shown only in this response: store it now.' }),
+    standard_webhooks_secret: z.string().meta({
+      description: 'The same key in the form Standard Webhooks libraries take: `whsec_` + base64 of the secret’s UTF-8 bytes.',
+    }),
+  })
+  .meta({ id: 'WebhookWithSecret' });
+
+export const attemptSchema = z
+  .object({
+    attempt: z.number().int(),
+    started_at: timestamp,
+    duration_ms: z.number().int().nullable(),
+    outcome: z.enum(['succeeded', 'failed', 'lost']),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    url: z.string(),
+    request_headers: z.record(z.string(), z.string()),
+    response_headers: z.record(z.string(), z.string()).nullable(),
+    response_body: z.string().nullable().meta({ description: `The first ${2048} bytes of the response.` }),
+    response_truncated: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const deliverySchema = z
+  .object({
+    id: z.string(),
+    webhook_id: z.string(),
+    event_id: z.string().meta({ description: 'Also the `webhook-id` header: receivers de-duplicate on it.' }),
+    event: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    max_attempts: z.number().int(),
+    next_attempt_at: timestamp.nullable(),
+    last_attempt_at: timestamp.nullable(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    completed_at: timestamp.nullable(),
+    redelivery_of: z.string().nullable(),
+    created_at: timestamp,
+    request_body: z.string().meta({ description: 'The exact body sent on every attempt.' }),
+    attempt_log: z.array(attemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export function toWebhook(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    secret_hint: row.secretHint,
+    last_delivery_at: iso(row.lastDeliveryAt),
+    consecutive_failures: row.consecutiveFailures,
+    disabled_at: iso(row.disabledAt),
+    disabled_reason: row.disabledReason ?? null,
+    previous_secret_expires_at: row.previousSecretSealed ? iso(row.previousSecretExpiresAt) : null,
+  };
+}
+
+export function toAttempt(row: AttemptRow) {
+  return {
+    attempt: row.attempt,
+    started_at: iso(row.startedAt),
+    duration_ms: row.durationMs,
+    outcome: row.outcome,
+    status_code: row.statusCode,
+    error: row.error,
+    url: row.url,
+    request_headers: row.requestHeaders,
+    response_headers: row.responseHeaders,
+    response_body: row.responseExcerpt,
+    response_truncated: row.responseTruncated,
+  };
+}
+
+export function toDelivery(row: DeliveryRow, attempts: AttemptRow[] = []) {
+  return {
+    id: row.id,
+    webhook_id: row.webhookId,
+    event_id: row.eventId,
+    event: row.eventKind,
+    status: row.status,
+    attempts: row.attempts,
+    max_attempts: row.maxAttempts,
+    next_attempt_at: iso(row.nextAttemptAt),
+    last_attempt_at: iso(row.lastAttemptAt),
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    completed_at: iso(row.completedAt),
+    redelivery_of: row.redeliveryOf,
+    created_at: iso(row.createdAt),
+    request_body: row.body,
+    attempt_log: attempts.map(toAttempt),
+  };
+}

@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AddressPolicy } from '../src/core/net/address-policy';
+import { SafeFetch } from '../src/core/net/safe-fetch';
+import { createGenerator, type GenerationResult } from '../src/generation';
+import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
+
+const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
+const hasChromium = existsSync(chromiumPath);
+if (!hasChromium) {
+  console.warn(`\n*** SKIPPED: generation-chromium tests need Chromium at ${chromiumPath} (set CHROMIUM_PATH). ***\n`);
+}
+
+function pngSize(data: Buffer): { width: number; height: number } {
+  expect(data.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(data.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+}
+
+describe.skipIf(!hasChromium)('generation in Chromium', () => {
+  let forbidden: ForbiddenServer;
+  let site: TestSite;
+  const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
+  const logged: string[] = [];
+  const generator = createGenerator({
+    net,
+    chromiumPath,
+    log: { info: (_d, message) => logged.push(message), warn: (_d, message) => logged.push(message) },
+  });
+  let tour: GenerationResult;
+
+  beforeAll(async () => {
+    forbidden = await startForbiddenServer();
+    site = await startTestSite(forbidden);
+    tour = await generator.generate({ url: `${site.origin}/` });
+  });
+  afterAll(async () => {
+    await generator.close();
+    await net.close();
+    await site?.close();
+    await forbidden?.close();
+  });
+
+  it('captures screenshots of 1280×800 with a hotspot on each step’s element', () => {
+    expect(tour.captureMode).toBe('chromium');
+    expect(tour.steps.length).toBeGreaterThanOrEqual(4);
+    mkdirSync('test-results/generation', { recursive: true });
+    tour.steps.forEach((step, i) => {
+      expect(step.image?.contentType).toBe('image/png');
+      expect(pngSize(step.image!.data)).toEqual({ width: 1280, height: 800 });
+      expect([step.width, step.height]).toEqual([1280, 800]);
+      writeFileSync(`test-results/generation/step-${i + 1}.png`, step.image!.data);
+      const [h] = step.hotspots;
+      expect(h!.x + h!.width).toBeLessThanOrEqual(1);
+      expect(h!.y + h!.height).toBeLessThanOrEqual(1);
+      expect(h!.width * h!.height).toBeGreaterThan(0);
+    });
+  });
+
+  it('tells the same story as the page: hero, call to action, navigation, features, sign-up, pricing', () => {
+    const [hero, cta, nav] = tour.steps;
+    expect(hero!.title).toBe('Turn your product into a tour people finish');
+    expect(cta!.title).toBe('Click “Start free trial”');
+    expect(cta!.hotspots[0]!.selector).toBe('#hero-cta');
+    // A button, not a section: small, below the headline, inside the first screen.
+    const button = cta!.hotspots[0]!;
+    expect(button.width).toBeLessThan(0.3);
+    expect(button.height).toBeLessThan(0.15);
+    expect(button.y).toBeGreaterThan(hero!.hotspots[0]!.y);
+    expect(nav!.hotspots[0]!.y).toBeLessThan(0.1);
+
+    const pricing = tour.steps.find((s) => s.pageUrl === `${site.origin}/pricing.html`);
+    expect(pricing?.description).toContain('Growth at $29/month (most popular)');
+    const signup = tour.steps.find((s) => s.pageUrl === `${site.origin}/signup.html`);
+    expect(signup?.description).toContain('“Work email”');
+    expect(signup?.description).toContain('press “Create account”');
+  });
+
+  it('shows elements further down the page on a screenshot scrolled to them', () => {
+    const features = tour.steps.find((s) => s.title === 'Everything you need to show, not tell')!;
+    expect(features.image!.data.equals(tour.steps[0]!.image!.data)).toBe(false);
+    const h = features.hotspots[0]!;
+    expect(h.y).toBeGreaterThan(0);
+    expect(h.y + h.height).toBeLessThanOrEqual(1);
+  });
+
+  it('answers every browser request through the guard: nothing reaches a forbidden address', async () => {
+    expect(tour.warnings.some((w) => w.startsWith(`Skipped ${site.origin}/docs`))).toBe(true);
+    const attack = await generator.generate({ url: `${site.origin}/attack.html`, maxPages: 0 });
+    // The page's meta refresh, scripts, frames, popups, sockets, beacons and redirects all went nowhere.
+    expect(attack.steps[0]!.title).toBe('Launch week is here');
+    expect(attack.steps[0]!.pageUrl).toBe(`${site.origin}/attack.html`);
+    writeFileSync('test-results/generation/attack.png', attack.steps[0]!.image!.data);
+    expect(forbidden.requests).toEqual([]);
+    expect(forbidden.connections).toBe(0);
+    // One browser served every job.
+    expect(logged.filter((m) => m === 'generation: browser started')).toHaveLength(1);
+  });
+});

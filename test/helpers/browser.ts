@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+/**
+ * Launches the system Chromium, or returns null (after saying so loudly) when there is none, so that
+ * browser tests skip visibly instead of failing on machines without a browser.
+ */
+export async function launchBrowser(): Promise<Browser | null> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    console.warn(
+      `\n${'!'.repeat(78)}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n` +
+        `!! Install Chromium or set CHROMIUM_PATH to run them.\n${'!'.repeat(78)}\n`,
+    );
+    return null;
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS });
+}

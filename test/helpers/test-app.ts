@@ -1,0 +1,150 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
+import { buildApp } from '../../src/app';
+import type { Role, Scope } from '../../src/auth/permissions';
+import { type Config, testConfig } from '../../src/config';
+import type { AppContext } from '../../src/context';
+import type { Bus } from '../../src/core/bus';
+import type { Clock } from '../../src/core/clock';
+import type { GenerateDemo } from '../../src/demos/demos.generator';
+import { JobQueue } from '../../src/jobs/queue';
+import { registerJobs } from '../../src/jobs/register';
+import type { Mailer } from '../../src/mail/mailer';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Start the job queue (and run workers in this process). Off by default: it costs start-up time. */
+  jobs?: boolean;
+  /** Build on this database instead of a fresh one (a second app instance); the caller drops it. */
+  database?: TestDatabase;
+  bus?: Bus;
+  redis?: Redis;
+  /** The demo generator (default: none wired, every generation fails). */
+  generator?: GenerateDemo;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: TestDatabase;
+  close(): Promise<void>;
+  /** A new account with its own workspace; returns a signed-in web session. */
+  signUp(email?: string, password?: string): Promise<TestSession>;
+  /** An API key for the admin of a fresh workspace (or for `session`'s member). */
+  apiKey(scopes: Scope[] | 'all', session?: TestSession): Promise<string>;
+  /**
+   * A second person in `admin`'s workspace with `role`: invited by the admin, signed up with the invited
+   * address (which accepts the invitation), and switched to that workspace.
+   */
+  member(admin: TestSession, role: Role, email?: string): Promise<TestSession>;
+}
+
+export interface TestSession {
+  email: string;
+  userId: string;
+  workspaceId: string;
+  memberId: string;
+  cookie: string;
+  csrf: string;
+  /** Calls the app as this signed-in user (cookie + CSRF header). */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+let counter = 0;
+export const uniqueEmail = (label = 'user') =>
+  `${label}.${process.pid}.${Date.now().toString(36)}.${++counter}@example.com`;
+
+export const TEST_SECRET = 'test-secret-key-that-is-long-enough-0123456789';
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = options.database ?? (await createTestDatabase());
+  const queue = new JobQueue(db.database, { work: options.jobs ?? false });
+  if (options.jobs) await queue.start(() => {});
+  const { app, ctx } = await buildApp({
+    // Tests sign up many users from one address; the login budget has its own test (sessions.test.ts).
+    config: testConfig({ RATE_LIMIT_LOGIN_PER_MINUTE: 10_000, ...options.config }),
+    database: db.database,
+    secretKey: TEST_SECRET,
+    queue,
+    clock: options.clock,
+    mailer: options.mailer,
+    bus: options.bus,
+    redis: options.redis,
+    generator: options.generator,
+  });
+  await app.ready();
+  if (options.jobs) await registerJobs(ctx);
+
+  async function signUp(email = uniqueEmail(), password = 'correct horse battery staple'): Promise<TestSession> {
+    const res = await app.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email, password } });
+    if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    return sessionFrom(app, email, res);
+  }
+
+  async function apiKey(scopes: Scope[] | 'all', session?: TestSession): Promise<string> {
+    const owner = session ?? (await signUp());
+    const { SCOPES } = await import('../../src/auth/permissions');
+    const res = await owner.inject({
+      method: 'POST',
+      url: '/v1/api-keys',
+      payload: { name: 'test key', scopes: scopes === 'all' ? [...SCOPES] : scopes },
+    });
+    if (res.statusCode !== 201) throw new Error(`key creation failed: ${res.statusCode} ${res.body}`);
+    return res.json().data.key as string;
+  }
+
+  async function member(admin: TestSession, role: Role, email = uniqueEmail(role)): Promise<TestSession> {
+    const invited = await admin.inject({ method: 'POST', url: '/v1/team/members', payload: { email, role } });
+    if (invited.statusCode !== 201) throw new Error(`invitation failed: ${invited.statusCode} ${invited.body}`);
+    const own = await signUp(email);
+    const res = await own.inject({
+      method: 'POST',
+      url: '/v1/auth/workspace',
+      payload: { workspace_id: admin.workspaceId },
+    });
+    if (res.statusCode !== 200) throw new Error(`workspace switch failed: ${res.statusCode} ${res.body}`);
+    return { ...own, workspaceId: admin.workspaceId, memberId: res.json().data.member_id };
+  }
+
+  return {
+    app,
+    ctx,
+    db,
+    signUp,
+    apiKey,
+    member,
+    async close() {
+      await app.close();
+      await queue.stop(2_000).catch(() => {});
+      await ctx.bus.close();
+      if (!options.database) await db.drop();
+    },
+  };
+}
+
+export function sessionFrom(app: FastifyInstance, email: string, res: LightMyRequestResponse): TestSession {
+  const cookies = res.cookies as Array<{ name: string; value: string }>;
+  const session = cookies.find((c) => c.name === 'ds_session');
+  const csrf = cookies.find((c) => c.name === 'ds_csrf');
+  if (!session || !csrf) throw new Error('no session cookies in response');
+  const body = res.json().data;
+  const cookie = `ds_session=${session.value}; ds_csrf=${csrf.value}`;
+  return {
+    email,
+    userId: body.user.id,
+    workspaceId: body.workspace.id,
+    memberId: body.member_id,
+    cookie,
+    csrf: csrf.value,
+    inject: (options) =>
+      app.inject({
+        ...options,
+        headers: { cookie, 'x-csrf-token': csrf.value, ...(options.headers ?? {}) },
+      }),
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

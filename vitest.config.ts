@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    // Generous: the suite must pass on a loaded 2-core machine, where booting PGlite or Chromium can take a while.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-results/vitest.json' },
+  },
+});

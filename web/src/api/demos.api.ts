@@ -1,0 +1,47 @@
+import { api, apiList, apiUpload } from './client';
+import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, Hotspot, Step } from './types';
+
+const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
+const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
+
+export interface HotspotInput {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  label?: string;
+  tooltip?: string;
+  action?: { type: 'next' | 'goto' | 'url'; target?: number | string | null };
+}
+
+type ConfigurationPatch = { [K in keyof DemoConfiguration]?: DemoConfiguration[K] extends object | null ? Partial<NonNullable<DemoConfiguration[K]>> | null : DemoConfiguration[K] };
+
+export const demosApi = {
+  list: (query: { page: number; per_page: number; status?: DemoStatus; search?: string }) => apiList<Demo>('/demos', { query }),
+  get: (id: string) => api<DemoDetail>('GET', d(id)),
+  create: (body: { title?: string; source_url?: string; type: 'interactive'; generate_with_ai: boolean }) => api<DemoDetail>('POST', '/demos', { body }),
+  update: (id: string, body: { title?: string; status?: Exclude<DemoStatus, 'generating'>; configuration?: ConfigurationPatch }) =>
+    api<DemoDetail>('PATCH', d(id), { body }),
+  remove: (id: string) => api<void>('DELETE', d(id)),
+  generate: (id: string) => api<DemoDetail>('POST', `${d(id)}/generate`),
+  replaceSteps: (id: string, steps: Array<string | { id?: string; title?: string }>) => api<DemoDetail>('PUT', `${d(id)}/steps`, { body: { steps } }),
+  addStep: (id: string, body: { title?: string; description?: string } = {}) => api<Step>('POST', `${d(id)}/steps`, { body }),
+  addImageStep: (id: string, file: Blob) => apiUpload<Step>(`${d(id)}/steps`, file),
+  updateStep: (id: string, stepId: string, body: { title?: string; description?: string }) => api<Step>('PATCH', s(id, stepId), { body }),
+  removeStep: (id: string, stepId: string) => api<void>('DELETE', s(id, stepId)),
+  uploadImage: (id: string, stepId: string, file: Blob) => apiUpload<Step>(`${s(id, stepId)}/image`, file),
+  addHotspot: (id: string, stepId: string, body: HotspotInput) => api<Hotspot>('POST', `${s(id, stepId)}/hotspots`, { body }),
+  updateHotspot: (id: string, stepId: string, hotspotId: string, body: HotspotInput) =>
+    api<Hotspot>('PATCH', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`, { body }),
+  removeHotspot: (id: string, stepId: string, hotspotId: string) => api<void>('DELETE', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`),
+};
+
+/** Asset URLs are absolute on the API origin; the web app is served by the same server, so use the path. */
+export function assetPath(url: string | null): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}

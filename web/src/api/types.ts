@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import type { sessionSchema } from '../../../src/accounts/accounts.schemas';
+import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
+import type { configurationSchema, demoDetailSchema, demoSchema, hotspotSchema, stepSchema } from '../../../src/demos/demos.schemas';
+import type { consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
+import type { memberSchema } from '../../../src/team/team.schemas';
+
+// The wire types come from the server's response schemas (type-only: nothing of the server is bundled),
+// so a renamed field breaks the web app's type check instead of its users.
+export type Session = z.output<typeof sessionSchema>;
+export type ApiKey = z.output<typeof apiKeySchema>;
+export type CreatedApiKey = z.output<typeof createdKeySchema>;
+export type Member = z.output<typeof memberSchema>;
+export type { Role, Scope } from '../../../src/auth/permissions';
+export type OAuthApp = z.output<typeof oauthAppSchema>;
+export type CreatedOAuthApp = z.output<typeof createdAppSchema>;
+export type OAuthConsent = z.output<typeof consentSchema>;
+
+export type Demo = z.output<typeof demoSchema>;
+export type DemoDetail = z.output<typeof demoDetailSchema>;
+export type Step = z.output<typeof stepSchema>;
+export type Hotspot = z.output<typeof hotspotSchema>;
+export type DemoConfiguration = z.output<typeof configurationSchema>;
+export type DemoStatus = Demo['status'];

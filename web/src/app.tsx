@@ -1,0 +1,51 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { ToastProvider } from './components/toast';
+import { AppLayout } from './layout/app-layout';
+import { RequireSession } from './layout/require-session';
+import { AnalyticsPage } from './pages/analytics/analytics-page';
+import { LoginPage } from './pages/auth/login-page';
+import { SignupPage } from './pages/auth/signup-page';
+import { DemoEditorPage } from './pages/demos/demo-editor-page';
+import { DemosPage } from './pages/demos/demos-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { ConsentPage } from './pages/oauth/consent-page';
+import { ApiKeysPage } from './pages/settings/api-keys-page';
+import { OAuthAppsPage } from './pages/settings/oauth-apps-page';
+import { SettingsLayout } from './pages/settings/settings-layout';
+import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page';
+import { TeamPage } from './pages/team/team-page';
+import { WebhookDetailPage } from './pages/webhooks/webhook-detail-page';
+import { WebhooksPage } from './pages/webhooks/webhooks-page';
+import { SessionProvider } from './session/session-context';
+
+export function App() {
+  return (
+    <SessionProvider>
+      <ToastProvider>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+          <Route element={<RequireSession />}>
+            <Route path="/oauth/authorize" element={<ConsentPage />} />
+            <Route element={<AppLayout />}>
+              <Route index element={<Navigate to="/demos" replace />} />
+              <Route path="demos" element={<DemosPage />} />
+              <Route path="demos/:id" element={<DemoEditorPage />} />
+              <Route path="analytics" element={<AnalyticsPage />} />
+              <Route path="team" element={<TeamPage />} />
+              <Route path="settings" element={<SettingsLayout />}>
+                <Route index element={<Navigate to="/settings/api/keys" replace />} />
+                <Route path="workspace" element={<WorkspaceSettingsPage />} />
+                <Route path="api/keys" element={<ApiKeysPage />} />
+                <Route path="api/oauth" element={<OAuthAppsPage />} />
+                <Route path="webhooks" element={<WebhooksPage />} />
+                <Route path="webhooks/:id" element={<WebhookDetailPage />} />
+              </Route>
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Route>
+        </Routes>
+      </ToastProvider>
+    </SessionProvider>
+  );
+}

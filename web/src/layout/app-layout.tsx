@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useSession } from '../session/session-context';
+import { ChartIcon, CloseIcon, MenuIcon, PlayIcon, SettingsIcon, UsersIcon } from '../components/icons';
+import { Brand } from './brand';
+import { UserMenu } from './user-menu';
+
+const NAV = [
+  { to: '/demos', label: 'Demos', icon: <PlayIcon /> },
+  { to: '/analytics', label: 'Analytics', icon: <ChartIcon /> },
+  { to: '/team', label: 'Team', icon: <UsersIcon /> },
+  { to: '/settings', label: 'Settings', icon: <SettingsIcon /> },
+];
+
+/** The signed-in frame: a sidebar on wide screens, a top bar with a drawer on narrow ones. */
+export function AppLayout() {
+  const session = useSession();
+  const [navOpen, setNavOpen] = useState(false);
+  const location = useLocation();
+
+  // Following a link closes the drawer: adjusted during render, as React advises for derived state.
+  const [shownPath, setShownPath] = useState(location.pathname);
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname);
+    setNavOpen(false);
+  }
+
+  useEffect(() => {
+    if (!navOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setNavOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [navOpen]);
+
+  return (
+    <div className={`shell${navOpen ? ' shell-nav-open' : ''}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Brand />
+        <button
+          type="button"
+          className="icon-button topbar-toggle"
+          aria-expanded={navOpen}
+          aria-controls="sidebar"
+          aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
+          onClick={() => setNavOpen((open) => !open)}
+        >
+          {navOpen ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
+        </button>
+      </header>
+      <aside className="sidebar" id="sidebar">
+        <div className="sidebar-brand">
+          <Brand />
+        </div>
+        <nav className="nav" aria-label="Main">
+          {NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className="nav-link">
+              {item.icon}
+              <span>{item.label}</span>
+            </NavLink>
+          ))}
+        </nav>
+        <UserMenu />
+      </aside>
+      {navOpen ? <button type="button" className="scrim" aria-label="Close navigation" tabIndex={-1} onClick={() => setNavOpen(false)} /> : null}
+      <main className="main" id="main" tabIndex={-1}>
+        <div className="content">
+          {/* Keyed by workspace so a switch remounts the page and nothing of the previous workspace lingers. */}
+          <Outlet key={session.workspace.id} />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './app';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/buttons.css';
+import './styles/forms.css';
+import './styles/feedback.css';
+import './styles/dialog.css';
+import './styles/table.css';
+import './styles/page.css';
+import './styles/layout.css';
+import './styles/demos.css';
+import './styles/webhooks.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
+  </StrictMode>,
+);

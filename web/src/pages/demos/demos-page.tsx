@@ -1,0 +1,162 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { assetPath, demosApi } from '../../api/demos.api';
+import type { Demo, DemoStatus } from '../../api/types';
+import { Button } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
+import { PlayIcon, PlusIcon } from '../../components/icons';
+import { LoadError } from '../../components/load-error';
+import { PageHeader } from '../../components/page-header';
+import { LoadingBlock } from '../../components/spinner';
+import { type Column, Table } from '../../components/table';
+import { formatRelative } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
+import { useSession } from '../../session/session-context';
+import { ShareButton } from '../shares/share-button';
+import { DemoStatusBadge, STATUS_LABELS } from './demo-status';
+import { NewDemoDialog } from './new-demo-dialog';
+
+const PER_PAGE = 20;
+const STATUSES: DemoStatus[] = ['draft', 'published', 'archived', 'generating'];
+
+export function DemosPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const canEdit = session.workspace.role !== 'viewer';
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [status, setStatus] = useState<DemoStatus | ''>('');
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+
+  // Searching on every key press would race; wait for a pause in typing.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search.trim());
+      setPage(1);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const demos = useResource(() => demosApi.list({ page, per_page: PER_PAGE, status: status || undefined, search: query || undefined }));
+  const { reload } = demos;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are what the list depends on
+  useEffect(() => {
+    void reload();
+  }, [page, status, query, reload]);
+
+  const filtered = Boolean(query || status);
+  const total = demos.status === 'ready' ? demos.data.meta.total : 0;
+  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+
+  const columns: Column<Demo>[] = [
+    {
+      key: 'demo',
+      header: 'Demo',
+      kind: 'grow',
+      render: (d) => (
+        <Link to={`/demos/${d.id}`} className="demo-cell">
+          {d.thumbnail_url ? (
+            <img className="demo-thumb" src={assetPath(d.thumbnail_url)} alt="" loading="lazy" />
+          ) : (
+            <span className="demo-thumb demo-thumb-empty" aria-hidden="true">
+              <PlayIcon size={16} />
+            </span>
+          )}
+          <span className="cell-stack">
+            <span className="cell-strong">{d.title}</span>
+            {d.source_url ? <span className="cell-sub">{d.source_url}</span> : null}
+          </span>
+        </Link>
+      ),
+    },
+    { key: 'status', header: 'Status', render: (d) => <DemoStatusBadge status={d.status} /> },
+    { key: 'steps', header: 'Steps', kind: 'nowrap', render: (d) => d.step_count },
+    { key: 'updated', header: 'Updated', kind: 'nowrap', render: (d) => formatRelative(d.updated_at) },
+    ...(canEdit
+      ? [{ key: 'actions', header: <span className="visually-hidden">Actions</span>, kind: 'actions' as const, render: (d: Demo) => <ShareButton demo={d} size="sm" /> }]
+      : []),
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Demos"
+        description="Interactive walkthroughs of your product, ready to share with a link."
+        actions={
+          canEdit ? (
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
+              New demo
+            </Button>
+          ) : null
+        }
+      />
+      <div className="toolbar">
+        <input
+          className="input toolbar-search"
+          type="search"
+          placeholder="Search by title or address"
+          aria-label="Search demos"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <select
+          className="input select select-compact"
+          aria-label="Filter by status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value as DemoStatus | '');
+            setPage(1);
+          }}
+        >
+          <option value="">All statuses</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {demos.status === 'loading' ? <LoadingBlock label="Loading demos…" /> : null}
+      {demos.status === 'error' ? <LoadError error={demos.error} onRetry={demos.reload} /> : null}
+      {demos.status === 'ready' && demos.data.rows.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No demos match">Try another search or status.</EmptyState>
+        ) : (
+          <EmptyState
+            icon={<PlayIcon size={24} />}
+            title="No demos yet"
+            action={
+              canEdit ? (
+                <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
+                  New demo
+                </Button>
+              ) : null
+            }
+          >
+            Capture a page of your product, turn it into clickable steps and share it with prospects. Your demos will be listed here.
+          </EmptyState>
+        )
+      ) : null}
+      {demos.status === 'ready' && demos.data.rows.length > 0 ? (
+        <>
+          <Table caption="Demos" columns={columns} rows={demos.data.rows} rowKey={(d) => d.id} />
+          {pages > 1 ? (
+            <nav className="pagination" aria-label="Pages">
+              <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <span className="muted">
+                Page {page} of {pages} · {total} demos
+              </span>
+              <Button size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
+            </nav>
+          ) : null}
+        </>
+      ) : null}
+      {creating ? <NewDemoDialog onClose={() => setCreating(false)} onCreated={(demo) => navigate(`/demos/${demo.id}`)} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react';
+import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
+import { Button } from '../../components/button';
+import { Checkbox, SelectField, TextField } from '../../components/field';
+
+/** A text input that saves when it loses focus (or on Enter), and only if the text changed. */
+function useSavedText(value: string, save: (text: string) => void) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return {
+    value: text,
+    onChange: (e: { target: { value: string } }) => setText(e.target.value),
+    onBlur: () => {
+      if (text !== value) save(text);
+    },
+  };
+}
+
+export function StepPanel({ step, readOnly, onSave }: { step: Step; readOnly: boolean; onSave(patch: { title?: string; description?: string }): void }) {
+  const title = useSavedText(step.title, (t) => onSave({ title: t }));
+  const description = useSavedText(step.description, (t) => onSave({ description: t }));
+  return (
+    <section className="panel" aria-label="Step">
+      <h2 className="panel-title">Step {step.number}</h2>
+      <TextField label="Step title" readOnly={readOnly} maxLength={200} {...title} onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()} />
+      <div className="field">
+        <label className="field-label" htmlFor={`desc-${step.id}`}>
+          Step description
+        </label>
+        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={5000} {...description} />
+      </div>
+      {step.page_url ? (
+        <p className="cell-sub">
+          Captured from <a href={step.page_url}>{step.page_url}</a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function HotspotPanel({
+  hotspot,
+  steps,
+  readOnly,
+  onSave,
+  onDelete,
+}: {
+  hotspot: Hotspot;
+  steps: Step[];
+  readOnly: boolean;
+  onSave(patch: { label?: string; tooltip?: string; action?: Hotspot['action'] }): void;
+  onDelete(): void;
+}) {
+  const label = useSavedText(hotspot.label, (t) => onSave({ label: t }));
+  const tooltip = useSavedText(hotspot.tooltip, (t) => onSave({ tooltip: t }));
+  const url = useSavedText(hotspot.action.type === 'url' ? String(hotspot.action.target ?? '') : '', (t) =>
+    onSave({ action: { type: 'url', target: t } }),
+  );
+  return (
+    <section className="panel" aria-label="Hotspot">
+      <h2 className="panel-title">Hotspot</h2>
+      <TextField label="Label" readOnly={readOnly} {...label} />
+      <TextField label="Tooltip" readOnly={readOnly} {...tooltip} />
+      <SelectField
+        label="On click"
+        disabled={readOnly}
+        value={hotspot.action.type}
+        onChange={(e) => {
+          const type = e.target.value as Hotspot['action']['type'];
+          if (type === 'next') onSave({ action: { type, target: null } });
+          if (type === 'goto') onSave({ action: { type, target: 1 } });
+          if (type === 'url') onSave({ action: { type, target: 'https://' } });
+        }}
+      >
+        <option value="next">Go to the next step</option>
+        <option value="goto">Go to a step</option>
+        <option value="url">Open a web address</option>
+      </SelectField>
+      {hotspot.action.type === 'goto' ? (
+        <SelectField
+          label="Step"
+          disabled={readOnly}
+          value={String(hotspot.action.target ?? '')}
+          onChange={(e) => onSave({ action: { type: 'goto', target: Number(e.target.value) } })}
+        >
+          {steps.map((s) => (
+            <option key={s.id} value={s.number}>
+              {s.number}. {s.title || 'Untitled step'}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      {hotspot.action.type === 'url' ? <TextField label="Address" type="url" readOnly={readOnly} {...url} /> : null}
+      <p className="cell-sub">
+        Position {Math.round(hotspot.x * 100)}%, {Math.round(hotspot.y * 100)}% · size {Math.round(hotspot.width * 100)}% × {Math.round(hotspot.height * 100)}%
+      </p>
+      {readOnly ? null : (
+        <Button size="sm" variant="ghost" className="btn-danger-text" onClick={onDelete}>
+          Delete hotspot
+        </Button>
+      )}
+    </section>
+  );
+}
+
+export function ConfigurationPanel({
+  configuration,
+  readOnly,
+  onSave,
+}: {
+  configuration: DemoConfiguration;
+  readOnly: boolean;
+  onSave(patch: Partial<{ theme_color: string; progress_bar: boolean; call_to_action: { label: string; url: string } | null }>): void;
+}) {
+  const [cta, setCta] = useState({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' });
+  useEffect(() => setCta({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' }), [configuration.call_to_action]);
+  const ctaChanged = cta.label !== (configuration.call_to_action?.label ?? '') || cta.url !== (configuration.call_to_action?.url ?? '');
+  return (
+    <section className="panel" aria-label="Settings">
+      <h2 className="panel-title">Player settings</h2>
+      <div className="field">
+        <label className="field-label" htmlFor="theme-color">
+          Theme colour
+        </label>
+        <input
+          id="theme-color"
+          type="color"
+          className="color-input"
+          disabled={readOnly}
+          value={configuration.theme_color}
+          onChange={(e) => onSave({ theme_color: e.target.value })}
+        />
+      </div>
+      <Checkbox label="Show a progress bar" disabled={readOnly} checked={configuration.progress_bar} onChange={(e) => onSave({ progress_bar: e.target.checked })} />
+      <TextField label="End button label" optional readOnly={readOnly} value={cta.label} onChange={(e) => setCta({ ...cta, label: e.target.value })} />
+      <TextField label="End button address" optional type="url" readOnly={readOnly} value={cta.url} onChange={(e) => setCta({ ...cta, url: e.target.value })} />
+      {readOnly ? null : (
+        <Button
+          size="sm"
+          disabled={!ctaChanged}
+          onClick={() => onSave({ call_to_action: cta.label.trim() && cta.url.trim() ? { label: cta.label.trim(), url: cta.url.trim() } : null })}
+        >
+          Save end button
+        </Button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { oauthApi } from '../../api/oauth.api';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { LoadingBlock } from '../../components/spinner';
+import { useResource } from '../../lib/use-resource';
+import { useSession } from '../../session/session-context';
+import { AuthLayout } from '../auth/auth-layout';
+
+const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'];
+
+/** {APP_URL}/oauth/authorize: the user decides whether an application may act on their behalf. */
+export function ConsentPage() {
+  const session = useSession();
+  const [params] = useSearchParams();
+  const query = Object.fromEntries(PARAMS.flatMap((p) => (params.has(p) ? [[p, params.get(p) ?? '']] : [])));
+  const consent = useResource(() => oauthApi.describe(query));
+  const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function decide(decision: 'allow' | 'deny') {
+    setBusy(decision);
+    setError(null);
+    try {
+      const { redirect_to } = await oauthApi.decide(query, decision);
+      window.location.assign(redirect_to);
+    } catch (err) {
+      setBusy(null);
+      setError(err instanceof ApiError ? err.message : 'Something went wrong. Try again.');
+    }
+  }
+
+  if (consent.status === 'loading') {
+    return (
+      <AuthLayout title="Authorize application" subtitle="Checking the request…" footer={null}>
+        <LoadingBlock />
+      </AuthLayout>
+    );
+  }
+  if (consent.status === 'error') {
+    return (
+      <AuthLayout title="This request cannot be used" subtitle="The application sent an invalid authorization request." footer={null}>
+        <Alert tone="danger">{consent.error.message}</Alert>
+        <p className="muted">Nothing was shared. Contact the application’s developer if this keeps happening.</p>
+      </AuthLayout>
+    );
+  }
+  const { data } = consent;
+  if (data.error) {
+    return (
+      <AuthLayout title={`${data.app.name} sent an invalid request`} subtitle={data.error.error_description} footer={null}>
+        <Button variant="primary" onClick={() => window.location.assign(data.error!.redirect_to)}>
+          Return to {data.app.name}
+        </Button>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout
+      title={`Allow ${data.app.name} to access your workspace?`}
+      subtitle={
+        <>
+          Signed in as <strong>{session.user.email}</strong> in <strong>{session.workspace.name}</strong>.
+        </>
+      }
+      footer={
+        <>
+          You will be sent to <code className="nowrap">{new URL(data.redirect_uri).origin}</code>. You can revoke access at any time by asking an admin to
+          delete the app.
+        </>
+      }
+    >
+      <div className="stack">
+        {error ? <Alert tone="danger">{error}</Alert> : null}
+        <div>
+          <p>It will be able to:</p>
+          <ul className="consent-scopes">
+            {data.scopes.map((s) => (
+              <li key={s.name}>
+                {s.description} <code className="chip">{s.name}</code>
+              </li>
+            ))}
+          </ul>
+          <p className="muted">It can never do more than your role ({session.workspace.role}) allows.</p>
+        </div>
+        <div className="consent-actions">
+          <Button onClick={() => decide('deny')} loading={busy === 'deny'} disabled={busy !== null}>
+            Deny
+          </Button>
+          <Button variant="primary" onClick={() => decide('allow')} loading={busy === 'allow'} disabled={busy !== null}>
+            Allow access
+          </Button>
+        </div>
+      </div>
+    </AuthLayout>
+  );
+}

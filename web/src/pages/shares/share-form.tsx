@@ -1,0 +1,191 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../api/client';
+import { type NewShare, type Share, sharesApi } from '../../api/shares.api';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Checkbox, SelectField, TextField } from '../../components/field';
+
+const EXPIRY_CHOICES = [
+  { value: 'never', label: 'Never' },
+  { value: '1', label: 'In 1 day' },
+  { value: '7', label: 'In 7 days' },
+  { value: '30', label: 'In 30 days' },
+  { value: 'custom', label: 'On a date…' },
+];
+const DAY_MS = 86_400_000;
+
+/** The chosen expiry as an instant; a picked date means the end of that day where the user is. */
+function expiresAt(choice: string, customDate: string): string | null {
+  if (choice === 'never') return null;
+  if (choice === 'custom') return customDate ? new Date(`${customDate}T23:59:59.999`).toISOString() : null;
+  return new Date(Date.now() + Number(choice) * DAY_MS).toISOString();
+}
+
+/** "a@x.com, b@y.com\nc@z.com" → three entries; people paste lists in every shape. */
+const splitList = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim().replace(/^@/, ''))
+    .filter(Boolean);
+
+/** The server names fields `allowed_emails.2`; show the message under the whole list. */
+function fieldErrors(err: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, message] of Object.entries(err.fieldErrors())) {
+    const base = field.split('.')[0]!;
+    const index = field.split('.')[1];
+    out[base] ??= index === undefined ? message : `Entry ${Number(index) + 1}: ${message}`;
+  }
+  return out;
+}
+
+export function ShareForm({ demoId, onCreated, onCancel }: { demoId: string; onCreated(share: Share): void; onCancel(): void }) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [expiry, setExpiry] = useState('never');
+  const [customDate, setCustomDate] = useState('');
+  const [identify, setIdentify] = useState(false);
+  const [emails, setEmails] = useState('');
+  const [domains, setDomains] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // An edited field's old error would be misleading until the next submit.
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    if (expiry === 'custom' && !customDate) {
+      setErrors({ expires_at: 'Pick the day the link stops working' });
+      return;
+    }
+    setErrors({});
+    const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
+    if (name.trim()) body.name = name.trim();
+    if (password) body.password = password;
+    if (identify) {
+      body.allowed_emails = splitList(emails);
+      body.allowed_domains = splitList(domains);
+    }
+    setBusy(true);
+    try {
+      onCreated(await sharesApi.create(demoId, body));
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.details.length > 0) setErrors(fieldErrors(err));
+      else setFormError(err instanceof ApiError ? err.message : 'The link could not be created.');
+    }
+  }
+
+  return (
+    <form className="stack share-form" onSubmit={submit} noValidate aria-label="New share link">
+      <TextField
+        label="Name"
+        optional
+        value={name}
+        onChange={(e) => edit('name', setName)(e.target.value)}
+        placeholder="Sent to Acme Corp"
+        hint="Only your team sees it: it tells your links apart."
+        error={errors.name}
+        maxLength={100}
+      />
+      <div className="field-row">
+        <TextField
+          label="Password"
+          optional
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => edit('password', setPassword)(e.target.value)}
+          hint="Viewers must enter it before the demo plays."
+          error={errors.password}
+          maxLength={200}
+        />
+        <SelectField label="Expires" value={expiry} onChange={(e) => setExpiry(e.target.value)} error={expiry === 'custom' ? undefined : errors.expires_at}>
+          {EXPIRY_CHOICES.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {expiry === 'custom' ? (
+        <TextField
+          label="Expiry date"
+          type="date"
+          value={customDate}
+          min={new Date(Date.now() + DAY_MS).toISOString().slice(0, 10)}
+          onChange={(e) => setCustomDate(e.target.value)}
+          error={errors.expires_at}
+        />
+      ) : null}
+      <Checkbox
+        label="Ask viewers for their name and e-mail"
+        description="You will see who watched in the access log and in analytics."
+        checked={identify}
+        onChange={(e) => setIdentify(e.target.checked)}
+      />
+      {identify ? (
+        <div className="share-allow stack">
+          <TextareaField
+            label="Allowed e-mail addresses"
+            hint="One per line or separated by commas. Leave both lists empty to let anyone in."
+            value={emails}
+            onChange={edit('allowed_emails', setEmails)}
+            error={errors.allowed_emails}
+            placeholder="ana@acme.com"
+          />
+          <TextareaField
+            label="Allowed domains"
+            hint="Everyone with an address at these domains, e.g. acme.com."
+            value={domains}
+            onChange={edit('allowed_domains', setDomains)}
+            error={errors.allowed_domains}
+            placeholder="acme.com"
+          />
+        </div>
+      ) : null}
+      {formError ? <Alert tone="danger">{formError}</Alert> : null}
+      <div className="row row-end">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" loading={busy}>
+          Create link
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TextareaField(props: { label: string; hint: string; value: string; onChange(v: string): void; error?: string; placeholder?: string }) {
+  const id = `share-${props.label.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <div className={`field${props.error ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {props.label}
+        <span className="field-optional"> (optional)</span>
+      </label>
+      <textarea
+        id={id}
+        className="input share-textarea"
+        rows={2}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={`${id}-hint${props.error ? ` ${id}-error` : ''}`}
+      />
+      {props.error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
+      <p className="field-hint" id={`${id}-hint`}>
+        {props.hint}
+      </p>
+    </div>
+  );
+}
