@@ -250,4 +250,55 @@ describe('demo editor: steps, hotspots, images', () => {
       expect((await call('DELETE', `/v1/demos/${id}/steps/${b.id}/hotspots/${hs.id}`)).statusCode).toBe(404);
     });
   });
+
+  describe('GET /v1/demos/:id after writes (the detail is cached per revision)', () => {
+    it('shows every kind of write at once, with the same body the write itself answered', async () => {
+      const id = await newDemo();
+      const [step] = await addSteps(id, ['First']);
+      const seen = async () => {
+        const res = await call('GET', `/v1/demos/${id}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        return res.json().data;
+      };
+      expect((await seen()).steps.map((s: { title: string }) => s.title)).toEqual(['First']);
+
+      const renamed = await call('PATCH', `/v1/demos/${id}`, { title: 'Renamed', configuration: { theme_color: '#123456' } });
+      expect(renamed.statusCode).toBe(200);
+      expect(await seen()).toEqual(renamed.json().data);
+
+      await call('PATCH', `/v1/demos/${id}/steps/${step.id}`, { description: 'Now described' });
+      expect((await seen()).steps[0].description).toBe('Now described');
+
+      const hs = (await call('POST', `/v1/demos/${id}/steps/${step.id}/hotspots`, { x: 0.1, y: 0.1, width: 0.2, height: 0.2 })).json().data;
+      expect((await seen()).hotspots.map((h: { id: string }) => h.id)).toEqual([hs.id]);
+      await call('PATCH', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`, { x: 0.5 });
+      expect((await seen()).hotspots[0].x).toBe(0.5);
+
+      await upload(`/v1/demos/${id}/steps/${step.id}/image`, makePng(40, 30));
+      const withImage = await seen();
+      expect(withImage.steps[0]).toMatchObject({ width: 40, height: 30, image_url: expect.any(String) });
+      expect(withImage.thumbnail_url).toBe(withImage.steps[0].image_url);
+
+      // share_url follows the links of a published demo: created, then revoked.
+      expect((await call('PATCH', `/v1/demos/${id}`, { status: 'published' })).statusCode).toBe(200);
+      expect((await seen()).share_url).toBeNull();
+      const share = (await call('POST', `/v1/demos/${id}/shares`, {})).json().data;
+      expect((await seen()).share_url).toBe(share.url);
+      expect((await call('DELETE', `/v1/shares/${share.id}`)).statusCode).toBe(204);
+      expect((await seen()).share_url).toBeNull();
+
+      expect((await call('DELETE', `/v1/demos/${id}`)).statusCode).toBe(204);
+      expect((await call('GET', `/v1/demos/${id}`)).statusCode).toBe(404);
+    });
+
+    it('does not serve a cached demo to another workspace', async () => {
+      const id = await newDemo();
+      expect((await call('GET', `/v1/demos/${id}`)).statusCode).toBe(200);
+      const other = await t.apiKey('all');
+      const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${id}`, headers: bearer(other) });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    });
+  });
 });

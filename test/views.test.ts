@@ -220,4 +220,27 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     const outbox = await t.ctx.database.db.select().from(events).where(eq(events.kind, 'demo.completed'));
     expect(outbox.filter((e) => (e.data as { demo_id: string }).demo_id === demo)).toHaveLength(15);
   });
+
+  it("counts one viewer's overlapping requests sent at once a single time, and keeps the drop-off at the furthest step", async () => {
+    const demo = await demoWithSteps(t, key, 3);
+    const open = await createShare(t, key, demo);
+    const v = viewerClient(t, open.token, '203.0.113.200');
+    expect((await v.call('GET', '')).statusCode).toBe(200);
+    const shared = ev('step_reached', { step_number: 2, seconds_on_previous: 4 });
+    // Sent together: the batcher puts them in one transaction, and the shared event id is claimed once.
+    const [a, b] = await Promise.all([
+      v.call('POST', '/events', { events: [ev('view_started'), shared] }),
+      v.call('POST', '/events', { events: [shared, ev('step_reached', { step_number: 3, seconds_on_previous: 1 })] }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([202, 202]);
+    const answers = [a.json().data, b.json().data];
+    expect(answers[0].accepted + answers[1].accepted).toBe(3);
+    expect(answers[0].duplicates + answers[1].duplicates).toBe(1);
+    const [view] = (await call('GET', `/v1/demos/${demo}/views`)).json().data;
+    expect(view).toMatchObject({ steps_viewed: [1, 2, 3], completed: false, duration_seconds: 5 });
+    const analytics = (await call('GET', `/v1/demos/${demo}/analytics`)).json().data;
+    expect(analytics.total_views).toBe(1);
+    expect(analytics.steps.map((s: { drop_off_rate: number }) => s.drop_off_rate)).toEqual([0, 0, 1]);
+    expect((await call('GET', `/v1/shares/${open.id}`)).json().data.view_count).toBe(1);
+  });
 });

@@ -139,7 +139,24 @@ export async function loadDemo(db: Executor, workspaceId: string, id: string) {
 }
 
 export async function updateDemo(db: Executor, id: string, patch: Partial<typeof demos.$inferInsert>) {
-  const [row] = await db.update(demos).set(patch).where(eq(demos.id, id)).returning();
+  const [row] = await db
+    .update(demos)
+    .set({ ...patch, revision: sql`${demos.revision} + 1` })
+    .where(eq(demos.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * What decides whether a cached detail of the demo is still right: its revision and its share_url token
+ * (which changes with the demo's links, and with time as they expire). One primary-key lookup.
+ */
+export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select({ revision: demos.revision, shareToken })
+    .from(demos)
+    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
+    .limit(1);
   return row;
 }
 
@@ -149,6 +166,7 @@ export async function touchAfterStepChange(db: Executor, id: string, now: Date) 
     .update(demos)
     .set({
       updatedAt: now,
+      revision: sql`${demos.revision} + 1`,
       thumbnailAssetId: sql`(select s."image_asset_id" from "steps" s where s."demo_id" = ${id} order by s."position" limit 1)`,
     })
     .where(eq(demos.id, id))

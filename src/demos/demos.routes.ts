@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AppContext } from '../context';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -60,7 +61,15 @@ export function demosRoutes(app: ZodApp, ctx: AppContext) {
         response: { 200: dataEnvelope(demoDetailSchema), ...errors },
       },
     },
-    async (request) => ok(request, detail(await demos.get(callerOf(request), request.params.id))),
+    async (request, reply) => {
+      // Rendered as the serializer would (same schema, same encoding), once per revision of the demo.
+      const json = await demos.getRendered(callerOf(request), request.params.id, (found) =>
+        JSON.stringify(z.encode(demoDetailSchema, detail(found))),
+      );
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`{"data":${json},"meta":{"request_id":${JSON.stringify(request.id)}}}` as never);
+    },
   );
 
   // POST /v1/demos — create a demo, or start generating one from source_url

@@ -3,6 +3,7 @@ import { workspaces } from '../accounts/accounts.tables';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
+import { TaggedCache } from '../core/cache';
 import { newId } from '../core/ids';
 import type { RateLimits } from '../core/rate-limit';
 import type { Database, Executor } from '../db/client';
@@ -81,6 +82,27 @@ export function createDemosService(deps: DemosDeps) {
     const found = await repo.loadDemo(db, auth.workspaceId, id);
     if (!found) throw notFound('Demo');
     return found;
+  }
+
+  type Loaded = Awaited<ReturnType<typeof get>>;
+  /** Rendered details by demo id, each good for one revision and share token. Bounded: about 10 KB each. */
+  const details = new TaggedCache<{ revision: number; shareToken: string | null; json: string }>(10 * 60_000, 1_000);
+
+  /**
+   * The demo rendered by `render`, from the cache while the demo's revision and share token are those it
+   * was rendered at. The check is one primary-key lookup, so a write made through any process is seen by
+   * the next read everywhere; only a miss loads the steps and hotspots.
+   */
+  async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
+    const version = await repo.findDemoVersion(db, auth.workspaceId, id);
+    if (!version) throw notFound('Demo');
+    const hit = details.get(id);
+    if (hit && hit.revision === version.revision && hit.shareToken === version.shareToken) return hit.json;
+    const found = await get(auth, id);
+    const json = render(found);
+    // Stored at the revision it was read at: a write in between leaves it stale, and the next read reloads.
+    details.set(id, { revision: found.demo.revision, shareToken: found.shareToken, json });
+    return json;
   }
 
   /**
@@ -276,7 +298,7 @@ export function createDemosService(deps: DemosDeps) {
     return get(auth, id);
   }
 
-  return { list, get, create, update, remove, regenerate };
+  return { list, get, getRendered, create, update, remove, regenerate };
 }
 
 export type DemosService = ReturnType<typeof createDemosService>;

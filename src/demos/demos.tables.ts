@@ -57,6 +57,11 @@ export const demos = pgTable(
     createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),
     /** The first step's image, kept in step with every step change. */
     thumbnailAssetId: text('thumbnail_asset_id').references((): AnyPgColumn => assets.id, { onDelete: 'set null' }),
+    /**
+     * Bumped by every write to the demo, its steps or its hotspots (the repository's update functions do it):
+     * a cached detail is served only while its revision is current.
+     */
+    revision: integer('revision').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

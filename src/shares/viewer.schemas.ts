@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timestamp } from '../core/time';
 import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
 import { configurationSchema } from '../demos/demos.schemas';
-import { EVENT_TYPES } from '../views/views.ingest';
+import { EVENT_TYPES } from '../views/view-progress';
 
 export const MAX_STEP_SECONDS = 3600;
 export const MAX_EVENTS_PER_BATCH = 100;

@@ -1,23 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
-import type { Database, Executor } from '../db/client';
-import { emitEvent } from '../events/outbox';
-import { shares } from '../shares/shares.tables';
+import type { Database } from '../db/client';
+import { emitEvents, type NewEvent } from '../events/outbox';
 import type { ViewerSessionRow } from '../shares/viewer-cache';
 import { Batcher } from './batcher';
-import { demoDailyStats, demoStepDailyStats, ingestedEvents, viewSteps, views } from './views.tables';
+import * as repo from './ingest.repo';
+import { applyEvents, type IngestEvent, RollupDeltas } from './view-progress';
 
-export const EVENT_TYPES = ['view_started', 'step_reached', 'completed'] as const;
-
-export interface IngestEvent {
-  id: string;
-  type: (typeof EVENT_TYPES)[number];
-  stepNumber?: number;
-  /** Already capped by the route. */
-  seconds?: number;
-  referrer?: string;
-}
 
 export interface IngestItem {
   session: ViewerSessionRow;
@@ -31,17 +20,6 @@ export interface IngestResult {
   duplicates: number;
 }
 
-interface Deltas {
-  daily: Map<string, { demoId: string; day: string; views: number; completions: number; durationSeconds: number }>;
-  steps: Map<
-    string,
-    { demoId: string; day: string; stepNumber: number; views: number; seconds: number; endedHere: number }
-  >;
-  shares: Map<string, { views: number; lastViewedAt: Date }>;
-}
-
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
 /** Deadlocks and serialisation failures are worth one more try; anything else is not. */
 const retryable = (error: unknown) => {
   const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
@@ -49,246 +27,139 @@ const retryable = (error: unknown) => {
 };
 
 /**
- * Viewer events → views, step rows, daily aggregates and outbox events, all in one transaction per batch of
- * requests. A request is acknowledged only once that transaction has committed.
+ * Viewer events → views, step rows, daily rollups, link counters and outbox events, in one transaction per
+ * batch of requests and one statement per table whatever the batch holds. A request is acknowledged only
+ * once that transaction has committed.
  */
 export function createIngestion(deps: { database: Database; clock: Clock; log: { warn(o: object, m: string): void } }) {
   const { db } = deps.database;
   const { clock } = deps;
 
-  function dailyDelta(d: Deltas, demoId: string, day: string) {
-    const key = `${demoId}|${day}`;
-    let entry = d.daily.get(key);
-    if (!entry) {
-      entry = { demoId, day, views: 0, completions: 0, durationSeconds: 0 };
-      d.daily.set(key, entry);
-    }
-    return entry;
-  }
-
-  function stepDelta(d: Deltas, demoId: string, day: string, stepNumber: number) {
-    const key = `${demoId}|${day}|${String(stepNumber).padStart(6, '0')}`;
-    let entry = d.steps.get(key);
-    if (!entry) {
-      entry = { demoId, day, stepNumber, views: 0, seconds: 0, endedHere: 0 };
-      d.steps.set(key, entry);
-    }
-    return entry;
-  }
-
-  async function processItem(tx: Executor, item: IngestItem, d: Deltas): Promise<IngestResult> {
-    const { session } = item;
-    const now = clock.now();
-    const unique = new Map<string, IngestEvent>();
-    for (const event of item.events) {
-      const id = event.id.toLowerCase();
-      if (!unique.has(id)) unique.set(id, { ...event, id });
-    }
-    const inserted = await tx
-      .insert(ingestedEvents)
-      .values([...unique.keys()].map((eventId) => ({ sessionId: session.id, eventId, at: now })))
-      .onConflictDoNothing()
-      .returning({ eventId: ingestedEvents.eventId });
-    const fresh = new Set(inserted.map((r) => r.eventId));
-    const events = [...unique.values()].filter((e) => fresh.has(e.id));
-    const duplicates = item.events.length - events.length;
-    if (events.length === 0) return { accepted: 0, duplicates };
-
-    const [created] = await tx
-      .insert(views)
-      .values({
-        id: newId('view', now.getTime()),
-        workspaceId: session.workspaceId,
-        demoId: session.demoId,
-        shareId: item.shareId,
-        sessionId: session.id,
-        viewerEmail: session.viewerEmail,
-        viewerName: session.viewerName,
-        anonymousId: session.anonymousId,
-        stepsViewed: [1],
-        currentStep: 1,
-        startedAt: now,
-        lastActivityAt: now,
-        referrer: events.find((e) => e.referrer)?.referrer ?? session.referrer,
-        userAgent: session.userAgent,
-      })
-      .onConflictDoNothing({ target: views.sessionId })
-      .returning();
-    const [view] = created
-      ? [created]
-      : await tx.select().from(views).where(eq(views.sessionId, session.id)).for('update');
-    if (!view) throw new Error('view vanished during ingestion');
-    const day = dayOf(view.startedAt);
-    const demoId = view.demoId;
-
-    const reached = new Set(view.stepsViewed);
-    let furthest = Math.max(0, ...view.stepsViewed);
-    let current = view.currentStep;
-    let completed = view.completed;
-    let completedAt = view.completedAt;
-    let duration = view.durationSeconds;
-    const stepRows = new Map<number, { seconds: number; firstReachedAt: Date }>();
-    const touch = (step: number) => {
-      let row = stepRows.get(step);
-      if (!row) {
-        row = { seconds: 0, firstReachedAt: now };
-        stepRows.set(step, row);
-      }
-      return row;
-    };
-    const daily = () => dailyDelta(d, demoId, day);
-
-    if (created) {
-      touch(1);
-      daily().views++;
-      stepDelta(d, demoId, day, 1).views++;
-      stepDelta(d, demoId, day, 1).endedHere++;
-      const share = d.shares.get(item.shareId) ?? { views: 0, lastViewedAt: now };
-      share.views++;
-      d.shares.set(item.shareId, share);
-      await emitEvent(tx, clock, {
-        workspaceId: view.workspaceId,
-        kind: 'demo.viewed',
-        data: {
-          demo_id: demoId,
-          view_id: view.id,
-          share_id: item.shareId,
-          viewer_email: view.viewerEmail,
-          viewer_name: view.viewerName,
-          started_at: view.startedAt.toISOString(),
-        },
-      });
-    }
-    const share = d.shares.get(item.shareId) ?? { views: 0, lastViewedAt: now };
-    share.lastViewedAt = now;
-    d.shares.set(item.shareId, share);
-
-    const credit = (seconds: number | undefined) => {
-      if (!seconds || seconds <= 0) return;
-      touch(current).seconds += seconds;
-      duration += seconds;
-      daily().durationSeconds += seconds;
-      stepDelta(d, demoId, day, current).seconds += seconds;
-    };
-    const reach = (step: number) => {
-      if (reached.has(step)) return;
-      reached.add(step);
-      touch(step);
-      stepDelta(d, demoId, day, step).views++;
-      // A view that has not completed "ends" at its furthest step: that is where it drops off.
-      if (!completed && step > furthest) {
-        if (furthest > 0) stepDelta(d, demoId, day, furthest).endedHere--;
-        stepDelta(d, demoId, day, step).endedHere++;
-      }
-      furthest = Math.max(furthest, step);
-    };
-
-    let justCompleted = false;
-    for (const event of events) {
-      if (event.type === 'view_started') continue;
-      credit(event.seconds);
-      if (event.type === 'step_reached' && event.stepNumber !== undefined) {
-        reach(event.stepNumber);
-        current = event.stepNumber;
-      } else if (event.type === 'completed' && !completed) {
-        reach(item.stepCount);
-        current = item.stepCount;
-        stepDelta(d, demoId, day, furthest).endedHere--;
-        completed = true;
-        completedAt = now;
-        justCompleted = true;
-        daily().completions++;
-      }
-    }
-
-    if (stepRows.size > 0) {
-      await tx
-        .insert(viewSteps)
-        .values([...stepRows].map(([stepNumber, r]) => ({ viewId: view.id, stepNumber, ...r })))
-        .onConflictDoUpdate({
-          target: [viewSteps.viewId, viewSteps.stepNumber],
-          set: { seconds: sql`${viewSteps.seconds} + excluded.seconds` },
-        });
-    }
-    await tx
-      .update(views)
-      .set({
-        stepsViewed: [...reached].sort((a, b) => a - b),
-        currentStep: current,
-        completed,
-        completedAt,
-        durationSeconds: duration,
-        lastActivityAt: now,
-        // The viewer may have identified after the view began.
-        viewerEmail: view.viewerEmail ?? session.viewerEmail,
-        viewerName: view.viewerName ?? session.viewerName,
-      })
-      .where(eq(views.id, view.id));
-    if (justCompleted) {
-      await emitEvent(tx, clock, {
-        workspaceId: view.workspaceId,
-        kind: 'demo.completed',
-        data: {
-          demo_id: demoId,
-          view_id: view.id,
-          share_id: item.shareId,
-          viewer_email: view.viewerEmail ?? session.viewerEmail,
-          completion_time: Math.round((now.getTime() - view.startedAt.getTime()) / 10) / 100,
-        },
-      });
-    }
-    return { accepted: events.length, duplicates };
-  }
-
-  /** Aggregates last and in key order, so that concurrent batches lock rows in the same order. */
-  async function applyDeltas(tx: Executor, d: Deltas) {
-    const daily = [...d.daily.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
-    if (daily.length > 0) {
-      await tx
-        .insert(demoDailyStats)
-        .values(daily)
-        .onConflictDoUpdate({
-          target: [demoDailyStats.demoId, demoDailyStats.day],
-          set: {
-            views: sql`${demoDailyStats.views} + excluded.views`,
-            completions: sql`${demoDailyStats.completions} + excluded.completions`,
-            durationSeconds: sql`${demoDailyStats.durationSeconds} + excluded.duration_seconds`,
-          },
-        });
-    }
-    const steps = [...d.steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
-    if (steps.length > 0) {
-      await tx
-        .insert(demoStepDailyStats)
-        .values(steps)
-        .onConflictDoUpdate({
-          target: [demoStepDailyStats.demoId, demoStepDailyStats.day, demoStepDailyStats.stepNumber],
-          set: {
-            views: sql`${demoStepDailyStats.views} + excluded.views`,
-            seconds: sql`${demoStepDailyStats.seconds} + excluded.seconds`,
-            endedHere: sql`${demoStepDailyStats.endedHere} + excluded.ended_here`,
-          },
-        });
-    }
-    for (const [shareId, delta] of [...d.shares.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await tx
-        .update(shares)
-        .set({
-          viewCount: sql`${shares.viewCount} + ${delta.views}`,
-          lastViewedAt: sql`greatest(${shares.lastViewedAt}, ${delta.lastViewedAt.toISOString()}::timestamptz)`,
-        })
-        .where(eq(shares.id, shareId));
-    }
-  }
-
   async function runBatch(items: IngestItem[]): Promise<IngestResult[]> {
     return db.transaction(async (tx) => {
-      const deltas: Deltas = { daily: new Map(), steps: new Map(), shares: new Map() };
-      const results: IngestResult[] = [];
-      // Sessions in a fixed order: two batches never wait on each other's rows in opposite orders.
-      const order = items.map((item, index) => ({ item, index })).sort((a, b) => (a.item.session.id < b.item.session.id ? -1 : 1));
-      for (const { item, index } of order) results[index] = await processItem(tx, item, deltas);
-      await applyDeltas(tx, deltas);
+      const now = clock.now();
+
+      // An event id counts once per session: the first request of the batch to carry it claims it.
+      const claims = new Map<string, number>();
+      items.forEach((item, index) => {
+        for (const event of item.events) {
+          const key = `${item.session.id}|${event.id.toLowerCase()}`;
+          if (!claims.has(key)) claims.set(key, index);
+        }
+      });
+      const claimOrder = [...claims.keys()].sort();
+      const fresh = await repo.claimEventIds(
+        tx,
+        claimOrder.map((key) => {
+          const [sessionId, eventId] = key.split('|') as [string, string];
+          return { sessionId, eventId };
+        }),
+        now,
+      );
+
+      // Per session, its fresh events in arrival order (a viewer may have two requests in one batch).
+      const results: IngestResult[] = items.map((item) => ({ accepted: 0, duplicates: item.events.length }));
+      const bySession = new Map<string, { items: IngestItem[]; events: IngestEvent[] }>();
+      items.forEach((item, index) => {
+        const seen = new Set<string>();
+        for (const event of item.events) {
+          const id = event.id.toLowerCase();
+          const key = `${item.session.id}|${id}`;
+          if (seen.has(id) || claims.get(key) !== index || !fresh.has(key)) continue;
+          seen.add(id);
+          results[index]!.accepted++;
+          results[index]!.duplicates--;
+          let group = bySession.get(item.session.id);
+          if (!group) {
+            group = { items: [], events: [] };
+            bySession.set(item.session.id, group);
+          }
+          if (!group.items.includes(item)) group.items.push(item);
+          group.events.push({ ...event, id });
+        }
+      });
+      if (bySession.size === 0) return results;
+
+      // Sessions in id order: two batches never wait on each other's view rows in opposite orders.
+      const sessionIds = [...bySession.keys()].sort();
+      const viewRows = await repo.upsertViews(
+        tx,
+        sessionIds.map((sessionId) => {
+          const group = bySession.get(sessionId)!;
+          const { session, shareId } = group.items[0]!;
+          return {
+            id: newId('view', now.getTime()),
+            workspaceId: session.workspaceId,
+            demoId: session.demoId,
+            shareId,
+            sessionId,
+            viewerEmail: session.viewerEmail,
+            viewerName: session.viewerName,
+            anonymousId: session.anonymousId,
+            stepsViewed: [1],
+            currentStep: 1,
+            startedAt: now,
+            lastActivityAt: now,
+            referrer: group.events.find((e) => e.referrer)?.referrer ?? session.referrer,
+            userAgent: session.userAgent,
+          };
+        }),
+      );
+
+      const deltas = new RollupDeltas();
+      const shareViews = new Map<string, { shareId: string; views: number; lastViewedAt: Date }>();
+      const stepRows: Parameters<typeof repo.addViewStepSeconds>[1] = [];
+      const updates: repo.ViewUpdate[] = [];
+      const outbox: NewEvent[] = [];
+      for (const row of viewRows) {
+        const group = bySession.get(row.sessionId!)!;
+        const { session, shareId, stepCount } = group.items[0]!;
+        const progress = applyEvents(row, row.created, group.events, stepCount, now, deltas);
+        const viewerEmail = row.viewerEmail ?? session.viewerEmail;
+        const viewerName = row.viewerName ?? session.viewerName;
+        // The viewer may have identified after the view began.
+        updates.push({ ...progress.view, lastActivityAt: now, viewerEmail, viewerName });
+        for (const [stepNumber, r] of progress.stepRows) stepRows.push({ viewId: row.id, stepNumber, ...r });
+        if (row.created) {
+          const counter = shareViews.get(shareId) ?? { shareId, views: 0, lastViewedAt: now };
+          counter.views++;
+          shareViews.set(shareId, counter);
+          outbox.push({
+            workspaceId: row.workspaceId,
+            kind: 'demo.viewed',
+            data: {
+              demo_id: row.demoId,
+              view_id: row.id,
+              share_id: shareId,
+              viewer_email: row.viewerEmail,
+              viewer_name: row.viewerName,
+              started_at: row.startedAt.toISOString(),
+            },
+          });
+        }
+        if (progress.justCompleted) {
+          outbox.push({
+            workspaceId: row.workspaceId,
+            kind: 'demo.completed',
+            data: {
+              demo_id: row.demoId,
+              view_id: row.id,
+              share_id: shareId,
+              viewer_email: viewerEmail,
+              completion_time: Math.round((now.getTime() - row.startedAt.getTime()) / 10) / 100,
+            },
+          });
+        }
+      }
+
+      await repo.addViewStepSeconds(tx, stepRows);
+      await repo.updateViews(tx, updates);
+      await emitEvents(tx, clock, outbox);
+      // Rollups and link counters last: they are the rows every batch shares, so hold their locks briefly.
+      const rollups = deltas.sorted();
+      await repo.addDailyStats(tx, rollups.daily);
+      await repo.addStepDailyStats(tx, rollups.steps);
+      await repo.addShareViews(tx, [...shareViews.values()]);
       return results;
     });
   }
