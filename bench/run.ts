@@ -1,7 +1,7 @@
 /**
- * `npm run bench [-- --seconds 5 --connections 10 --postgres]`
+ * `npm run bench [-- --seconds 3 --rounds 3 --connections 10 --postgres --pglite-only --only demos,events]`
  *
- * Requests/s and latency of the scenarios in bench/scenarios.ts against a server in a child process, on
+ * Requests/s (or units/s, such as events/s) and latency of the scenarios in bench/scenarios.ts against a server in a child process, on
  * embedded PGlite and, when BENCH_DATABASE_URL or DATABASE_URL is set (or --postgres with TEST_DATABASE_URL),
  * on PostgreSQL in a bench database created for the run and dropped after it. Bounded: `seconds` per
  * scenario plus a one-second warm-up, against 127.0.0.1 only.
@@ -14,17 +14,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { SCENARIOS } from './scenarios';
+import { SCENARIOS, type Scenario } from './scenarios';
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     postgres: { type: 'boolean', default: false },
     'pglite-only': { type: 'boolean', default: false },
+    /** Comma-separated parts of scenario names: run those (and the baselines they name) only. */
+    only: { type: 'string' },
   },
 });
 const seconds = Number(args.seconds);
+const rounds = Math.max(1, Number(args.rounds));
 const connections = Number(args.connections);
 const postgresUrl =
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || (args.postgres ? process.env.TEST_DATABASE_URL : '');
@@ -46,6 +50,9 @@ interface Figures {
   failed: number;
   ratio?: number;
   target?: number;
+  note?: string;
+  /** Lowest and highest ratio over the rounds. */
+  spread?: string;
 }
 
 function startServer(env: NodeJS.ProcessEnv) {
@@ -72,26 +79,111 @@ function startServer(env: NodeJS.ProcessEnv) {
   return { ready, stop };
 }
 
+function selected() {
+  if (!args.only) return SCENARIOS;
+  const parts = args.only.split(',').map((p) => p.trim().toLowerCase());
+  const chosen = new Set(SCENARIOS.filter((s) => parts.some((p) => s.name.toLowerCase().includes(p))));
+  // Baselines first, however deep: a ratio needs its baseline measured in the same run.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of [...chosen]) {
+      const base = SCENARIOS.find((b) => b.name === s.baseline);
+      if (base && !chosen.has(base)) {
+        chosen.add(base);
+        grew = true;
+      }
+    }
+  }
+  return SCENARIOS.filter((s) => chosen.has(s));
+}
+
+/** One timed run of one scenario (after its warm-up), with what it stored when it stores. */
+async function runOnce(scenario: Scenario, ready: Ready, engine: string): Promise<Figures> {
+  const url = `${scenario.server === 'app' ? ready.app : ready.bare}${scenario.path(ready.ids)}`;
+  const headers = scenario.headers?.(ready.ids, ready.key) ?? {};
+  const next = scenario.post?.(ready.ids);
+  const requests = next
+    ? [
+        {
+          method: 'POST',
+          setupRequest: (request: { headers: Record<string, string>; body?: string }) => {
+            const { body, headers: extra } = next();
+            request.headers = { ...request.headers, ...extra };
+            request.body = body;
+            return request;
+          },
+        },
+      ]
+    : undefined;
+  await autocannon({ url, connections, duration: 1, headers, requests }); // warm-up: caches, JIT, pool
+  const storedBefore = scenario.stored ? await count(ready.bare, scenario.stored) : 0;
+  const r = await autocannon({ url, connections, duration: seconds, headers, requests });
+  const units = scenario.units ?? 1;
+  const figures: Figures = {
+    engine,
+    name: scenario.name,
+    rps: r.requests.average * units,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.non2xx + r.errors,
+    target: scenario.target,
+  };
+  if (scenario.stored) {
+    const acknowledged = r['2xx'] * units;
+    const stored = (await count(ready.bare, scenario.stored)) - storedBefore;
+    figures.note = `${acknowledged} acknowledged, ${stored} stored${stored < acknowledged ? ' (LOST)' : ''}`;
+    if (stored < acknowledged) figures.failed += acknowledged - stored;
+  }
+  return figures;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * Every selected scenario, `rounds` times over. A ratio is taken within each round (scenario against its
+ * baseline measured minutes, not a whole run, apart) and the median round is reported: on a shared machine
+ * the throughput of one run drifts by a third, and interleaving keeps that drift out of the ratios.
+ */
 async function measure(engine: string, ready: Ready): Promise<Figures[]> {
-  const results: Figures[] = [];
-  for (const scenario of SCENARIOS) {
-    const url = `${scenario.server === 'app' ? ready.app : ready.bare}${scenario.path(ready.ids)}`;
-    const headers: Record<string, string> = scenario.auth ? { authorization: `Bearer ${ready.key}` } : {};
-    await autocannon({ url, connections, duration: 1, headers }); // warm-up: caches, JIT, pool
-    const r = await autocannon({ url, connections, duration: seconds, headers });
-    const base = results.find((f) => f.name === scenario.baseline);
-    results.push({
+  const scenarios = selected();
+  const runs = new Map<string, Figures[]>(scenarios.map((s) => [s.name, []]));
+  const ratios = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const thisRound = new Map<string, Figures>();
+    for (const scenario of scenarios) {
+      const figures = await runOnce(scenario, ready, engine);
+      thisRound.set(scenario.name, figures);
+      runs.get(scenario.name)!.push(figures);
+      const base = scenario.baseline ? thisRound.get(scenario.baseline) : undefined;
+      if (base) ratios.get(scenario.name)!.push(figures.rps / base.rps);
+    }
+  }
+  return scenarios.map((scenario) => {
+    const all = runs.get(scenario.name)!;
+    const r = ratios.get(scenario.name)!;
+    return {
       engine,
       name: scenario.name,
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      failed: r.non2xx + r.errors,
-      ratio: base ? r.requests.average / base.rps : undefined,
+      rps: median(all.map((f) => f.rps)),
+      p50: median(all.map((f) => f.p50)),
+      p99: median(all.map((f) => f.p99)),
+      failed: all.reduce((n, f) => n + f.failed, 0),
+      ratio: r.length > 0 ? median(r) : undefined,
+      spread: r.length > 1 ? `${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}` : undefined,
       target: scenario.target,
-    });
-  }
-  return results;
+      note: all.map((f) => f.note).filter(Boolean).join('; ') || undefined,
+    };
+  });
+}
+
+/** A count the bare server reports (`{"n": N}`), read between scenarios. */
+async function count(bare: string, path: string): Promise<number> {
+  const res = await fetch(`${bare}${path}`);
+  return ((await res.json()) as { n: number }).n;
 }
 
 async function runEngine(engine: 'pglite' | 'postgres'): Promise<Figures[]> {
@@ -125,12 +217,14 @@ const engines: Array<'pglite' | 'postgres'> = ['pglite'];
 if (postgresUrl && !args['pglite-only']) engines.push('postgres');
 else console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL or DATABASE_URL, or pass --postgres with TEST_DATABASE_URL)');
 
-console.log(`${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), server in a child process\n`);
+console.log(
+  `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process\n`,
+);
 const all: Figures[] = [];
 for (const engine of engines) all.push(...(await runEngine(engine)));
 
 const rows = [
-  ['engine', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'target'],
+  ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target'],
   ...all.map((f) => [
     f.engine,
     f.name,
@@ -139,6 +233,7 @@ const rows = [
     String(f.p99),
     String(f.failed),
     f.ratio === undefined ? '' : f.ratio.toFixed(2),
+    f.spread ?? '',
     f.target === undefined ? '' : `>= ${f.target} ${f.ratio !== undefined && f.ratio >= f.target ? 'ok' : 'MISS'}`,
   ]),
 ];
@@ -147,6 +242,7 @@ for (const [i, row] of rows.entries()) {
   console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
+for (const f of all.filter((x) => x.note)) console.log(`${f.engine} ${f.name}: ${f.note}`);
 const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} scenario(s) had failed requests: the figures are not meaningful.`);

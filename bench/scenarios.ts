@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { seedDemo } from './seed-demo';
 
 /**
  * The benchmark's targets, measured in this order in every run. To add one, append a scenario (and, when it
@@ -10,8 +12,14 @@ export interface Scenario {
   /** `bare`: the baseline server (no auth, no hooks); `app`: the real application. */
   server: 'app' | 'bare';
   path: (ids: Record<string, string>) => string;
-  /** Send the seeded API key as a bearer token. */
-  auth?: boolean;
+  /** Headers of every request; `key` is the seeded API key with every scope. */
+  headers?: (ids: Record<string, string>, key: string) => Record<string, string>;
+  /** A POST body per request, with the request's extra headers (for traffic that changes every time). */
+  post?: (ids: Record<string, string>) => () => { body: string; headers: Record<string, string> };
+  /** Units of work per request (events per ingestion request): the ratio compares units per second. */
+  units?: number;
+  /** After the run: how many units the server holds, to check that every acknowledged one was stored. */
+  stored?: string;
   baseline?: string;
   target?: number;
 }
@@ -22,8 +30,29 @@ export interface SeedContext {
   ids: Record<string, string>;
 }
 
+const VIEWER_SESSIONS = 200;
+const EVENTS_PER_REQUEST = 10;
+
+/**
+ * A demo of 10 steps and 20 hotspots (its own account and key), published, with a link and 200 viewer
+ * sessions (one view each) for the viewer scenarios.
+ */
+async function seedViewerDemo({ app }: SeedContext): Promise<Record<string, string>> {
+  const { call, auth, demo } = await seedDemo(app, ['demos:read', 'demos:write', 'shares:write']);
+  await call('PATCH', `/v1/demos/${demo.id}`, { status: 'published' }, auth);
+  const share = (await call('POST', `/v1/demos/${demo.id}/shares`, {}, auth)).json().data as { url: string };
+  const token = share.url.split('/s/')[1]!;
+  const sessions: string[] = [];
+  for (let i = 0; i < VIEWER_SESSIONS; i++) {
+    const res = await call('GET', `/v1/viewer/${token}`);
+    const c = (res.cookies as Array<{ name: string; value: string }>)[0]!;
+    sessions.push(`${c.name}=${c.value}`);
+  }
+  return { demoId: demo.id, demoKey: auth.authorization.slice('Bearer '.length), token, sessions: sessions.join('\n') };
+}
+
 /** Extra data for scenarios; each returns ids to merge into `ids`. Runs in the server process. */
-export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [];
+export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [seedViewerDemo];
 
 export const SCENARIOS: Scenario[] = [
   { name: 'bare: constant', server: 'bare', path: () => '/const' },
@@ -32,8 +61,48 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/team/members (API key)',
     server: 'app',
     path: () => '/v1/team/members',
-    auth: true,
+    headers: (_, key) => ({ authorization: `Bearer ${key}` }),
     baseline: 'bare: one PK SELECT',
     target: 0.6,
+  },
+  {
+    name: 'GET /v1/demos/:id (10 steps, 20 hotspots)',
+    server: 'app',
+    path: (ids) => `/v1/demos/${ids.demoId}`,
+    headers: (ids) => ({ authorization: `Bearer ${ids.demoKey}` }),
+    baseline: 'bare: one PK SELECT',
+    target: 0.5,
+  },
+  {
+    name: 'GET /v1/viewer/:token/demo (published payload)',
+    server: 'app',
+    path: (ids) => `/v1/viewer/${ids.token}/demo`,
+    headers: (ids) => ({ cookie: ids.sessions!.split('\n')[0]! }),
+    baseline: 'bare: constant',
+    target: 0.5,
+  },
+  {
+    name: `POST /v1/viewer/:token/events (events/s, ${EVENTS_PER_REQUEST} per request)`,
+    server: 'app',
+    path: (ids) => `/v1/viewer/${ids.token}/events`,
+    post: (ids) => {
+      const sessions = ids.sessions!.split('\n');
+      let next = 0;
+      return () => ({
+        headers: { cookie: sessions[next++ % sessions.length]!, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          events: Array.from({ length: EVENTS_PER_REQUEST }, (_, i) => ({
+            id: randomUUID(),
+            type: 'step_reached',
+            step_number: (i % 10) + 1,
+            seconds_on_previous: 1.5,
+          })),
+        }),
+      });
+    },
+    units: EVENTS_PER_REQUEST,
+    stored: '/ingested-events',
+    baseline: 'bare: one PK SELECT',
+    target: 1.0,
   },
 ];

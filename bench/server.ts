@@ -6,13 +6,14 @@
  * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files). Prints one JSON line
  * `{app, bare, key, ids}` on stdout when ready; exits on SIGTERM.
  */
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { members } from '../src/accounts/accounts.tables';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
+import { ingestedEvents } from '../src/views/views.tables';
 import { SEEDS } from './scenarios';
 
 const url = process.env.BENCH_DATABASE_URL || undefined;
@@ -20,7 +21,11 @@ const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: pro
 await database.migrate();
 const queue = new JobQueue(database, { work: false });
 const { app } = await buildApp({
-  config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000, RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000 }),
+  config: testConfig({
+    RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+    RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000,
+    VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+  }),
   database,
   secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
   queue,
@@ -61,6 +66,9 @@ bare.get('/select', async () => {
   const [row] = await database.db.select().from(members).where(eq(members.id, memberId)).limit(1);
   return { id: row?.id, email: row?.email, role: row?.role };
 });
+
+// What the ingestion scenario stored, to check it against what was acknowledged.
+bare.get('/ingested-events', async () => ({ n: (await database.db.select({ n: count() }).from(ingestedEvents))[0]!.n }));
 
 const appAddress = await app.listen({ host: '127.0.0.1', port: 0 });
 const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 });

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { prepared } from '../db/prepared';
 import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
@@ -152,13 +153,17 @@ export async function updateDemo(db: Executor, id: string, patch: Partial<typeof
  * (which changes with the demo's links, and with time as they expire). One primary-key lookup.
  */
 export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
-  const [row] = await db
-    .select({ revision: demos.revision, shareToken })
-    .from(demos)
-    .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
-    .limit(1);
+  const [row] = await prepared(db, 'demo_version', demoVersion).execute({ workspaceId, id });
   return row;
 }
+
+const demoVersion = (db: Executor, name: string) =>
+  db
+    .select({ revision: demos.revision, shareToken })
+    .from(demos)
+    .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
+    .limit(1)
+    .prepare(name);
 
 /** Bumps updated_at and points the thumbnail at the first step's image, after any change to the steps. */
 export async function touchAfterStepChange(db: Executor, id: string, now: Date) {

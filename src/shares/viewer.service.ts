@@ -43,9 +43,20 @@ export interface Resolved {
 const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>
   new AppError(code, message, { details: [{ field: 'gate', message: gate }] });
 
-/** The cookie of one link: its name is derived from the link, so links never overwrite each other's. */
+const cookieNames = new Map<string, string>();
+
+/**
+ * The cookie of one link: its name is derived from the link, so links never overwrite each other's.
+ * Remembered for the busiest links: every viewer request needs it.
+ */
 export function viewerCookieName(linkToken: string): string {
-  return `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
+  let name = cookieNames.get(linkToken);
+  if (name === undefined) {
+    name = `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
+    if (cookieNames.size >= 10_000) cookieNames.clear();
+    cookieNames.set(linkToken, name);
+  }
+  return name;
 }
 
 export function isAllowed(share: Pick<ShareRow, 'allowedEmails' | 'allowedDomains'>, email: string): boolean {

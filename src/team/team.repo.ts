@@ -1,20 +1,25 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { members, users } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
+import { prepared } from '../db/prepared';
 
 /**
  * One page of members with the total in the same round trip (a window count); only a page past the end,
  * which has no row to carry the total, costs a second query.
  */
-export async function listMembers(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {
-  const found = await db
+const membersPage = (db: Executor, name: string) =>
+  db
     .select({ member: members, name: users.name, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(members)
     .leftJoin(users, eq(users.id, members.userId))
-    .where(eq(members.workspaceId, workspaceId))
+    .where(eq(members.workspaceId, sql.placeholder('workspaceId')))
     .orderBy(asc(members.createdAt), asc(members.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(name);
+
+export async function listMembers(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {
+  const found = await prepared(db, 'team_members_page', membersPage).execute({ workspaceId, ...page });
   const rows = found.map(({ member, name }) => ({ member, name }));
   if (found[0]) return { rows, total: found[0].total };
   if (page.offset === 0) return { rows, total: 0 };

@@ -1,57 +1,119 @@
 /**
- * The ingestion's SQL: one statement per table for a whole batch of requests, whatever its size. Lists
- * travel as one JSON parameter (json_to_recordset), which keeps every statement far below PostgreSQL's
- * limit of 65,535 parameters and lets the same text run on pg and PGlite.
+ * The ingestion's SQL: two statements per batch of requests, whatever its size (plus the outbox and the
+ * link counters when views start or complete). Lists travel as one JSON parameter each (json_to_recordset),
+ * which keeps statements far below PostgreSQL's limit of 65,535 parameters and runs the same on pg and
+ * PGlite. Under load a batch's time is mostly round trips, and every request of the batch waits for it.
  */
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { shares } from '../shares/shares.tables';
 import type { DailyDelta, StepDailyDelta, ViewState } from './view-progress';
-import { demoDailyStats, demoStepDailyStats, viewSteps, views } from './views.tables';
 
-type ViewRow = typeof views.$inferSelect;
-type NewView = typeof views.$inferInsert;
-
+const json = (rows: object[]) => JSON.stringify(rows);
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
-/** Stores the event ids; answers the `session|event` keys that were new (the others were seen before). */
-export async function claimEventIds(db: Executor, ids: Array<{ sessionId: string; eventId: string }>, now: Date) {
-  if (ids.length === 0) return new Set<string>();
-  const payload = JSON.stringify(ids.map((i) => ({ session_id: i.sessionId, event_id: i.eventId })));
-  const result = await db.execute(sql`
-    insert into ingested_events (session_id, event_id, at)
-    select e.session_id, e.event_id, ${now}
-    from json_to_recordset(${payload}::json) as e(session_id text, event_id uuid)
-    on conflict do nothing
-    returning session_id, event_id`);
-  return new Set(rowsOf(result).map((r) => `${r.session_id}|${r.event_id}`));
+export interface ViewCandidate {
+  id: string;
+  workspaceId: string;
+  demoId: string;
+  shareId: string;
+  sessionId: string;
+  viewerEmail: string | null;
+  viewerName: string | null;
+  anonymousId: string;
+  referrer: string | null;
+  userAgent: string | null;
+}
+
+export interface OpenView extends ViewState {
+  sessionId: string;
+  workspaceId: string;
+  viewerEmail: string | null;
+  viewerName: string | null;
+  /** Created by this statement: the view's first events. */
+  created: boolean;
 }
 
 /**
- * Creates the views that do not exist yet and locks all of them, in session order. `created` tells the new
- * ones apart: a row inserted by this statement has no deleting transaction (xmax = 0), an updated one has.
+ * The first half of a batch, in one statement: stores the event ids (a retried one is skipped), then, for
+ * every session that has a new event, creates its view if it has none and locks it, in session order (two
+ * batches never wait on each other's views in opposite orders). Answers the `session|event` keys that were
+ * new, and the views. A row inserted here has no deleting transaction (xmax = 0); an existing one has.
  */
-export async function upsertViews(db: Executor, rows: NewView[]): Promise<Array<ViewRow & { created: boolean }>> {
-  if (rows.length === 0) return [];
-  return db
-    .insert(views)
-    .values(rows)
-    .onConflictDoUpdate({ target: views.sessionId, set: { sessionId: sql`excluded.session_id` } })
-    .returning({ ...getTableColumns(views), created: sql<boolean>`(xmax = 0)` });
-}
-
-export async function addViewStepSeconds(
+export async function claimAndOpenViews(
   db: Executor,
-  rows: Array<{ viewId: string; stepNumber: number; seconds: number; firstReachedAt: Date }>,
-) {
-  if (rows.length === 0) return;
-  await db
-    .insert(viewSteps)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [viewSteps.viewId, viewSteps.stepNumber],
-      set: { seconds: sql`${viewSteps.seconds} + excluded.seconds` },
+  ids: Array<{ sessionId: string; eventId: string }>,
+  candidates: ViewCandidate[],
+  now: Date,
+): Promise<{ fresh: Set<string>; views: OpenView[] }> {
+  if (ids.length === 0) return { fresh: new Set(), views: [] };
+  const idRows = json(ids.map((i) => ({ session_id: i.sessionId, event_id: i.eventId })));
+  const viewRows = json(
+    candidates.map((c) => ({
+      id: c.id,
+      workspace_id: c.workspaceId,
+      demo_id: c.demoId,
+      share_id: c.shareId,
+      session_id: c.sessionId,
+      viewer_email: c.viewerEmail,
+      viewer_name: c.viewerName,
+      anonymous_id: c.anonymousId,
+      referrer: c.referrer,
+      user_agent: c.userAgent,
+    })),
+  );
+  const result = await db.execute(sql`
+    with
+    claimed as (
+      insert into ingested_events (session_id, event_id, at)
+      select e.session_id, e.event_id, ${now}::timestamptz
+      from json_to_recordset(${idRows}::json) as e(session_id text, event_id uuid)
+      order by e.session_id, e.event_id
+      on conflict do nothing
+      returning session_id, event_id
+    ),
+    opened as (
+      insert into views (id, workspace_id, demo_id, share_id, session_id, viewer_email, viewer_name, anonymous_id,
+        steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
+      select v.id, v.workspace_id, v.demo_id, v.share_id, v.session_id, v.viewer_email, v.viewer_name, v.anonymous_id,
+        '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
+      from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
+        session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text, user_agent text)
+      where v.session_id in (select session_id from claimed)
+      order by v.session_id
+      on conflict (session_id) do update set session_id = excluded.session_id
+      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.started_at, views.steps_viewed,
+        views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
+        views.viewer_name, (views.xmax = 0) as created
+    )
+    select session_id, event_id::text as event_id, null::json as view from claimed
+    union all
+    select session_id, null, row_to_json(opened) from opened`);
+  const fresh = new Set<string>();
+  const opened: OpenView[] = [];
+  for (const row of rowsOf(result)) {
+    if (row.event_id !== null) {
+      fresh.add(`${row.session_id}|${row.event_id}`);
+      continue;
+    }
+    const v = (typeof row.view === 'string' ? JSON.parse(row.view) : row.view) as Record<string, unknown>;
+    opened.push({
+      id: v.id as string,
+      sessionId: v.session_id as string,
+      workspaceId: v.workspace_id as string,
+      demoId: v.demo_id as string,
+      startedAt: new Date(v.started_at as string),
+      stepsViewed: v.steps_viewed as number[],
+      currentStep: v.current_step as number,
+      completed: v.completed as boolean,
+      completedAt: v.completed_at ? new Date(v.completed_at as string) : null,
+      durationSeconds: v.duration_seconds as number,
+      viewerEmail: v.viewer_email as string | null,
+      viewerName: v.viewer_name as string | null,
+      created: v.created as boolean,
     });
+  }
+  return { fresh, views: opened };
 }
 
 export interface ViewUpdate extends ViewState {
@@ -60,10 +122,30 @@ export interface ViewUpdate extends ViewState {
   viewerName: string | null;
 }
 
-export async function updateViews(db: Executor, rows: ViewUpdate[]) {
-  if (rows.length === 0) return;
-  const payload = JSON.stringify(
-    rows.map((r) => ({
+export interface Progress {
+  stepRows: Array<{ viewId: string; stepNumber: number; seconds: number; firstReachedAt: Date }>;
+  views: ViewUpdate[];
+  daily: DailyDelta[];
+  steps: StepDailyDelta[];
+}
+
+/**
+ * Writes a batch's progress in one statement (data-modifying CTEs): step seconds, the views, and both
+ * rollups. One round trip instead of four: under load a batch's time is mostly round trips, and every
+ * request of the batch waits for it. The views are already locked by upsertViews; the rollup rows are
+ * inserted in key order, so concurrent batches take their locks in one order and never deadlock.
+ */
+export async function writeProgress(db: Executor, p: Progress) {
+  const steps = json(
+    p.stepRows.map((r) => ({
+      view_id: r.viewId,
+      step_number: r.stepNumber,
+      seconds: r.seconds,
+      first_reached_at: r.firstReachedAt.toISOString(),
+    })),
+  );
+  const viewRows = json(
+    p.views.map((r) => ({
       id: r.id,
       steps_viewed: r.stepsViewed,
       current_step: r.currentStep,
@@ -75,46 +157,66 @@ export async function updateViews(db: Executor, rows: ViewUpdate[]) {
       viewer_name: r.viewerName,
     })),
   );
+  const daily = json(
+    p.daily.map((r) => ({ demo_id: r.demoId, day: r.day, views: r.views, completions: r.completions, duration_seconds: r.durationSeconds })),
+  );
+  const stepDaily = json(
+    p.steps.map((r) => ({
+      demo_id: r.demoId,
+      day: r.day,
+      step_number: r.stepNumber,
+      views: r.views,
+      seconds: r.seconds,
+      ended_here: r.endedHere,
+    })),
+  );
   await db.execute(sql`
-    update views as v set
-      steps_viewed = u.steps_viewed, current_step = u.current_step, completed = u.completed,
-      completed_at = u.completed_at, duration_seconds = u.duration_seconds, last_activity_at = u.last_activity_at,
-      viewer_email = u.viewer_email, viewer_name = u.viewer_name
-    from json_to_recordset(${payload}::json) as u(
-      id text, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
-      duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text)
-    where v.id = u.id`);
-}
-
-/** Rows must come in key order (RollupDeltas.sorted) so that concurrent batches lock them in one order. */
-export async function addDailyStats(db: Executor, rows: DailyDelta[]) {
-  if (rows.length === 0) return;
-  await db
-    .insert(demoDailyStats)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [demoDailyStats.demoId, demoDailyStats.day],
-      set: {
-        views: sql`${demoDailyStats.views} + excluded.views`,
-        completions: sql`${demoDailyStats.completions} + excluded.completions`,
-        durationSeconds: sql`${demoDailyStats.durationSeconds} + excluded.duration_seconds`,
-      },
-    });
-}
-
-export async function addStepDailyStats(db: Executor, rows: StepDailyDelta[]) {
-  if (rows.length === 0) return;
-  await db
-    .insert(demoStepDailyStats)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [demoStepDailyStats.demoId, demoStepDailyStats.day, demoStepDailyStats.stepNumber],
-      set: {
-        views: sql`${demoStepDailyStats.views} + excluded.views`,
-        seconds: sql`${demoStepDailyStats.seconds} + excluded.seconds`,
-        endedHere: sql`${demoStepDailyStats.endedHere} + excluded.ended_here`,
-      },
-    });
+    with
+    step_rows as (
+      insert into view_steps (view_id, step_number, seconds, first_reached_at)
+      select x.view_id, x.step_number, x.seconds, x.first_reached_at
+      from json_to_recordset(${steps}::json) as x(view_id text, step_number integer, seconds double precision, first_reached_at timestamptz)
+      on conflict (view_id, step_number) do update set seconds = view_steps.seconds + excluded.seconds
+      returning 1
+    ),
+    view_rows as (
+      update views as v set
+        steps_viewed = u.steps_viewed, current_step = u.current_step, completed = u.completed,
+        completed_at = u.completed_at, duration_seconds = u.duration_seconds, last_activity_at = u.last_activity_at,
+        viewer_email = u.viewer_email, viewer_name = u.viewer_name
+      from json_to_recordset(${viewRows}::json) as u(
+        id text, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
+        duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text)
+      where v.id = u.id
+      returning 1
+    ),
+    daily_rows as (
+      insert into demo_daily_stats (demo_id, day, views, completions, duration_seconds)
+      select x.demo_id, x.day, x.views, x.completions, x.duration_seconds
+      from json_to_recordset(${daily}::json) as x(demo_id text, day date, views integer, completions integer, duration_seconds double precision)
+      order by x.demo_id, x.day
+      on conflict (demo_id, day) do update set
+        views = demo_daily_stats.views + excluded.views,
+        completions = demo_daily_stats.completions + excluded.completions,
+        duration_seconds = demo_daily_stats.duration_seconds + excluded.duration_seconds
+      returning 1
+    ),
+    step_daily_rows as (
+      insert into demo_step_daily_stats (demo_id, day, step_number, views, seconds, ended_here)
+      select x.demo_id, x.day, x.step_number, x.views, x.seconds, x.ended_here
+      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, step_number integer, views integer, seconds double precision, ended_here integer)
+      order by x.demo_id, x.day, x.step_number
+      on conflict (demo_id, day, step_number) do update set
+        views = demo_step_daily_stats.views + excluded.views,
+        seconds = demo_step_daily_stats.seconds + excluded.seconds,
+        ended_here = demo_step_daily_stats.ended_here + excluded.ended_here
+      returning 1
+    )
+    select
+      (select count(*) from step_rows) as step_rows,
+      (select count(*) from view_rows) as view_rows,
+      (select count(*) from daily_rows) as daily_rows,
+      (select count(*) from step_daily_rows) as step_daily_rows`);
 }
 
 /** Counts new views on their links, one share at a time in id order (the lock order of every batch). */

@@ -47,13 +47,35 @@ export function createIngestion(deps: { database: Database; clock: Clock; log: {
           if (!claims.has(key)) claims.set(key, index);
         }
       });
-      const claimOrder = [...claims.keys()].sort();
-      const fresh = await repo.claimEventIds(
+      // A view for every session of the batch, should it turn out to have new events and no view yet.
+      const candidates = new Map<string, repo.ViewCandidate>();
+      for (const item of items) {
+        const { session } = item;
+        const candidate = candidates.get(session.id) ?? {
+          id: newId('view', now.getTime()),
+          workspaceId: session.workspaceId,
+          demoId: session.demoId,
+          shareId: item.shareId,
+          sessionId: session.id,
+          viewerEmail: session.viewerEmail,
+          viewerName: session.viewerName,
+          anonymousId: session.anonymousId,
+          referrer: null,
+          userAgent: session.userAgent,
+        };
+        candidate.referrer ??= item.events.find((e) => e.referrer)?.referrer ?? null;
+        candidates.set(session.id, candidate);
+      }
+      for (const candidate of candidates.values()) {
+        candidate.referrer ??= items.find((i) => i.session.id === candidate.sessionId)!.session.referrer;
+      }
+      const { fresh, views: viewRows } = await repo.claimAndOpenViews(
         tx,
-        claimOrder.map((key) => {
+        [...claims.keys()].map((key) => {
           const [sessionId, eventId] = key.split('|') as [string, string];
           return { sessionId, eventId };
         }),
+        [...candidates.values()],
         now,
       );
 
@@ -80,39 +102,13 @@ export function createIngestion(deps: { database: Database; clock: Clock; log: {
       });
       if (bySession.size === 0) return results;
 
-      // Sessions in id order: two batches never wait on each other's view rows in opposite orders.
-      const sessionIds = [...bySession.keys()].sort();
-      const viewRows = await repo.upsertViews(
-        tx,
-        sessionIds.map((sessionId) => {
-          const group = bySession.get(sessionId)!;
-          const { session, shareId } = group.items[0]!;
-          return {
-            id: newId('view', now.getTime()),
-            workspaceId: session.workspaceId,
-            demoId: session.demoId,
-            shareId,
-            sessionId,
-            viewerEmail: session.viewerEmail,
-            viewerName: session.viewerName,
-            anonymousId: session.anonymousId,
-            stepsViewed: [1],
-            currentStep: 1,
-            startedAt: now,
-            lastActivityAt: now,
-            referrer: group.events.find((e) => e.referrer)?.referrer ?? session.referrer,
-            userAgent: session.userAgent,
-          };
-        }),
-      );
-
       const deltas = new RollupDeltas();
       const shareViews = new Map<string, { shareId: string; views: number; lastViewedAt: Date }>();
-      const stepRows: Parameters<typeof repo.addViewStepSeconds>[1] = [];
+      const stepRows: repo.Progress['stepRows'] = [];
       const updates: repo.ViewUpdate[] = [];
       const outbox: NewEvent[] = [];
       for (const row of viewRows) {
-        const group = bySession.get(row.sessionId!)!;
+        const group = bySession.get(row.sessionId)!;
         const { session, shareId, stepCount } = group.items[0]!;
         const progress = applyEvents(row, row.created, group.events, stepCount, now, deltas);
         const viewerEmail = row.viewerEmail ?? session.viewerEmail;
@@ -152,13 +148,9 @@ export function createIngestion(deps: { database: Database; clock: Clock; log: {
         }
       }
 
-      await repo.addViewStepSeconds(tx, stepRows);
-      await repo.updateViews(tx, updates);
-      await emitEvents(tx, clock, outbox);
-      // Rollups and link counters last: they are the rows every batch shares, so hold their locks briefly.
       const rollups = deltas.sorted();
-      await repo.addDailyStats(tx, rollups.daily);
-      await repo.addStepDailyStats(tx, rollups.steps);
+      await repo.writeProgress(tx, { stepRows, views: updates, daily: rollups.daily, steps: rollups.steps });
+      await emitEvents(tx, clock, outbox);
       await repo.addShareViews(tx, [...shareViews.values()]);
       return results;
     });
@@ -187,7 +179,7 @@ export function createIngestion(deps: { database: Database; clock: Clock; log: {
   }
 
   // PGlite runs one transaction at a time; PostgreSQL gets a few in flight so commits overlap.
-  const batcher = new Batcher(flush, { maxBatch: 200, concurrency: deps.database.kind === 'pglite' ? 1 : 4 });
+  const batcher = new Batcher(flush, { maxBatch: 200, concurrency: deps.database.kind === 'pglite' ? 1 : 2 });
 
   return {
     ingest: (item: IngestItem) => batcher.submit(item),
