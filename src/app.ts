@@ -74,7 +74,8 @@ const V1_MODULES = [
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = deps;
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    // Silent: no logger at all, rather than one that makes a child per request and discards its lines.
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     genReqId: () => newId('request'),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: config.BODY_LIMIT,

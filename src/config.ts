@@ -100,6 +100,7 @@ export const configSchema = z.object({
   SHARE_PASSWORD_ATTEMPTS: positiveInt(5),
   SHARE_PASSWORD_WINDOW: duration('15m'),
   VIEWER_SESSION_TTL: duration('30d'),
+  ACCESS_LOG_RETENTION: duration('90d'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Demoshare <no-reply@localhost>'),
   CHROMIUM_PATH: z

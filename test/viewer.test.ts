@@ -246,4 +246,23 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(embed.headers['x-frame-options']).toBeUndefined();
     expect((await t.app.inject({ method: 'GET', url: '/s/unknown-token-123' })).statusCode).toBe(404);
   });
+
+  it('rate-limits the pages on the viewer budget of the address (429 with Retry-After)', async () => {
+    const limited = await createTestApp({ config: { VIEWER_RATE_LIMIT_PER_MINUTE: 3 } });
+    try {
+      const k = await limited.apiKey('all');
+      const demo = await demoWithSteps(limited, k, 1);
+      const share = await createShare(limited, k, demo);
+      const page = (path: string, ip: string) => limited.app.inject({ method: 'GET', url: `${path}/${share.token}`, remoteAddress: ip });
+      for (const path of ['/s', '/embed', '/s']) expect((await page(path, '198.51.100.77')).statusCode).toBe(200);
+      const blocked = await page('/embed', '198.51.100.77');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().error.code).toBe('rate_limited');
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      // Another address has a budget of its own.
+      expect((await page('/s', '198.51.100.78')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

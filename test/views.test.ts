@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
-import { views } from '../src/views/views.tables';
+import { viewerSessions } from '../src/shares/shares.tables';
+import { cleanUpViewerData } from '../src/shares/shares.jobs';
+import { ingestedEvents, views } from '../src/views/views.tables';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
@@ -242,5 +244,31 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     expect(analytics.total_views).toBe(1);
     expect(analytics.steps.map((s: { drop_off_rate: number }) => s.drop_off_rate)).toEqual([0, 0, 1]);
     expect((await call('GET', `/v1/shares/${open.id}`)).json().data.view_count).toBe(1);
+  });
+
+  it('the hourly clean-up deletes expired viewer sessions with their event ids and old access log entries, keeping views', async () => {
+    const demo = await demoWithSteps(t, key, 2);
+    const open = await createShare(t, key, demo);
+    const v = viewerClient(t, open.token, '203.0.113.201');
+    expect((await v.call('GET', '')).statusCode).toBe(200);
+    expect((await v.call('POST', '/events', { events: [ev('view_started')] })).statusCode).toBe(202);
+    const sessionIds = (await t.ctx.database.db.select().from(viewerSessions).where(eq(viewerSessions.shareId, open.id))).map((s) => s.id);
+    expect(sessionIds).toHaveLength(1);
+
+    // Nothing has expired yet: nothing goes.
+    await cleanUpViewerData(t.ctx);
+    expect(await t.ctx.database.db.select().from(viewerSessions).where(eq(viewerSessions.shareId, open.id))).toHaveLength(1);
+
+    const later = new Date(Date.now() + t.ctx.config.VIEWER_SESSION_TTL + t.ctx.config.ACCESS_LOG_RETENTION + 60_000);
+    const removed = await cleanUpViewerData({ ...t.ctx, clock: { now: () => later } });
+    expect(removed.sessions).toBeGreaterThanOrEqual(1);
+    expect(removed.accessLog).toBeGreaterThanOrEqual(1);
+    expect(await t.ctx.database.db.select().from(viewerSessions).where(eq(viewerSessions.shareId, open.id))).toEqual([]);
+    expect(await t.ctx.database.db.select().from(ingestedEvents).where(eq(ingestedEvents.sessionId, sessionIds[0]!))).toEqual([]);
+    expect((await call('GET', `/v1/shares/${open.id}/access-log`)).json().data).toEqual([]);
+    // The view stays (it no longer points at a session), and counts in analytics as before.
+    const [view] = (await call('GET', `/v1/demos/${demo}/views`)).json().data;
+    expect(view).toMatchObject({ steps_viewed: [1] });
+    expect((await call('GET', `/v1/demos/${demo}/analytics`)).json().data.total_views).toBe(1);
   });
 });

@@ -55,7 +55,7 @@ export function registerAuth(app: ZodApp, ctx: AppContext, authenticator: Authen
         request.auth = auth;
         await limit(request, 'api', apiPolicy, `${auth.kind}:${auth.credentialId}`);
         authorize(auth, config.permission);
-      } else if (isApiPath(request.url) && config.viewer) {
+      } else if (config.viewer) {
         await limit(request, 'viewer', viewerPolicy, `ip:${request.ip}`);
       } else if (isApiPath(request.url)) {
         await limit(request, 'public', publicPolicy, `ip:${request.ip}`);

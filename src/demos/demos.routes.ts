@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { toLimitOffset } from '../core/pagination';
 import {
@@ -63,12 +63,10 @@ export function demosRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (request, reply) => {
       // Rendered as the serializer would (same schema, same encoding), once per revision of the demo.
-      const json = await demos.getRendered(callerOf(request), request.params.id, (found) =>
-        JSON.stringify(z.encode(demoDetailSchema, detail(found))),
+      const data = await demos.getRendered(callerOf(request), request.params.id, (found) =>
+        Buffer.from(JSON.stringify(z.encode(demoDetailSchema, detail(found)))),
       );
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(`{"data":${json},"meta":{"request_id":${JSON.stringify(request.id)}}}` as never);
+      return sendSerializedData(request, reply, data);
     },
   );
 

@@ -1,10 +1,16 @@
 import { registerAccountsJobs } from '../accounts/accounts.jobs';
 import type { AppContext } from '../context';
 import { registerDemosJobs } from '../demos/demos.jobs';
+import { registerSharesJobs } from '../shares/shares.jobs';
 import { registerWebhooksJobs } from '../webhooks/webhooks.jobs';
 
 /** Every domain's queues and workers. Sending works in every process; `work` only runs in workers. */
-const JOB_MODULES: Array<(ctx: AppContext) => Promise<void>> = [registerAccountsJobs, registerDemosJobs, registerWebhooksJobs];
+const JOB_MODULES: Array<(ctx: AppContext) => Promise<void>> = [
+  registerAccountsJobs,
+  registerDemosJobs,
+  registerSharesJobs,
+  registerWebhooksJobs,
+];
 
 export async function registerJobs(ctx: AppContext): Promise<void> {
   for (const register of JOB_MODULES) await register(ctx);

@@ -64,7 +64,7 @@ export const viewerSessions = pgTable(
     createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
   },
-  (t) => [index('viewer_sessions_share_idx').on(t.shareId)],
+  (t) => [index('viewer_sessions_share_idx').on(t.shareId), index('viewer_sessions_expires_idx').on(t.expiresAt)],
 );
 
 export const ACCESS_DECISIONS = [
@@ -98,5 +98,5 @@ export const shareAccessLog = pgTable(
     viewerEmail: text('viewer_email'),
     viewerName: text('viewer_name'),
   },
-  (t) => [index('share_access_log_share_idx').on(t.shareId, t.at)],
+  (t) => [index('share_access_log_share_idx').on(t.shareId, t.at), index('share_access_log_at_idx').on(t.at)],
 );

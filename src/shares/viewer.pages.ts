@@ -95,13 +95,16 @@ export async function viewerPages(app: ZodApp, ctx: AppContext) {
     return reply.send(shell(token, embed, playerBuilt, status));
   }
 
+  // Each page load records a gate decision: on the viewer budget, like the API calls the player makes.
+  const pageConfig = { public: true, viewer: true };
+
   // GET /s/:token — the viewer page of a share link
-  app.get('/s/:token', { schema: { hide: true, params: pageParams } }, async (request, reply) =>
+  app.get('/s/:token', { config: pageConfig, schema: { hide: true, params: pageParams } }, async (request, reply) =>
     page(request.params.token, false, reply, visitorOf(request)),
   );
 
   // GET /embed/:token — the same player, to be framed by any site
-  app.get('/embed/:token', { schema: { hide: true, params: pageParams } }, async (request, reply) =>
+  app.get('/embed/:token', { config: pageConfig, schema: { hide: true, params: pageParams } }, async (request, reply) =>
     page(request.params.token, true, reply, visitorOf(request)),
   );
 }

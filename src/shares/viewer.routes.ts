@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, ok, sendSerializedData } from '../core/envelope';
 import { invalid } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from './shares.schemas';
@@ -165,10 +165,8 @@ export function viewerRoutes(app: ZodApp, ctx: AppContext) {
       const { token } = request.params;
       const payload = await viewer.demo(token, sessionToken(request, token), visitorOf(request));
       // Serialised once per demo change, not once per request: the cache holds the JSON text.
-      return reply
-        .header('cache-control', 'private, no-cache')
-        .type('application/json; charset=utf-8')
-        .send(`{"data":${payload.json},"meta":{"request_id":${JSON.stringify(request.id)}}}` as never);
+      reply.header('cache-control', 'private, no-cache');
+      return sendSerializedData(request, reply, payload.json);
     },
   );
 

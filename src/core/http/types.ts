@@ -24,7 +24,7 @@ declare module 'fastify' {
     permission?: Permission;
     /** No credential needed; rate-limited per IP. */
     public?: boolean;
-    /** A viewer route (with `public`): rate-limited per IP on the viewer budget, not the public one. */
+    /** A viewer route or page (with `public`): rate-limited per IP on the viewer budget, not the public one. */
     viewer?: boolean;
   }
   interface FastifyRequest {
