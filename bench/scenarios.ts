@@ -73,6 +73,8 @@ export const SCENARIOS: Scenario[] = [
     baseline: 'bare: one PK SELECT',
     target: 0.5,
   },
+  // The app's own floor: every hook (request id, rate-limit bookkeeping, headers, metrics) on a constant.
+  { name: 'app: GET /healthz (constant)', server: 'app', path: () => '/healthz', baseline: 'bare: constant' },
   {
     name: 'GET /v1/viewer/:token/demo (published payload)',
     server: 'app',

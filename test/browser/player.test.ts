@@ -384,9 +384,25 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     expect(await embed.getByLabel('Embed code').inputValue()).toBe(code);
     await embed.getByRole('button', { name: 'Done', exact: true }).click();
 
-    await row.getByRole('button', { name: 'Revoke Sent to Acme' }).click();
-    await page.getByRole('dialog', { name: 'Revoke “Sent to Acme”?' }).getByRole('button', { name: 'Revoke link' }).click();
-    await page.getByText('Link “Sent to Acme” revoked').waitFor();
+    // Edit: a new name, the password removed, the expiry kept as it was.
+    await row.getByRole('button', { name: 'Edit Sent to Acme' }).click();
+    const editor = dialog.getByRole('form', { name: 'Edit share link' });
+    expect(await editor.getByRole('textbox', { name: 'Name (optional)' }).inputValue()).toBe('Sent to Acme');
+    expect(await editor.getByLabel('Allowed domains').inputValue()).toBe('acme.com\nexample.com');
+    await editor.getByRole('textbox', { name: 'Name (optional)' }).fill('Acme Q4');
+    await editor.getByLabel('Remove the password').check();
+    await shot(page, 'share-dialog-edit-desktop');
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Link “Acme Q4” saved').waitFor();
+    const [edited] = await own('GET', `/demos/${id}/shares`);
+    expect(edited).toMatchObject({ id: created.id, name: 'Acme Q4', has_password: false, expires_at: created.expires_at, allowed_domains: ['acme.com', 'example.com'] });
+    const editedRow = dialog.getByRole('listitem').filter({ hasText: 'Acme Q4' });
+    await editedRow.getByText('Identification').waitFor();
+    expect(await editedRow.getByText('Password', { exact: true }).count()).toBe(0);
+
+    await editedRow.getByRole('button', { name: 'Revoke Acme Q4' }).click();
+    await page.getByRole('dialog', { name: 'Revoke “Acme Q4”?' }).getByRole('button', { name: 'Revoke link' }).click();
+    await page.getByText('Link “Acme Q4” revoked').waitFor();
     await dialog.getByText('No links yet').waitFor();
     expect(await own('GET', `/demos/${id}/shares`)).toEqual([]);
     const gone = await fetch(`${server.url}/v1/viewer/${pathOf(link).split('/s/')[1]}`);

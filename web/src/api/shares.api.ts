@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { accessLogEntrySchema, createShareBody, shareSchema } from '../../../src/shares/shares.schemas';
+import type { accessLogEntrySchema, createShareBody, patchShareBody, shareSchema } from '../../../src/shares/shares.schemas';
 import { api, apiList } from './client';
 
 // Wire types from the server's schemas (type-only: nothing of the server is bundled).
 export type Share = z.output<typeof shareSchema>;
 export type AccessLogEntry = z.output<typeof accessLogEntrySchema>;
 export type NewShare = z.input<typeof createShareBody>;
+export type ShareChange = z.input<typeof patchShareBody>;
 
 export const linkName = (share: Pick<Share, 'name'>) => share.name || 'Untitled link';
 
@@ -14,6 +15,7 @@ const id = (value: string) => encodeURIComponent(value);
 export const sharesApi = {
   list: (demoId: string) => apiList<Share>(`/demos/${id(demoId)}/shares`, { query: { per_page: 100 } }),
   create: (demoId: string, body: NewShare) => api<Share>('POST', `/demos/${id(demoId)}/shares`, { body }),
+  update: (shareId: string, body: ShareChange) => api<Share>('PATCH', `/shares/${id(shareId)}`, { body }),
   revoke: (shareId: string) => api<void>('DELETE', `/shares/${id(shareId)}`),
   accessLog: (shareId: string, page = 1) =>
     apiList<AccessLogEntry>(`/shares/${id(shareId)}/access-log`, { query: { page, per_page: 50 } }),

@@ -21,9 +21,9 @@ export interface ShareableDemo {
   status: string;
 }
 
-type View = { kind: 'list' } | { kind: 'new' } | { kind: 'created'; share: Share };
+type View = { kind: 'list' } | { kind: 'new' } | { kind: 'edit'; share: Share } | { kind: 'created'; share: Share };
 
-/** Share links of one demo: create (password, expiry, identification, allow-lists), copy, embed, revoke, audit. */
+/** Share links of one demo: create and edit (password, expiry, identification, allow-lists), copy, embed, revoke, audit. */
 export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose(): void }) {
   const links = useResource(() => sharesApi.list(demo.id));
   const [view, setView] = useState<View>({ kind: 'list' });
@@ -50,11 +50,27 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
           <ShareForm
             demoId={demo.id}
             onCancel={() => setView({ kind: 'list' })}
-            onCreated={(share) => {
+            onSaved={(share) => {
               setView({ kind: 'created', share });
               void links.reload();
             }}
           />
+        ) : null}
+
+        {view.kind === 'edit' ? (
+          <section className="stack" aria-label={`Edit ${linkName(view.share)}`}>
+            <h3 className="share-heading">{`Edit “${linkName(view.share)}”`}</h3>
+            <ShareForm
+              demoId={demo.id}
+              share={view.share}
+              onCancel={() => setView({ kind: 'list' })}
+              onSaved={(share) => {
+                setView({ kind: 'list' });
+                notify(`Link “${linkName(share)}” saved`);
+                void links.reload();
+              }}
+            />
+          </section>
         ) : null}
 
         {view.kind === 'created' ? (
@@ -97,6 +113,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
                   <ShareRow
                     key={share.id}
                     share={share}
+                    onEdit={() => setView({ kind: 'edit', share })}
                     onEmbed={() => setEmbedding(share)}
                     onLog={() => setAuditing(share)}
                     onRevoke={() => setRevoking(share)}
@@ -148,7 +165,19 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
   );
 }
 
-function ShareRow({ share, onEmbed, onLog, onRevoke }: { share: Share; onEmbed(): void; onLog(): void; onRevoke(): void }) {
+function ShareRow({
+  share,
+  onEdit,
+  onEmbed,
+  onLog,
+  onRevoke,
+}: {
+  share: Share;
+  onEdit(): void;
+  onEmbed(): void;
+  onLog(): void;
+  onRevoke(): void;
+}) {
   const expired = share.expires_at !== null && new Date(share.expires_at).getTime() <= Date.now();
   const name = linkName(share);
   return (
@@ -181,6 +210,9 @@ function ShareRow({ share, onEmbed, onLog, onRevoke }: { share: Share; onEmbed()
       </div>
       <div className="share-row-actions">
         <CopyButton value={share.url} label="Copy link" name={name} />
+        <Button size="sm" onClick={onEdit} aria-label={`Edit ${name}`}>
+          Edit
+        </Button>
         <Button size="sm" onClick={onEmbed} aria-label={`Embed code for ${name}`}>
           Embed
         </Button>

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { type NewShare, type Share, sharesApi } from '../../api/shares.api';
+import { type NewShare, type Share, type ShareChange, sharesApi } from '../../api/shares.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
+import { formatDate } from '../../lib/format';
 
 const EXPIRY_CHOICES = [
   { value: 'never', label: 'Never' },
@@ -39,14 +40,32 @@ function fieldErrors(err: ApiError): Record<string, string> {
   return out;
 }
 
-export function ShareForm({ demoId, onCreated, onCancel }: { demoId: string; onCreated(share: Share): void; onCancel(): void }) {
-  const [name, setName] = useState('');
+/**
+ * A new link for `demoId`, or, given `share`, that link's settings. An edit sends what the form shows; the
+ * password only when a new one is typed or the old one removed, and the expiry only when it changes.
+ */
+export function ShareForm({
+  demoId,
+  share,
+  onSaved,
+  onCancel,
+}: {
+  demoId: string;
+  share?: Share;
+  onSaved(share: Share): void;
+  onCancel(): void;
+}) {
+  const [name, setName] = useState(share?.name ?? '');
   const [password, setPassword] = useState('');
-  const [expiry, setExpiry] = useState('never');
+  const [removePassword, setRemovePassword] = useState(false);
+  const [expiry, setExpiry] = useState(share?.expires_at ? 'keep' : 'never');
   const [customDate, setCustomDate] = useState('');
-  const [identify, setIdentify] = useState(false);
-  const [emails, setEmails] = useState('');
-  const [domains, setDomains] = useState('');
+  const [identify, setIdentify] = useState(share?.require_identification ?? false);
+  const [emails, setEmails] = useState(share?.allowed_emails.join('\n') ?? '');
+  const [domains, setDomains] = useState(share?.allowed_domains.join('\n') ?? '');
+  const expiryChoices = share?.expires_at
+    ? [{ value: 'keep', label: `Unchanged: ${formatDate(share.expires_at)}` }, ...EXPIRY_CHOICES]
+    : EXPIRY_CHOICES;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -64,25 +83,38 @@ export function ShareForm({ demoId, onCreated, onCancel }: { demoId: string; onC
       return;
     }
     setErrors({});
-    const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
-    if (name.trim()) body.name = name.trim();
-    if (password) body.password = password;
-    if (identify) {
-      body.allowed_emails = splitList(emails);
-      body.allowed_domains = splitList(domains);
-    }
     setBusy(true);
     try {
-      onCreated(await sharesApi.create(demoId, body));
+      if (share) {
+        const change: ShareChange = {
+          name: name.trim(),
+          require_identification: identify,
+          allowed_emails: identify ? splitList(emails) : [],
+          allowed_domains: identify ? splitList(domains) : [],
+        };
+        if (expiry !== 'keep') change.expires_at = expiresAt(expiry, customDate);
+        if (password) change.password = password;
+        else if (removePassword) change.password = null;
+        onSaved(await sharesApi.update(share.id, change));
+      } else {
+        const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
+        if (name.trim()) body.name = name.trim();
+        if (password) body.password = password;
+        if (identify) {
+          body.allowed_emails = splitList(emails);
+          body.allowed_domains = splitList(domains);
+        }
+        onSaved(await sharesApi.create(demoId, body));
+      }
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.details.length > 0) setErrors(fieldErrors(err));
-      else setFormError(err instanceof ApiError ? err.message : 'The link could not be created.');
+      else setFormError(err instanceof ApiError ? err.message : share ? 'The link could not be saved.' : 'The link could not be created.');
     }
   }
 
   return (
-    <form className="stack share-form" onSubmit={submit} noValidate aria-label="New share link">
+    <form className="stack share-form" onSubmit={submit} noValidate aria-label={share ? 'Edit share link' : 'New share link'}>
       <TextField
         label="Name"
         optional
@@ -95,24 +127,40 @@ export function ShareForm({ demoId, onCreated, onCancel }: { demoId: string; onC
       />
       <div className="field-row">
         <TextField
-          label="Password"
+          label={share?.has_password ? 'New password' : 'Password'}
           optional
           type="password"
           autoComplete="new-password"
           value={password}
+          disabled={removePassword}
           onChange={(e) => edit('password', setPassword)(e.target.value)}
-          hint="Viewers must enter it before the demo plays."
+          hint={
+            share?.has_password
+              ? 'Leave it empty to keep the current one. A new one signs out everyone who unlocked the link.'
+              : 'Viewers must enter it before the demo plays.'
+          }
           error={errors.password}
           maxLength={200}
         />
         <SelectField label="Expires" value={expiry} onChange={(e) => setExpiry(e.target.value)} error={expiry === 'custom' ? undefined : errors.expires_at}>
-          {EXPIRY_CHOICES.map((c) => (
+          {expiryChoices.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
             </option>
           ))}
         </SelectField>
       </div>
+      {share?.has_password ? (
+        <Checkbox
+          label="Remove the password"
+          description="Anyone with the link can play the demo again."
+          checked={removePassword}
+          onChange={(e) => {
+            setRemovePassword(e.target.checked);
+            if (e.target.checked) setPassword('');
+          }}
+        />
+      ) : null}
       {expiry === 'custom' ? (
         <TextField
           label="Expiry date"
@@ -153,7 +201,7 @@ export function ShareForm({ demoId, onCreated, onCancel }: { demoId: string; onC
       <div className="row row-end">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" loading={busy}>
-          Create link
+          {share ? 'Save changes' : 'Create link'}
         </Button>
       </div>
     </form>
