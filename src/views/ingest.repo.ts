@@ -9,7 +9,16 @@ import type { Executor } from '../db/client';
 import { shares } from '../shares/shares.tables';
 import type { DailyDelta, StepDailyDelta, ViewState } from './view-progress';
 
-const json = (rows: object[]) => JSON.stringify(rows);
+/**
+ * Rows as the JSON array json_to_recordset reads: keys in snake_case (the column names), dates as ISO text
+ * (JSON.stringify's own form). Fields the statement does not name are ignored by it.
+ */
+const recordset = (rows: object[]) =>
+  JSON.stringify(
+    rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value])),
+    ),
+  );
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 export interface ViewCandidate {
@@ -47,21 +56,8 @@ export async function claimAndOpenViews(
   now: Date,
 ): Promise<{ fresh: Set<string>; views: OpenView[] }> {
   if (ids.length === 0) return { fresh: new Set(), views: [] };
-  const idRows = json(ids.map((i) => ({ session_id: i.sessionId, event_id: i.eventId })));
-  const viewRows = json(
-    candidates.map((c) => ({
-      id: c.id,
-      workspace_id: c.workspaceId,
-      demo_id: c.demoId,
-      share_id: c.shareId,
-      session_id: c.sessionId,
-      viewer_email: c.viewerEmail,
-      viewer_name: c.viewerName,
-      anonymous_id: c.anonymousId,
-      referrer: c.referrer,
-      user_agent: c.userAgent,
-    })),
-  );
+  const idRows = recordset(ids);
+  const viewRows = recordset(candidates);
   const result = await db.execute(sql`
     with
     claimed as (
@@ -136,40 +132,10 @@ export interface Progress {
  * inserted in key order, so concurrent batches take their locks in one order and never deadlock.
  */
 export async function writeProgress(db: Executor, p: Progress) {
-  const steps = json(
-    p.stepRows.map((r) => ({
-      view_id: r.viewId,
-      step_number: r.stepNumber,
-      seconds: r.seconds,
-      first_reached_at: r.firstReachedAt.toISOString(),
-    })),
-  );
-  const viewRows = json(
-    p.views.map((r) => ({
-      id: r.id,
-      steps_viewed: r.stepsViewed,
-      current_step: r.currentStep,
-      completed: r.completed,
-      completed_at: r.completedAt?.toISOString() ?? null,
-      duration_seconds: r.durationSeconds,
-      last_activity_at: r.lastActivityAt.toISOString(),
-      viewer_email: r.viewerEmail,
-      viewer_name: r.viewerName,
-    })),
-  );
-  const daily = json(
-    p.daily.map((r) => ({ demo_id: r.demoId, day: r.day, views: r.views, completions: r.completions, duration_seconds: r.durationSeconds })),
-  );
-  const stepDaily = json(
-    p.steps.map((r) => ({
-      demo_id: r.demoId,
-      day: r.day,
-      step_number: r.stepNumber,
-      views: r.views,
-      seconds: r.seconds,
-      ended_here: r.endedHere,
-    })),
-  );
+  const steps = recordset(p.stepRows);
+  const viewRows = recordset(p.views);
+  const daily = recordset(p.daily);
+  const stepDaily = recordset(p.steps);
   await db.execute(sql`
     with
     step_rows as (
