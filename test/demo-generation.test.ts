@@ -71,6 +71,29 @@ describe('demo generation', () => {
       expect(rows.find((r) => r.data.demo_id === created.id)?.data).toMatchObject({ status: 'succeeded', step_count: 3 });
     });
 
+    it('queues the job in the transaction that starts the generation: with it, or not at all', async () => {
+      const created = (await call('POST', '/v1/demos', { source_url: 'https://example.com/tx', type: 'interactive', generate_with_ai: true })).json().data;
+      // The job id is on the row as the create answers: it was written in the same transaction.
+      const [row] = await t.ctx.database.db.select().from(demos).where(eq(demos.id, created.id));
+      expect(row!.generationJobId).toMatch(/^[0-9a-f-]{36}$/);
+      await waitForDemo(t, key, created.id, done);
+
+      const jobsOf = async (marker: string) =>
+        (await t.ctx.database.executeSql(`select id from pgboss.job where name = $1 and data->>'marker' = $2`, ['test.in-transaction', marker])).rows;
+      await t.ctx.queue.define({ name: 'test.in-transaction' });
+      await expect(
+        t.ctx.database.db.transaction(async (tx) => {
+          await t.ctx.queue.send('test.in-transaction', { marker: 'rolled-back' }, {}, tx);
+          throw new Error('the change fails after the job was queued');
+        }),
+      ).rejects.toThrow('the change fails');
+      expect(await jobsOf('rolled-back')).toEqual([]);
+      await t.ctx.database.db.transaction(async (tx) => {
+        await t.ctx.queue.send('test.in-transaction', { marker: 'committed', list: [1, 2] }, {}, tx);
+      });
+      expect(await jobsOf('committed')).toHaveLength(1);
+    });
+
     it('ends a failed generation as draft with generation.error and no steps', async () => {
       mode = 'fail';
       const res = await call('POST', '/v1/demos', { title: 'Kept title', source_url: 'https://example.com/broken', generate_with_ai: true });

@@ -136,11 +136,15 @@ export function createDemosService(deps: DemosDeps) {
     updatedAt: now,
   });
 
-  /** Hands the demo to the job queue; a failure to enqueue is left to the sweep, which re-sends. */
-  async function enqueue(demoId: string, job: GenerateJob) {
+  /**
+   * Queues the generation in the transaction that starts it, so the job commits with the demo's
+   * `generating` state or not at all. It runs in a savepoint: should the queue refuse, the change still
+   * commits and the sweep sends the job later.
+   */
+  async function enqueue(tx: Executor, demoId: string, job: GenerateJob) {
     try {
-      const jobId = await deps.queue.send(GENERATE_QUEUE, job);
-      if (jobId) await repo.updateDemo(db, demoId, { generationJobId: jobId });
+      const jobId = await tx.transaction((savepoint) => deps.queue.send(GENERATE_QUEUE, job, {}, savepoint));
+      if (jobId) await repo.updateDemo(tx, demoId, { generationJobId: jobId });
     } catch (error) {
       deps.log.warn({ err: error, demo_id: demoId }, 'could not enqueue generation; the sweep will send it');
     }
@@ -188,9 +192,9 @@ export function createDemosService(deps: DemosDeps) {
           generate_with_ai: created.generateWithAi,
         },
       });
+      if (input.generateWithAi) await enqueue(tx, created.id, { demoId: created.id, replaceTitle });
       return created;
     });
-    if (input.generateWithAi) await enqueue(demo.id, { demoId: demo.id, replaceTitle });
     return get(auth, demo.id);
   }
 
@@ -293,8 +297,8 @@ export function createDemosService(deps: DemosDeps) {
         kind: 'demo.updated',
         data: { demo_id: demo.id, changes: ['status'], status: 'generating', title: demo.title },
       });
+      await enqueue(tx, demo.id, { demoId: demo.id, replaceTitle: false });
     });
-    await enqueue(id, { demoId: id, replaceTitle: false });
     return get(auth, id);
   }
 

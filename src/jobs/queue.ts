@@ -1,5 +1,19 @@
+import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
+
+/** pg-boss's `db` for one call: its statement ($1, $2… placeholders) runs in the caller's transaction. */
+function transactionDb(tx: Executor): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const chunks: SQL[] = text
+        .split(/\$(\d+)/)
+        .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1] ?? null)}`));
+      const result = (await tx.execute(sql.join(chunks))) as unknown as { rows: Record<string, unknown>[] };
+      return { rows: result.rows };
+    },
+  };
+}
 
 export type JobHandler<T> = (data: T, job: { id: string; name: string; retryCount?: number }) => Promise<void>;
 
@@ -73,8 +87,12 @@ export class JobQueue {
     else await this.boss.createQueue(name, { name, ...options });
   }
 
-  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
-    return this.boss.send(name, data, options);
+  /**
+   * Queues a job. Given `tx` (a Drizzle transaction), the job is written in it: it exists if and only if
+   * the transaction commits, so a change and the work it starts cannot part ways.
+   */
+  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}, tx?: Executor): Promise<string | null> {
+    return this.boss.send(name, data, tx ? { ...options, db: transactionDb(tx) } : options);
   }
 
   /** Runs `handler` for each job of `name`; a throw fails the attempt and pg-boss retries it per the queue. */
