@@ -98,6 +98,19 @@ describe.skipIf(!browser)('demos in the web app (Chromium)', () => {
       () => readDemo(page, id),
       (d) => d.steps[0].title === 'Step 2 of Acme pricing',
     );
+    // And by dragging: the last step dropped on the top half of the first goes first.
+    const items = page.locator('.step-list li');
+    await items.nth(2).dragTo(items.nth(0), { targetPosition: { x: 20, y: 4 } });
+    const dragged = await until(
+      () => readDemo(page, id),
+      (d) => d.steps[0].title === 'Step 3 of Acme pricing',
+    );
+    expect(dragged.steps.map((s: { title: string }) => s.title)).toEqual([
+      'Step 3 of Acme pricing',
+      'Step 2 of Acme pricing',
+      'Open the pricing page',
+    ]);
+    await page.getByRole('button', { name: /^1\. Step 3 of Acme pricing/ }).waitFor();
 
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.locator('.editor-title').getByText('Published').waitFor();

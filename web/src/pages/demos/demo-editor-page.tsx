@@ -1,4 +1,4 @@
-import { type ChangeEvent, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
 import { ShareButton } from '../shares/share-button';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -73,6 +73,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const [hotspotId, setHotspotId] = useState<string | null>(null);
   const [title, setTitle] = useState(demo.title);
   const [previewing, setPreviewing] = useState(false);
+  // Drag-and-drop reordering: the step being dragged and the slot it would drop into (0…steps).
+  const [drag, setDrag] = useState<{ from: number; slot: number | null } | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const upload = useRef<HTMLInputElement>(null);
@@ -107,6 +109,18 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     const [moved] = ids.splice(from, 1);
     ids.splice(to, 0, moved!);
     return act(() => demosApi.replaceSteps(demo.id, ids));
+  };
+  /** Dropping into slot `slot` (before step `slot`, or at the end) moves the dragged step there. */
+  const dropAt = (slot: number) => {
+    const from = drag?.from;
+    setDrag(null);
+    if (from === undefined) return;
+    const to = slot > from ? slot - 1 : slot;
+    if (to !== from) void moveStep(from, to);
+  };
+  const slotOf = (event: DragEvent<HTMLLIElement>, index: number) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 ? index : index + 1;
   };
   const saveBox = (h: Hotspot, box: Box) => act(() => demosApi.updateHotspot(demo.id, h.step_id, h.id, box));
 
@@ -176,7 +190,36 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         <nav className="step-list" aria-label="Steps">
           <ol>
             {demo.steps.map((s, i) => (
-              <li key={s.id} className={s.id === stepId ? 'step-item step-item-selected' : 'step-item'}>
+              <li
+                key={s.id}
+                className={[
+                  'step-item',
+                  s.id === stepId ? 'step-item-selected' : '',
+                  drag?.from === i ? 'step-item-dragging' : '',
+                  drag && drag.slot === i ? 'step-item-drop-before' : '',
+                  drag && drag.slot === i + 1 && i === demo.steps.length - 1 ? 'step-item-drop-after' : '',
+                ]
+                  .filter(Boolean)
+                  .join(' ')}
+                draggable={!readOnly && !busy}
+                onDragStart={(event) => {
+                  event.dataTransfer.effectAllowed = 'move';
+                  event.dataTransfer.setData('text/plain', s.id);
+                  setDrag({ from: i, slot: null });
+                }}
+                onDragOver={(event) => {
+                  if (!drag) return;
+                  event.preventDefault();
+                  event.dataTransfer.dropEffect = 'move';
+                  const slot = slotOf(event, i);
+                  if (slot !== drag.slot) setDrag({ ...drag, slot });
+                }}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  dropAt(slotOf(event, i));
+                }}
+                onDragEnd={() => setDrag(null)}
+              >
                 <button
                   type="button"
                   className="step-select"
