@@ -74,8 +74,8 @@ export const shareSchema = z
     require_identification: z.boolean(),
     allowed_emails: z.array(z.string()),
     allowed_domains: z.array(z.string()),
-    view_count: z.number().int(),
-    last_viewed_at: timestamp.nullable(),
+    view_count: z.number().int().meta({ description: 'Views started through this link (one per viewer session).' }),
+    last_viewed_at: timestamp.nullable().meta({ description: 'When the latest view through this link started; null: never viewed.' }),
     created_at: timestamp,
     updated_at: timestamp,
   })
