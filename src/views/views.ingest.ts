@@ -28,8 +28,9 @@ const retryable = (error: unknown) => {
 
 /**
  * Viewer events → views, step rows, daily rollups, link counters and outbox events, in one transaction per
- * batch of requests and one statement per table whatever the batch holds. A request is acknowledged only
- * once that transaction has committed.
+ * batch of requests and two statements whatever the batch holds (ingest.repo.ts), plus the outbox and the
+ * link counters when views start or complete. A request is acknowledged only once that transaction has
+ * committed.
  */
 export function createIngestion(deps: { database: Database; clock: Clock; log: { warn(o: object, m: string): void } }) {
   const { db } = deps.database;
