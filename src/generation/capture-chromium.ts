@@ -9,7 +9,9 @@ import { STAMP_SCRIPT, type StampResult } from './page-probe';
 import { buildSnapshot } from './snapshot';
 
 export const VIEWPORT = { width: 1280, height: 800 };
-const LAUNCH_ARGS = [
+
+/** How every Chromium of this project starts (capture, browser tests, benchmarks): headless and quiet. */
+export const CHROMIUM_BASE_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -17,6 +19,10 @@ const LAUNCH_ARGS = [
   '--disable-component-update',
   '--no-first-run',
   '--disable-sync',
+];
+
+const LAUNCH_ARGS = [
+  ...CHROMIUM_BASE_ARGS,
   '--disable-dev-shm-usage',
   // The browser itself must reach nothing: requests are answered by the guard through interception,
   // while the connections Chromium opens on its own (preconnects for navigations, frames, popups, DNS

@@ -1,17 +1,9 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 /**
  * Launches the system Chromium, or returns null (after saying so loudly) when there is none, so that
@@ -25,5 +17,5 @@ export async function launchBrowser(): Promise<Browser | null> {
     );
     return null;
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_BASE_ARGS });
 }
