@@ -239,6 +239,12 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline\'; script');
+    // A snapshot shown through srcdoc inherits this policy: the captured site's images, styles and fonts load.
+    expect(csp).toMatch(/img-src 'self' data: http: https:/);
+    expect(csp).toMatch(/style-src 'self' 'unsafe-inline' http: https:/);
+    expect(csp).toMatch(/font-src 'self' data: http: https:/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
     const embed = await t.app.inject({ method: 'GET', url: `/embed/${share.token}` });
     expect(embed.statusCode).toBe(200);
     expect(embed.body).toContain('"embed":true');
