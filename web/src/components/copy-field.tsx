@@ -2,8 +2,11 @@ import { useId, useRef, useState } from 'react';
 import { Button } from './button';
 import { CheckIcon, CopyIcon } from './icons';
 
-/** A read-only value with a copy button, for secrets shown once. */
-export function CopyField({ label, value }: { label: string; value: string }) {
+/**
+ * A read-only value with a copy button, for secrets shown once. `copyLabel` names the button for assistive
+ * technology when a dialog has several copy buttons (“Copy signing secret” rather than “Copy” twice).
+ */
+export function CopyField({ label, value, copyLabel }: { label: string; value: string; copyLabel?: string }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -26,12 +29,18 @@ export function CopyField({ label, value }: { label: string; value: string }) {
       </label>
       <div className="copy-field">
         <input ref={input} id={id} className="input mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-        <Button variant="primary" onClick={copy} icon={state === 'copied' ? <CheckIcon /> : <CopyIcon />} data-autofocus>
+        <Button
+          variant="primary"
+          onClick={copy}
+          icon={state === 'copied' ? <CheckIcon /> : <CopyIcon />}
+          aria-label={copyLabel ? `${state === 'copied' ? 'Copied' : 'Copy'} ${copyLabel}` : undefined}
+          data-autofocus
+        >
           {state === 'copied' ? 'Copied' : 'Copy'}
         </Button>
       </div>
       <p className="field-hint" aria-live="polite">
-        {state === 'failed' ? 'Copying is blocked in this browser: the key is selected, press Ctrl+C (⌘C).' : state === 'copied' ? 'Copied to the clipboard.' : ''}
+        {state === 'failed' ? 'Copying is blocked in this browser: the text is selected, press Ctrl+C (⌘C).' : state === 'copied' ? 'Copied to the clipboard.' : ''}
       </p>
     </div>
   );

@@ -6,6 +6,79 @@ import { Button } from '../../components/button';
 import { CopyField } from '../../components/copy-field';
 import { Dialog } from '../../components/dialog';
 import { Checkbox, TextField } from '../../components/field';
+import { formatDateTime } from '../../lib/format';
+
+type EventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+
+/** What each event means, in the words of someone choosing what to receive. */
+export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
+  'demo.viewed': 'A viewer opened a demo',
+  'demo.completed': 'A viewer reached the last step',
+  'demo.created': 'A demo was created',
+  'demo.updated': 'A demo’s title, steps or settings changed',
+  'demo.published': 'A demo was published',
+  'demo.deleted': 'A demo was deleted',
+  'demo.generated': 'A demo generation finished or failed',
+  'share.created': 'A share link was created',
+  'share.revoked': 'A share link was revoked',
+  'viewer.identified': 'A viewer filled in the viewer form',
+  'member.invited': 'Someone was invited to the workspace',
+  'webhook.test': 'Sent by “Send test”, ticked or not',
+};
+
+/** Every event kind as a checkbox with what it means, and a “Select all” that shows a partial choice. */
+function EventPicker({ value, onChange, error }: { value: string[]; onChange(events: string[]): void; error?: string }) {
+  const all = WEBHOOK_EVENT_KINDS.every((k) => value.includes(k));
+  const toggle = (kind: string, on: boolean) => onChange(WEBHOOK_EVENT_KINDS.filter((k) => (k === kind ? on : value.includes(k))));
+  return (
+    <fieldset className={`field${error ? ' field-invalid' : ''}`} aria-describedby={error ? 'webhook-events-error' : 'webhook-events-hint'}>
+      <legend className="field-label">Events</legend>
+      <p className="field-hint event-hint" id="webhook-events-hint">
+        Demoshare sends one POST per event you tick.
+      </p>
+      <div className="event-box">
+        <div className="event-all">
+          <Checkbox
+            label="Select all"
+            checked={all}
+            indeterminate={value.length > 0 && !all}
+            onChange={(e) => onChange(e.target.checked ? [...WEBHOOK_EVENT_KINDS] : [])}
+          />
+        </div>
+        <div className="event-grid">
+          {WEBHOOK_EVENT_KINDS.map((kind) => (
+            <Checkbox
+              key={kind}
+              label={<code>{kind}</code>}
+              description={EVENT_DESCRIPTIONS[kind]}
+              name="events"
+              value={kind}
+              checked={value.includes(kind)}
+              onChange={(e) => toggle(kind, e.target.checked)}
+            />
+          ))}
+        </div>
+      </div>
+      {error ? (
+        <p className="field-error" id="webhook-events-error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** Field errors from the API, under the fields they name; a refused address says why in full. */
+function apiFieldErrors(err: ApiError): Record<string, string> {
+  const fields = err.fieldErrors();
+  // Event errors name the position (events.1); show them under the list.
+  const eventError = Object.entries(fields).find(([k]) => k.startsWith('events'))?.[1];
+  if (eventError) fields.events = eventError;
+  // The SSRF guard's detail is the bare reason ("10.1.2.3 is a private address"); its message adds what it means.
+  const urlDetail = err.details.find((d) => d.field === 'url')?.message;
+  if (urlDetail && err.message.includes(urlDetail)) fields.url = err.message;
+  return fields;
+}
 
 /** Create (no `webhook`) or edit (URL and events) a webhook. */
 export function WebhookFormDialog({
@@ -24,9 +97,6 @@ export function WebhookFormDialog({
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const toggle = (kind: string, on: boolean) =>
-    setEvents((current) => (on ? [...current, kind] : current.filter((k) => k !== kind)));
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
@@ -38,19 +108,11 @@ export function WebhookFormDialog({
     setBusy(true);
     try {
       const body = { url: url.trim(), events };
-      onSaved(
-        webhook
-          ? await webhooksApi.update(webhook.id, body)
-          : await webhooksApi.create(secret ? { ...body, secret } : body),
-      );
+      onSaved(webhook ? await webhooksApi.update(webhook.id, body) : await webhooksApi.create(secret ? { ...body, secret } : body));
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError && err.details.length > 0) {
-        const fields = err.fieldErrors();
-        // Event errors name the position (events.1); show them under the list.
-        const eventError = Object.entries(fields).find(([k]) => k.startsWith('events'))?.[1];
-        setErrors(eventError ? { ...fields, events: eventError } : fields);
-      } else setFormError(err instanceof ApiError ? err.message : 'The webhook could not be saved.');
+      if (err instanceof ApiError && err.details.length > 0) setErrors(apiFieldErrors(err));
+      else setFormError(err instanceof ApiError ? err.message : 'The webhook could not be saved.');
     }
   }
 
@@ -63,8 +125,8 @@ export function WebhookFormDialog({
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="webhook-form" disabled={busy}>
-            {webhook ? 'Save' : 'Add webhook'}
+          <Button variant="primary" type="submit" form="webhook-form" loading={busy}>
+            {webhook ? 'Save changes' : 'Add webhook'}
           </Button>
         </>
       }
@@ -73,32 +135,31 @@ export function WebhookFormDialog({
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
         <TextField
           label="Endpoint URL"
+          name="url"
           type="url"
+          inputMode="url"
           placeholder="https://example.com/hooks/demoshare"
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           error={errors.url}
           hint="A public http(s) address. Private and internal addresses are refused."
+          autoComplete="off"
+          spellCheck={false}
           required
         />
-        <fieldset className="stack">
-          <legend className="field-label">Events</legend>
-          <div className="event-grid">
-            {WEBHOOK_EVENT_KINDS.map((kind) => (
-              <Checkbox key={kind} label={<code>{kind}</code>} checked={events.includes(kind)} onChange={(e) => toggle(kind, e.target.checked)} />
-            ))}
-          </div>
-          {errors.events ? <p className="field-error">{errors.events}</p> : null}
-        </fieldset>
+        <EventPicker value={events} onChange={setEvents} error={errors.events} />
         {webhook ? null : (
           <TextField
             label="Signing secret"
+            name="secret"
             optional
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
             error={errors.secret}
-            hint="Leave empty to have one generated. It is shown once, after you add the webhook."
+            hint="8 characters or more. Leave empty to have one generated; either way it is shown once, after you add the webhook."
             autoComplete="off"
+            spellCheck={false}
+            className="mono"
           />
         )}
       </form>
@@ -108,10 +169,11 @@ export function WebhookFormDialog({
 
 /** The only time a webhook secret is shown: after creation or rotation. */
 export function SecretRevealDialog({ webhook, rotated, onClose }: { webhook: WebhookWithSecret; rotated?: boolean; onClose(): void }) {
+  const graceEnds = webhook.previous_secret_expires_at;
   return (
     <Dialog
       title={rotated ? 'Secret rotated' : 'Webhook added'}
-      description={webhook.url}
+      description={<span className="mono break-anywhere">{webhook.url}</span>}
       size="lg"
       onClose={onClose}
       footer={
@@ -122,12 +184,21 @@ export function SecretRevealDialog({ webhook, rotated, onClose }: { webhook: Web
     >
       <div className="stack">
         <Alert tone="warning" title="Copy the secret now">
-          You will not see it again. Verify deliveries with it: <code>X-Service-Signature</code> is the hex HMAC-SHA256 of the raw body.
+          You will not see it again: Demoshare keeps it encrypted and shows only its last characters. Verify deliveries with it:{' '}
+          <code>X-Service-Signature</code> is the hex HMAC-SHA256 of the raw body.
         </Alert>
-        <CopyField label="Signing secret" value={webhook.secret} />
-        <CopyField label="Standard Webhooks key (for standardwebhooks libraries)" value={webhook.standard_webhooks_secret} />
+        <CopyField label="Signing secret" copyLabel="signing secret" value={webhook.secret} />
+        <CopyField
+          label="Standard Webhooks key (for standardwebhooks libraries)"
+          copyLabel="Standard Webhooks key"
+          value={webhook.standard_webhooks_secret}
+        />
         {rotated ? (
-          <Alert tone="info">For the next 24 hours deliveries are signed with both the old and the new secret, so you can switch without losing events.</Alert>
+          <Alert tone="info">
+            {graceEnds
+              ? `Until ${formatDateTime(graceEnds)} deliveries are signed with both the old and the new secret, so you can switch without losing events.`
+              : 'For a while deliveries are signed with both the old and the new secret, so you can switch without losing events.'}
+          </Alert>
         ) : null}
       </div>
     </Dialog>

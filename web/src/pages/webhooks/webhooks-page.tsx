@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { type Webhook, type WebhookWithSecret, webhooksApi } from '../../api/webhooks.api';
+import { ApiError } from '../../api/client';
+import { WEBHOOK_EVENT_KINDS, type Webhook, type WebhookWithSecret, webhooksApi } from '../../api/webhooks.api';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -11,7 +12,7 @@ import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { useToast } from '../../components/toast';
-import { formatRelative } from '../../lib/format';
+import { formatDate, formatDateTime, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { isAdmin, useSession } from '../../session/session-context';
 import { SecretRevealDialog, WebhookFormDialog } from './webhook-dialogs';
@@ -19,7 +20,7 @@ import { SecretRevealDialog, WebhookFormDialog } from './webhook-dialogs';
 export function disabledText(hook: Webhook): string {
   if (hook.disabled_reason === 'gone') return 'Disabled: the receiver answered 410 Gone.';
   if (hook.disabled_reason === 'failing') return 'Disabled automatically: every delivery failed for days.';
-  return 'Disabled.';
+  return 'Turned off by an admin: it receives nothing, and queued deliveries are cancelled, until you enable it again.';
 }
 
 export function WebhookStatus({ hook }: { hook: Webhook }) {
@@ -28,10 +29,40 @@ export function WebhookStatus({ hook }: { hook: Webhook }) {
   return <Badge tone="success">Active</Badge>;
 }
 
+/** The subscribed event kinds as chips, or one badge when it is all of them. */
+export function EventChips({ events }: { events: string[] }) {
+  if (WEBHOOK_EVENT_KINDS.every((k) => events.includes(k))) return <Badge tone="accent">All events</Badge>;
+  return (
+    <span className="chips">
+      {events.map((e) => (
+        <code key={e} className="chip">
+          {e}
+        </code>
+      ))}
+    </span>
+  );
+}
+
+/** Queues a `webhook.test` delivery; says so, or says why not (a disabled webhook answers 409). */
+export function useSendTest() {
+  const notify = useToast();
+  return async (hook: Webhook): Promise<boolean> => {
+    try {
+      await webhooksApi.test(hook.id);
+      notify('Test event queued');
+      return true;
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : 'The test event could not be sent.', 'danger');
+      return false;
+    }
+  };
+}
+
 /** Settings → Webhooks: the workspace's webhooks, with a banner for those disabled automatically. */
 export function WebhooksPage() {
   const session = useSession();
   const notify = useToast();
+  const sendTest = useSendTest();
   const hooks = useResource(() => webhooksApi.list());
   const [creating, setCreating] = useState(false);
   const [reveal, setReveal] = useState<WebhookWithSecret | null>(null);
@@ -49,39 +80,42 @@ export function WebhooksPage() {
       header: 'Endpoint',
       kind: 'primary',
       render: (h) => (
-        <Link to={`/settings/webhooks/${h.id}`} className="mono">
-          {h.url}
-        </Link>
+        <span className="cell-stack webhook-cell">
+          <Link to={`/settings/webhooks/${h.id}`} className="mono break-anywhere webhook-url">
+            {h.url}
+          </Link>
+          <span className="cell-sub">
+            Secret <code>{h.secret_hint}</code> · added {formatDate(h.created_at)}
+          </span>
+        </span>
       ),
     },
-    { key: 'events', header: 'Events', kind: 'grow', render: (h) => h.events.join(', ') },
+    { key: 'events', header: 'Events', kind: 'grow', render: (h) => <EventChips events={h.events} /> },
     { key: 'status', header: 'Status', kind: 'nowrap', render: (h) => <WebhookStatus hook={h} /> },
     {
       key: 'last',
       header: 'Last delivery',
       kind: 'nowrap',
-      render: (h) => (h.last_delivery_at ? formatRelative(h.last_delivery_at) : 'Never'),
+      render: (h) =>
+        h.last_delivery_at ? (
+          <span title={formatDateTime(h.last_delivery_at)}>{formatRelative(h.last_delivery_at)}</span>
+        ) : (
+          <span className="muted">Never</span>
+        ),
     },
     {
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,
       kind: 'actions',
       render: (h) => (
-        <div className="row">
-          <Button
-            variant="ghost"
-            disabled={!h.active}
-            onClick={async () => {
-              await webhooksApi.test(h.id);
-              notify('Test event queued: see the delivery log');
-            }}
-          >
+        <span className="row row-end">
+          <Button size="sm" disabled={!h.active} onClick={() => void sendTest(h)} aria-label={`Send test to ${h.url}`}>
             Send test
           </Button>
-          <Button variant="ghost" onClick={() => setDeleting(h)}>
+          <Button size="sm" variant="ghost" className="btn-danger-text" onClick={() => setDeleting(h)} aria-label={`Delete ${h.url}`}>
             Delete
           </Button>
-        </div>
+        </span>
       ),
     },
   ];
@@ -102,7 +136,11 @@ export function WebhooksPage() {
 
       {autoDisabled.map((h) => (
         <Alert key={h.id} tone="danger" title="A webhook was disabled">
-          {disabledText(h)} <Link to={`/settings/webhooks/${h.id}`}>{h.url}</Link> receives nothing until you fix it and enable it again.
+          {disabledText(h)}{' '}
+          <Link to={`/settings/webhooks/${h.id}`} className="break-anywhere">
+            {h.url}
+          </Link>{' '}
+          receives nothing until you fix it and enable it again.
         </Alert>
       ))}
       {hooks.status === 'loading' ? <LoadingBlock label="Loading webhooks…" /> : null}
@@ -146,7 +184,8 @@ export function WebhooksPage() {
           }}
         >
           <p>
-            <code>{deleting.url}</code> stops receiving events at once, and its delivery log is deleted. This cannot be undone.
+            <code className="break-anywhere">{deleting.url}</code> stops receiving events at once, and its delivery log is deleted. This cannot
+            be undone.
           </p>
         </ConfirmDialog>
       ) : null}
