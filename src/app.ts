@@ -89,9 +89,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNotFound(app);
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks on every request take a callback rather than returning a promise: one microtask less each.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   await app.register(fastifyCookie);

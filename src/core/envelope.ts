@@ -35,15 +35,15 @@ export const errorEnvelope = z
   })
   .meta({ id: 'Error' });
 
-const DATA_OPEN = Buffer.from('{"data":');
-
 /**
- * Sends `{data, meta}` around `data`, already serialised and encoded: the form of cached hot reads. Bytes
- * rather than a string spare Fastify a UTF-8 length scan and an encoding of the whole body per request.
+ * Sends `{data, meta}` around `data`, already serialised: the form of cached hot reads. A string rather
+ * than bytes: Node joins a string body to the header block and writes them as one chunk, where bytes go
+ * out as a second chunk; measured, that costs more than encoding a few kilobytes (docs/benchmarks.md).
  */
-export function sendSerializedData(request: FastifyRequest, reply: FastifyReply, data: Buffer) {
-  const meta = Buffer.from(`,"meta":{"request_id":${JSON.stringify(request.id)}}}`);
-  return reply.type('application/json; charset=utf-8').send(Buffer.concat([DATA_OPEN, data, meta]));
+export function sendSerializedData(request: FastifyRequest, reply: FastifyReply, data: string) {
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"data":${data},"meta":{"request_id":${JSON.stringify(request.id)}}}`);
 }
 
 export function ok<T>(request: FastifyRequest, data: T) {

@@ -64,7 +64,7 @@ export function demosRoutes(app: ZodApp, ctx: AppContext) {
     async (request, reply) => {
       // Rendered as the serializer would (same schema, same encoding), once per revision of the demo.
       const data = await demos.getRendered(callerOf(request), request.params.id, (found) =>
-        Buffer.from(JSON.stringify(z.encode(demoDetailSchema, detail(found)))),
+        JSON.stringify(z.encode(demoDetailSchema, detail(found))),
       );
       return sendSerializedData(request, reply, data);
     },

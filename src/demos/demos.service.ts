@@ -86,14 +86,14 @@ export function createDemosService(deps: DemosDeps) {
 
   type Loaded = Awaited<ReturnType<typeof get>>;
   /** Rendered details by demo id, each good for one revision and share token. Bounded: about 10 KB each. */
-  const details = new TaggedCache<{ revision: number; shareToken: string | null; json: Buffer }>(10 * 60_000, 1_000);
+  const details = new TaggedCache<{ revision: number; shareToken: string | null; json: string }>(10 * 60_000, 1_000);
 
   /**
    * The demo rendered by `render`, from the cache while the demo's revision and share token are those it
    * was rendered at. The check is one primary-key lookup, so a write made through any process is seen by
    * the next read everywhere; only a miss loads the steps and hotspots.
    */
-  async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => Buffer): Promise<Buffer> {
+  async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
     const version = await repo.findDemoVersion(db, auth.workspaceId, id);
     if (!version) throw notFound('Demo');
     const hit = details.get(id);

@@ -12,8 +12,8 @@ export interface LinkState {
 }
 
 export interface DemoPayload {
-  /** The `data` of GET /v1/viewer/:token/demo, serialised and encoded once. */
-  json: Buffer;
+  /** The `data` of GET /v1/viewer/:token/demo, serialised once. */
+  json: string;
   stepCount: number;
   assetIds: ReadonlySet<string>;
 }

@@ -315,7 +315,7 @@ export function createViewerService(deps: ViewerDeps) {
           (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`,
         );
         if (!built) return undefined;
-        return { json: Buffer.from(JSON.stringify(built.data)), stepCount: built.stepCount, assetIds: built.assetIds };
+        return { json: JSON.stringify(built.data), stepCount: built.stepCount, assetIds: built.assetIds };
       },
     );
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
