@@ -53,6 +53,12 @@ describe('webhooks API', () => {
         'consecutive_failures', 'disabled_at', 'disabled_reason', 'previous_secret_expires_at',
       ].sort(),
     );
+
+    const one = await admin.inject({ method: 'GET', url: `/v1/webhooks/${data.id}` });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().data).toEqual(list.json().data[0]);
+    expect(one.body).not.toContain(data.secret);
+    expect((await admin.inject({ method: 'GET', url: '/v1/webhooks/whk_01jd3k7q9x8v2m4n6p0r5s7t9w' })).statusCode).toBe(404);
   });
 
   it('keeps a given secret and never returns it again', async () => {
@@ -161,6 +167,7 @@ describe('webhooks API', () => {
     const other = await t.signUp();
     const deliveryId = 'dlv_01jd3k7q9x8v2m4n6p0r5s7t9w';
     for (const [method, url, payload] of [
+      ['GET', `/v1/webhooks/${id}`, undefined],
       ['PATCH', `/v1/webhooks/${id}`, { active: false }],
       ['DELETE', `/v1/webhooks/${id}`, undefined],
       ['POST', `/v1/webhooks/${id}/rotate-secret`, undefined],

@@ -44,6 +44,22 @@ export function webhooksRoutes(app: ZodApp, ctx: AppContext) {
     },
   );
 
+  // GET /v1/webhooks/:id — one webhook (the web app's webhook page)
+  app.get(
+    '/webhooks/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Get a webhook',
+        description: `${access} The secret is never returned; \`secret_hint\` shows its last characters.`,
+        params: webhookParams,
+        response: { 200: dataEnvelope(webhookSchema), ...errors },
+      },
+    },
+    async (request) => ok(request, toWebhook(await webhooks.get(callerOf(request), request.params.id))),
+  );
+
   // POST /v1/webhooks — create a webhook; a generated secret is in this response only
   app.post(
     '/webhooks',

@@ -258,6 +258,7 @@ describe.skipIf(!browser)('webhooks in the web app (Chromium)', () => {
     await expect.poll(() => deliveries.filter({ hasText: 'Delivered' }).count(), { timeout: 20_000 }).toBe(3);
 
     // Delete, after confirming: the list is empty again.
+    const hookPage = page.url();
     await page.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this webhook?' });
     await confirm.getByText(hookUrl).waitFor();
@@ -265,6 +266,11 @@ describe.skipIf(!browser)('webhooks in the web app (Chromium)', () => {
     await page.waitForURL('**/settings/webhooks');
     await page.getByText('Webhook deleted').waitFor();
     await page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
+    // Its page, opened from an old link or a malformed one, says it is gone rather than failing.
+    for (const address of [hookPage, `${server.url}/settings/webhooks/not-a-webhook`]) {
+      await page.goto(address);
+      await page.getByText('Webhook not found').waitFor();
+    }
   });
 
   it('shows a failing receiver’s answers in the log, and deletes from the list', async () => {

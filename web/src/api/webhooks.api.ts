@@ -60,6 +60,7 @@ const path = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
 export const webhooksApi = {
   list: () => apiList<Webhook>('/webhooks', { query: { per_page: 100 } }),
+  get: (id: string) => api<Webhook>('GET', path(id)),
   create: (body: { url: string; events: string[]; secret?: string }) => api<WebhookWithSecret>('POST', '/webhooks', { body }),
   update: (id: string, body: { url?: string; events?: string[]; active?: boolean }) => api<Webhook>('PATCH', path(id), { body }),
   remove: (id: string) => api<void>('DELETE', path(id)),

@@ -280,7 +280,7 @@ export function WebhookDetailPage() {
   const navigate = useNavigate();
   const notify = useToast();
   const sendTest = useSendTest();
-  const hooks = useResource(() => webhooksApi.list());
+  const hooks = useResource(() => webhooksApi.get(id));
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -290,8 +290,11 @@ export function WebhookDetailPage() {
   const [logVersion, setLogVersion] = useState(0);
 
   if (hooks.status === 'loading') return <LoadingBlock label="Loading webhook…" />;
-  if (hooks.status === 'error') return <LoadError error={hooks.error} onRetry={hooks.reload} />;
-  const hook = hooks.data.rows.find((h) => h.id === id);
+  // A malformed id in the address (400) is as unknown as a deleted webhook (404).
+  if (hooks.status === 'error' && hooks.error.status !== 404 && hooks.error.status !== 400) {
+    return <LoadError error={hooks.error} onRetry={hooks.reload} />;
+  }
+  const hook = hooks.status === 'ready' ? hooks.data : undefined;
   if (!hook) {
     return (
       <Alert tone="warning" title="Webhook not found">
