@@ -9,6 +9,7 @@ const SHOTS = 'test-results/screenshots';
 const PASSWORD = 'correct horse battery staple';
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 375, height: 812 };
+const PHONE_390 = { width: 390, height: 844 };
 
 const browser: Browser | null = await launchBrowser();
 
@@ -279,6 +280,137 @@ describe.skipIf(!browser)('web app in Chromium', () => {
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByText('You see the keys you created.').waitFor();
+  });
+
+  it('runs the sidebar down the whole of a page taller than the window, its user menu at the foot of the window', async () => {
+    const page = await open(DESKTOP);
+    await signUpThroughUi(page, uniqueEmail('long'));
+    // Enough keys that the list runs well past the window.
+    const statuses = await page.evaluate(async () => {
+      const csrf = document.cookie.replace(/.*ds_csrf=([^;]*).*/, '$1');
+      const out: number[] = [];
+      for (let i = 1; i <= 24; i++) {
+        const res = await fetch('/v1/api-keys', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ name: `Key ${i}`, scopes: ['demos:read'] }),
+        });
+        out.push(res.status);
+      }
+      return out;
+    });
+    expect(statuses.every((s) => s === 201)).toBe(true);
+    await page.goto(`${server.url}/settings/api/keys`);
+    await page.getByRole('row', { name: /Key 24/ }).waitFor();
+
+    const geometry = () =>
+      page.evaluate(() => {
+        const sidebar = document.querySelector('.sidebar')!.getBoundingClientRect();
+        const user = document.querySelector('.user-button')!.getBoundingClientRect();
+        const nav = document.querySelector('.nav')!.getBoundingClientRect();
+        return {
+          documentHeight: document.documentElement.scrollHeight,
+          windowHeight: window.innerHeight,
+          sidebarTop: sidebar.top + window.scrollY,
+          sidebarHeight: sidebar.height,
+          navTop: nav.top,
+          userBottom: user.bottom,
+        };
+      });
+    await shot(page, 'long-page-desktop');
+    const top = await geometry();
+    expect(top.documentHeight).toBeGreaterThan(top.windowHeight + 300);
+    // The sidebar's surface and border go from the top of the document to its foot, not just one window down.
+    expect(top.sidebarTop).toBe(0);
+    expect(Math.round(top.sidebarHeight)).toBe(top.documentHeight);
+    // What is in it stays in view: the navigation at the top of the window, the user menu at its foot.
+    expect(top.navTop).toBeGreaterThanOrEqual(0);
+    expect(top.userBottom).toBeLessThanOrEqual(top.windowHeight);
+    expect(top.userBottom).toBeGreaterThan(top.windowHeight - 40);
+
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.screenshot({ path: `${SHOTS}/long-page-scrolled-desktop.png`, animations: 'disabled' });
+    const bottom = await geometry();
+    expect(bottom.navTop).toBeGreaterThanOrEqual(0);
+    expect(bottom.navTop).toBeLessThan(bottom.windowHeight / 2);
+    expect(bottom.userBottom).toBeLessThanOrEqual(bottom.windowHeight);
+    expect(bottom.userBottom).toBeGreaterThan(bottom.windowHeight - 40);
+
+    // The user menu still opens upwards, over the page, from the foot of the window.
+    await page.getByRole('button', { name: /Admin · Acme Analytics/ }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+  });
+
+  it('shows every settings tab at phone width, the first one whole when the last one is active', async () => {
+    const page = await open(PHONE_390);
+    await signUpThroughUi(page, uniqueEmail('tabs'));
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings/api/keys');
+    const tabs = page.getByRole('navigation', { name: 'Settings' });
+
+    /** Each tab's left and right edge, and the part of the bar that shows. */
+    const layout = () =>
+      tabs.evaluate((bar) => {
+        const box = bar.getBoundingClientRect();
+        return {
+          bar: { left: box.left, right: box.right, scrollLeft: bar.scrollLeft },
+          tabs: [...bar.querySelectorAll('a')].map((a) => {
+            const r = a.getBoundingClientRect();
+            return { name: a.textContent, left: r.left, right: r.right, top: r.top, active: a.classList.contains('active') };
+          }),
+        };
+      });
+    const expectAllShown = async () => {
+      const { bar, tabs: shown } = await layout();
+      expect(shown.map((t) => t.name)).toEqual(['Workspace', 'API keys', 'OAuth apps', 'Webhooks']);
+      for (const tab of shown) {
+        expect(tab.left, `${tab.name} starts inside the bar`).toBeGreaterThanOrEqual(Math.max(0, bar.left) - 0.5);
+        expect(tab.right, `${tab.name} ends inside the bar`).toBeLessThanOrEqual(Math.min(page.viewportSize()!.width, bar.right) + 0.5);
+      }
+      expect(bar.scrollLeft).toBe(0);
+      expect(await overflows(page)).toBe(false);
+    };
+    await expectAllShown();
+
+    // Tapped, as a finger would, then reached by a fresh page load: the first tab stays whole.
+    await tabs.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL('**/settings/webhooks');
+    await shot(page, 'settings-tabs-phone');
+    await expectAllShown();
+    await page.reload();
+    await tabs.getByRole('link', { name: 'Webhooks' }).waitFor();
+    await expectAllShown();
+    expect((await layout()).tabs.find((t) => t.active)?.name).toBe('Webhooks');
+
+    // From the keyboard: every tab takes focus in order, shows a focus ring and is followed with Enter.
+    await tabs.getByRole('link', { name: 'Workspace' }).focus();
+    for (const name of ['API keys', 'OAuth apps', 'Webhooks']) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(name);
+      await expectAllShown();
+    }
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).boxShadow)).not.toBe('none');
+    await page.screenshot({ path: `${SHOTS}/settings-tab-focus-phone.png`, animations: 'disabled' });
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/settings/api/oauth');
+    await expectAllShown();
+    await page.setViewportSize(PHONE);
+    await expectAllShown();
+
+    // Narrower than any tab bar can fit: the bar scrolls, and shows the active tab whole.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${server.url}/settings/webhooks`);
+    await tabs.getByRole('link', { name: 'Webhooks' }).waitFor();
+    const narrow = await layout();
+    const active = narrow.tabs.find((t) => t.active)!;
+    expect(active.name).toBe('Webhooks');
+    expect(active.left).toBeGreaterThanOrEqual(narrow.bar.left - 0.5);
+    expect(active.right).toBeLessThanOrEqual(narrow.bar.right + 0.5);
+    expect(await overflows(page)).toBe(false);
+    await shot(page, 'settings-tabs-narrow-phone');
   });
 
   it('is usable from the keyboard: dialogs take focus, keep it, close on Escape and give it back', async () => {

@@ -50,19 +50,23 @@ export function AppLayout() {
           {navOpen ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
         </button>
       </header>
+      {/* The aside is the full-height column (surface and border down the whole page); its inner part sticks
+          to the window, so the navigation stays at the top of it and the user menu at its foot. */}
       <aside className="sidebar" id="sidebar">
-        <div className="sidebar-brand">
-          <Brand />
+        <div className="sidebar-inner">
+          <div className="sidebar-brand">
+            <Brand />
+          </div>
+          <nav className="nav" aria-label="Main">
+            {NAV.map((item) => (
+              <NavLink key={item.to} to={item.to} className="nav-link">
+                {item.icon}
+                <span>{item.label}</span>
+              </NavLink>
+            ))}
+          </nav>
+          <UserMenu />
         </div>
-        <nav className="nav" aria-label="Main">
-          {NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className="nav-link">
-              {item.icon}
-              <span>{item.label}</span>
-            </NavLink>
-          ))}
-        </nav>
-        <UserMenu />
       </aside>
       {navOpen ? <button type="button" className="scrim" aria-label="Close navigation" tabIndex={-1} onClick={() => setNavOpen(false)} /> : null}
       <main className="main" id="main" tabIndex={-1}>

@@ -1,11 +1,28 @@
-import { NavLink, Outlet } from 'react-router';
+import { useLayoutEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 
 export function SettingsLayout() {
+  const tabs = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+
+  // Where the tabs do not all fit (a very narrow phone), the bar scrolls: it starts at its beginning and moves
+  // only as far as it takes to show the active tab whole.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the active tab changes with the path
+  useLayoutEffect(() => {
+    const bar = tabs.current;
+    const active = bar?.querySelector<HTMLElement>('.tab.active');
+    if (!bar || !active) return;
+    const shown = bar.getBoundingClientRect();
+    const tab = active.getBoundingClientRect();
+    if (tab.left < shown.left) bar.scrollLeft -= shown.left - tab.left;
+    else if (tab.right > shown.right) bar.scrollLeft += tab.right - shown.right;
+  }, [pathname]);
+
   return (
     <>
       <PageHeader title="Settings" description="Your workspace and how other systems connect to it." />
-      <nav className="tabs" aria-label="Settings">
+      <nav className="tabs" aria-label="Settings" ref={tabs}>
         <NavLink to="/settings/workspace" className="tab">
           Workspace
         </NavLink>
