@@ -181,10 +181,16 @@ export function viewerApi(boot: BootConfig) {
         return null;
       }
     },
+    /**
+     * The text of a gated asset (an HTML snapshot): with the cookie where the browser sends it, and the
+     * session header for frames where it does not.
+     */
     assetText: async (url: string): Promise<string | null> => {
-      if (!session) return null;
       try {
-        const response = await fetch(url, { headers: { [SESSION_HEADER]: session }, credentials: 'omit' });
+        const response = await fetch(url, {
+          headers: session ? { [SESSION_HEADER]: session } : {},
+          credentials: boot.apiBase ? 'include' : 'same-origin',
+        });
         return response.ok ? await response.text() : null;
       } catch {
         return null;

@@ -20,6 +20,17 @@ export interface PlayerOptions {
 
 const DEFAULT_ACCENT = '#4f46e5';
 const SNAPSHOT_SIZE = { width: 1280, height: 800 };
+/** Around an element found in a snapshot, in the snapshot's pixels (as generation pads the boxes it measures). */
+const SNAPSHOT_PADDING = 6;
+/** An element below the first screen of a snapshot is scrolled to this far from the top (as captures are). */
+const SNAPSHOT_SCROLL_MARGIN = 120;
+
+interface ShownSnapshot {
+  frame: HTMLIFrameElement;
+  step: Step;
+  width: number;
+  height: number;
+}
 
 const clamp = (value: number, min: number, max: number) => Math.max(min, Math.min(value, Math.max(min, max)));
 
@@ -60,7 +71,8 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
   let painted = false;
   let autoplay: ReturnType<typeof setTimeout> | null = null;
   let hotspotButtons: HTMLElement[] = [];
-  let snapshot: { frame: HTMLIFrameElement; width: number } | null = null;
+  let snapshot: ShownSnapshot | null = null;
+  const snapshotTexts = new Map<string, Promise<string | null>>();
 
   const counter = h('span', { class: 'ds-count' });
   const fill = h('div', { class: 'ds-progress-fill' });
@@ -157,32 +169,95 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
     if (step.html_url) {
       const width = step.width ?? SNAPSHOT_SIZE.width;
       const height = step.height ?? SNAPSHOT_SIZE.height;
-      // sandbox="" (no allow-scripts, no allow-same-origin): the captured page can neither run code nor
-      // reach the viewer's cookies; pointer-events are off so its links cannot navigate the frame.
+      // Never allow-scripts: the captured page runs no code (its CSP, inherited through srcdoc, and the
+      // sanitiser say the same). allow-same-origin without scripts lets the player, and only the player,
+      // read where the page's elements are, to put the hotspots on them. pointer-events are off so its
+      // links cannot navigate the frame; scrolling="no": it shows the capture's first screen, or where
+      // the player scrolls it.
       const frame = h('iframe', {
         class: 'ds-snapshot',
-        src: step.html_url,
-        sandbox: '',
+        sandbox: 'allow-same-origin',
         title: `Page snapshot: ${title}`,
         tabindex: '-1',
+        scrolling: 'no',
         referrerpolicy: 'no-referrer',
         style: `width:${width}px;height:${height}px`,
       });
-      frame.addEventListener('load', done, { once: true });
-      snapshot = { frame, width };
-      if (embed && assets) {
-        // A frame cannot tell us it got a 401; in an iframe (where the cookie may be withheld) check first.
-        const url = step.html_url;
-        void fetch(url, { credentials: 'include' }).then(async (response) => {
-          if (response.ok) return;
-          const html = await assets.assetText(url);
-          if (html !== null) frame.srcdoc = html;
-        }, () => {});
-      }
+      const shown: ShownSnapshot = { frame, step, width, height };
+      snapshot = shown;
+      // srcdoc rather than src: the snapshot's address is gated, and a frame on another site gets no
+      // cookie; a document of our own origin is also one whose elements the player can find.
+      void snapshotText(step.html_url).then((html) => {
+        if (snapshot !== shown) return;
+        if (html === null) return done();
+        const loaded = () => {
+          // Not the frame's initial about:blank, which may report its load late.
+          if (frame.contentDocument && frame.contentDocument.URL !== 'about:srcdoc') return;
+          frame.removeEventListener('load', loaded);
+          if (snapshot === shown) placeOnElements(shown);
+          done();
+        };
+        frame.addEventListener('load', loaded);
+        frame.srcdoc = html;
+      });
       return h('div', { class: 'ds-snapshot-box' }, frame);
     }
     requestAnimationFrame(done);
     return h('div', { class: 'ds-blank' }, 'No picture for this step');
+  }
+
+  function snapshotText(url: string): Promise<string | null> {
+    let text = snapshotTexts.get(url);
+    if (!text) {
+      text = assets?.assetText(url) ?? Promise.resolve(null);
+      snapshotTexts.set(url, text);
+      // A failure is not kept: the next visit to the step tries again.
+      void text.then((html) => html === null && snapshotTexts.delete(url));
+    }
+    return text;
+  }
+
+  /**
+   * Snapshot steps come from pages captured without a browser: their hotspot boxes are placeholders and
+   * their selectors name the elements. Each hotspot whose element is found is put on it (padded, in
+   * fractions of the frame), after scrolling the snapshot to the first one if it is below the first
+   * screen; one whose element is missing, hidden or out of view keeps its box.
+   */
+  function placeOnElements(shown: ShownSnapshot) {
+    const doc = shown.frame.contentDocument;
+    const view = shown.frame.contentWindow;
+    if (!doc || !view) return;
+    const elements = shown.step.hotspots.map((spot) => {
+      if (!spot.selector) return null;
+      try {
+        const el = doc.querySelector(spot.selector);
+        const box = el?.getBoundingClientRect();
+        return box && box.width > 0 && box.height > 0 ? el : null;
+      } catch {
+        return null; // not a selector this browser knows
+      }
+    });
+    const first = elements.find((el) => el !== null);
+    if (first) {
+      const box = first.getBoundingClientRect();
+      const top = box.top + view.scrollY;
+      if (top + Math.min(box.height, shown.height) > shown.height) view.scrollTo(0, Math.max(0, top - SNAPSHOT_SCROLL_MARGIN));
+    }
+    elements.forEach((el, i) => {
+      const button = hotspotButtons[i];
+      if (!el || !button) return;
+      const box = el.getBoundingClientRect();
+      const left = clamp((box.left - SNAPSHOT_PADDING) / shown.width, 0, 1);
+      const top = clamp((box.top - SNAPSHOT_PADDING) / shown.height, 0, 1);
+      const right = clamp((box.right + SNAPSHOT_PADDING) / shown.width, 0, 1);
+      const bottom = clamp((box.bottom + SNAPSHOT_PADDING) / shown.height, 0, 1);
+      if (right - left <= 0 || bottom - top <= 0) return;
+      button.style.left = `${left * 100}%`;
+      button.style.top = `${top * 100}%`;
+      button.style.width = `${(right - left) * 100}%`;
+      button.style.height = `${(bottom - top) * 100}%`;
+    });
+    placeTip();
   }
 
   function hotspotElement(spot: Hotspot, i: number): HTMLElement {
@@ -284,6 +359,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
     showTip(0);
     const nextStep = steps[index + 1];
     if (nextStep?.image_url) new Image().src = nextStep.image_url;
+    else if (nextStep?.html_url) void snapshotText(nextStep.html_url);
     if (autoplay) clearTimeout(autoplay);
     autoplay = autoplayMs && !last ? setTimeout(() => next(), autoplayMs) : null;
   }

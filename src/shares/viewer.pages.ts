@@ -74,13 +74,12 @@ export async function viewerPages(app: ZodApp, ctx: AppContext) {
       "default-src 'none'",
       // No inline script: the only inline element is a JSON data block, which never runs.
       "script-src 'self'",
-      // http:/https: for images, styles and fonts serve the HTML snapshots only: a snapshot shown through
-      // srcdoc (an embed without the viewer cookie) inherits this policy, and its resources are the
-      // captured site's. The player itself builds its DOM from data and never loads them.
+      // http:/https: for images, styles and fonts serve the HTML snapshots only: the player shows them in
+      // sandboxed srcdoc frames, which inherit this policy, and their resources are the captured site's.
+      // The player itself builds its DOM from data and never loads them.
       "style-src 'self' 'unsafe-inline' http: https:",
       `img-src ${self} data: http: https:`,
       `connect-src ${self}`,
-      // HTML snapshots are shown in sandboxed frames from the API.
       `frame-src ${self}`,
       "font-src 'self' data: http: https:",
       "base-uri 'none'",

@@ -3,9 +3,11 @@ import { resolveConfiguration, toHotspot } from '../demos/demos.schemas';
 import type { Executor } from '../db/client';
 
 /**
- * What a player needs to play a demo, and nothing of the editor's: no ids of steps, no page addresses,
- * no selectors. `assetUrl` decides where images and snapshots are fetched (the gated viewer route, or
- * the editor's route for previews).
+ * What a player needs to play a demo, and nothing of the editor's: no ids of steps, no page addresses.
+ * Hotspots carry their selector only on snapshot steps (no image): there the box is a placeholder (HTML
+ * capture has no layout) and the player finds the element in the snapshot by the selector. `assetUrl`
+ * decides where images and snapshots are fetched (the gated viewer route, or the editor's route for
+ * previews).
  */
 export async function buildPayload(
   db: Executor,
@@ -36,8 +38,9 @@ export async function buildPayload(
       hotspots: found.hotspots
         .filter((h) => h.stepId === step.id)
         .map((h) => {
-          const { id, x, y, width, height, label, tooltip, action } = toHotspot(h, numbers);
-          return { id, x, y, width, height, label, tooltip, action };
+          const { id, x, y, width, height, selector, label, tooltip, action } = toHotspot(h, numbers);
+          const onSnapshot = !step.imageAssetId && step.htmlAssetId !== null && selector;
+          return { id, x, y, width, height, ...(onSnapshot ? { selector } : {}), label, tooltip, action };
         }),
     })),
   };

@@ -4,7 +4,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 
 const SITE_DIR = join(import.meta.dirname, '..', 'fixtures', 'site');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.svg': 'image/svg+xml',
+};
 
 /** A server that must never be reached: it counts every connection and request it gets. */
 export interface ForbiddenServer {
