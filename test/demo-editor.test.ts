@@ -205,9 +205,14 @@ describe('demo editor: steps, hotspots, images', () => {
       expect(created.statusCode, created.body).toBe(201);
       const hs = created.json().data;
       expect(hs).toMatchObject({ id: expect.stringMatching(/^hs_/), step_number: 1, selector: '#save', action: { type: 'url', target: 'https://example.com/signup' } });
+      // Relabelling keeps the selector; moving the box by hand drops it, so the player keeps the new place.
+      const relabelled = await call('PATCH', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`, { x: 0.1, label: 'Keep' });
+      expect(relabelled.json().data).toMatchObject({ label: 'Keep', selector: '#save' });
       const moved = await call('PATCH', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`, { x: 0.6, y: 0.7, label: 'Moved' });
       expect(moved.statusCode).toBe(200);
-      expect(moved.json().data).toMatchObject({ x: 0.6, y: 0.7, width: 0.3, height: 0.1, label: 'Moved', tooltip: 'Click to save' });
+      expect(moved.json().data).toMatchObject({ x: 0.6, y: 0.7, width: 0.3, height: 0.1, label: 'Moved', tooltip: 'Click to save', selector: null });
+      const pinned = await call('PATCH', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`, { width: 0.2, selector: '#other' });
+      expect(pinned.json().data).toMatchObject({ width: 0.2, selector: '#other' });
       expect((await call('DELETE', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`)).statusCode).toBe(204);
       expect((await demo(id)).hotspots).toEqual([]);
       expect((await call('DELETE', `/v1/demos/${id}/steps/${step.id}/hotspots/${hs.id}`)).statusCode).toBe(404);

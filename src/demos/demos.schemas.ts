@@ -192,7 +192,15 @@ const hotspotFields = {
   y: fraction,
   width: fraction.refine((v) => v > 0, 'must be greater than 0'),
   height: fraction.refine((v) => v > 0, 'must be greater than 0'),
-  selector: z.string().max(1000).nullable(),
+  selector: z
+    .string()
+    .max(1000)
+    .nullable()
+    .meta({
+      description:
+        'CSS selector of the element the hotspot marks (snapshot steps): the player puts the hotspot on it. ' +
+        'A PATCH that moves or resizes the box without giving `selector` clears it.',
+    }),
   label: z.string().trim().max(200),
   tooltip: z.string().trim().max(2000),
   action: actionSchema,

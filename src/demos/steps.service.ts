@@ -295,7 +295,10 @@ export function createStepsService({ database, clock }: StepsDeps) {
       const problems = boxProblems(box);
       if (problems.length > 0) throw invalid('The hotspot must lie inside the step image', problems);
       const patch: Partial<HotspotRow> = { ...box, updatedAt: now };
+      // A box moved by hand is where the author wants it: the player must stop placing it by selector.
+      const moved = (['x', 'y', 'width', 'height'] as const).some((k) => box[k] !== current[k]);
       if (input.selector !== undefined) patch.selector = input.selector;
+      else if (moved) patch.selector = null;
       if (input.label !== undefined) patch.label = input.label;
       if (input.tooltip !== undefined) patch.tooltip = input.tooltip;
       if (input.action !== undefined) Object.assign(patch, resolveAction(input.action, all));
