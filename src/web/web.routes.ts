@@ -9,6 +9,25 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Demoshare</title>
 <p style="font-family:system-ui;margin:3rem">The web application has not been built yet: run <code>npm run build:web</code>
 (it runs by itself on <code>npm ci</code>) and reload. The API is up at <a href="/docs">/docs</a>.</p>`;
 
+/**
+ * The web app's policy. Everything is its own origin (the app calls the API same-origin), except what
+ * the editor's HTML snapshots need: they are shown through srcdoc in frames sandboxed without scripts,
+ * which inherit this policy, and their stylesheets, images and fonts come from the captured site
+ * (http:/https:). No script but the app's own, no plugins, no frames of other origins, no framing.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline' http: https:",
+  "img-src 'self' data: http: https:",
+  "font-src 'self' data: http: https:",
+  "connect-src 'self'",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** Serves the built React app; every path that is not a file gets index.html so client routing works. */
 export async function webRoutes(app: ZodApp) {
   const indexFile = `${WEB_ROOT}/index.html`;
@@ -34,7 +53,7 @@ export async function webRoutes(app: ZodApp) {
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('x-frame-options', 'DENY')
-      .header('content-security-policy', "frame-ancestors 'none'")
+      .header('content-security-policy', WEB_APP_CSP)
       .send(index);
   });
 }

@@ -9,6 +9,8 @@ export interface HotspotInput {
   y?: number;
   width?: number;
   height?: number;
+  /** null: the hotspot no longer follows an element of the snapshot, it stays where its box says. */
+  selector?: string | null;
   label?: string;
   tooltip?: string;
   action?: { type: 'next' | 'goto' | 'url'; target?: number | string | null };

@@ -3,7 +3,7 @@ import { ShareButton } from '../shares/share-button';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { assetPath, demosApi } from '../../api/demos.api';
-import type { DemoDetail, DemoStatus, Hotspot } from '../../api/types';
+import type { DemoDetail, DemoStatus, Hotspot, Step } from '../../api/types';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -16,6 +16,7 @@ import { isAdmin, useSession } from '../../session/session-context';
 import { DemoPreview } from './demo-preview';
 import { DemoStatusBadge } from './demo-status';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
+import { SnapshotFrame } from './snapshot-frame';
 import { type Box, StepCanvas } from './step-canvas';
 
 const POLL_MS = 1000;
@@ -38,6 +39,19 @@ export function DemoEditorPage() {
   if (demo.status === 'error') return <LoadError error={demo.error} onRetry={demo.reload} />;
   if (generating) return <GenerationProgress demo={demo.data} />;
   return <Editor demo={demo.data} reload={demo.reload} />;
+}
+
+/** A step's miniature: its screenshot, or its HTML snapshot scaled down (no hotspots, no scripts). */
+function StepThumb({ step }: { step: Step }) {
+  if (step.image_url) return <img className="step-thumb" src={assetPath(step.image_url)} alt="" draggable={false} />;
+  if (step.html_url) {
+    return (
+      <span className="step-thumb step-thumb-snapshot">
+        <SnapshotFrame url={step.html_url} width={step.width ?? undefined} height={step.height ?? undefined} title={step.title} thumbnail />
+      </span>
+    );
+  }
+  return <span className="step-thumb step-thumb-empty" />;
 }
 
 function GenerationProgress({ demo }: { demo: DemoDetail }) {
@@ -122,7 +136,9 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     const box = event.currentTarget.getBoundingClientRect();
     return event.clientY < box.top + box.height / 2 ? index : index + 1;
   };
-  const saveBox = (h: Hotspot, box: Box) => act(() => demosApi.updateHotspot(demo.id, h.step_id, h.id, box));
+  // A box moved or resized by hand is where the author wants it: on a snapshot step the hotspot stops
+  // following its element (selector), or the player would put it back on the element.
+  const saveBox = (h: Hotspot, box: Box) => act(() => demosApi.updateHotspot(demo.id, h.step_id, h.id, h.selector ? { ...box, selector: null } : box));
 
   function pick(event: ChangeEvent<HTMLInputElement>, send: (file: File) => Promise<unknown>) {
     const file = event.target.files?.[0];
@@ -220,6 +236,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                 }}
                 onDragEnd={() => setDrag(null)}
               >
+                {/* The thumbnail sits outside the button (a frame may not be inside one); the button covers it. */}
+                <StepThumb step={s} />
                 <button
                   type="button"
                   className="step-select"
@@ -229,7 +247,6 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                   }}
                   aria-current={s.id === stepId ? 'step' : undefined}
                 >
-                  {s.image_url ? <img className="step-thumb" src={assetPath(s.image_url)} alt="" /> : <span className="step-thumb step-thumb-empty" />}
                   <span className="step-name">
                     {s.number}. {s.title || 'Untitled step'}
                   </span>

@@ -3,11 +3,15 @@ import { assetPath } from '../../api/demos.api';
 import type { DemoDetail } from '../../api/types';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
+import { SnapshotFrame } from './snapshot-frame';
+import type { Box } from './step-canvas';
 
 /** Plays the demo as a viewer would see it: click a hotspot (or Next) to move on, the end button last. */
 export function DemoPreview({ demo, onClose }: { demo: DemoDetail; onClose(): void }) {
   const [index, setIndex] = useState(0);
   const [finished, setFinished] = useState(false);
+  // Snapshot steps: hotspots with a selector sit on their elements, as in the player.
+  const [placed, setPlaced] = useState<{ stepId: string; boxes: Record<string, Box> } | null>(null);
   const step = demo.steps[index];
   const config = demo.configuration;
   const hotspots = step ? demo.hotspots.filter((h) => h.step_id === step.id) : [];
@@ -41,22 +45,39 @@ export function DemoPreview({ demo, onClose }: { demo: DemoDetail; onClose(): vo
         ) : (
           <>
             <div className="canvas" style={{ aspectRatio: step.width && step.height ? `${step.width} / ${step.height}` : '16 / 10' }}>
-              {step.image_url ? <img className="canvas-image" src={assetPath(step.image_url)} alt={step.title} /> : <div className="canvas-empty" />}
-              {hotspots.map((h) => (
+              {step.image_url ? (
+                <img className="canvas-image" src={assetPath(step.image_url)} alt={step.title} />
+              ) : step.html_url ? (
+                <SnapshotFrame
+                  key={step.id}
+                  url={step.html_url}
+                  width={step.width ?? undefined}
+                  height={step.height ?? undefined}
+                  title={step.title}
+                  hotspots={hotspots}
+                  onPlaced={(boxes) => setPlaced({ stepId: step.id, boxes })}
+                />
+              ) : (
+                <div className="canvas-empty" />
+              )}
+              {hotspots.map((h) => {
+                const box = (h.selector && placed?.stepId === step.id && placed.boxes[h.id]) || h;
+                return (
                 <button
                   type="button"
                   key={h.id}
                   className="hotspot hotspot-live"
                   title={h.tooltip || h.label}
                   aria-label={h.label || 'Continue'}
-                  style={{ left: `${h.x * 100}%`, top: `${h.y * 100}%`, width: `${h.width * 100}%`, height: `${h.height * 100}%` }}
+                  style={{ left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.width * 100}%`, height: `${box.height * 100}%` }}
                   onClick={() => {
                     if (h.action.type === 'goto' && typeof h.action.target === 'number') setIndex(h.action.target - 1);
                     else if (h.action.type === 'url' && typeof h.action.target === 'string') window.open(h.action.target, '_blank', 'noopener');
                     else next();
                   }}
                 />
-              ))}
+                );
+              })}
             </div>
             <div className="preview-caption">
               <strong>{step.title}</strong>

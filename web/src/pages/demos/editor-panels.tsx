@@ -91,9 +91,13 @@ export function HotspotPanel({
         </SelectField>
       ) : null}
       {hotspot.action.type === 'url' ? <TextField label="Address" type="url" readOnly={readOnly} {...url} /> : null}
-      <p className="cell-sub">
-        Position {Math.round(hotspot.x * 100)}%, {Math.round(hotspot.y * 100)}% · size {Math.round(hotspot.width * 100)}% × {Math.round(hotspot.height * 100)}%
-      </p>
+      {hotspot.selector ? (
+        <p className="cell-sub">Placed on its element of the page snapshot. Moving or resizing it keeps it where you put it.</p>
+      ) : (
+        <p className="cell-sub">
+          Position {Math.round(hotspot.x * 100)}%, {Math.round(hotspot.y * 100)}% · size {Math.round(hotspot.width * 100)}% × {Math.round(hotspot.height * 100)}%
+        </p>
+      )}
       {readOnly ? null : (
         <Button size="sm" variant="ghost" className="btn-danger-text" onClick={onDelete}>
           Delete hotspot

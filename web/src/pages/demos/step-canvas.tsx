@@ -1,6 +1,7 @@
 import { type PointerEvent as ReactPointerEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot, Step } from '../../api/types';
+import { SnapshotFrame } from './snapshot-frame';
 
 export interface Box {
   x: number;
@@ -49,6 +50,12 @@ export function StepCanvas({
 }) {
   const frame = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState<{ id: string; box: Box } | null>(null);
+  // Snapshot steps: where hotspots with a selector sit on their elements (as the player puts them).
+  const [placed, setPlaced] = useState<Record<string, Box>>({});
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another step has other elements
+  useEffect(() => setPlaced({}), [step.id]);
+  /** The box as shown (and as viewers see it): on its element while the hotspot has a selector. */
+  const shownBox = (h: Hotspot): Box => (h.selector && placed[h.id]) || boxOf(h);
   const drag = useRef<{ id: string; mode: 'move' | 'resize'; startX: number; startY: number; start: Box; moved: boolean } | null>(null);
 
   // A dragged box keeps its draft position until the saved hotspots come back, so it does not jump.
@@ -61,7 +68,7 @@ export function StepCanvas({
     event.preventDefault();
     event.stopPropagation();
     (event.currentTarget as HTMLElement).setPointerCapture(event.pointerId);
-    drag.current = { id: hotspot.id, mode, startX: event.clientX, startY: event.clientY, start: boxOf(hotspot), moved: false };
+    drag.current = { id: hotspot.id, mode, startX: event.clientX, startY: event.clientY, start: shownBox(hotspot), moved: false };
   }
 
   function move(event: ReactPointerEvent) {
@@ -88,7 +95,7 @@ export function StepCanvas({
     const d = delta[event.key];
     if (!d || readOnly) return;
     event.preventDefault();
-    onChange(hotspot, applyDrag(boxOf(hotspot), event.altKey ? 'resize' : 'move', d[0], d[1]));
+    onChange(hotspot, applyDrag(shownBox(hotspot), event.altKey ? 'resize' : 'move', d[0], d[1]));
   }
 
   const ratio = step.width && step.height ? `${step.width} / ${step.height}` : '16 / 10';
@@ -104,11 +111,21 @@ export function StepCanvas({
     >
       {step.image_url ? (
         <img className="canvas-image" src={assetPath(step.image_url)} alt={`Step ${step.number}: ${step.title}`} draggable={false} />
+      ) : step.html_url ? (
+        <SnapshotFrame
+          key={step.id}
+          url={step.html_url}
+          width={step.width ?? undefined}
+          height={step.height ?? undefined}
+          title={`Step ${step.number}: ${step.title}`}
+          hotspots={hotspots}
+          onPlaced={setPlaced}
+        />
       ) : (
         <div className="canvas-empty">No image yet: upload a screenshot of this step.</div>
       )}
       {hotspots.map((h) => {
-        const box = draft?.id === h.id ? draft.box : boxOf(h);
+        const box = draft?.id === h.id ? draft.box : shownBox(h);
         return (
           <button
             type="button"
