@@ -1,6 +1,7 @@
 import type { Hotspot, PlayableDemo, Step } from './api';
 import { h, ICONS, icon } from './dom';
 import { postToHost } from './embed';
+import { placeOnElements } from './snapshot-layout';
 import type { Tracker } from './tracker';
 
 /** Loads a gated asset with the session header, for frames where the session cookie is not sent. */
@@ -20,10 +21,6 @@ export interface PlayerOptions {
 
 const DEFAULT_ACCENT = '#4f46e5';
 const SNAPSHOT_SIZE = { width: 1280, height: 800 };
-/** Around an element found in a snapshot, in the snapshot's pixels (as generation pads the boxes it measures). */
-const SNAPSHOT_PADDING = 6;
-/** An element below the first screen of a snapshot is scrolled to this far from the top (as captures are). */
-const SNAPSHOT_SCROLL_MARGIN = 120;
 
 interface ShownSnapshot {
   frame: HTMLIFrameElement;
@@ -194,7 +191,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
           // Not the frame's initial about:blank, which may report its load late.
           if (frame.contentDocument && frame.contentDocument.URL !== 'about:srcdoc') return;
           frame.removeEventListener('load', loaded);
-          if (snapshot === shown) placeOnElements(shown);
+          if (snapshot === shown) placeOnSnapshot(shown);
           done();
         };
         frame.addEventListener('load', loaded);
@@ -217,45 +214,16 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
     return text;
   }
 
-  /**
-   * Snapshot steps come from pages captured without a browser: their hotspot boxes are placeholders and
-   * their selectors name the elements. Each hotspot whose element is found is put on it (padded, in
-   * fractions of the frame), after scrolling the snapshot to the first one if it is below the first
-   * screen; one whose element is missing, hidden or out of view keeps its box.
-   */
-  function placeOnElements(shown: ShownSnapshot) {
-    const doc = shown.frame.contentDocument;
-    const view = shown.frame.contentWindow;
-    if (!doc || !view) return;
-    const elements = shown.step.hotspots.map((spot) => {
-      if (!spot.selector) return null;
-      try {
-        const el = doc.querySelector(spot.selector);
-        const box = el?.getBoundingClientRect();
-        return box && box.width > 0 && box.height > 0 ? el : null;
-      } catch {
-        return null; // not a selector this browser knows
-      }
-    });
-    const first = elements.find((el) => el !== null);
-    if (first) {
-      const box = first.getBoundingClientRect();
-      const top = box.top + view.scrollY;
-      if (top + Math.min(box.height, shown.height) > shown.height) view.scrollTo(0, Math.max(0, top - SNAPSHOT_SCROLL_MARGIN));
-    }
-    elements.forEach((el, i) => {
+  /** Puts each hotspot of a snapshot step whose element is found on that element. */
+  function placeOnSnapshot(shown: ShownSnapshot) {
+    const boxes = placeOnElements(shown.frame, shown.step.hotspots.map((spot) => spot.selector), shown.width, shown.height);
+    boxes.forEach((box, i) => {
       const button = hotspotButtons[i];
-      if (!el || !button) return;
-      const box = el.getBoundingClientRect();
-      const left = clamp((box.left - SNAPSHOT_PADDING) / shown.width, 0, 1);
-      const top = clamp((box.top - SNAPSHOT_PADDING) / shown.height, 0, 1);
-      const right = clamp((box.right + SNAPSHOT_PADDING) / shown.width, 0, 1);
-      const bottom = clamp((box.bottom + SNAPSHOT_PADDING) / shown.height, 0, 1);
-      if (right - left <= 0 || bottom - top <= 0) return;
-      button.style.left = `${left * 100}%`;
-      button.style.top = `${top * 100}%`;
-      button.style.width = `${(right - left) * 100}%`;
-      button.style.height = `${(bottom - top) * 100}%`;
+      if (!box || !button) return;
+      button.style.left = `${box.x * 100}%`;
+      button.style.top = `${box.y * 100}%`;
+      button.style.width = `${box.width * 100}%`;
+      button.style.height = `${box.height * 100}%`;
     });
     placeTip();
   }

@@ -1,17 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot } from '../../api/types';
+import { placeOnElements } from '../../../../player/src/snapshot-layout';
 import type { Box } from './step-canvas';
 
 /** The size HTML snapshots are laid out at when the step does not say (the capture's viewport). */
 export const SNAPSHOT_SIZE = { width: 1280, height: 800 };
-/** Around an element found in a snapshot, in the snapshot's pixels (as the player and generation pad). */
-const PADDING = 6;
-/** An element below the first screen is scrolled to this far from the top (as the player does). */
-const SCROLL_MARGIN = 120;
-
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-
 /** Snapshots never change (their address is their asset id), so each is fetched once per page load. */
 const texts = new Map<string, Promise<string | null>>();
 
@@ -47,44 +41,14 @@ function useSnapshotText(url: string): SnapshotState {
   return state;
 }
 
-/**
- * Where the player will put the hotspots that carry a selector (snapshot steps: HTML capture has no
- * layout): on their element, padded, after scrolling the snapshot to the first one when it is below the
- * first screen. The same rules as player/src/player.ts, so the editor shows what viewers will see.
- */
-function placeOnElements(frame: HTMLIFrameElement, hotspots: Hotspot[], width: number, height: number): Record<string, Box> {
-  const doc = frame.contentDocument;
-  const view = frame.contentWindow;
+/** Where the player will put the hotspots that carry a selector: the player's own rules. */
+function placeOnHotspots(frame: HTMLIFrameElement, hotspots: Hotspot[], width: number, height: number): Record<string, Box> {
+  const boxes = placeOnElements(frame, hotspots.map((spot) => spot.selector), width, height);
+  const round = (v: number) => Math.round(v * 10_000) / 10_000;
   const placed: Record<string, Box> = {};
-  if (!doc || !view) return placed;
-  view.scrollTo(0, 0);
-  const elements = hotspots.map((spot) => {
-    if (!spot.selector) return null;
-    try {
-      const el = doc.querySelector(spot.selector);
-      const box = el?.getBoundingClientRect();
-      return box && box.width > 0 && box.height > 0 ? el : null;
-    } catch {
-      return null; // not a selector this browser knows
-    }
-  });
-  const first = elements.find((el) => el !== null);
-  if (first) {
-    const box = first.getBoundingClientRect();
-    const top = box.top + view.scrollY;
-    if (top + Math.min(box.height, height) > height) view.scrollTo(0, Math.max(0, top - SCROLL_MARGIN));
-  }
-  elements.forEach((el, i) => {
+  boxes.forEach((box, i) => {
     const spot = hotspots[i];
-    if (!el || !spot) return;
-    const box = el.getBoundingClientRect();
-    const left = clamp((box.left - PADDING) / width, 0, 1);
-    const top = clamp((box.top - PADDING) / height, 0, 1);
-    const right = clamp((box.right + PADDING) / width, 0, 1);
-    const bottom = clamp((box.bottom + PADDING) / height, 0, 1);
-    if (right - left <= 0 || bottom - top <= 0) return;
-    const round = (v: number) => Math.round(v * 10_000) / 10_000;
-    placed[spot.id] = { x: round(left), y: round(top), width: round(right - left), height: round(bottom - top) };
+    if (box && spot) placed[spot.id] = { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) };
   });
   return placed;
 }
@@ -144,7 +108,7 @@ export function SnapshotFrame({
   useEffect(() => {
     const el = frame.current;
     if (!loaded || !el || !placedRef.current) return;
-    placedRef.current(placeOnElements(el, hotspotsRef.current ?? [], width, height));
+    placedRef.current(placeOnHotspots(el, hotspotsRef.current ?? [], width, height));
   }, [loaded, placementKey, width, height]);
 
   return (
