@@ -81,6 +81,45 @@ describe('viewer gates and the viewer JSON API', () => {
     await call('PATCH', `/v1/demos/${demoId}`, { title: 'Secret roadmap tour' });
   });
 
+  it('revalidates: 304 without a body for an unchanged demo or asset, after the gates; a new ETag after an edit', async () => {
+    const share = await createShare(t, key, demoId, { password: 'etag pony' });
+    const v = viewerClient(t, share.token, '192.0.2.44');
+    await v.call('GET', '');
+    const ifNoneMatch = (path: string, tag: string, withCookie = true) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v1/viewer/${share.token}${path}`,
+        remoteAddress: '192.0.2.44',
+        headers: { 'if-none-match': tag, ...(withCookie ? { cookie: [...v.jar].map(([k, val]) => `${k}=${val}`).join('; ') } : {}) },
+      });
+    // Before the password, a validator opens nothing: the gate answers, not a 304.
+    expect((await ifNoneMatch('/demo', '*')).statusCode).toBe(401);
+    expect((await v.call('POST', '/unlock', { password: 'etag pony' })).statusCode).toBe(200);
+
+    const first = await v.call('GET', '/demo');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]{32}"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await ifNoneMatch('/demo', `"other", ${etag}`);
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    // Another viewer without the cookie gets the gate, even with the right validator.
+    expect((await ifNoneMatch('/demo', etag, false)).statusCode).toBe(401);
+
+    const imagePath = first.json().data.steps[0].image_url.split(`/v1/viewer/${share.token}`)[1];
+    const image = await v.call('GET', imagePath);
+    expect((await ifNoneMatch(imagePath, image.headers.etag as string)).statusCode).toBe(304);
+    expect((await ifNoneMatch(imagePath, '"stale"')).statusCode).toBe(200);
+
+    await call('PATCH', `/v1/demos/${demoId}`, { title: 'Retitled for the validator' });
+    const changed = await ifNoneMatch('/demo', etag);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data.title).toBe('Retitled for the validator');
+    expect(changed.headers.etag).not.toBe(etag);
+    await call('PATCH', `/v1/demos/${demoId}`, { title: 'Secret roadmap tour' });
+  });
+
   it('password gate: nothing before it, 401 on a wrong one, a cookie on the right one', async () => {
     const share = await createShare(t, key, demoId, { password: 'correct pony' });
     const v = viewerClient(t, share.token, '192.0.2.10');

@@ -14,6 +14,11 @@ export interface LinkState {
 export interface DemoPayload {
   /** The `data` of GET /v1/viewer/:token/demo, serialised once. */
   json: string;
+  /**
+   * Weak validator of `json`: a player coming back to an unchanged demo gets a 304 (weak, because each
+   * response's `meta.request_id` differs while the demo does not).
+   */
+  etag: string;
   stepCount: number;
   assetIds: ReadonlySet<string>;
 }

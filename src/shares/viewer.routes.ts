@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { dataEnvelope, errorEnvelope, ok, sendSerializedData } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { invalid } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from './shares.schemas';
@@ -28,6 +28,17 @@ const errors = {
   429: errorEnvelope,
 };
 const SESSION_HEADER = 'x-viewer-session';
+
+/** If-None-Match, compared weakly (RFC 9110 §13.1.2): a list of tags or `*`. */
+function matches(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === bare;
+  });
+}
 
 export function visitorOf(request: FastifyRequest): Visitor {
   const ua = request.headers['user-agent'];
@@ -156,16 +167,20 @@ export function viewerRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Viewer: the demo',
         description:
           'Public, gated: 401 (`details[0].message` = `password`) or 403 (`identification`) until the gates ' +
-          'are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id.',
+          'are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id. A weak `ETag` ' +
+          'names the demo\'s content: `If-None-Match` with it answers 304 without a body (after the gates).',
         params: viewerParams,
-        response: { 200: dataEnvelope(viewerDemoSchema), ...errors },
+        response: { 200: dataEnvelope(viewerDemoSchema), 304: noContent, ...errors },
       },
     },
     async (request, reply) => {
       const { token } = request.params;
       const payload = await viewer.demo(token, sessionToken(request, token), visitorOf(request));
-      // Serialised once per demo change, not once per request: the cache holds the JSON text.
+      // Serialised once per demo change, not once per request: the cache holds the JSON text. no-cache
+      // with a validator: the browser asks again every time (the gates run), and gets no body if unchanged.
       reply.header('cache-control', 'private, no-cache');
+      reply.header('etag', payload.etag);
+      if (matches(request, payload.etag)) return reply.code(304).send(null);
       return sendSerializedData(request, reply, payload.json);
     },
   );
@@ -178,21 +193,29 @@ export function viewerRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Viewer: an image or snapshot',
-        description: 'Public, behind the same gates as the demo. Only assets of the shared demo.',
+        description:
+          'Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the ' +
+          'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body.',
         params: viewerAssetParams,
-        response: { 200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }), ...errors },
+        response: {
+          200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }),
+          304: noContent,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const { token, asset_id } = request.params;
       const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request));
-      reply.header('etag', `"${asset.sha256}"`);
+      const etag = `"${asset.sha256}"`;
+      reply.header('etag', etag);
       reply.header('cache-control', 'private, max-age=3600');
       // A snapshot is someone else's page: it may draw, never run script on our origin.
       reply.header(
         'content-security-policy',
         "sandbox; default-src 'none'; img-src * data:; style-src * 'unsafe-inline'; font-src * data:",
       );
+      if (matches(request, etag)) return reply.code(304).send(null);
       return reply.type(asset.contentType).send(asset.bytes);
     },
   );

@@ -315,7 +315,8 @@ export function createViewerService(deps: ViewerDeps) {
           (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`,
         );
         if (!built) return undefined;
-        return { json: JSON.stringify(built.data), stepCount: built.stepCount, assetIds: built.assetIds };
+        const json = JSON.stringify(built.data);
+        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, stepCount: built.stepCount, assetIds: built.assetIds };
       },
     );
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
