@@ -3,12 +3,14 @@ import { ApiError } from '../../api/client';
 import { WEBHOOK_EVENT_KINDS, type Webhook, type WebhookWithSecret, webhooksApi } from '../../api/webhooks.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { ChoicePicker } from '../../components/choice-picker';
 import { CopyField } from '../../components/copy-field';
 import { Dialog } from '../../components/dialog';
-import { Checkbox, TextField } from '../../components/field';
+import { TextField } from '../../components/field';
 import { formatDateTime } from '../../lib/format';
 
 type EventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+const isEventKind = (kind: string): kind is EventKind => (WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind);
 
 /** What each event means, in the words of someone choosing what to receive. */
 export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
@@ -28,43 +30,17 @@ export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
 
 /** Every event kind as a checkbox with what it means, and a “Select all” that shows a partial choice. */
 function EventPicker({ value, onChange, error }: { value: string[]; onChange(events: string[]): void; error?: string }) {
-  const all = WEBHOOK_EVENT_KINDS.every((k) => value.includes(k));
-  const toggle = (kind: string, on: boolean) => onChange(WEBHOOK_EVENT_KINDS.filter((k) => (k === kind ? on : value.includes(k))));
   return (
-    <fieldset className={`field${error ? ' field-invalid' : ''}`} aria-describedby={error ? 'webhook-events-error' : 'webhook-events-hint'}>
-      <legend className="field-label">Events</legend>
-      <p className="field-hint event-hint" id="webhook-events-hint">
-        Demoshare sends one POST per event you tick.
-      </p>
-      <div className="event-box">
-        <div className="event-all">
-          <Checkbox
-            label="Select all"
-            checked={all}
-            indeterminate={value.length > 0 && !all}
-            onChange={(e) => onChange(e.target.checked ? [...WEBHOOK_EVENT_KINDS] : [])}
-          />
-        </div>
-        <div className="event-grid">
-          {WEBHOOK_EVENT_KINDS.map((kind) => (
-            <Checkbox
-              key={kind}
-              label={<code>{kind}</code>}
-              description={EVENT_DESCRIPTIONS[kind]}
-              name="events"
-              value={kind}
-              checked={value.includes(kind)}
-              onChange={(e) => toggle(kind, e.target.checked)}
-            />
-          ))}
-        </div>
-      </div>
-      {error ? (
-        <p className="field-error" id="webhook-events-error">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
+    <ChoicePicker
+      name="events"
+      legend="Events"
+      hint="Demoshare sends one POST per event you tick."
+      options={WEBHOOK_EVENT_KINDS}
+      descriptions={EVENT_DESCRIPTIONS}
+      value={value.filter(isEventKind)}
+      onChange={onChange}
+      error={error}
+    />
   );
 }
 
