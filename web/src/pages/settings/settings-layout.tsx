@@ -10,13 +10,7 @@ export function SettingsLayout() {
   // only as far as it takes to show the active tab whole.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the active tab changes with the path
   useLayoutEffect(() => {
-    const bar = tabs.current;
-    const active = bar?.querySelector<HTMLElement>('.tab.active');
-    if (!bar || !active) return;
-    const shown = bar.getBoundingClientRect();
-    const tab = active.getBoundingClientRect();
-    if (tab.left < shown.left) bar.scrollLeft -= shown.left - tab.left;
-    else if (tab.right > shown.right) bar.scrollLeft += tab.right - shown.right;
+    tabs.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [pathname]);
 
   return (
