@@ -180,7 +180,12 @@ function createContext(deps: AppDeps, app: ZodApp): AppContext {
         digestKey: secrets.keyDigest,
         rotationGraceMs: deps.config.KEY_ROTATION_GRACE,
       }),
-      team: createTeamService({ ...base, appUrl: deps.config.APP_URL }),
+      team: createTeamService({
+        ...base,
+        appUrl: deps.config.APP_URL,
+        invitationTtlMs: deps.config.INVITATION_TTL,
+        log: app.log,
+      }),
       oauthApps: createOAuthAppsService({ ...base, digestKey: secrets.keyDigest }),
       oauthTokens: createOAuthTokensService({ ...base, digestKey: secrets.keyDigest }),
       demos: createDemosService({

@@ -76,6 +76,7 @@ export const configSchema = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_LOGIN_PER_MINUTE: positiveInt(10),
   SESSION_TTL: duration('14d'),
+  INVITATION_TTL: duration('7d'),
   KEY_ROTATION_GRACE: duration('24h'),
   ALLOW_PRIVATE_NETWORK_CIDRS: z
     .string()

@@ -13,7 +13,7 @@ describe('team', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     const mailer = await createSmtpMailer(smtp.url, 'Demoshare <no-reply@demos.example.test>');
-    t = await createTestApp({ mailer, config: { APP_URL } });
+    t = await createTestApp({ mailer, smtp, config: { APP_URL } });
   });
   afterAll(async () => {
     await t?.close();
@@ -35,7 +35,7 @@ describe('team', () => {
     });
   });
 
-  it('invites by e-mail: 201, an invited member, and a real e-mail with the sign-up link', async () => {
+  it('invites by e-mail: 201, an invited member, and a real e-mail with a single-use link', async () => {
     const admin = await t.signUp();
     const email = uniqueEmail('Invitee').replace('invitee', 'Invitee');
     const res = await admin.inject({ method: 'POST', url: MEMBERS, payload: { email: ` ${email} `.trim(), role: 'editor' } });
@@ -48,15 +48,20 @@ describe('team', () => {
       user_id: null,
       name: null,
       invited_by: admin.memberId,
+      joined_at: null,
+      invitation: { expired: false, email_status: 'sent', email_error: null },
     });
     expect(member.id).toMatch(/^mem_[0-9a-z]{26}$/);
+    // E-mailed links are never shown to the admin.
+    expect(member.invitation.url).toBeUndefined();
 
     const mail = await smtp.waitFor((m) => m.to.includes(email.toLowerCase()));
     expect(mail.to).toEqual([email.toLowerCase()]);
     expect(mail.from).toBe('no-reply@demos.example.test');
     const body = decodeBody(mail.raw);
-    expect(body).toContain(`${APP_URL}/signup?email=${encodeURIComponent(email.toLowerCase())}`);
-    expect(body).toMatch(/as editor/);
+    expect(body).toMatch(new RegExp(`${APP_URL}/invite/[A-Za-z0-9_-]{43}`));
+    expect(body).not.toContain('/signup?email=');
+    expect(body).toMatch(/as an editor/);
 
     const list = await admin.inject({ method: 'GET', url: MEMBERS });
     expect(list.json().meta.total).toBe(2);
@@ -89,7 +94,7 @@ describe('team', () => {
     expect((await admin.inject({ method: 'GET', url: MEMBERS })).json().meta.total).toBe(1);
   });
 
-  it('accepts the invitation on sign-up: the invitee is an active member of both workspaces', async () => {
+  it('accepts the invitation on sign-up through its link: the invitee is an active member of both workspaces', async () => {
     const admin = await t.signUp();
     const viewer = await t.member(admin, 'viewer');
     const list = (await admin.inject({ method: 'GET', url: MEMBERS })).json();
@@ -98,6 +103,7 @@ describe('team', () => {
       role: 'viewer',
       status: 'active',
       user_id: viewer.userId,
+      invitation: null,
     });
     const session = (await viewer.inject({ method: 'GET', url: '/v1/auth/session' })).json().data;
     expect(session.workspace).toMatchObject({ id: admin.workspaceId, role: 'viewer' });

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
 import { members, sessions, users, workspaces } from './accounts.tables';
 
@@ -90,12 +91,39 @@ export async function deleteSession(db: Executor, id: string) {
   await db.delete(sessions).where(eq(sessions.id, id));
 }
 
-/** Turns the invitations sent to `email` into active memberships of `userId`. */
-export async function acceptInvitations(db: Executor, userId: string, email: string, now: Date) {
-  await db
+const inviters = alias(members, 'inviters');
+const inviterUsers = alias(users, 'inviter_users');
+
+/** A pending invitation by the digest of its token, with its workspace and who sent it. */
+export async function findInvitation(db: Executor, tokenDigest: string) {
+  const [row] = await db
+    .select({
+      member: members,
+      workspace: workspaces,
+      inviter: { email: inviters.email, name: inviterUsers.name },
+    })
+    .from(members)
+    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+    .leftJoin(inviters, eq(inviters.id, members.invitedById))
+    .leftJoin(inviterUsers, eq(inviterUsers.id, inviters.userId))
+    .where(and(eq(members.inviteTokenDigest, tokenDigest), eq(members.status, 'invited')))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Uses an invitation: the one statement that turns it into an active membership, only while its token is
+ * live, so two uses of one link cannot both succeed.
+ */
+export async function claimInvitation(db: Executor, tokenDigest: string, userId: string, now: Date) {
+  const [row] = await db
     .update(members)
-    .set({ userId, status: 'active', updatedAt: now })
-    .where(and(eq(members.email, email), eq(members.status, 'invited'), isNull(members.userId)));
+    .set({ userId, status: 'active', joinedAt: now, inviteTokenDigest: null, inviteExpiresAt: null, updatedAt: now })
+    .where(
+      and(eq(members.inviteTokenDigest, tokenDigest), eq(members.status, 'invited'), gt(members.inviteExpiresAt, now)),
+    )
+    .returning();
+  return row;
 }
 
 /** Active memberships of the user with `email`, oldest first, with their workspaces. */

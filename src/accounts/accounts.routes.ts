@@ -4,7 +4,17 @@ import type { AppContext } from '../context';
 import { AppError } from '../core/errors';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { loginBody, sessionSchema, signupBody, switchWorkspaceBody, toUser, toWorkspace } from './accounts.schemas';
+import {
+  invitationParams,
+  invitationPreviewSchema,
+  loginBody,
+  sessionSchema,
+  signupBody,
+  switchWorkspaceBody,
+  toInvitationPreview,
+  toUser,
+  toWorkspace,
+} from './accounts.schemas';
 import type { StartedSession } from './accounts.service';
 
 const tags = ['Session (web app)'];
@@ -43,7 +53,18 @@ export function accountsRoutes(app: ZodApp, ctx: AppContext) {
         tags,
         summary: 'Sign up',
         body: signupBody,
-        response: { 201: dataEnvelope(sessionSchema), 400: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope },
+        description:
+          'With `invitation_token` the new account also joins that workspace and the session acts there; the ' +
+          'token must be for the same address (403), live (404 when used or revoked, 410 when expired).',
+        response: {
+          201: dataEnvelope(sessionSchema),
+          400: errorEnvelope,
+          403: errorEnvelope,
+          404: errorEnvelope,
+          409: errorEnvelope,
+          410: errorEnvelope,
+          429: errorEnvelope,
+        },
       },
     },
     async (request, reply) => {
@@ -53,6 +74,7 @@ export function accountsRoutes(app: ZodApp, ctx: AppContext) {
         password: request.body.password,
         name: request.body.name,
         workspaceName: request.body.workspace_name,
+        invitationToken: request.body.invitation_token,
       });
       const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
       setSessionCookies(reply, session);
@@ -69,23 +91,27 @@ export function accountsRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Sign in',
+        description:
+          'With `invitation_token` the user first joins that workspace (the invitation must be for this ' +
+          'address: 403; live: 404 when used or revoked, 410 when expired) and the session acts there.',
         body: loginBody,
         response: {
           200: dataEnvelope(sessionSchema),
           400: errorEnvelope,
           401: errorEnvelope,
+          403: errorEnvelope,
           404: errorEnvelope,
+          410: errorEnvelope,
           429: errorEnvelope,
         },
       },
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
-      const { user, workspace } = await accounts.verifyCredentials(
-        request.body.email,
-        request.body.password,
-        request.body.workspace_id,
-      );
+      const { user, workspace } = await accounts.verifyCredentials(request.body.email, request.body.password, {
+        workspaceId: request.body.workspace_id,
+        invitationToken: request.body.invitation_token,
+      });
       const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
       setSessionCookies(reply, session);
       return sessionBody(request, user.id, workspace.id, session.csrfToken);
@@ -132,6 +158,56 @@ export function accountsRoutes(app: ZodApp, ctx: AppContext) {
       await accounts.switchWorkspace(auth.credentialId, auth.userId, request.body.workspace_id);
       const cached = await accounts.resolveSession(request.cookies[SESSION_COOKIE] ?? '');
       return sessionBody(request, auth.userId, request.body.workspace_id, cached?.csrfToken ?? '');
+    },
+  );
+
+  // GET /v1/invitations/:token — what an invitation link offers, for the accept page
+  app.get(
+    '/invitations/:token',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Read an invitation',
+        description:
+          'The workspace, inviter, address and role behind an invitation link. 404 when the link was used, ' +
+          'revoked or replaced by a resend; 410 when it expired. Changes nothing.',
+        params: invitationParams,
+        response: { 200: dataEnvelope(invitationPreviewSchema), 400: errorEnvelope, 404: errorEnvelope, 410: errorEnvelope, 429: errorEnvelope },
+      },
+    },
+    async (request) => ok(request, toInvitationPreview(await accounts.previewInvitation(request.params.token))),
+  );
+
+  // POST /v1/invitations/:token/accept — join the invitation's workspace as the signed-in user
+  app.post(
+    '/invitations/:token/accept',
+    {
+      config: { permission: 'account.read' },
+      schema: {
+        tags,
+        summary: 'Accept an invitation',
+        description:
+          'Web-app session only. The signed-in user must hold the invited address (403 otherwise); the link ' +
+          'works once. The session then acts in the joined workspace.',
+        params: invitationParams,
+        response: {
+          200: dataEnvelope(sessionSchema),
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          404: errorEnvelope,
+          410: errorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const profile = await accounts.profile(auth.userId, auth.workspaceId);
+      const { workspace } = await accounts.acceptInvitation(request.params.token, profile.user);
+      await accounts.switchWorkspace(auth.credentialId, auth.userId, workspace.id);
+      const cached = await accounts.resolveSession(request.cookies[SESSION_COOKIE] ?? '');
+      return sessionBody(request, auth.userId, workspace.id, cached?.csrfToken ?? '');
     },
   );
 

@@ -3,6 +3,7 @@ import { ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { MemberRow, UserRow, WorkspaceRow } from './accounts.repo';
+import { invitationTokenSchema } from './invitation-token';
 
 export const email = z.email().max(254).meta({ example: 'ada@example.com' });
 export const password = z
@@ -16,6 +17,9 @@ export const signupBody = z
     password,
     name: z.string().trim().max(120).optional(),
     workspace_name: z.string().trim().min(1).max(120).optional(),
+    invitation_token: invitationTokenSchema
+      .optional()
+      .meta({ description: 'Accept this invitation too (it must be for `email`): the session then acts in its workspace.' }),
   })
   .strict();
 
@@ -26,6 +30,9 @@ export const loginBody = z
     workspace_id: idSchema('workspace')
       .optional()
       .meta({ description: 'Sign in to this workspace (default: the oldest membership).' }),
+    invitation_token: invitationTokenSchema
+      .optional()
+      .meta({ description: 'Accept this invitation (it must be for `email`) and sign in to its workspace.' }),
   })
   .strict();
 
@@ -56,4 +63,29 @@ export const toWorkspace = (w: WorkspaceRow, m: MemberRow) => ({
   name: w.name,
   role: m.role,
   created_at: iso(w.createdAt),
+});
+
+export const invitationParams = z.object({ token: invitationTokenSchema });
+
+export const invitationPreviewSchema = z
+  .object({
+    email: z.string().meta({ description: 'The invited address: only an account with it can accept.' }),
+    role: z.enum(ROLES),
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    invited_by: z
+      .object({ name: z.string(), email: z.string() })
+      .nullable()
+      .meta({ description: 'Who sent (or last resent) the invitation; null if they have left the workspace.' }),
+    expires_at: timestamp,
+  })
+  .meta({ id: 'InvitationPreview' });
+
+type InvitationRow = Awaited<ReturnType<typeof import('./accounts.repo').findInvitation>>;
+
+export const toInvitationPreview = (row: NonNullable<InvitationRow>) => ({
+  email: row.member.email,
+  role: row.member.role,
+  workspace: { id: row.workspace.id, name: row.workspace.name },
+  invited_by: row.inviter?.email ? { name: row.inviter.name ?? '', email: row.inviter.email } : null,
+  expires_at: iso(row.member.inviteExpiresAt!),
 });

@@ -4,8 +4,9 @@ import type { Clock } from '../core/clock';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError, conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
 import * as repo from './accounts.repo';
+import { invitationDigest } from './invitation-token';
 
 export interface AccountsDeps {
   database: Database;
@@ -19,6 +20,8 @@ export interface NewAccount {
   password: string;
   name?: string;
   workspaceName?: string;
+  /** Join the workspace of this invitation too: only with the address it was sent to. */
+  invitationToken?: string;
 }
 
 export interface StartedSession {
@@ -37,11 +40,60 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export function createAccountsService({ database, clock, credentials, sessionTtlMs }: AccountsDeps) {
   const { db } = database;
 
-  /** Creates a user with a workspace of their own, as its admin; joins any workspaces that invited them. */
+  // Invitations are accepted in small steps: find the live invitation, check the address it was sent to,
+  // then claim it in one statement that only succeeds while the token is still unused and unexpired.
+
+  /** The pending invitation behind `token`: 404 when unknown, used or revoked; 410 when expired. */
+  async function findLiveInvitation(executor: Executor, token: string) {
+    const found = await repo.findInvitation(executor, invitationDigest(token));
+    if (!found) throw new AppError('not_found', 'This invitation link is not valid: it was used, revoked or replaced by a newer one');
+    if (!found.member.inviteExpiresAt || found.member.inviteExpiresAt <= clock.now()) {
+      throw new AppError('gone', 'This invitation has expired: ask an admin of the workspace to send a new one');
+    }
+    return found;
+  }
+
+  function assertInvitedAddress(invitation: { member: { email: string } }, email: string) {
+    if (invitation.member.email !== normaliseEmail(email)) {
+      throw new AppError(
+        'forbidden',
+        `This invitation was sent to ${invitation.member.email}: sign in or sign up with that address to accept it`,
+      );
+    }
+  }
+
+  async function claim(executor: Executor, token: string, userId: string) {
+    const member = await repo.claimInvitation(executor, invitationDigest(token), userId, clock.now());
+    if (!member) throw new AppError('not_found', 'This invitation link is not valid: it was used, revoked or replaced by a newer one');
+    return member;
+  }
+
+  /** What the accept page shows: the workspace, who invited, the address and role; nothing is changed. */
+  async function previewInvitation(token: string) {
+    return findLiveInvitation(db, token);
+  }
+
+  /** Joins the invitation's workspace as `user`, who must hold the invited address. */
+  async function acceptInvitation(token: string, user: { id: string; email: string }) {
+    return db.transaction(async (tx) => {
+      const invitation = await findLiveInvitation(tx, token);
+      assertInvitedAddress(invitation, user.email);
+      const member = await claim(tx, token, user.id);
+      return { member, workspace: invitation.workspace };
+    });
+  }
+
+  /**
+   * Creates a user with a workspace of their own, as its admin. With an invitation token (for the same
+   * address) the user also joins that workspace, in the same transaction: a bad token creates nothing.
+   * Without one, no invitation is ever accepted: being invited is not proof of owning the address.
+   */
   async function createAccount(input: NewAccount) {
     const email = normaliseEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     return db.transaction(async (tx) => {
+      const invitation = input.invitationToken ? await findLiveInvitation(tx, input.invitationToken) : undefined;
+      if (invitation) assertInvitedAddress(invitation, email);
       if (await repo.findUserByEmail(tx, email)) throw conflict('An account with this e-mail address already exists');
       const now = clock.now();
       const user = await repo.insertUser(tx, {
@@ -64,10 +116,14 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
         email,
         role: 'admin',
         status: 'active',
+        joinedAt: now,
         createdAt: now,
         updatedAt: now,
       });
-      await repo.acceptInvitations(tx, user.id, email, now);
+      if (invitation && input.invitationToken) {
+        const joined = await claim(tx, input.invitationToken, user.id);
+        return { user, workspace: invitation.workspace, member: joined };
+      }
       return { user, workspace, member };
     });
   }
@@ -99,13 +155,20 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
   /**
    * Checks e-mail and password; the same error whichever of the two is wrong. The session acts in
    * `workspaceId` when given (a 404 unless the user is an active member of it), else in the user's oldest
-   * membership.
+   * membership. With an invitation token the user first joins that workspace, and the session acts there.
    */
-  async function verifyCredentials(emailInput: string, password: string, workspaceId?: string) {
+  async function verifyCredentials(
+    emailInput: string,
+    password: string,
+    options: { workspaceId?: string; invitationToken?: string } = {},
+  ) {
     const user = await repo.findUserByEmail(db, normaliseEmail(emailInput));
     const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
     if (!user || !valid) throw new AppError('unauthorized', 'Wrong e-mail address or password');
-    await repo.acceptInvitations(db, user.id, user.email, clock.now());
+    let workspaceId = options.workspaceId;
+    if (options.invitationToken) {
+      workspaceId = (await acceptInvitation(options.invitationToken, user)).workspace.id;
+    }
     const memberships = await repo.membershipsOfUser(db, user.id);
     const chosen = workspaceId ? memberships.find((m) => m.workspace.id === workspaceId) : memberships[0];
     if (!chosen) {
@@ -159,7 +222,17 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
     return { user, workspace: current.workspace, member: current.member, memberships };
   }
 
-  return { createAccount, startSession, verifyCredentials, switchWorkspace, resolveSession, endSession, profile };
+  return {
+    createAccount,
+    startSession,
+    verifyCredentials,
+    switchWorkspace,
+    resolveSession,
+    endSession,
+    profile,
+    previewInvitation,
+    acceptInvitation,
+  };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

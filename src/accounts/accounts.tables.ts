@@ -31,11 +31,24 @@ export const members = pgTable(
     role: text('role', { enum: ['admin', 'editor', 'viewer'] }).notNull(),
     status: text('status', { enum: ['active', 'invited'] }).notNull(),
     invitedById: text('invited_by_id'),
+    /** When the invitation was (last) sent; null for a workspace's creator. */
+    invitedAt: at('invited_at'),
+    joinedAt: at('joined_at'),
+    /**
+     * SHA-256 of the one live invitation token; cleared when it is used. Resending replaces it, so an
+     * earlier link dies with it.
+     */
+    inviteTokenDigest: text('invite_token_digest'),
+    inviteExpiresAt: at('invite_expires_at'),
+    /** What became of the invitation e-mail: the admin sees a failure on the member row. */
+    inviteEmailStatus: text('invite_email_status', { enum: ['sent', 'failed', 'not_configured'] }),
+    inviteEmailError: text('invite_email_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('members_workspace_email_uq').on(t.workspaceId, t.email),
+    uniqueIndex('members_invite_token_uq').on(t.inviteTokenDigest),
     index('members_user_idx').on(t.userId),
     check('members_role_ck', sql`${t.role} in ('admin', 'editor', 'viewer')`),
   ],

@@ -7,12 +7,10 @@ import type { AppContext } from '../context';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { visitorOf } from './viewer.routes';
+import { escapeHtml } from '../core/html';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON inside a script element: `<` escaped so that no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { members, users } from '../accounts/accounts.tables';
+import { members, users, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
 
@@ -67,4 +67,31 @@ export async function updateMember(db: Executor, id: string, patch: Partial<type
 
 export async function deleteMember(db: Executor, id: string) {
   await db.delete(members).where(eq(members.id, id));
+}
+
+/** Updates a member only while still invited: a resend racing an accept leaves the joined member alone. */
+export async function updatePendingMember(db: Executor, id: string, patch: Partial<typeof members.$inferInsert>) {
+  const [row] = await db
+    .update(members)
+    .set(patch)
+    .where(and(eq(members.id, id), eq(members.status, 'invited')))
+    .returning();
+  return row;
+}
+
+/** Deletes a member only while still invited, so a revoke racing an accept cannot remove who just joined. */
+export async function deletePendingMember(db: Executor, id: string) {
+  await db.delete(members).where(and(eq(members.id, id), eq(members.status, 'invited')));
+}
+
+/** What an invitation e-mail names: the workspace, and the member who sends it. */
+export async function invitationContext(db: Executor, workspaceId: string, inviterMemberId: string) {
+  const [row] = await db
+    .select({ workspaceName: workspaces.name, inviterEmail: members.email, inviterName: users.name })
+    .from(workspaces)
+    .leftJoin(members, and(eq(members.id, inviterMemberId), eq(members.workspaceId, workspaces.id)))
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(eq(workspaces.id, workspaceId))
+    .limit(1);
+  return row;
 }

@@ -9,6 +9,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404
 
 export function teamRoutes(app: ZodApp, ctx: AppContext) {
   const { team } = ctx.services;
+  const now = () => ctx.clock.now();
 
   // GET /v1/team/members — list the workspace's members and pending invitations
   app.get(
@@ -27,7 +28,7 @@ export function teamRoutes(app: ZodApp, ctx: AppContext) {
       const { rows, total } = await team.list(callerOf(request), toLimitOffset(request.query));
       return page(
         request,
-        rows.map((r) => toMember(r.member, r.name)),
+        rows.map((r) => toMember(r.member, r.name, now())),
         { total, page: request.query.page, perPage: request.query.per_page },
       );
     },
@@ -41,15 +42,62 @@ export function teamRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Invite a team member',
-        description: 'Scope `team:write`, admins only. The member is `invited` until they sign up or sign in.',
+        description:
+          'Scope `team:write`, admins only. E-mails a single-use link, bound to the address and valid for ' +
+          '`INVITATION_TTL` (7 days); the member is `invited` until someone with that address follows it and ' +
+          'signs in or signs up. Without SMTP the link is returned in `invitation.url` instead. A failed ' +
+          'e-mail still creates the invitation, with `invitation.email_status` `failed`.',
         body: inviteBody,
         response: { 201: dataEnvelope(memberSchema), ...errors, 409: errorEnvelope },
       },
     },
     async (request, reply) => {
-      const { member, name } = await team.invite(callerOf(request), request.body);
+      const { member, name, url } = await team.invite(callerOf(request), request.body);
       reply.code(201);
-      return ok(request, toMember(member, name));
+      return ok(request, toMember(member, name, now(), url));
+    },
+  );
+
+  // POST /v1/team/members/:id/invitation — resend an invitation with a new link
+  app.post(
+    '/team/members/:id/invitation',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags,
+        summary: 'Resend an invitation',
+        description:
+          'Scope `team:write`, admins only. Issues a new link (the previous one stops working), valid for ' +
+          'another `INVITATION_TTL`, and e-mails it (or returns it in `invitation.url` without SMTP). 409 ' +
+          'when the member has already joined.',
+        params: memberParams,
+        response: { 200: dataEnvelope(memberSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const { member, name, url } = await team.resendInvitation(callerOf(request), request.params.id);
+      return ok(request, toMember(member, name, now(), url));
+    },
+  );
+
+  // DELETE /v1/team/members/:id/invitation — revoke a pending invitation
+  app.delete(
+    '/team/members/:id/invitation',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags,
+        summary: 'Revoke an invitation',
+        description:
+          'Scope `team:write`, admins only. The link stops working and the invited member is removed. 409 ' +
+          'when the member has already joined (remove the member instead).',
+        params: memberParams,
+        response: { 204: noContent, ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await team.revokeInvitation(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
     },
   );
 
@@ -69,7 +117,7 @@ export function teamRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (request) => {
       const { member, name } = await team.changeRole(callerOf(request), request.params.id, request.body.role);
-      return ok(request, toMember(member, name));
+      return ok(request, toMember(member, name, now()));
     },
   );
 

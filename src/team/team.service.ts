@@ -1,5 +1,7 @@
-import { insertMember } from '../accounts/accounts.repo';
+import type { FastifyBaseLogger } from 'fastify';
+import { insertMember, type MemberRow } from '../accounts/accounts.repo';
 import { normaliseEmail } from '../accounts/accounts.service';
+import { invitationUrl, newInvitationToken } from '../accounts/invitation-token';
 import type { CredentialCache } from '../auth/credential-cache';
 import type { AuthContext, Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -8,6 +10,7 @@ import { newId } from '../core/ids';
 import type { Database } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import type { Mailer } from '../mail/mailer';
+import { invitationMail } from './invitation-mail';
 import * as repo from './team.repo';
 
 export interface TeamDeps {
@@ -16,9 +19,19 @@ export interface TeamDeps {
   credentials: CredentialCache;
   mailer: Mailer;
   appUrl: string;
+  invitationTtlMs: number;
+  log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export function createTeamService({ database, clock, credentials, mailer, appUrl }: TeamDeps) {
+/** An invitation just issued: the member row, and the link when no e-mail will carry it. */
+export interface IssuedInvitation {
+  member: MemberRow;
+  name: string | null;
+  /** Only when e-mail is not configured: the admin passes the link on. */
+  url?: string;
+}
+
+export function createTeamService({ database, clock, credentials, mailer, appUrl, invitationTtlMs, log }: TeamDeps) {
   const { db } = database;
 
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -26,15 +39,46 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
   }
 
   /**
-   * Invites by e-mail. The member is `invited` until someone signs up or signs in with that address,
-   * which makes them `active`.
+   * E-mails the link and records what happened on the member row, where the admin sees a failure. The
+   * invitation stands either way: the admin can resend it.
    */
-  async function invite(auth: AuthContext, input: { email: string; role: Role }) {
+  async function deliver(auth: AuthContext, member: MemberRow, token: string): Promise<MemberRow> {
+    const context = await repo.invitationContext(db, auth.workspaceId, auth.memberId);
+    const mail = invitationMail({
+      to: member.email,
+      url: invitationUrl(appUrl, token),
+      workspaceName: context?.workspaceName ?? 'a workspace',
+      inviter: { name: context?.inviterName ?? '', email: context?.inviterEmail ?? 'An admin' },
+      role: member.role,
+      expiresAt: member.inviteExpiresAt!,
+    });
+    let outcome: Pick<MemberRow, 'inviteEmailStatus' | 'inviteEmailError'>;
+    try {
+      await mailer.send(mail);
+      outcome = { inviteEmailStatus: mailer.delivers ? 'sent' : 'not_configured', inviteEmailError: null };
+    } catch (error) {
+      log.warn({ err: error, member_id: member.id }, 'invitation e-mail not sent');
+      outcome = { inviteEmailStatus: 'failed', inviteEmailError: String((error as Error).message ?? error).slice(0, 300) };
+    }
+    return (await repo.updateMember(db, member.id, outcome)) ?? member;
+  }
+
+  async function issue(auth: AuthContext, member: MemberRow, token: string): Promise<IssuedInvitation> {
+    const delivered = await deliver(auth, member, token);
+    return { member: delivered, name: null, url: mailer.delivers ? undefined : invitationUrl(appUrl, token) };
+  }
+
+  /**
+   * Invites by e-mail: a single-use link, bound to the address, valid for INVITATION_TTL. The member stays
+   * `invited` until someone holding that address follows the link and signs in or signs up.
+   */
+  async function invite(auth: AuthContext, input: { email: string; role: Role }): Promise<IssuedInvitation> {
     const email = normaliseEmail(input.email);
     if (await repo.findMemberByEmail(db, auth.workspaceId, email)) {
       throw conflict(`${email} is already a member of this workspace (or invited)`);
     }
     const now = clock.now();
+    const { token, digest } = newInvitationToken();
     const member = await db.transaction(async (tx) => {
       const created = await insertMember(tx, {
         id: newId('member'),
@@ -43,6 +87,9 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
         role: input.role,
         status: 'invited',
         invitedById: auth.memberId,
+        invitedAt: now,
+        inviteTokenDigest: digest,
+        inviteExpiresAt: new Date(now.getTime() + invitationTtlMs),
         createdAt: now,
         updatedAt: now,
       });
@@ -53,14 +100,40 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
       });
       return created;
     });
-    await mailer
-      .send({
-        to: email,
-        subject: 'You are invited to a Demoshare workspace',
-        text: `You have been invited to join a workspace on Demoshare as ${input.role}.\n\nSign up or sign in with this address to accept: ${appUrl}/signup?email=${encodeURIComponent(email)}\n`,
-      })
-      .catch(() => {});
-    return { member, name: null };
+    return issue(auth, member, token);
+  }
+
+  async function findPending(auth: AuthContext, id: string) {
+    const found = await repo.findMember(db, auth.workspaceId, id);
+    if (!found) throw notFound('Team member');
+    if (found.member.status !== 'invited') {
+      throw conflict(`${found.member.email} has already joined: there is no pending invitation`);
+    }
+    return found.member;
+  }
+
+  /** A new link (the previous one stops working at once), a fresh validity period, and the e-mail again. */
+  async function resendInvitation(auth: AuthContext, id: string): Promise<IssuedInvitation> {
+    await findPending(auth, id);
+    const now = clock.now();
+    const { token, digest } = newInvitationToken();
+    const member = await repo.updatePendingMember(db, id, {
+      inviteTokenDigest: digest,
+      inviteExpiresAt: new Date(now.getTime() + invitationTtlMs),
+      invitedAt: now,
+      invitedById: auth.memberId,
+      inviteEmailStatus: null,
+      inviteEmailError: null,
+      updatedAt: now,
+    });
+    if (!member) throw conflict('This invitation was accepted meanwhile: there is nothing to resend');
+    return issue(auth, member, token);
+  }
+
+  /** Withdraws a pending invitation: its link dies with the member row it would have activated. */
+  async function revokeInvitation(auth: AuthContext, id: string) {
+    await findPending(auth, id);
+    await repo.deletePendingMember(db, id);
   }
 
   async function changeRole(auth: AuthContext, id: string, role: Role) {
@@ -95,7 +168,7 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
     await credentials.invalidate(`member:${id}`);
   }
 
-  return { list, invite, changeRole, remove };
+  return { list, invite, resendInvitation, revokeInvitation, changeRole, remove };
 }
 
 export type TeamService = ReturnType<typeof createTeamService>;

@@ -11,6 +11,7 @@ import { JobQueue } from '../../src/jobs/queue';
 import { registerJobs } from '../../src/jobs/register';
 import type { Mailer } from '../../src/mail/mailer';
 import { createTestDatabase, type TestDatabase } from './database';
+import { decodeBody, type TestSmtpServer } from './smtp';
 
 export interface TestAppOptions {
   config?: Partial<Config>;
@@ -24,6 +25,11 @@ export interface TestAppOptions {
   redis?: Redis;
   /** The demo generator (default: none wired, every generation fails). */
   generator?: GenerateDemo;
+  /**
+   * Where `mailer` delivers, when it is an SMTP mailer: `member()` then takes the invitation link from the
+   * e-mail this server received (without SMTP the link comes back in the invitation's response).
+   */
+  smtp?: TestSmtpServer;
 }
 
 export interface TestApp {
@@ -36,8 +42,8 @@ export interface TestApp {
   /** An API key for the admin of a fresh workspace (or for `session`'s member). */
   apiKey(scopes: Scope[] | 'all', session?: TestSession): Promise<string>;
   /**
-   * A second person in `admin`'s workspace with `role`: invited by the admin, signed up with the invited
-   * address (which accepts the invitation), and switched to that workspace.
+   * A second person in `admin`'s workspace with `role`: invited by the admin, then signed up with the
+   * invited address through the invitation link; the session acts in `admin`'s workspace.
    */
   member(admin: TestSession, role: Role, email?: string): Promise<TestSession>;
 }
@@ -96,17 +102,31 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return res.json().data.key as string;
   }
 
+  /** The token of the invitation link sent to `email`: from the invitation's answer, or from the e-mail. */
+  async function invitationToken(email: string, invited: LightMyRequestResponse): Promise<string> {
+    const url: string | undefined = invited.json().data.invitation?.url;
+    if (url) return url.split('/invite/')[1]!;
+    if (!options.smtp) throw new Error('the invitation was e-mailed: pass the test SMTP server as `smtp`');
+    const mails = options.smtp.messages.filter((m) => m.to.includes(email));
+    const mail = mails.length > 0 ? mails[mails.length - 1]! : await options.smtp.waitFor((m) => m.to.includes(email));
+    const match = /\/invite\/([A-Za-z0-9_-]{43})/.exec(decodeBody(mail.raw));
+    if (!match) throw new Error(`no invitation link in the e-mail to ${email}`);
+    return match[1]!;
+  }
+
   async function member(admin: TestSession, role: Role, email = uniqueEmail(role)): Promise<TestSession> {
     const invited = await admin.inject({ method: 'POST', url: '/v1/team/members', payload: { email, role } });
     if (invited.statusCode !== 201) throw new Error(`invitation failed: ${invited.statusCode} ${invited.body}`);
-    const own = await signUp(email);
-    const res = await own.inject({
+    const token = await invitationToken(email, invited);
+    const res = await app.inject({
       method: 'POST',
-      url: '/v1/auth/workspace',
-      payload: { workspace_id: admin.workspaceId },
+      url: '/v1/auth/signup',
+      payload: { email, password: 'correct horse battery staple', invitation_token: token },
     });
-    if (res.statusCode !== 200) throw new Error(`workspace switch failed: ${res.statusCode} ${res.body}`);
-    return { ...own, workspaceId: admin.workspaceId, memberId: res.json().data.member_id };
+    if (res.statusCode !== 201) throw new Error(`sign-up with the invitation failed: ${res.statusCode} ${res.body}`);
+    const session = sessionFrom(app, email, res);
+    if (session.workspaceId !== admin.workspaceId) throw new Error('the invitation did not move the session');
+    return session;
   }
 
   return {
