@@ -54,6 +54,8 @@ export async function webRoutes(app: ZodApp) {
       .header('cache-control', 'no-cache')
       .header('x-frame-options', 'DENY')
       .header('content-security-policy', WEB_APP_CSP)
+      // Invitation links carry their token in the path: no other site is told the address.
+      .header('referrer-policy', 'same-origin')
       .send(index);
   });
 }

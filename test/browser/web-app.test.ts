@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
+import { createSmtpMailer } from '../../src/mail/mailer';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { decodeBody, startSmtpServer } from '../helpers/smtp';
 import { uniqueEmail } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
@@ -144,7 +146,16 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     const inviteDialog = page.getByRole('dialog', { name: 'Invite a team member' });
     await inviteDialog.getByLabel('E-mail').fill(invitee);
     await inviteDialog.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByText(`Invitation sent to ${invitee}`).waitFor();
+    // This server has no SMTP: the link comes back to the admin, once, to pass on.
+    const linkDialog = page.getByRole('dialog', { name: 'Send this invitation link' });
+    await linkDialog.getByText(`nothing was sent to ${invitee}`).waitFor();
+    const link = await linkDialog.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+    await linkDialog.getByRole('button', { name: 'Copy invitation link' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await shot(page, 'invitation-link-desktop');
+    await linkDialog.getByRole('button', { name: 'Done' }).click();
+    await linkDialog.waitFor({ state: 'detached' });
     const inviteeRow = page.getByRole('row', { name: new RegExp(invitee.replaceAll('.', '\\.')) });
     await inviteeRow.getByText('Invited').waitFor();
     expect(await overflows(page)).toBe(false);
@@ -155,9 +166,10 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     const afterRole = await (await api('/team/members', key)).json();
     expect(afterRole.data.find((m: { email: string }) => m.email === invitee)).toMatchObject({ role: 'viewer', status: 'invited' });
 
-    await page.getByRole('button', { name: `Remove ${invitee}` }).click();
-    await page.getByRole('dialog', { name: `Remove ${invitee}?` }).getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('button', { name: `Revoke the invitation to ${invitee}` }).click();
+    await page.getByRole('dialog', { name: `Revoke the invitation to ${invitee}?` }).getByRole('button', { name: 'Revoke invitation' }).click();
     await inviteeRow.waitFor({ state: 'detached' });
+    expect((await fetch(`${server.url}/v1/invitations/${link.split('/invite/')[1]}`)).status).toBe(404);
     const afterRemove = await (await api('/team/members', key)).json();
     expect(afterRemove.data.map((m: { email: string }) => m.email)).toEqual([email]);
   });
@@ -248,38 +260,82 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     await shot(page, 'keys-list-phone');
   });
 
-  it('lets an invited viewer join from the invitation link, switch workspace and see why team changes are not theirs', async () => {
-    const admin = await server.signUp();
-    const adminWorkspace = (await admin.inject({ method: 'GET', url: '/v1/auth/session' })).json().data.workspace.name as string;
-    const invitee = uniqueEmail('vic');
-    const invited = await admin.inject({ method: 'POST', url: '/v1/team/members', payload: { email: invitee, role: 'viewer' } });
-    expect(invited.statusCode).toBe(201);
+  it('lets an invited viewer join from the link in the e-mail, switch workspace and see why team changes are not theirs', async () => {
+    // A server of its own that really e-mails, with APP_URL its own origin so the link in the mail opens it.
+    const smtp = await startSmtpServer();
+    const mailer = await createSmtpMailer(smtp.url, 'Demoshare <no-reply@localhost>');
+    const mailing = await startTestServer({ selfUrl: true, mailer, smtp, config: { RATE_LIMIT_LOGIN_PER_MINUTE: 100 } });
+    try {
+      const page = await open(DESKTOP);
+      await page.goto(`${mailing.url}/signup`);
+      await page.getByLabel('Your name').fill('Ada Admin');
+      await page.getByLabel('Work e-mail').fill(uniqueEmail('ada'));
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByLabel('Workspace name').fill('Globex Labs');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL('**/demos');
+      await page.getByRole('link', { name: 'Team' }).click();
+      const invitee = uniqueEmail('vic');
+      await page.getByRole('button', { name: 'Invite member' }).click();
+      const inviteDialog = page.getByRole('dialog', { name: 'Invite a team member' });
+      await inviteDialog.getByLabel('E-mail').fill(invitee);
+      await inviteDialog.getByLabel('Role').selectOption('viewer');
+      await inviteDialog.getByRole('button', { name: 'Send invitation' }).click();
+      await page.getByText(`Invitation sent to ${invitee}`).waitFor();
+      await page.getByRole('row', { name: new RegExp(invitee.replaceAll('.', '\\.')) }).getByText('Invited').waitFor();
 
-    const page = await open(DESKTOP);
-    await page.goto(`${server.url}/signup?email=${encodeURIComponent(invitee)}`);
-    expect(await page.getByLabel('Work e-mail').inputValue()).toBe(invitee);
-    await page.getByLabel('Your name').fill('Vic Viewer');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/demos');
+      const mail = await smtp.waitFor((m) => m.to.includes(invitee));
+      const link = new RegExp(`${mailing.url}/invite/[A-Za-z0-9_-]{43}`).exec(decodeBody(mail.raw))?.[0];
+      expect(link).toBeDefined();
 
-    await page.getByRole('button', { name: /Vic Viewer.*Admin/ }).click();
-    await shot(page, 'user-menu-desktop');
-    await page.getByRole('button', { name: new RegExp(`${adminWorkspace}.*Viewer`) }).click();
-    await page.getByText(`Switched to ${adminWorkspace}`).waitFor();
-    await page.getByRole('button', { name: new RegExp(`Viewer · ${adminWorkspace}`) }).waitFor();
+      // Signing up with the invited address without the link joins nothing: only the link does.
+      const visitor = await open(DESKTOP);
+      await visitor.goto(link!);
+      await visitor.getByRole('heading', { name: 'Join Globex Labs' }).waitFor();
+      await visitor.getByText(`Ada Admin invited ${invitee} to join as a viewer`).waitFor();
+      expect(await visitor.getByLabel('E-mail').inputValue()).toBe(invitee);
+      expect(await overflows(visitor)).toBe(false);
+      await shot(visitor, 'accept-invitation-desktop');
+      await visitor.getByLabel('Your name').fill('Vic Viewer');
+      await visitor.getByLabel('Password').fill(PASSWORD);
+      await visitor.getByRole('button', { name: 'Create account and join Globex Labs' }).click();
+      await visitor.waitForURL('**/demos');
+      await visitor.getByRole('button', { name: /Viewer · Globex Labs/ }).waitFor();
 
-    await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByRole('row', { name: /Vic Viewer.*You/ }).waitFor();
-    await page.getByRole('row', { name: new RegExp(admin.email.replaceAll('.', '\\.')) }).waitFor();
-    await page.getByText('Only admins can invite people, change roles or remove members.').waitFor();
-    expect(await page.getByRole('button', { name: 'Invite member' }).isDisabled()).toBe(true);
-    expect(await page.getByRole('combobox').count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
-    await shot(page, 'team-viewer-desktop');
+      // The link worked once.
+      const again = await open(DESKTOP);
+      await again.goto(link!);
+      await again.getByRole('heading', { name: 'This invitation link is not valid' }).waitFor();
+      await shot(again, 'invitation-used-desktop');
 
-    await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByText('You see the keys you created.').waitFor();
+      await visitor.getByRole('button', { name: /Vic Viewer.*Globex Labs/ }).click();
+      await shot(visitor, 'user-menu-desktop');
+      const own = visitor.getByRole('button', { name: /workspace.*Admin/ });
+      await own.click();
+      await visitor.getByText(/Switched to/).waitFor();
+      await visitor.getByRole('button', { name: /Vic Viewer.*Admin/ }).click();
+      await visitor.getByRole('button', { name: /Globex Labs.*Viewer/ }).click();
+      await visitor.getByText('Switched to Globex Labs').waitFor();
+
+      await visitor.getByRole('link', { name: 'Team' }).click();
+      await visitor.getByRole('row', { name: /Vic Viewer.*You/ }).waitFor();
+      await visitor.getByRole('row', { name: /Ada Admin/ }).waitFor();
+      await visitor.getByText('Only admins can invite people, change roles or remove members.').waitFor();
+      expect(await visitor.getByRole('button', { name: 'Invite member' }).isDisabled()).toBe(true);
+      expect(await visitor.getByRole('combobox').count()).toBe(0);
+      expect(await visitor.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+      await shot(visitor, 'team-viewer-desktop');
+
+      await visitor.getByRole('link', { name: 'Settings' }).click();
+      await visitor.getByText('You see the keys you created.').waitFor();
+
+      // The admin's list shows the newcomer as active.
+      await page.reload();
+      await page.getByRole('row', { name: /Vic Viewer.*Active/ }).waitFor();
+    } finally {
+      await mailing.close();
+      await smtp.close();
+    }
   });
 
   it('runs the sidebar down the whole of a page taller than the window, its user menu at the foot of the window', async () => {

@@ -3,6 +3,7 @@ import { ToastProvider } from './components/toast';
 import { AppLayout } from './layout/app-layout';
 import { RequireSession } from './layout/require-session';
 import { AnalyticsPage } from './pages/analytics/analytics-page';
+import { AcceptInvitationPage } from './pages/auth/accept-invitation-page';
 import { LoginPage } from './pages/auth/login-page';
 import { SignupPage } from './pages/auth/signup-page';
 import { DemoEditorPage } from './pages/demos/demo-editor-page';
@@ -25,6 +26,7 @@ export function App() {
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
+          <Route path="/invite/:token" element={<AcceptInvitationPage />} />
           <Route element={<RequireSession />}>
             <Route path="/oauth/authorize" element={<ConsentPage />} />
             <Route element={<AppLayout />}>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { sessionSchema } from '../../../src/accounts/accounts.schemas';
+import type { invitationPreviewSchema, sessionSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
 import type { configurationSchema, demoDetailSchema, demoSchema, hotspotSchema, stepSchema } from '../../../src/demos/demos.schemas';
 import type { consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
@@ -8,6 +8,7 @@ import type { memberSchema } from '../../../src/team/team.schemas';
 // The wire types come from the server's response schemas (type-only: nothing of the server is bundled),
 // so a renamed field breaks the web app's type check instead of its users.
 export type Session = z.output<typeof sessionSchema>;
+export type InvitationPreview = z.output<typeof invitationPreviewSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type CreatedApiKey = z.output<typeof createdKeySchema>;
 export type Member = z.output<typeof memberSchema>;

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { authApi } from '../../api/auth.api';
 import { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -11,9 +11,7 @@ import { AuthLayout } from './auth-layout';
 export function SignupPage() {
   const { state, signedIn } = useSessionState();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  // Invitation e-mails link here with the invited address filled in.
-  const [form, setForm] = useState({ name: '', email: params.get('email') ?? '', password: '', workspace_name: '' });
+  const [form, setForm] = useState({ name: '', email: '', password: '', workspace_name: '' });
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

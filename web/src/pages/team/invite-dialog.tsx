@@ -38,7 +38,7 @@ export function InviteDialog({ onClose, onInvited }: { onClose(): void; onInvite
   return (
     <Dialog
       title="Invite a team member"
-      description="They get an e-mail and join this workspace when they sign up or sign in with this address."
+      description="They get an e-mail with a link that works once, for a week. They join when they follow it and sign in or sign up with this address."
       onClose={onClose}
       footer={
         <>

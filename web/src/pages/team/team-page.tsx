@@ -18,7 +18,9 @@ import { formatDate, initials } from '../../lib/format';
 import { ROLE_LABELS, ROLE_WITH_ARTICLE } from '../../lib/roles';
 import { useResource } from '../../lib/use-resource';
 import { isAdmin, useSession, useSessionState } from '../../session/session-context';
+import { InvitationLinkDialog } from './invitation-link-dialog';
 import { InviteDialog } from './invite-dialog';
+import { MemberStatus } from './member-status';
 import { RoleSelect } from './role-select';
 
 export function TeamPage() {
@@ -28,8 +30,31 @@ export function TeamPage() {
   const members = useResource(() => teamApi.list());
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [revoking, setRevoking] = useState<Member | null>(null);
+  const [linkFor, setLinkFor] = useState<Member | null>(null);
   const [savingRole, setSavingRole] = useState<string | null>(null);
+  const [resending, setResending] = useState<string | null>(null);
   const admin = isAdmin(session);
+
+  /** After an invitation or a resend: the link to pass on (no SMTP), the e-mail failure, or a confirmation. */
+  function invitationIssued(member: Member, verb: 'sent' | 'resent') {
+    if (member.invitation?.url) setLinkFor(member);
+    else if (member.invitation?.email_status === 'failed') {
+      notify(`The invitation e-mail to ${member.email} could not be sent: ${member.invitation.email_error ?? 'unknown error'}`, 'danger');
+    } else notify(`Invitation ${verb} to ${member.email}`);
+  }
+
+  async function resend(member: Member) {
+    setResending(member.id);
+    try {
+      invitationIssued(await teamApi.resendInvitation(member.id), 'resent');
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : 'The invitation could not be resent.', 'danger');
+    } finally {
+      setResending(null);
+      await members.reload();
+    }
+  }
 
   async function changeRole(member: Member, role: Role) {
     setSavingRole(member.id);
@@ -83,21 +108,35 @@ export function TeamPage() {
     {
       key: 'status',
       header: 'Status',
-      render: (m) => (m.status === 'active' ? <Badge tone="success">Active</Badge> : <Badge tone="warning">Invited</Badge>),
+      render: (m) => <MemberStatus member={m} />,
     },
-    { key: 'added', header: 'Added', kind: 'nowrap', render: (m) => formatDate(m.created_at) },
+    { key: 'added', header: 'Added', kind: 'nowrap', render: (m) => formatDate(m.joined_at ?? m.invited_at ?? m.created_at) },
   ];
   if (admin) {
     columns.push({
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,
       kind: 'actions',
-      render: (m) =>
-        m.id === session.member_id ? null : (
+      render: (m) => {
+        if (m.id === session.member_id) return null;
+        if (m.status === 'invited') {
+          return (
+            <span className="row">
+              <Button size="sm" variant="ghost" loading={resending === m.id} onClick={() => resend(m)} aria-label={`Resend the invitation to ${m.email}`}>
+                Resend
+              </Button>
+              <Button size="sm" variant="ghost" className="btn-danger-text" onClick={() => setRevoking(m)} aria-label={`Revoke the invitation to ${m.email}`}>
+                Revoke
+              </Button>
+            </span>
+          );
+        }
+        return (
           <Button size="sm" variant="ghost" className="btn-danger-text" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
             Remove
           </Button>
-        ),
+        );
+      },
     });
   }
 
@@ -134,10 +173,27 @@ export function TeamPage() {
           onClose={() => setInviting(false)}
           onInvited={async (member) => {
             setInviting(false);
-            notify(`Invitation sent to ${member.email}`);
+            invitationIssued(member, 'sent');
             await members.reload();
           }}
         />
+      ) : null}
+      {linkFor ? <InvitationLinkDialog member={linkFor} onClose={() => setLinkFor(null)} /> : null}
+      {revoking ? (
+        <ConfirmDialog
+          title={`Revoke the invitation to ${revoking.email}?`}
+          confirmLabel="Revoke invitation"
+          danger
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await teamApi.revokeInvitation(revoking.id);
+            setRevoking(null);
+            notify(`The invitation to ${revoking.email} was revoked`);
+            await members.reload();
+          }}
+        >
+          <p>The link in the invitation stops working at once. You can invite {revoking.email} again later.</p>
+        </ConfirmDialog>
       ) : null}
       {removing ? (
         <ConfirmDialog
