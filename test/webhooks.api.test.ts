@@ -210,9 +210,7 @@ describe('webhooks API', () => {
     // user's own workspace, so its admin brings in a second admin and steps down to editor.
     const editor = await t.signUp();
     const editorKey = await t.apiKey(['webhooks:write'], editor);
-    const otherAdmin = `admin2.${Date.now()}@example.com`;
-    await editor.inject({ method: 'POST', url: '/v1/team/members', payload: { email: otherAdmin, role: 'admin' } });
-    await t.signUp(otherAdmin);
+    await t.member(editor, 'admin');
     const demoted = await editor.inject({
       method: 'PATCH',
       url: `/v1/team/members/${editor.memberId}`,
