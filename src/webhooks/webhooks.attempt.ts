@@ -45,8 +45,9 @@ type DisableReason = 'failing' | 'gone';
 /**
  * One claimed attempt of one delivery, as named steps: load the webhook → settle what a dead worker left →
  * sign → send → record the outcome, which schedules the retry or disables the webhook → tell the admins.
- * The claim (webhook-deliveries.repo claimDue) is what makes this attempt number this worker's alone;
- * every write below is conditioned on still holding it, so a worker that lost its lease changes nothing.
+ * The claim (webhook-deliveries.repo claimDue) makes this attempt number this worker's alone; every write
+ * that moves the delivery requires still holding it, and the log's key (delivery, attempt) turns a second
+ * record of one attempt into nothing, so a worker that lost its lease cannot undo its successor's work.
  */
 export async function attemptDelivery(deps: AttemptDeps, claim: ClaimedDelivery): Promise<void> {
   const hook = await hooks.findWebhookById(deps.database.db, claim.webhookId);
