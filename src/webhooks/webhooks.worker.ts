@@ -30,9 +30,9 @@ export interface DeliveryWorkerDeps {
 
 /**
  * The delivery loop of one worker process: fans the outbox out (dispatchBatch), claims due deliveries
- * and attempts them (webhooks.attempt.ts), up to `concurrency` at once. It wakes on the NOTIFY that emitEvent sends at commit,
- * when an attempt ends, when the next retry falls due, and every poll interval in case a notification
- * was missed. Everything it knows lives in the database, so any number of these run side by side and a
+ * and attempts them (webhooks.attempt.ts), up to `concurrency` at once. It wakes on the NOTIFY that
+ * emitEvent sends at commit, when an attempt ends, when the next retry falls due, and every poll interval
+ * in case a notification was missed. Everything it knows lives in the database, so any number of these run side by side and a
  * killed one loses nothing: its claims are taken over when their lease ends.
  */
 export class DeliveryWorker {
