@@ -1,6 +1,5 @@
-import { lt } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { sessions } from './accounts.tables';
+import { deleteExpiredSessions } from './accounts.repo';
 
 export const SESSION_CLEANUP = 'maintenance.sessions-cleanup';
 
@@ -8,7 +7,7 @@ export const SESSION_CLEANUP = 'maintenance.sessions-cleanup';
 export async function registerAccountsJobs(ctx: AppContext) {
   await ctx.queue.define({ name: SESSION_CLEANUP, retryLimit: 2 });
   await ctx.queue.work(SESSION_CLEANUP, {}, async () => {
-    await ctx.database.db.delete(sessions).where(lt(sessions.expiresAt, ctx.clock.now()));
+    await deleteExpiredSessions(ctx.database.db, ctx.clock.now());
   });
   await ctx.queue.schedule(SESSION_CLEANUP, '17 * * * *');
 }

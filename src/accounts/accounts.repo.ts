@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
 import { members, sessions, users, workspaces } from './accounts.tables';
@@ -89,6 +89,15 @@ export async function updateSessionWorkspace(db: Executor, id: string, workspace
 
 export async function deleteSession(db: Executor, id: string) {
   await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+export async function deleteExpiredSessions(db: Executor, now: Date) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+/** Locks the workspace row until the transaction ends: serialises checks that count across the workspace. */
+export async function lockWorkspace(tx: Executor, id: string) {
+  await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).for('update');
 }
 
 const inviters = alias(members, 'inviters');

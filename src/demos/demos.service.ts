@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { workspaces } from '../accounts/accounts.tables';
+import { lockWorkspace } from '../accounts/accounts.repo';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
@@ -110,7 +109,7 @@ export function createDemosService(deps: DemosDeps) {
    * run. The workspace row lock makes the count-then-start check hold under concurrent requests.
    */
   async function admitGeneration(tx: Executor, workspaceId: string) {
-    await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+    await lockWorkspace(tx, workspaceId);
     const running = await repo.countGenerating(tx, workspaceId);
     if (running >= deps.generationConcurrency) {
       throw new AppError(

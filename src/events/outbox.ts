@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import type { EventKind } from './event-kinds';
-import { events } from './events.tables';
+import * as repo from './events.repo';
 
 /**
  * NOTIFY channel announcing committed events, so the webhooks dispatcher in any process wakes at commit
@@ -25,15 +24,10 @@ export interface NewEvent {
 export async function emitEvent(tx: Executor, clock: Clock, event: NewEvent): Promise<string> {
   const id = newId('event');
   const now = clock.now();
-  await tx.insert(events).values({
-    id,
-    workspaceId: event.workspaceId,
-    kind: event.kind,
-    data: event.data,
-    occurredAt: event.occurredAt ?? now,
-    createdAt: now,
-  });
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${event.kind})`);
+  await repo.insertEvents(tx, [
+    { id, workspaceId: event.workspaceId, kind: event.kind, data: event.data, occurredAt: event.occurredAt ?? now, createdAt: now },
+  ]);
+  await wakeDeliveryWorkers(tx, event.kind);
   return id;
 }
 
@@ -41,7 +35,8 @@ export async function emitEvent(tx: Executor, clock: Clock, event: NewEvent): Pr
 export async function emitEvents(tx: Executor, clock: Clock, batch: NewEvent[]): Promise<void> {
   if (batch.length === 0) return;
   const now = clock.now();
-  await tx.insert(events).values(
+  await repo.insertEvents(
+    tx,
     batch.map((event) => ({
       id: newId('event'),
       workspaceId: event.workspaceId,
@@ -51,5 +46,10 @@ export async function emitEvents(tx: Executor, clock: Clock, batch: NewEvent[]):
       createdAt: now,
     })),
   );
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${batch[0]!.kind})`);
+  await wakeDeliveryWorkers(tx, batch[0]!.kind);
+}
+
+/** Wakes the webhook delivery loop of every process when `tx` commits (the payload is informative only). */
+export async function wakeDeliveryWorkers(tx: Executor, payload: string): Promise<void> {
+  await repo.notify(tx, EVENTS_CHANNEL, payload);
 }

@@ -1,6 +1,5 @@
-import { lt } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { shareAccessLog, viewerSessions } from './shares.tables';
+import { deleteAccessLogBefore, deleteExpiredViewerSessions } from './shares.repo';
 
 export const VIEWER_CLEANUP = 'maintenance.viewer-cleanup';
 
@@ -19,10 +18,7 @@ export async function registerSharesJobs(ctx: AppContext) {
 export async function cleanUpViewerData(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
   const now = ctx.clock.now();
   const { db } = ctx.database;
-  const sessions = await db.delete(viewerSessions).where(lt(viewerSessions.expiresAt, now)).returning({ id: viewerSessions.id });
-  const log = await db
-    .delete(shareAccessLog)
-    .where(lt(shareAccessLog.at, new Date(now.getTime() - ctx.config.ACCESS_LOG_RETENTION)))
-    .returning({ id: shareAccessLog.id });
-  return { sessions: sessions.length, accessLog: log.length };
+  const sessions = await deleteExpiredViewerSessions(db, now);
+  const accessLog = await deleteAccessLogBefore(db, new Date(now.getTime() - ctx.config.ACCESS_LOG_RETENTION));
+  return { sessions, accessLog };
 }

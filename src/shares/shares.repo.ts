@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shareAccessLog, shares, viewerSessions } from './shares.tables';
@@ -63,6 +63,18 @@ export async function findLink(db: Executor, token: string) {
 
 export async function deleteViewerSessions(db: Executor, shareId: string) {
   await db.delete(viewerSessions).where(eq(viewerSessions.shareId, shareId));
+}
+
+/** Deletes expired viewer sessions; returns how many went. */
+export async function deleteExpiredViewerSessions(db: Executor, now: Date): Promise<number> {
+  const rows = await db.delete(viewerSessions).where(lt(viewerSessions.expiresAt, now)).returning({ id: viewerSessions.id });
+  return rows.length;
+}
+
+/** Deletes access log entries older than `before`; returns how many went. */
+export async function deleteAccessLogBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db.delete(shareAccessLog).where(lt(shareAccessLog.at, before)).returning({ id: shareAccessLog.id });
+  return rows.length;
 }
 
 export async function insertAccessLog(db: Executor, row: typeof shareAccessLog.$inferInsert) {

@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { newId } from '../core/ids';
 import { iso } from '../core/time';
 import type { Db } from '../db/client';
-import { events } from '../events/events.tables';
-import { webhookDeliveries, webhooks } from './webhooks.tables';
+import { lockUndispatched, markDispatched } from '../events/events.repo';
+import { insertDeliveries, type NewDelivery } from './webhook-deliveries.repo';
+import { activeWebhooksIn } from './webhooks.repo';
 
 /** The body of a delivery: the contract's `{event, timestamp, data}` plus the event `id` for de-duplication. */
 export function deliveryBody(event: { id: string; kind: string; occurredAt: Date; data: unknown }): string {
@@ -18,20 +18,11 @@ export function deliveryBody(event: { id: string; kind: string; occurredAt: Date
  */
 export async function dispatchBatch(db: Db, now: Date, maxAttempts: number, size = 100): Promise<number> {
   return db.transaction(async (tx) => {
-    const batch = await tx
-      .select()
-      .from(events)
-      .where(isNull(events.dispatchedAt))
-      .orderBy(asc(events.createdAt))
-      .limit(size)
-      .for('update', { skipLocked: true });
+    const batch = await lockUndispatched(tx, size);
     if (batch.length === 0) return 0;
     const workspaceIds = [...new Set(batch.map((e) => e.workspaceId))];
-    const hooks = await tx
-      .select({ id: webhooks.id, workspaceId: webhooks.workspaceId, events: webhooks.events, createdAt: webhooks.createdAt })
-      .from(webhooks)
-      .where(and(inArray(webhooks.workspaceId, workspaceIds), eq(webhooks.active, true)));
-    const rows: Array<typeof webhookDeliveries.$inferInsert> = [];
+    const hooks = await activeWebhooksIn(tx, workspaceIds);
+    const rows: NewDelivery[] = [];
     for (const event of batch) {
       let body: string | undefined;
       for (const hook of hooks) {
@@ -54,16 +45,12 @@ export async function dispatchBatch(db: Db, now: Date, maxAttempts: number, size
         });
       }
     }
-    if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
-    await tx
-      .update(events)
-      .set({ dispatchedAt: now })
-      .where(
-        inArray(
-          events.id,
-          batch.map((e) => e.id),
-        ),
-      );
+    await insertDeliveries(tx, rows);
+    await markDispatched(
+      tx,
+      batch.map((e) => e.id),
+      now,
+    );
     return batch.length;
   });
 }

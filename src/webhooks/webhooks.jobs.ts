@@ -1,8 +1,7 @@
-import { and, inArray, isNotNull, lt } from 'drizzle-orm';
 import pino from 'pino';
 import type { AppContext } from '../context';
-import { events } from '../events/events.tables';
-import { webhookDeliveries } from './webhooks.tables';
+import { deleteDispatchedBefore } from '../events/events.repo';
+import { deleteFinishedBefore } from './webhook-deliveries.repo';
 import { DeliveryWorker } from './webhooks.worker';
 
 export const WEBHOOK_LOG_CLEANUP = 'maintenance.webhook-log-cleanup';
@@ -46,10 +45,6 @@ export async function registerWebhooksJobs(ctx: AppContext) {
 export async function cleanUpWebhookLog(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.WEBHOOK_LOG_RETENTION);
   const { db } = ctx.database;
-  await db
-    .delete(webhookDeliveries)
-    .where(
-      and(lt(webhookDeliveries.createdAt, before), inArray(webhookDeliveries.status, ['succeeded', 'failed', 'cancelled'])),
-    );
-  await db.delete(events).where(and(isNotNull(events.dispatchedAt), lt(events.dispatchedAt, before)));
+  await deleteFinishedBefore(db, before);
+  await deleteDispatchedBefore(db, before);
 }

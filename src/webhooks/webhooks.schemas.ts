@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import { EVENT_KINDS } from '../events/event-kinds';
-import type { AttemptRow, DeliveryRow, WebhookRow } from './webhooks.repo';
+import type { AttemptRow, DeliveryRow } from './webhook-deliveries.repo';
+import type { WebhookRow } from './webhooks.repo';
 import { DELIVERY_STATUSES } from './webhooks.tables';
 
 const eventKind = z.enum(EVENT_KINDS, {

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { seal } from '../core/crypto';
 import { conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { SafeFetch } from '../core/net/safe-fetch';
-import type { Database, Executor } from '../db/client';
+import type { Database } from '../db/client';
 import type { EventKind } from '../events/event-kinds';
-import { events } from '../events/events.tables';
-import { EVENTS_CHANNEL, emitEvent } from '../events/outbox';
+import { markDispatched } from '../events/events.repo';
+import { emitEvent, wakeDeliveryWorkers } from '../events/outbox';
+import * as deliveries from './webhook-deliveries.repo';
 import { deliveryBody } from './webhooks.dispatcher';
 import * as repo from './webhooks.repo';
 import { secretHint } from './webhooks.signing';
@@ -42,11 +42,6 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
     const row = await repo.findWebhook(db, auth.workspaceId, id);
     if (!row) throw notFound('Webhook');
     return row;
-  }
-
-  /** Wakes the delivery workers at commit, as emitEvent does for events. */
-  async function wakeWorkers(tx: Executor) {
-    await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, 'delivery')`);
   }
 
   async function list(auth: AuthContext, page: Page) {
@@ -124,8 +119,8 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
     return db.transaction(async (tx) => {
       const data = { webhook_id: hook.id, message: 'This is a test event sent from Demoshare.' };
       const eventId = await emitEvent(tx, clock, { workspaceId: auth.workspaceId, kind: 'webhook.test', data, occurredAt: now });
-      await tx.update(events).set({ dispatchedAt: now }).where(eq(events.id, eventId));
-      return repo.insertDelivery(tx, {
+      await markDispatched(tx, [eventId], now);
+      return deliveries.insertDelivery(tx, {
         id: newId('delivery'),
         webhookId: hook.id,
         workspaceId: auth.workspaceId,
@@ -141,8 +136,8 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
 
   async function listDeliveries(auth: AuthContext, id: string, status: DeliveryStatus | undefined, page: Page) {
     await get(auth, id);
-    const { rows, total } = await repo.listDeliveries(db, id, status, page);
-    const attempts = await repo.attemptsOf(
+    const { rows, total } = await deliveries.listDeliveries(db, id, status, page);
+    const attempts = await deliveries.attemptsOf(
       db,
       rows.map((r) => r.id),
     );
@@ -151,9 +146,9 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
 
   async function getDelivery(auth: AuthContext, id: string, deliveryId: string) {
     await get(auth, id);
-    const row = await repo.findDelivery(db, id, deliveryId);
+    const row = await deliveries.findDelivery(db, id, deliveryId);
     if (!row) throw notFound('Delivery');
-    const attempts = await repo.attemptsOf(db, [row.id]);
+    const attempts = await deliveries.attemptsOf(db, [row.id]);
     return { row, attempts: attempts.get(row.id) ?? [] };
   }
 
@@ -161,11 +156,11 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
   async function redeliver(auth: AuthContext, id: string, deliveryId: string) {
     const hook = await get(auth, id);
     requireActive(hook);
-    const original = await repo.findDelivery(db, id, deliveryId);
+    const original = await deliveries.findDelivery(db, id, deliveryId);
     if (!original) throw notFound('Delivery');
     const now = clock.now();
     return db.transaction(async (tx) => {
-      const row = await repo.insertDelivery(tx, {
+      const row = await deliveries.insertDelivery(tx, {
         id: newId('delivery'),
         webhookId: hook.id,
         workspaceId: auth.workspaceId,
@@ -177,7 +172,7 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
         redeliveryOf: original.redeliveryOf ?? original.id,
         createdAt: now,
       });
-      await wakeWorkers(tx);
+      await wakeDeliveryWorkers(tx, 'delivery');
       return row;
     });
   }
