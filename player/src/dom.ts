@@ -53,3 +53,14 @@ export const ICONS = {
 } as const;
 
 export const clear = (el: Element) => el.replaceChildren();
+
+/** Only http(s) targets are followed: a `javascript:` URL in a hotspot must never run on the viewer page. */
+export function safeUrl(target: unknown): string | null {
+  if (typeof target !== 'string') return null;
+  try {
+    const url = new URL(target, location.href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

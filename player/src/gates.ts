@@ -1,5 +1,9 @@
-import { type ViewerApi, ViewerError, type ViewerState } from './api';
+import { type ViewerApi, ViewerError } from './api';
 import { h, ICONS, icon } from './dom';
+import type { ViewerState } from './wire';
+
+/** Only the next gate matters to what follows (a closed password gate is known without asking). */
+type OnPassed = (state: Pick<ViewerState, 'gate'>) => void;
 
 /** A centred card: every screen before the demo itself (gates, errors) is one of these. */
 function card(kind: string, glyph: string, title: string, text: string, ...body: (Node | null)[]): HTMLElement {
@@ -72,7 +76,7 @@ async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promi
   }
 }
 
-export function passwordScreen(api: ViewerApi, onPassed: (state: ViewerState) => void): HTMLElement {
+export function passwordScreen(api: ViewerApi, onPassed: OnPassed): HTMLElement {
   const password = field('ds-password', 'Password', { type: 'password', autocomplete: 'current-password', required: true });
   const alert = formAlert();
   const button = submitButton('View demo');
@@ -143,7 +147,7 @@ export function passwordScreen(api: ViewerApi, onPassed: (state: ViewerState) =>
   );
 }
 
-export function identifyScreen(api: ViewerApi, onPassed: (state: ViewerState) => void): HTMLElement {
+export function identifyScreen(api: ViewerApi, onPassed: OnPassed): HTMLElement {
   const name = field('ds-name', 'Your name', { type: 'text', autocomplete: 'name', required: true, maxlength: '200' });
   const email = field('ds-email', 'Work e-mail', { type: 'email', autocomplete: 'email', required: true, maxlength: '320' });
   const alert = formAlert();

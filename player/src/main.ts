@@ -1,10 +1,11 @@
 import './player.css';
-import { type PlayableDemo, ViewerError, type ViewerState, viewerApi } from './api';
+import { ViewerError, viewerApi } from './api';
 import { readBootConfig } from './config';
 import { h } from './dom';
 import { identifyScreen, passwordScreen, problemScreen } from './gates';
 import { mountPlayer } from './player';
 import { Tracker } from './tracker';
+import type { PlayableDemo, ViewerState } from './wire';
 
 // Marks for the bench and the browser test: from navigation start to the first step on screen.
 performance.mark('demoshare:start');
@@ -44,7 +45,7 @@ if (!boot) {
     }
   };
 
-  async function advance(state: ViewerState) {
+  async function advance(state: Pick<ViewerState, 'gate'>) {
     if (state.gate === 'password') {
       document.title = 'Password required · Demoshare';
       root.replaceChildren(passwordScreen(api, (next) => void advance(next).catch((err) => fail(err, start))));

@@ -1,4 +1,5 @@
-import { type TrackedEvent, type ViewerApi, ViewerError } from './api';
+import { type ViewerApi, ViewerError } from './api';
+import type { TrackedEvent } from './wire';
 
 const BATCH = 25;
 const DEBOUNCE_MS = 1000;
