@@ -1,7 +1,5 @@
 import { safeUrl } from './dom';
-import { createEndCard } from './end-card';
 import { bindKeys, createNavigation } from './player-state';
-import { buildShell } from './player-shell';
 import { type AssetFallback, createStepView } from './render-step';
 import { createSnapshotView } from './snapshot-view';
 import { createTelemetry } from './telemetry';
@@ -20,7 +18,11 @@ export interface PlayerOptions {
 
 const DEFAULT_ACCENT = '#4f46e5';
 
-/** Plays `demo` inside `root`: puts the pieces together and starts on the first step. */
+/**
+ * Plays `demo` inside `root`. The pieces: navigation (player-state) decides where the viewer is, the
+ * view (render-step, with snapshot-view, hotspot, tooltip and end-card) draws it, telemetry tells the
+ * server and the host page.
+ */
 export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, onFirstPaint }: PlayerOptions) {
   const steps: Step[] = [...demo.steps].sort((a, b) => a.number - b.number);
   // Read defensively: a payload cached from an older server may lack options added since.
@@ -31,67 +33,36 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
 
   const telemetry = createTelemetry(tracker, steps);
   const tip = createTooltip();
-  const shell = buildShell({
+  const view = createStepView({
     title: demo.title,
     embed,
     accent,
-    stepCount: steps.length,
     progressBar: config.progress_bar !== false,
     badge: config.branding?.show_badge !== false,
+    minimalNav: config.navigation?.buttons === false,
     cta,
-    tip: tip.el,
-    back: () => nav.previous(),
-    forward: () => nav.next(),
-    ctaClicked: () => nav.ctaClicked(cta!.url),
-  });
-  root.replaceChildren(shell.player);
-
-  if (steps.length === 0) {
-    shell.stepTitle.textContent = 'This demo has no steps yet';
-    shell.nav.hidden = true;
-    onFirstPaint();
-    return;
-  }
-
-  const view = createStepView({
-    shell,
     steps,
     tip,
     snapshots: createSnapshotView(assets),
     assets,
-    minimalNav: config.navigation?.buttons === false,
     ended: () => nav.ended(),
-    onHotspot: (spot) => nav.follow(spot),
+    back: () => nav.previous(),
+    forward: () => nav.next(),
+    replay: () => nav.replay(),
+    ctaClicked: () => nav.ctaClicked(cta!.url),
+    follow: (spot) => nav.follow(spot),
     onFirstPaint,
   });
-  const end = createEndCard({ shell, title: demo.title, cta, replay: () => nav.replay(), ctaClicked: () => nav.ctaClicked(cta!.url) });
-  const nav = createNavigation(
-    steps,
-    {
-      show: view.show,
-      showEnd() {
-        tip.hide();
-        end.show();
-      },
-      hideEnd(focusForward) {
-        end.hide();
-        view.retip();
-        if (focusForward) shell.forward.focus({ preventScroll: true });
-      },
-      announce(text) {
-        shell.live.textContent = text;
-      },
-      hotspotFocused: view.hotspotFocused,
-      focusHotspot: view.focusHotspot,
-    },
-    telemetry,
-    autoplayMs,
-  );
+  root.replaceChildren(view.el);
 
+  if (steps.length === 0) {
+    view.showEmpty();
+    onFirstPaint();
+    return;
+  }
+
+  const nav = createNavigation(steps, view, telemetry, autoplayMs);
   if (config.navigation?.keyboard !== false) bindKeys(nav);
-  new ResizeObserver(() => {
-    view.fitSnapshot();
-    tip.place(shell.wrap);
-  }).observe(shell.wrap);
+  new ResizeObserver(() => view.relayout()).observe(view.wrap);
   nav.start();
 }

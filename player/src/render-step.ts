@@ -1,5 +1,6 @@
 import { h, ICONS, icon, safeUrl } from './dom';
-import type { Shell } from './player-shell';
+import { buildEndCard } from './end-card';
+import { hotspotElement, moveHotspot } from './hotspot';
 import type { FractionBox } from './snapshot-layout';
 import type { SnapshotView } from './snapshot-view';
 import type { Tooltip } from './tooltip';
@@ -11,33 +12,93 @@ export interface AssetFallback {
   assetText(url: string): Promise<string | null>;
 }
 
-export interface StepViewOptions {
-  shell: Shell;
+export interface ViewOptions {
+  title: string;
+  embed: boolean;
+  accent: string;
+  progressBar: boolean;
+  badge: boolean;
+  /** `navigation.buttons` is off: Back and Next hide on steps that have a hotspot to follow. */
+  minimalNav: boolean;
+  cta: { label: string; url: string } | null;
   steps: Step[];
   tip: Tooltip;
   snapshots: SnapshotView;
   assets?: AssetFallback;
-  /** `navigation.buttons` is off: Back and Next hide on steps that have a hotspot to follow. */
-  minimalNav: boolean;
   /** The end card is up: the tooltip stays hidden behind it. */
   ended(): boolean;
-  onHotspot(spot: Hotspot): void;
+  back(): void;
+  forward(): void;
+  replay(): void;
+  ctaClicked(): void;
+  follow(spot: Hotspot): void;
   /** Called once, the frame after the first step's picture is on screen. */
   onFirstPaint(): void;
 }
 
-/** Draws one step into the shell: its picture, hotspots, tooltip, caption, counter, progress and buttons. */
-export function createStepView({ shell, steps, tip, snapshots, assets, minimalNav, ended, onHotspot, onFirstPaint }: StepViewOptions) {
+/** Dark text on light theme colours, white on dark ones (WCAG relative luminance). */
+export function textOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.45 ? '#101828' : '#ffffff';
+}
+
+/**
+ * The player's screen: its frame (title bar, progress, picture, caption, buttons) and one step at a time
+ * in it, or the end card. It only draws; navigation decides what.
+ */
+export function createStepView(o: ViewOptions) {
+  const { steps, tip, snapshots, cta } = o;
   let index = 0;
   let active = 0;
   let painted = false;
   let hotspots: HTMLElement[] = [];
 
+  const counter = h('span', { class: 'ds-count' });
+  const fill = h('div', { class: 'ds-progress-fill' });
+  const progress = h(
+    'div',
+    { class: 'ds-progress', role: 'progressbar', 'aria-label': 'Demo progress', 'aria-valuemin': 1, 'aria-valuemax': steps.length },
+    fill,
+  );
+  if (!o.progressBar) progress.hidden = true;
+  const stage = h('div', { class: 'ds-stage' });
+  const endCard = h('div', { class: 'ds-end', hidden: true });
+  const wrap = h('div', { class: 'ds-wrap' }, h('div', { class: 'ds-fit' }, stage), tip.el, endCard);
+  const stepTitle = h('h2', { class: 'ds-step-title', id: 'ds-step-title' });
+  const stepText = h('p', { class: 'ds-step-text' });
+  const back = h('button', { type: 'button', class: 'ds-button', onclick: o.back }, icon(ICONS.prev, 16), 'Back');
+  const forward = h('button', { type: 'button', class: 'ds-button ds-button-primary', onclick: o.forward });
+  const ctaLink = cta
+    ? h(
+        'a',
+        { class: 'ds-button ds-button-primary ds-cta', href: safeUrl(cta.url) as string, target: '_blank', rel: 'noopener noreferrer', onclick: o.ctaClicked },
+        cta.label,
+        icon(ICONS.external, 16),
+      )
+    : null;
+  const nav = h('nav', { class: 'ds-nav', 'aria-label': 'Demo steps' }, back, forward, ctaLink);
+  const live = h('div', { class: 'ds-sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  const player = h(
+    'div',
+    { class: `ds-player${o.embed ? ' ds-embed' : ''}` },
+    h('header', { class: 'ds-top' }, h('h1', { class: 'ds-title' }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
+    progress,
+    h('main', { class: 'ds-main', 'aria-labelledby': 'ds-step-title' }, wrap),
+    h('footer', { class: 'ds-bar' }, h('div', { class: 'ds-caption' }, stepTitle, stepText), nav),
+    live,
+  );
+  player.style.setProperty('--ds-accent', o.accent);
+  player.style.setProperty('--ds-on-accent', textOn(o.accent));
+
   const done = () => {
     if (painted) return;
     painted = true;
     // The frame after the load is the one that shows it.
-    requestAnimationFrame(() => onFirstPaint());
+    requestAnimationFrame(() => o.onFirstPaint());
   };
 
   function media(step: Step): HTMLElement {
@@ -49,7 +110,7 @@ export function createStepView({ shell, steps, tip, snapshots, assets, minimalNa
       img.addEventListener(
         'error',
         () => {
-          void (assets?.assetAsDataUrl(step.image_url as string) ?? Promise.resolve(null)).then((data) => {
+          void (o.assets?.assetAsDataUrl(step.image_url as string) ?? Promise.resolve(null)).then((data) => {
             if (data) img.src = data;
             else done();
           });
@@ -63,88 +124,86 @@ export function createStepView({ shell, steps, tip, snapshots, assets, minimalNa
     return h('div', { class: 'ds-blank' }, 'No picture for this step');
   }
 
-  /** Snapshot steps: each hotspot whose element was found moves onto it. */
   function placeOnElements(boxes: Array<FractionBox | null>) {
     boxes.forEach((box, i) => {
-      const button = hotspots[i];
-      if (!box || !button) return;
-      button.style.left = `${box.x * 100}%`;
-      button.style.top = `${box.y * 100}%`;
-      button.style.width = `${box.width * 100}%`;
-      button.style.height = `${box.height * 100}%`;
+      const el = hotspots[i];
+      if (box && el) moveHotspot(el, box);
     });
-    tip.place(shell.wrap);
-  }
-
-  function hotspotElement(spot: Hotspot, i: number): HTMLElement {
-    const name = spot.label || spot.tooltip || (spot.action.type === 'url' ? 'Open link' : 'Continue');
-    const style = `left:${spot.x * 100}%;top:${spot.y * 100}%;width:${spot.width * 100}%;height:${spot.height * 100}%`;
-    const common = {
-      class: 'ds-hotspot',
-      style,
-      'aria-label': name,
-      'data-hotspot-id': spot.id,
-      onmouseenter: () => showTip(i),
-      onfocus: () => showTip(i),
-    };
-    const url = spot.action.type === 'url' ? safeUrl(spot.action.target) : null;
-    if (url) {
-      // A real link: it opens in a new tab without a popup blocker and says where it goes.
-      return h('a', { ...common, href: url, target: '_blank', rel: 'noopener noreferrer', onclick: () => onHotspot(spot) });
-    }
-    return h('button', { ...common, type: 'button', onclick: () => onHotspot(spot) });
+    tip.place(wrap);
   }
 
   function showTip(i: number) {
     active = i;
     const spot = steps[index]!.hotspots[i];
-    tip.show(hotspots, i, spot ? spot.tooltip || spot.label : '', !ended());
-    tip.place(shell.wrap);
+    tip.show(hotspots, i, spot ? spot.tooltip || spot.label : '', !o.ended());
+    tip.place(wrap);
   }
 
   function fitSnapshot() {
-    snapshots.fit(shell.stage.clientWidth);
-  }
-
-  function show(at: number) {
-    index = at;
-    const { stage, stepTitle, stepText, counter, fill, progress, back, forward, ctaLink, nav } = shell;
-    const step = steps[index]!;
-    const last = index === steps.length - 1;
-    stage.style.setProperty('--ds-ratio', String(step.width && step.height ? step.width / step.height : 16 / 10));
-    hotspots = step.hotspots.map(hotspotElement);
-    stage.replaceChildren(media(step), ...hotspots);
-    fitSnapshot();
-    stepTitle.textContent = step.title || `Step ${index + 1}`;
-    stepText.textContent = step.description;
-    stepText.hidden = !step.description;
-    counter.textContent = `Step ${index + 1} of ${steps.length}`;
-    fill.style.width = `${((index + 1) / steps.length) * 100}%`;
-    progress.setAttribute('aria-valuenow', String(index + 1));
-    progress.setAttribute('aria-valuetext', `Step ${index + 1} of ${steps.length}`);
-    back.disabled = index === 0;
-    forward.replaceChildren(last ? 'Finish' : 'Next', icon(last ? ICONS.check : ICONS.next, 16));
-    forward.className = `ds-button ${last && ctaLink ? '' : 'ds-button-primary'}`;
-    if (ctaLink) ctaLink.hidden = !last;
-    // Without buttons a step without hotspots would be a dead end: the buttons come back for it.
-    nav.classList.toggle('ds-nav-minimal', minimalNav && step.hotspots.length > 0);
-    showTip(0);
-    const nextStep = steps[index + 1];
-    if (nextStep?.image_url) new Image().src = nextStep.image_url;
-    else if (nextStep?.html_url) void snapshots.prefetch(nextStep.html_url);
+    snapshots.fit(stage.clientWidth);
   }
 
   return {
-    show,
-    fitSnapshot,
-    /** Points the tooltip at the hotspot it was on (after the end card closes). */
-    retip: () => showTip(active),
+    el: player,
+    wrap,
+    show(at: number) {
+      index = at;
+      const step = steps[index]!;
+      const last = index === steps.length - 1;
+      stage.style.setProperty('--ds-ratio', String(step.width && step.height ? step.width / step.height : 16 / 10));
+      hotspots = step.hotspots.map((spot, i) => hotspotElement(spot, () => showTip(i), () => o.follow(spot)));
+      stage.replaceChildren(media(step), ...hotspots);
+      fitSnapshot();
+      stepTitle.textContent = step.title || `Step ${index + 1}`;
+      stepText.textContent = step.description;
+      stepText.hidden = !step.description;
+      counter.textContent = `Step ${index + 1} of ${steps.length}`;
+      fill.style.width = `${((index + 1) / steps.length) * 100}%`;
+      progress.setAttribute('aria-valuenow', String(index + 1));
+      progress.setAttribute('aria-valuetext', `Step ${index + 1} of ${steps.length}`);
+      back.disabled = index === 0;
+      forward.replaceChildren(last ? 'Finish' : 'Next', icon(last ? ICONS.check : ICONS.next, 16));
+      forward.className = `ds-button ${last && ctaLink ? '' : 'ds-button-primary'}`;
+      if (ctaLink) ctaLink.hidden = !last;
+      // Without buttons a step without hotspots would be a dead end: the buttons come back for it.
+      nav.classList.toggle('ds-nav-minimal', o.minimalNav && step.hotspots.length > 0);
+      showTip(0);
+      const nextStep = steps[index + 1];
+      if (nextStep?.image_url) new Image().src = nextStep.image_url;
+      else if (nextStep?.html_url) void snapshots.prefetch(nextStep.html_url);
+    },
+    showEnd() {
+      tip.hide();
+      const [card, focus] = buildEndCard(o.title, cta, o.replay, o.ctaClicked);
+      endCard.replaceChildren(card);
+      endCard.hidden = false;
+      forward.disabled = true;
+      live.textContent = 'End of the demo.';
+      focus.focus({ preventScroll: true });
+    },
+    hideEnd(focusForward: boolean) {
+      endCard.hidden = true;
+      forward.disabled = false;
+      showTip(active);
+      if (focusForward) forward.focus({ preventScroll: true });
+    },
+    announce(text: string) {
+      live.textContent = text;
+    },
     hotspotFocused: () => hotspots.includes(document.activeElement as HTMLElement),
     /** Keyboard users who follow hotspots keep going with Enter instead of hunting for the next one. */
     focusHotspot() {
       if (document.activeElement === document.body) hotspots[0]?.focus({ preventScroll: true });
     },
+    /** The stage changed size: the snapshot scales again and the tooltip follows its hotspot. */
+    relayout() {
+      fitSnapshot();
+      tip.place(wrap);
+    },
+    /** A demo without steps: says so, without buttons. */
+    showEmpty() {
+      stepTitle.textContent = 'This demo has no steps yet';
+      nav.hidden = true;
+    },
   };
 }
-
-export type StepView = ReturnType<typeof createStepView>;
