@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
@@ -7,7 +8,7 @@ import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import * as repo from './demos.repo';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
-import { boxProblems, type HotspotActionInput, type ReplaceStepsEntry } from './demos.schemas';
+import { boxProblems, type HotspotActionInput, type patchHotspotBody, type ReplaceStepsEntry } from './demos.schemas';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from './image-sniff';
 
@@ -22,16 +23,8 @@ export interface StepText {
   pageUrl?: string | null;
 }
 
-export interface HotspotInput {
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
-  selector?: string | null;
-  label?: string;
-  tooltip?: string;
-  action?: HotspotActionInput;
-}
+/** A hotspot's fields as a request gives them: all of them on create, any of them on a patch. */
+export type HotspotInput = z.output<typeof patchHotspotBody>;
 
 /** Stores uploaded bytes as an asset of the demo, once they prove to be a PNG, JPEG or WebP image. */
 export async function storeImage(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, bytes: Buffer, now: Date) {

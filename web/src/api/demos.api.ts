@@ -1,20 +1,8 @@
 import { api, apiList, apiUpload } from './client';
-import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, Hotspot, Step } from './types';
+import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, Hotspot, HotspotInput, Step } from './types';
 
 const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
-
-export interface HotspotInput {
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
-  /** null: the hotspot no longer follows an element of the snapshot, it stays where its box says. */
-  selector?: string | null;
-  label?: string;
-  tooltip?: string;
-  action?: { type: 'next' | 'goto' | 'url'; target?: number | string | null };
-}
 
 type ConfigurationPatch = { [K in keyof DemoConfiguration]?: DemoConfiguration[K] extends object | null ? Partial<NonNullable<DemoConfiguration[K]>> | null : DemoConfiguration[K] };
 

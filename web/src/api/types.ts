@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { invitationPreviewSchema, sessionSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
-import type { configurationSchema, demoDetailSchema, demoSchema, hotspotSchema, stepSchema } from '../../../src/demos/demos.schemas';
+import type { configurationSchema, demoDetailSchema, demoSchema, hotspotSchema, patchHotspotBody, stepSchema } from '../../../src/demos/demos.schemas';
 import type { consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
 import type { memberSchema } from '../../../src/team/team.schemas';
 
@@ -21,5 +21,7 @@ export type Demo = z.output<typeof demoSchema>;
 export type DemoDetail = z.output<typeof demoDetailSchema>;
 export type Step = z.output<typeof stepSchema>;
 export type Hotspot = z.output<typeof hotspotSchema>;
+/** A hotspot's fields as the editor sends them (a new one gives its whole box). */
+export type HotspotInput = z.input<typeof patchHotspotBody>;
 export type DemoConfiguration = z.output<typeof configurationSchema>;
 export type DemoStatus = Demo['status'];

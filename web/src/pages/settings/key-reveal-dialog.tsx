@@ -1,8 +1,6 @@
 import type { CreatedApiKey } from '../../api/types';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
-import { CopyField } from '../../components/copy-field';
-import { Dialog } from '../../components/dialog';
+import { SecretReveal, SecretRevealDialog } from '../../components/secret-reveal';
 import { formatDateTime } from '../../lib/format';
 
 export interface Reveal {
@@ -22,24 +20,15 @@ function graceText(graceEndsAt: string | null | undefined): string {
 export function KeyRevealDialog({ reveal, onClose }: { reveal: Reveal; onClose(): void }) {
   const { key, rotated } = reveal;
   return (
-    <Dialog
+    <SecretRevealDialog
       title={rotated ? 'Key rotated' : 'API key created'}
       description={rotated ? `Here is the new value of “${key.name}”.` : `Your new key “${key.name}” is ready.`}
-      size="lg"
       onClose={onClose}
-      footer={
-        <Button variant="primary" onClick={onClose}>
-          Done
-        </Button>
-      }
     >
-      <div className="stack">
-        <Alert tone="warning" title="Copy this key now">
-          You will not see it again: Demoshare stores only a fingerprint of it. If you lose it, rotate it or create a new one.
-        </Alert>
-        <CopyField label="API key" value={key.key} />
-        {rotated ? <Alert tone="info">{graceText(rotated.graceEndsAt)}</Alert> : null}
-      </div>
-    </Dialog>
+      <SecretReveal warning="Copy this key now" secrets={[{ label: 'API key', value: key.key }]}>
+        You will not see it again: Demoshare stores only a fingerprint of it. If you lose it, rotate it or create a new one.
+      </SecretReveal>
+      {rotated ? <Alert tone="info">{graceText(rotated.graceEndsAt)}</Alert> : null}
+    </SecretRevealDialog>
   );
 }

@@ -1,15 +1,11 @@
-import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../api/client';
+import { useState } from 'react';
 import { oauthApi } from '../../api/oauth.api';
-import type { CreatedOAuthApp, OAuthApp, Scope } from '../../api/types';
+import type { CreatedOAuthApp, OAuthApp } from '../../api/types';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CopyField } from '../../components/copy-field';
-import { Dialog } from '../../components/dialog';
 import { EmptyState } from '../../components/empty-state';
-import { Checkbox, TextField } from '../../components/field';
 import { KeyIcon, PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
@@ -18,7 +14,7 @@ import { useToast } from '../../components/toast';
 import { formatDate } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { isAdmin, useSession } from '../../session/session-context';
-import { ScopePicker } from './scope-picker';
+import { AppRevealDialog, CreateAppDialog } from './oauth-app-dialogs';
 
 /** Settings → API → OAuth apps: applications that act on behalf of users through OAuth 2.0. */
 export function OAuthAppsPage() {
@@ -169,106 +165,5 @@ export function OAuthAppsPage() {
         </ConfirmDialog>
       ) : null}
     </section>
-  );
-}
-
-function CreateAppDialog({ onClose, onCreated }: { onClose(): void; onCreated(app: CreatedOAuthApp): void }) {
-  const [name, setName] = useState('');
-  const [redirects, setRedirects] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>([]);
-  const [isPublic, setPublic] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const uris = redirects.split(/\s+/).filter(Boolean);
-    const problems: Record<string, string> = {};
-    if (!name.trim()) problems.name = 'Name the application your users will see';
-    if (uris.length === 0) problems.redirect_uris = 'Give at least one redirect URI';
-    if (scopes.length === 0) problems.scopes = 'Choose at least one scope';
-    setErrors(problems);
-    setFormError(null);
-    if (Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
-      onCreated(await oauthApi.createApp({ name: name.trim(), redirect_uris: uris, scopes, public: isPublic }));
-    } catch (err) {
-      setBusy(false);
-      if (err instanceof ApiError && err.details.length > 0) {
-        const fields = err.fieldErrors();
-        const redirectError = Object.entries(fields).find(([k]) => k.startsWith('redirect_uris'));
-        setErrors({ ...fields, ...(redirectError ? { redirect_uris: redirectError[1] } : {}) });
-      } else setFormError(err instanceof ApiError ? err.message : 'The app could not be registered.');
-    }
-  }
-
-  return (
-    <Dialog
-      title="Register an OAuth app"
-      description="Users will see its name when they are asked to allow access."
-      size="lg"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="create-app-form" variant="primary" loading={busy}>
-            Register app
-          </Button>
-        </>
-      }
-    >
-      <form id="create-app-form" className="stack" onSubmit={submit} noValidate>
-        {formError ? <Alert tone="danger">{formError}</Alert> : null}
-        <TextField label="Name" name="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
-        <TextField
-          label="Redirect URIs"
-          name="redirect_uris"
-          hint="One or more, separated by spaces. https, or http on localhost; matched exactly."
-          placeholder="https://app.example.com/oauth/callback"
-          value={redirects}
-          onChange={(e) => setRedirects(e.target.value)}
-          error={errors.redirect_uris}
-        />
-        <ScopePicker value={scopes} onChange={setScopes} error={errors.scopes} />
-        <Checkbox
-          label="Public client (single-page or native app)"
-          description="No client secret; PKCE (S256) is required."
-          checked={isPublic}
-          onChange={(e) => setPublic(e.target.checked)}
-        />
-      </form>
-    </Dialog>
-  );
-}
-
-function AppRevealDialog({ app, onClose }: { app: CreatedOAuthApp; onClose(): void }) {
-  return (
-    <Dialog
-      title={`${app.name} is registered`}
-      description="Configure your application with these values."
-      size="lg"
-      onClose={onClose}
-      footer={
-        <Button variant="primary" onClick={onClose}>
-          Done
-        </Button>
-      }
-    >
-      <div className="stack">
-        <CopyField label="Client ID" value={app.client_id} />
-        {app.client_secret ? (
-          <>
-            <Alert tone="warning" title="Copy the client secret now">
-              You will not see it again: Demoshare stores only a fingerprint of it.
-            </Alert>
-            <CopyField label="Client secret" value={app.client_secret} />
-          </>
-        ) : (
-          <Alert tone="info">A public client has no secret: it must send a PKCE code_challenge (S256).</Alert>
-        )}
-      </div>
-    </Dialog>
   );
 }

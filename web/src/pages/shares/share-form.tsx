@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../api/client';
+import { useState } from 'react';
+import type { ApiError } from '../../api/client';
 import { type NewShare, type Share, type ShareChange, sharesApi } from '../../api/shares.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
+import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
 import { formatDate } from '../../lib/format';
 
 const EXPIRY_CHOICES = [
@@ -66,25 +67,9 @@ export function ShareForm({
   const expiryChoices = share?.expires_at
     ? [{ value: 'keep', label: `Unchanged: ${formatDate(share.expires_at)}` }, ...EXPIRY_CHOICES]
     : EXPIRY_CHOICES;
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  // An edited field's old error would be misleading until the next submit.
-  const edit = (field: string, set: (value: string) => void) => (value: string) => {
-    set(value);
-    setErrors(({ [field]: _, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
-    if (expiry === 'custom' && !customDate) {
-      setErrors({ expires_at: 'Pick the day the link stops working' });
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
+  const form = useFormSubmit({
+    validate: (): FieldErrors => (expiry === 'custom' && !customDate ? { expires_at: 'Pick the day the link stops working' } : {}),
+    send() {
       if (share) {
         const change: ShareChange = {
           name: name.trim(),
@@ -95,23 +80,27 @@ export function ShareForm({
         if (expiry !== 'keep') change.expires_at = expiresAt(expiry, customDate);
         if (password) change.password = password;
         else if (removePassword) change.password = null;
-        onSaved(await sharesApi.update(share.id, change));
-      } else {
-        const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
-        if (name.trim()) body.name = name.trim();
-        if (password) body.password = password;
-        if (identify) {
-          body.allowed_emails = splitList(emails);
-          body.allowed_domains = splitList(domains);
-        }
-        onSaved(await sharesApi.create(demoId, body));
+        return sharesApi.update(share.id, change);
       }
-    } catch (err) {
-      setBusy(false);
-      if (err instanceof ApiError && err.details.length > 0) setErrors(fieldErrors(err));
-      else setFormError(err instanceof ApiError ? err.message : share ? 'The link could not be saved.' : 'The link could not be created.');
-    }
-  }
+      const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
+      if (name.trim()) body.name = name.trim();
+      if (password) body.password = password;
+      if (identify) {
+        body.allowed_emails = splitList(emails);
+        body.allowed_domains = splitList(domains);
+      }
+      return sharesApi.create(demoId, body);
+    },
+    onDone: onSaved,
+    failure: share ? 'The link could not be saved.' : 'The link could not be created.',
+    fieldErrors: (err) => (err.details.length > 0 ? fieldErrors(err) : null),
+  });
+  const { errors, formError, busy, submit } = form;
+  // An edited field's old error would be misleading until the next submit.
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value);
+    form.clearError(field);
+  };
 
   return (
     <form className="stack share-form" onSubmit={submit} noValidate aria-label={share ? 'Edit share link' : 'New share link'}>

@@ -12,7 +12,7 @@ import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatDate, formatDateTime, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
-import { SecretRevealDialog, WebhookFormDialog } from './webhook-dialogs';
+import { WebhookFormDialog, WebhookSecretDialog } from './webhook-dialogs';
 import { disabledText, EventChips, useSendTest, WebhookStatus } from './webhooks-page';
 
 const PER_PAGE = 20;
@@ -395,7 +395,7 @@ export function WebhookDetailPage() {
           }}
         />
       ) : null}
-      {reveal ? <SecretRevealDialog webhook={reveal} rotated onClose={() => setReveal(null)} /> : null}
+      {reveal ? <WebhookSecretDialog webhook={reveal} rotated onClose={() => setReveal(null)} /> : null}
       {rotating ? (
         <ConfirmDialog
           title="Rotate the signing secret?"

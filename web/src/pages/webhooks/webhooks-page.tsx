@@ -15,7 +15,7 @@ import { useToast } from '../../components/toast';
 import { formatDate, formatDateTime, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { isAdmin, useSession } from '../../session/session-context';
-import { SecretRevealDialog, WebhookFormDialog } from './webhook-dialogs';
+import { WebhookFormDialog, WebhookSecretDialog } from './webhook-dialogs';
 
 export function disabledText(hook: Webhook): string {
   if (hook.disabled_reason === 'gone') return 'Disabled: the receiver answered 410 Gone.';
@@ -169,7 +169,7 @@ export function WebhooksPage() {
           }}
         />
       ) : null}
-      {reveal ? <SecretRevealDialog webhook={reveal} onClose={() => setReveal(null)} /> : null}
+      {reveal ? <WebhookSecretDialog webhook={reveal} onClose={() => setReveal(null)} /> : null}
       {deleting ? (
         <ConfirmDialog
           title="Delete this webhook?"
