@@ -1,0 +1,165 @@
+import { type ChangeEvent, type DragEvent, useRef, useState } from 'react';
+import { assetPath, demosApi } from '../../api/demos.api';
+import type { DemoDetail, Step } from '../../api/types';
+import { Button } from '../../components/button';
+import { PlusIcon } from '../../components/icons';
+import { SnapshotFrame } from './snapshot-frame';
+import type { DemoChange } from './use-demo-change';
+
+export const IMAGE_TYPES = 'image/png,image/jpeg,image/webp';
+
+/** Takes the file picked in `event` (and clears the input, so the same file can be picked again). */
+export function pickedFile(event: ChangeEvent<HTMLInputElement>): File | undefined {
+  const file = event.target.files?.[0];
+  event.target.value = '';
+  return file;
+}
+
+/** A step's miniature: its screenshot, or its HTML snapshot scaled down (no hotspots, no scripts). */
+function StepThumb({ step }: { step: Step }) {
+  if (step.image_url) return <img className="step-thumb" src={assetPath(step.image_url)} alt="" draggable={false} />;
+  if (step.html_url) {
+    return (
+      <span className="step-thumb step-thumb-snapshot">
+        <SnapshotFrame url={step.html_url} width={step.width ?? undefined} height={step.height ?? undefined} title={step.title} thumbnail />
+      </span>
+    );
+  }
+  return <span className="step-thumb step-thumb-empty" />;
+}
+
+/** The demo's steps: select one, reorder them (drag and drop, or ↑/↓), delete one, add one. */
+export function StepList({
+  demo,
+  selectedId,
+  onSelect,
+  onAdded,
+  readOnly,
+  busy,
+  act,
+}: {
+  demo: DemoDetail;
+  selectedId: string | null;
+  onSelect(stepId: string): void;
+  /** A step was added: it becomes the selected one. */
+  onAdded(stepId: string): void;
+  readOnly: boolean;
+  busy: boolean;
+  act: DemoChange;
+}) {
+  // Drag-and-drop reordering: the step being dragged and the slot it would drop into (0…steps).
+  const [drag, setDrag] = useState<{ from: number; slot: number | null } | null>(null);
+  const upload = useRef<HTMLInputElement>(null);
+
+  const moveStep = (from: number, to: number) => {
+    const ids = demo.steps.map((s) => s.id);
+    const [moved] = ids.splice(from, 1);
+    ids.splice(to, 0, moved!);
+    return act(() => demosApi.replaceSteps(demo.id, ids));
+  };
+  /** Dropping into slot `slot` (before step `slot`, or at the end) moves the dragged step there. */
+  const dropAt = (slot: number) => {
+    const from = drag?.from;
+    setDrag(null);
+    if (from === undefined) return;
+    const to = slot > from ? slot - 1 : slot;
+    if (to !== from) void moveStep(from, to);
+  };
+  const slotOf = (event: DragEvent<HTMLLIElement>, index: number) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 ? index : index + 1;
+  };
+
+  return (
+    <nav className="step-list" aria-label="Steps">
+      <ol>
+        {demo.steps.map((s, i) => (
+          <li
+            key={s.id}
+            className={[
+              'step-item',
+              s.id === selectedId ? 'step-item-selected' : '',
+              drag?.from === i ? 'step-item-dragging' : '',
+              drag && drag.slot === i ? 'step-item-drop-before' : '',
+              drag && drag.slot === i + 1 && i === demo.steps.length - 1 ? 'step-item-drop-after' : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+            draggable={!readOnly && !busy}
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = 'move';
+              event.dataTransfer.setData('text/plain', s.id);
+              setDrag({ from: i, slot: null });
+            }}
+            onDragOver={(event) => {
+              if (!drag) return;
+              event.preventDefault();
+              event.dataTransfer.dropEffect = 'move';
+              const slot = slotOf(event, i);
+              if (slot !== drag.slot) setDrag({ ...drag, slot });
+            }}
+            onDrop={(event) => {
+              event.preventDefault();
+              dropAt(slotOf(event, i));
+            }}
+            onDragEnd={() => setDrag(null)}
+          >
+            {/* The thumbnail sits outside the button (a frame may not be inside one); the button covers it. */}
+            <StepThumb step={s} />
+            <button type="button" className="step-select" onClick={() => onSelect(s.id)} aria-current={s.id === selectedId ? 'step' : undefined}>
+              <span className="step-name">
+                {s.number}. {s.title || 'Untitled step'}
+              </span>
+            </button>
+            {readOnly ? null : (
+              <span className="step-tools">
+                <button type="button" className="icon-button" aria-label={`Move step ${s.number} up`} disabled={i === 0 || busy} onClick={() => moveStep(i, i - 1)}>
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move step ${s.number} down`}
+                  disabled={i === demo.steps.length - 1 || busy}
+                  onClick={() => moveStep(i, i + 1)}
+                >
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Delete step ${s.number}`}
+                  disabled={busy}
+                  onClick={() => act(() => demosApi.removeStep(demo.id, s.id), `Step ${s.number} deleted`)}
+                >
+                  ×
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      {readOnly ? null : (
+        <div className="step-add">
+          <Button size="sm" icon={<PlusIcon />} onClick={() => act(async () => onAdded((await demosApi.addStep(demo.id, { title: 'New step' })).id))}>
+            Add step
+          </Button>
+          <Button size="sm" onClick={() => upload.current?.click()}>
+            Upload screenshot
+          </Button>
+          <input
+            ref={upload}
+            type="file"
+            accept={IMAGE_TYPES}
+            hidden
+            aria-label="Screenshot for a new step"
+            onChange={(e) => {
+              const file = pickedFile(e);
+              if (file) void act(() => demosApi.addImageStep(demo.id, file), 'Image uploaded');
+            }}
+          />
+        </div>
+      )}
+    </nav>
+  );
+}
