@@ -3,7 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { authorizeRoutes } from './oauth/authorize.routes';
 import { createOAuthAppsService } from './oauth/oauth-apps.service';
@@ -37,13 +37,17 @@ import { healthRoutes } from './health/health.routes';
 import { createLogMailer } from './mail/mailer';
 import { createTeamService } from './team/team.service';
 import { teamRoutes } from './team/team.routes';
-import { registerDemoInvalidation } from './shares/demo-invalidation';
+import { createDemoReader } from './demos/demos.reader';
+import { addShareViews } from './shares/shares.repo';
+import { createShareLinks } from './shares/share-links';
 import { sharesRoutes } from './shares/shares.routes';
 import { createSharesService } from './shares/shares.service';
-import { ViewerCache } from './shares/viewer-cache';
-import { viewerPages } from './shares/viewer.pages';
-import { viewerRoutes } from './shares/viewer.routes';
-import { createViewerService } from './shares/viewer.service';
+import { registerDemoInvalidation } from './viewer/demo-invalidation';
+import { ViewerCache } from './viewer/viewer-cache';
+import { createViewerContent } from './viewer/viewer-content.service';
+import { viewerPages } from './viewer/viewer.pages';
+import { viewerRoutes } from './viewer/viewer.routes';
+import { createViewerGates } from './viewer/viewer.service';
 import { createIngestion } from './views/views.ingest';
 import { viewsRoutes } from './views/views.routes';
 import { createViewsService } from './views/views.service';
@@ -116,6 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       },
     },
     transform: jsonSchemaTransform,
+    // Puts the schemas named with .meta({ id }) into components.schemas, where the routes' $refs point.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
@@ -168,6 +174,25 @@ function createContext(deps: AppDeps, app: ZodApp): AppContext {
   const rateLimits = new RateLimits(deps.redis);
   const net = new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS));
   const viewerCache = new ViewerCache(bus, 30_000, (error) => app.log.warn({ err: error }, 'viewer cache invalidation not sent'));
+  const demoReader = createDemoReader(deps.database);
+  const ingestion = createIngestion({ ...base, log: app.log, countLinkViews: addShareViews });
+  const gates = createViewerGates({
+    ...base,
+    rateLimits,
+    cache: viewerCache,
+    demos: demoReader,
+    passwordAttempts: deps.config.SHARE_PASSWORD_ATTEMPTS,
+    passwordWindowSeconds: Math.ceil(deps.config.SHARE_PASSWORD_WINDOW / 1000),
+    sessionTtlMs: deps.config.VIEWER_SESSION_TTL,
+    log: app.log,
+  });
+  const content = createViewerContent({
+    gates,
+    cache: viewerCache,
+    demos: demoReader,
+    record: ingestion.ingest,
+    apiUrl: deps.config.API_URL ?? deps.config.APP_URL,
+  });
   return {
     ...base,
     net,
@@ -194,6 +219,7 @@ function createContext(deps: AppDeps, app: ZodApp): AppContext {
         generationPerMinute: deps.config.GENERATION_PER_MINUTE,
         generationConcurrency: deps.config.GENERATION_CONCURRENCY,
         log: app.log,
+        links: createShareLinks(deps.database),
       }),
       steps: createStepsService(base),
       webhooks: createWebhooksService({
@@ -203,19 +229,10 @@ function createContext(deps: AppDeps, app: ZodApp): AppContext {
         rotationGraceMs: deps.config.WEBHOOK_ROTATION_GRACE,
         maxAttempts: deps.config.WEBHOOK_RETRY_DELAYS.length + 1,
       }),
-      shares: createSharesService({ ...base, cache: viewerCache }),
-      viewer: createViewerService({
-        ...base,
-        rateLimits,
-        cache: viewerCache,
-        apiUrl: deps.config.API_URL ?? deps.config.APP_URL,
-        passwordAttempts: deps.config.SHARE_PASSWORD_ATTEMPTS,
-        passwordWindowSeconds: Math.ceil(deps.config.SHARE_PASSWORD_WINDOW / 1000),
-        sessionTtlMs: deps.config.VIEWER_SESSION_TTL,
-        log: app.log,
-      }),
-      ingestion: createIngestion({ ...base, log: app.log }),
-      views: createViewsService(base),
+      shares: createSharesService({ ...base, cache: viewerCache, demos: demoReader }),
+      viewer: { ...gates, ...content },
+      ingestion,
+      views: createViewsService({ ...base, demos: demoReader }),
     },
     viewerCache,
   };

@@ -11,7 +11,7 @@ import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
 import { createGenerator, generatorDepsFromConfig } from './generation';
 import { JobQueue } from './jobs/queue';
-import { registerJobs } from './jobs/register';
+import { registerJobs } from './register-jobs';
 import { createSmtpMailer } from './mail/mailer';
 
 export type ProcessRole = 'all' | 'api' | 'worker';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
 import { viewerSessions } from '../src/shares/shares.tables';
-import { cleanUpViewerData } from '../src/shares/shares.jobs';
+import { cleanUpViewerData } from '../src/viewer/viewer.jobs';
 import { ingestedEvents, views } from '../src/views/views.tables';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';

@@ -98,3 +98,18 @@ export function parseScopes(text: string): Scope[] {
   }
   return [...new Set(words as Scope[])];
 }
+
+// What routes declare and what the auth hook resolves, on Fastify's own types.
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the route needs (PERMISSIONS in auth/permissions.ts). Every /v1 route declares this or `public`. */
+    permission?: Permission;
+    /** No credential needed; rate-limited per IP. */
+    public?: boolean;
+    /** A viewer route or page (with `public`): rate-limited per IP on the viewer budget, not the public one. */
+    viewer?: boolean;
+  }
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}

@@ -9,10 +9,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
-import * as schema from './schema';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// No relational schema: queries name their tables, so this module depends on no domain's tables.
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Anything a repository can run a query on: the database or an open transaction. */
 export type Executor = Db | Tx;
@@ -77,7 +76,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     lock?.release();
     throw error;
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -119,7 +118,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePg({ client: pool }) as unknown as Db;
   return {
     kind: 'postgres',
     db,

@@ -11,12 +11,6 @@ export type AssetRow = typeof assets.$inferSelect;
 // Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
 const stepCount = sql<number>`(select count(*)::int from "steps" s where s."demo_id" = "demos"."id")`.mapWith(Number);
 
-/**
- * The token of the demo's share_url: its oldest link that is neither revoked nor expired. Named by SQL
- * because the shares tables build on this module's tables, not the other way round.
- */
-const shareToken = sql<string | null>`(select sh."token" from "shares" sh where sh."demo_id" = "demos"."id" and sh."revoked_at" is null and (sh."expires_at" is null or sh."expires_at" > now()) order by sh."created_at", sh."id" limit 1)`;
-
 /** `%`, `_` and `\` match themselves: a search for "50%" finds "50%", not everything starting with 50. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -42,7 +36,7 @@ export async function listDemos(
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ demo: demos, stepCount, shareToken })
+      .select({ demo: demos, stepCount })
       .from(demos)
       .where(where)
       .orderBy(desc(demos.createdAt), desc(demos.id))
@@ -126,7 +120,7 @@ function hotspotFromJson(o: JsonRow): HotspotRow {
  */
 export async function loadDemo(db: Executor, workspaceId: string, id: string) {
   const [row] = await db
-    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson, shareToken })
+    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson })
     .from(demos)
     .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
     .limit(1);
@@ -135,7 +129,6 @@ export async function loadDemo(db: Executor, workspaceId: string, id: string) {
     demo: row.demo,
     steps: row.steps.map(stepFromJson),
     hotspots: row.hotspots.map(hotspotFromJson),
-    shareToken: row.shareToken,
   };
 }
 
@@ -149,8 +142,8 @@ export async function updateDemo(db: Executor, id: string, patch: Partial<typeof
 }
 
 /**
- * What decides whether a cached detail of the demo is still right: its revision and its share_url token
- * (which changes with the demo's links, and with time as they expire). One primary-key lookup.
+ * What decides whether a cached detail of the demo is still right: its revision, bumped by every change to
+ * the demo, its steps and hotspots, and its share links (see `bumpRevision`). One primary-key lookup.
  */
 export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
   const [row] = await prepared(db, 'demo_version', demoVersion).execute({ workspaceId, id });
@@ -159,11 +152,25 @@ export async function findDemoVersion(db: Executor, workspaceId: string, id: str
 
 const demoVersion = (db: Executor, name: string) =>
   db
-    .select({ revision: demos.revision, shareToken })
+    .select({ revision: demos.revision })
     .from(demos)
     .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
     .limit(1)
     .prepare(name);
+
+/** Marks every cached rendering of the demo stale, for changes made outside its own rows (its links). */
+export async function bumpRevision(db: Executor, id: string) {
+  await db
+    .update(demos)
+    .set({ revision: sql`${demos.revision} + 1` })
+    .where(eq(demos.id, id));
+}
+
+/** What a viewer path needs of a demo: whether it is published, and how many steps it has. */
+export async function findDemoState(db: Executor, id: string) {
+  const [row] = await db.select({ status: demos.status, stepCount }).from(demos).where(eq(demos.id, id)).limit(1);
+  return row ? { status: row.status as DemoStatus, stepCount: row.stepCount } : undefined;
+}
 
 /** Bumps updated_at and points the thumbnail at the first step's image, after any change to the steps. */
 export async function touchAfterStepChange(db: Executor, id: string, now: Date) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { paginationQuery } from '../core/pagination';
 import { iso, timestamp } from '../core/time';
-import { shareUrls } from '../shares/shares.schemas';
+import { shareUrls } from '../core/share-urls';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES, HOTSPOT_ACTIONS } from './demos.tables';
 

@@ -34,6 +34,18 @@ export interface DemosDeps {
   generationPerMinute: number;
   generationConcurrency: number;
   log: { warn(obj: object, msg: string): void };
+  /** The demos' share links: the shares domain answers, so demos never read its tables. */
+  links: DemoLinks;
+}
+
+/** One demo's share_url link: the oldest that is neither revoked nor expired. */
+export interface FirstLink {
+  token: string;
+  expiresAt: Date | null;
+}
+
+export interface DemoLinks {
+  firstActive(demoIds: readonly string[]): Promise<Map<string, FirstLink>>;
 }
 
 /** Which status a PATCH may move a demo to, from each status. `generating` is left only by its job. */
@@ -74,33 +86,50 @@ export function createDemosService(deps: DemosDeps) {
     filter: { status?: DemoStatus; search?: string },
     page: { limit: number; offset: number },
   ) {
-    return repo.listDemos(db, auth.workspaceId, { status: filter.status, search: filter.search || undefined }, page);
+    const { rows, total } = await repo.listDemos(
+      db,
+      auth.workspaceId,
+      { status: filter.status, search: filter.search || undefined },
+      page,
+    );
+    const links = rows.length > 0 ? await deps.links.firstActive(rows.map((r) => r.demo.id)) : new Map<string, FirstLink>();
+    return { rows: rows.map((r) => ({ ...r, shareToken: links.get(r.demo.id)?.token ?? null })), total };
+  }
+
+  async function load(auth: AuthContext, id: string) {
+    const found = await repo.loadDemo(db, auth.workspaceId, id);
+    if (!found) throw notFound('Demo');
+    // Read after the demo: a link changed in between bumps the revision past the one kept with this read.
+    const link = (await deps.links.firstActive([id])).get(id);
+    return { ...found, shareToken: link?.token ?? null, shareExpiresAt: link?.expiresAt ?? null };
   }
 
   async function get(auth: AuthContext, id: string) {
-    const found = await repo.loadDemo(db, auth.workspaceId, id);
-    if (!found) throw notFound('Demo');
+    const { shareExpiresAt: _, ...found } = await load(auth, id);
     return found;
   }
 
   type Loaded = Awaited<ReturnType<typeof get>>;
-  /** Rendered details by demo id, each good for one revision and share token. Bounded: about 10 KB each. */
-  const details = new TaggedCache<{ revision: number; shareToken: string | null; json: string }>(10 * 60_000, 1_000);
+  /**
+   * Rendered details by demo id, each good for one revision, and until its share link expires (share_url
+   * then moves to the next link). Bounded: about 10 KB each.
+   */
+  const details = new TaggedCache<{ revision: number; staleAt: number; json: string }>(10 * 60_000, 1_000);
 
   /**
-   * The demo rendered by `render`, from the cache while the demo's revision and share token are those it
-   * was rendered at. The check is one primary-key lookup, so a write made through any process is seen by
-   * the next read everywhere; only a miss loads the steps and hotspots.
+   * The demo rendered by `render`, from the cache while the demo's revision is the one it was rendered at.
+   * The check is one primary-key lookup, so a write made through any process is seen by the next read
+   * everywhere; only a miss loads the steps, hotspots and links.
    */
   async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
     const version = await repo.findDemoVersion(db, auth.workspaceId, id);
     if (!version) throw notFound('Demo');
     const hit = details.get(id);
-    if (hit && hit.revision === version.revision && hit.shareToken === version.shareToken) return hit.json;
-    const found = await get(auth, id);
+    if (hit && hit.revision === version.revision && hit.staleAt > Date.now()) return hit.json;
+    const { shareExpiresAt, ...found } = await load(auth, id);
     const json = render(found);
     // Stored at the revision it was read at: a write in between leaves it stale, and the next read reloads.
-    details.set(id, { revision: found.demo.revision, shareToken: found.shareToken, json });
+    details.set(id, { revision: found.demo.revision, staleAt: shareExpiresAt?.getTime() ?? Infinity, json });
     return json;
   }
 

@@ -1,6 +1,5 @@
-import { and, asc, count, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { demos } from '../demos/demos.tables';
 import { shareAccessLog, shares, viewerSessions } from './shares.tables';
 
 export async function insertShare(db: Executor, row: typeof shares.$inferInsert) {
@@ -50,35 +49,8 @@ export async function updateShare(db: Executor, id: string, patch: Partial<typeo
   return row!;
 }
 
-/** A link by its token, with the status of its demo: what every viewer request is decided on. */
-export async function findLink(db: Executor, token: string) {
-  const [row] = await db
-    .select({ share: shares, demoStatus: demos.status })
-    .from(shares)
-    .innerJoin(demos, eq(demos.id, shares.demoId))
-    .where(eq(shares.token, token))
-    .limit(1);
-  return row;
-}
-
 export async function deleteViewerSessions(db: Executor, shareId: string) {
   await db.delete(viewerSessions).where(eq(viewerSessions.shareId, shareId));
-}
-
-/** Deletes expired viewer sessions; returns how many went. */
-export async function deleteExpiredViewerSessions(db: Executor, now: Date): Promise<number> {
-  const rows = await db.delete(viewerSessions).where(lt(viewerSessions.expiresAt, now)).returning({ id: viewerSessions.id });
-  return rows.length;
-}
-
-/** Deletes access log entries older than `before`; returns how many went. */
-export async function deleteAccessLogBefore(db: Executor, before: Date): Promise<number> {
-  const rows = await db.delete(shareAccessLog).where(lt(shareAccessLog.at, before)).returning({ id: shareAccessLog.id });
-  return rows.length;
-}
-
-export async function insertAccessLog(db: Executor, row: typeof shareAccessLog.$inferInsert) {
-  await db.insert(shareAccessLog).values(row);
 }
 
 export async function listAccessLog(db: Executor, shareId: string, page: { limit: number; offset: number }) {
@@ -96,19 +68,33 @@ export async function listAccessLog(db: Executor, shareId: string, page: { limit
   return { rows, total: total?.n ?? 0 };
 }
 
-// ---- viewer sessions -----------------------------------------------------------------------------
-
-export async function insertViewerSession(db: Executor, row: typeof viewerSessions.$inferInsert) {
-  const [created] = await db.insert(viewerSessions).values(row).returning();
-  return created!;
+/**
+ * Per demo, its oldest link that is neither revoked nor expired (the demo's share_url), with its expiry.
+ * Expiry is judged by the database clock, as the viewer gates' answers are recorded against it.
+ */
+export async function firstActiveLinks(db: Executor, demoIds: readonly string[]) {
+  return db
+    .selectDistinctOn([shares.demoId], { demoId: shares.demoId, token: shares.token, expiresAt: shares.expiresAt })
+    .from(shares)
+    .where(
+      and(
+        inArray(shares.demoId, [...demoIds]),
+        isNull(shares.revokedAt),
+        or(isNull(shares.expiresAt), gt(shares.expiresAt, sql`now()`)),
+      ),
+    )
+    .orderBy(shares.demoId, asc(shares.createdAt), asc(shares.id));
 }
 
-export async function findViewerSession(db: Executor, id: string) {
-  const [row] = await db.select().from(viewerSessions).where(eq(viewerSessions.id, id)).limit(1);
-  return row;
-}
-
-export async function updateViewerSession(db: Executor, id: string, patch: Partial<typeof viewerSessions.$inferInsert>) {
-  const [row] = await db.update(viewerSessions).set(patch).where(eq(viewerSessions.id, id)).returning();
-  return row!;
+/** Counts new views on their links, one share at a time in id order (the lock order of every batch). */
+export async function addShareViews(db: Executor, rows: Array<{ shareId: string; views: number; lastViewedAt: Date }>) {
+  for (const row of [...rows].sort((a, b) => (a.shareId < b.shareId ? -1 : 1))) {
+    await db
+      .update(shares)
+      .set({
+        viewCount: sql`${shares.viewCount} + ${row.views}`,
+        lastViewedAt: sql`greatest(${shares.lastViewedAt}, ${row.lastViewedAt.toISOString()}::timestamptz)`,
+      })
+      .where(eq(shares.id, row.shareId));
+  }
 }

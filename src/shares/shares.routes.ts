@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { toLimitOffset } from '../core/pagination';
+import { shareUrls } from '../core/share-urls';
 import { demoParams } from '../demos/demos.schemas';
 import {
   accessLogEntrySchema,
@@ -10,7 +11,6 @@ import {
   patchShareBody,
   shareParams,
   shareSchema,
-  shareUrls,
   toAccessLogEntry,
   toShare,
 } from './shares.schemas';

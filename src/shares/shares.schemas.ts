@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { paginationQuery } from '../core/pagination';
+import type { ShareUrls } from '../core/share-urls';
 import { iso, timestamp } from '../core/time';
 import { ACCESS_DECISIONS, type shareAccessLog, type shares } from './shares.tables';
 
@@ -93,16 +94,6 @@ export const accessLogEntrySchema = z
     viewer_name: z.string().nullable(),
   })
   .meta({ id: 'ShareAccessLogEntry' });
-
-export interface ShareUrls {
-  page(token: string): string;
-  embed(token: string): string;
-}
-
-export function shareUrls(appUrl: string): ShareUrls {
-  const base = appUrl.replace(/\/+$/, '');
-  return { page: (token) => `${base}/s/${token}`, embed: (token) => `${base}/embed/${token}` };
-}
 
 export function toShare(row: ShareRow, urls: ShareUrls) {
   return {

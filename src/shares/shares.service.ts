@@ -3,17 +3,18 @@ import type { Clock } from '../core/clock';
 import { hashPassword, randomToken } from '../core/crypto';
 import { invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import type { Database } from '../db/client';
-import * as demosRepo from '../demos/demos.repo';
+import type { Database, Executor } from '../db/client';
+import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
 import * as repo from './shares.repo';
 import type { ShareRow } from './shares.schemas';
-import type { ViewerCache } from './viewer-cache';
 
 export interface SharesDeps {
-  database: Database;
+  database: Pick<Database, 'db'>;
   clock: Clock;
-  cache: Pick<ViewerCache, 'invalidate'>;
+  /** Drops what the viewer caches of a changed link, here and in other processes (after the commit). */
+  cache: { invalidate(...tags: string[]): Promise<void> };
+  demos: Pick<DemoReader, 'find' | 'lock' | 'linksChanged'>;
 }
 
 export interface NewShare {
@@ -56,9 +57,22 @@ export function createSharesService(deps: SharesDeps) {
   }
 
   async function requireDemo(auth: AuthContext, demoId: string) {
-    const found = await demosRepo.findDemo(db, auth.workspaceId, demoId);
+    const found = await deps.demos.find(auth.workspaceId, demoId);
     if (!found) throw notFound('Demo');
     return found.demo;
+  }
+
+  /**
+   * Locks a link for a change that may move its demo's share_url. The demo's row first, as deleting a demo
+   * does (its links go by cascade), so the two never wait on each other in opposite orders.
+   */
+  async function lockWithDemo(tx: Executor, workspaceId: string, id: string) {
+    const found = await repo.findShare(tx, workspaceId, id);
+    if (!found) throw notFound('Share');
+    await deps.demos.linksChanged(tx, found.demoId);
+    const share = await repo.lockShare(tx, workspaceId, id);
+    if (!share) throw notFound('Share');
+    return share;
   }
 
   async function create(auth: AuthContext, demoId: string, input: NewShare) {
@@ -74,8 +88,9 @@ export function createSharesService(deps: SharesDeps) {
     const now = clock.now();
     const share = await db.transaction(async (tx) => {
       // The demo may have been deleted since the check; the foreign key would refuse, the lock says 404.
-      const demo = await demosRepo.lockDemo(tx, auth.workspaceId, demoId);
+      const demo = await deps.demos.lock(tx, auth.workspaceId, demoId);
       if (!demo) throw notFound('Demo');
+      await deps.demos.linksChanged(tx, demoId);
       const created = await repo.insertShare(tx, {
         id: newId('share'),
         workspaceId: auth.workspaceId,
@@ -122,8 +137,7 @@ export function createSharesService(deps: SharesDeps) {
     // Hashing is slow on purpose: do it before taking the row lock.
     const newHash = typeof change.password === 'string' ? await hashPassword(change.password) : undefined;
     const updated = await db.transaction(async (tx) => {
-      const share = await repo.lockShare(tx, auth.workspaceId, id);
-      if (!share) throw notFound('Share');
+      const share = await lockWithDemo(tx, auth.workspaceId, id);
       const patch: Partial<ShareRow> = { updatedAt: clock.now() };
       if (change.name !== undefined) patch.name = change.name;
       if (change.expiresAt !== undefined) patch.expiresAt = change.expiresAt ? new Date(change.expiresAt) : null;
@@ -144,8 +158,7 @@ export function createSharesService(deps: SharesDeps) {
 
   async function revoke(auth: AuthContext, id: string) {
     await db.transaction(async (tx) => {
-      const share = await repo.lockShare(tx, auth.workspaceId, id);
-      if (!share) throw notFound('Share');
+      const share = await lockWithDemo(tx, auth.workspaceId, id);
       const now = clock.now();
       await repo.updateShare(tx, share.id, { revokedAt: now, updatedAt: now });
       // Sessions of a revoked link can never be used again: drop them rather than keep dead rows.

@@ -4,9 +4,8 @@
  * which keeps statements far below PostgreSQL's limit of 65,535 parameters and runs the same on pg and
  * PGlite. Under load a batch's time is mostly round trips, and every request of the batch waits for it.
  */
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { shares } from '../shares/shares.tables';
 import type { DailyDelta, StepDailyDelta, ViewState } from './view-progress';
 
 /**
@@ -183,17 +182,4 @@ export async function writeProgress(db: Executor, p: Progress) {
       (select count(*) from view_rows) as view_rows,
       (select count(*) from daily_rows) as daily_rows,
       (select count(*) from step_daily_rows) as step_daily_rows`);
-}
-
-/** Counts new views on their links, one share at a time in id order (the lock order of every batch). */
-export async function addShareViews(db: Executor, rows: Array<{ shareId: string; views: number; lastViewedAt: Date }>) {
-  for (const row of [...rows].sort((a, b) => (a.shareId < b.shareId ? -1 : 1))) {
-    await db
-      .update(shares)
-      .set({
-        viewCount: sql`${shares.viewCount} + ${row.views}`,
-        lastViewedAt: sql`greatest(${shares.lastViewedAt}, ${row.lastViewedAt.toISOString()}::timestamptz)`,
-      })
-      .where(eq(shares.id, row.shareId));
-  }
 }

@@ -1,12 +1,13 @@
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
 import { emitEvents, type NewEvent } from '../events/outbox';
-import type { ViewerSessionRow } from '../shares/viewer-cache';
+import type { viewerSessions } from '../shares/shares.tables';
 import { Batcher } from './batcher';
 import * as repo from './ingest.repo';
 import { applyEvents, type IngestEvent, RollupDeltas } from './view-progress';
 
+type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
 export interface IngestItem {
   session: ViewerSessionRow;
@@ -32,7 +33,15 @@ const retryable = (error: unknown) => {
  * link counters when views start or complete. A request is acknowledged only once that transaction has
  * committed.
  */
-export function createIngestion(deps: { database: Database; clock: Clock; log: { warn(o: object, m: string): void } }) {
+export interface IngestionDeps {
+  database: Pick<Database, 'db' | 'kind'>;
+  clock: Clock;
+  log: { warn(o: object, m: string): void };
+  /** Adds new views to their links' counters, in the batch's transaction (the shares domain's rows). */
+  countLinkViews(tx: Executor, rows: Array<{ shareId: string; views: number; lastViewedAt: Date }>): Promise<void>;
+}
+
+export function createIngestion(deps: IngestionDeps) {
   const { db } = deps.database;
   const { clock } = deps;
 
@@ -152,7 +161,7 @@ export function createIngestion(deps: { database: Database; clock: Clock; log: {
       const rollups = deltas.sorted();
       await repo.writeProgress(tx, { stepRows, views: updates, daily: rollups.daily, steps: rollups.steps });
       await emitEvents(tx, clock, outbox);
-      await repo.addShareViews(tx, [...shareViews.values()]);
+      await deps.countLinkViews(tx, [...shareViews.values()]);
       return results;
     });
   }

@@ -2,11 +2,12 @@ import type { AuthContext } from '../auth/permissions';
 import { notFound } from '../core/errors';
 import { resolveDateFilter } from '../core/time';
 import type { Database } from '../db/client';
-import * as demosRepo from '../demos/demos.repo';
+import type { DemoReader } from '../demos/demos.reader';
 import * as repo from './views.repo';
 
 export interface ViewsDeps {
-  database: Database;
+  database: Pick<Database, 'db'>;
+  demos: Pick<DemoReader, 'find'>;
 }
 
 export interface DateRange {
@@ -30,7 +31,7 @@ export function createViewsService(deps: ViewsDeps) {
   const { db } = deps.database;
 
   async function requireDemo(auth: AuthContext, demoId: string) {
-    const found = await demosRepo.findDemo(db, auth.workspaceId, demoId);
+    const found = await deps.demos.find(auth.workspaceId, demoId);
     if (!found) throw notFound('Demo');
     return found;
   }

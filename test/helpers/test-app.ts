@@ -8,7 +8,7 @@ import type { Bus } from '../../src/core/bus';
 import type { Clock } from '../../src/core/clock';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import { JobQueue } from '../../src/jobs/queue';
-import { registerJobs } from '../../src/jobs/register';
+import { registerJobs } from '../../src/register-jobs';
 import type { Mailer } from '../../src/mail/mailer';
 import { createTestDatabase, type TestDatabase } from './database';
 import { decodeBody, type TestSmtpServer } from './smtp';

@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { timestamp } from '../core/time';
 import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
 import { configurationSchema } from '../demos/demos.schemas';
-import { EVENT_TYPES } from '../views/view-progress';
-
-export const MAX_STEP_SECONDS = 3600;
-export const MAX_EVENTS_PER_BATCH = 100;
 
 // Long enough for any token we issue (43 characters), short enough that nobody stores a novel in a cache key.
 export const viewerParams = z.object({ token: z.string().min(16).max(100).regex(/^[A-Za-z0-9_-]+$/) });
@@ -56,6 +51,11 @@ export const viewerDemoSchema = z
             y: z.number(),
             width: z.number(),
             height: z.number(),
+            selector: z.string().optional().meta({
+              description:
+                'Only on snapshot steps (html_url, no image_url): the element the hotspot points at, which the ' +
+                'player finds in the snapshot, since an HTML capture has no layout to place the box by.',
+            }),
             label: z.string(),
             tooltip: z.string(),
             action: z.object({ type: z.enum(HOTSPOT_ACTIONS), target: z.union([z.number(), z.string()]).nullable() }),
@@ -65,38 +65,3 @@ export const viewerDemoSchema = z
     ),
   })
   .meta({ id: 'ViewerDemo' });
-
-export const eventsBody = z
-  .object({
-    events: z
-      .array(
-        z
-          .object({
-            id: z.uuid().meta({ description: 'Made by the client; a retried event with the same id counts once.' }),
-            type: z.enum(EVENT_TYPES),
-            step_number: z.number().int().min(1).optional().meta({ description: 'Required for step_reached.' }),
-            seconds_on_previous: z
-              .number()
-              .min(0)
-              .optional()
-              .transform((v) => (v === undefined ? v : Math.min(v, MAX_STEP_SECONDS)))
-              .meta({ description: `Seconds spent on the step before this event; capped at ${MAX_STEP_SECONDS}.` }),
-            at: timestamp.optional().meta({ description: 'When it happened on the client (informative only).' }),
-            referrer: z.string().max(2048).optional().meta({ description: 'With view_started: document.referrer.' }),
-          })
-          .strict()
-          .superRefine((e, ctx) => {
-            if (e.type === 'step_reached' && e.step_number === undefined) {
-              ctx.addIssue({ code: 'custom', path: ['step_number'], message: 'required for step_reached' });
-            }
-          }),
-      )
-      .min(1)
-      .max(MAX_EVENTS_PER_BATCH),
-  })
-  .strict();
-
-export const eventsAcceptedSchema = z.object({
-  accepted: z.number().int().meta({ description: 'Events stored by this request.' }),
-  duplicates: z.number().int().meta({ description: 'Events already stored before (same id): ignored.' }),
-});

@@ -2,13 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
-import { invalid } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
-import type { ShareRow } from './shares.schemas';
+import type { ShareRow } from '../shares/shares.schemas';
+import { eventsAcceptedSchema, eventsBody, toIngestEvents } from '../views/view-events.schemas';
 import type { ViewerSessionRow } from './viewer-cache';
 import {
-  eventsAcceptedSchema,
-  eventsBody,
   identifyBody,
   unlockBody,
   viewerAssetParams,
@@ -240,25 +238,12 @@ export function viewerRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (request, reply) => {
       const { token } = request.params;
-      const { share, session, stepCount } = await viewer.forEvents(token, sessionToken(request, token), visitorOf(request));
-      const problems = request.body.events.flatMap((e, i) =>
-        e.step_number !== undefined && e.step_number > stepCount
-          ? [{ field: `events.${i}.step_number`, message: `must be between 1 and ${stepCount}` }]
-          : [],
+      const result = await viewer.recordEvents(
+        token,
+        sessionToken(request, token),
+        visitorOf(request),
+        toIngestEvents(request.body),
       );
-      if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
-      const result = await ingestion.ingest({
-        session,
-        shareId: share.id,
-        stepCount,
-        events: request.body.events.map((e) => ({
-          id: e.id,
-          type: e.type,
-          stepNumber: e.step_number,
-          seconds: e.seconds_on_previous,
-          referrer: e.referrer,
-        })),
-      });
       reply.code(202);
       return ok(request, result);
     },

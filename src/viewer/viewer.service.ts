@@ -3,14 +3,12 @@ import { randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError } from '../core/errors';
 import type { RateLimitPolicy, RateLimits } from '../core/rate-limit';
 import type { Database } from '../db/client';
-import * as demosRepo from '../demos/demos.repo';
-import type { DemoStatus } from '../demos/demos.tables';
+import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
-import * as repo from './shares.repo';
-import type { ShareRow } from './shares.schemas';
-import type { AccessDecision } from './shares.tables';
-import type { DemoPayload, LinkState, ViewerCache, ViewerSessionRow } from './viewer-cache';
-import { buildPayload } from './viewer.payload';
+import type { ShareRow } from '../shares/shares.schemas';
+import type { AccessDecision } from '../shares/shares.tables';
+import type { LinkState, ViewerCache, ViewerSessionRow } from './viewer-cache';
+import * as repo from './viewer.repo';
 
 export type Gate = 'password' | 'identification' | 'ready';
 
@@ -21,13 +19,12 @@ export interface Visitor {
   referrer: string | null;
 }
 
-export interface ViewerDeps {
-  database: Database;
+export interface ViewerGatesDeps {
+  database: Pick<Database, 'db'>;
   clock: Clock;
   rateLimits: Pick<RateLimits, 'consume' | 'check'>;
   cache: ViewerCache;
-  /** Origin of the API, for asset URLs in the payload. */
-  apiUrl: string;
+  demos: Pick<DemoReader, 'state'>;
   passwordAttempts: number;
   passwordWindowSeconds: number;
   sessionTtlMs: number;
@@ -40,7 +37,7 @@ export interface Resolved {
   gate: Gate;
 }
 
-const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>
+export const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>
   new AppError(code, message, { details: [{ field: 'gate', message: gate }] });
 
 const cookieNames = new Map<string, string>();
@@ -68,13 +65,12 @@ export function isAllowed(share: Pick<ShareRow, 'allowedEmails' | 'allowedDomain
 }
 
 /**
- * The viewer side of share links: the gates, in DESIGN.md's order (unknown or revoked → expired → not
- * published → password → identification), viewer sessions, and the gated demo payload and assets.
+ * The gates of a share link, in DESIGN.md's order (unknown or revoked → expired → not published →
+ * password → identification), and the viewer sessions that remember who passed them.
  */
-export function createViewerService(deps: ViewerDeps) {
+export function createViewerGates(deps: ViewerGatesDeps) {
   const { db } = deps.database;
   const { clock, cache } = deps;
-  const base = deps.apiUrl.replace(/\/+$/, '');
   const pwPolicy: RateLimitPolicy = { points: deps.passwordAttempts, duration: deps.passwordWindowSeconds };
   // A distributed guess across many addresses, or one address across many links, is capped too.
   const pwLinkPolicy: RateLimitPolicy = { points: deps.passwordAttempts * 20, duration: deps.passwordWindowSeconds };
@@ -110,8 +106,9 @@ export function createViewerService(deps: ViewerDeps) {
       token,
       (l) => [`share:${l.share.id}`, `demo:${l.share.demoId}`],
       async () => {
-        const row = await repo.findLink(db, token);
-        return row ? { share: row.share, demoStatus: row.demoStatus as DemoStatus } : undefined;
+        const share = await repo.findLinkByToken(db, token);
+        const demo = share && (await deps.demos.state(share.demoId));
+        return share && demo ? { share, demoStatus: demo.status, stepCount: demo.stepCount } : undefined;
       },
     );
   }
@@ -160,10 +157,12 @@ export function createViewerService(deps: ViewerDeps) {
     return { link, session, gate: gateOf(share, session) };
   }
 
-  async function newSession(share: ShareRow, visitor: Visitor) {
+  /** The viewer's session, or a new one (whose token must be handed to the viewer: `issued`). */
+  async function ensureSession(share: ShareRow, session: ViewerSessionRow | undefined, visitor: Visitor) {
+    if (session) return { session, issued: undefined };
     const token = randomToken(32);
     const now = clock.now();
-    const session = await repo.insertViewerSession(db, {
+    const created = await repo.insertViewerSession(db, {
       id: sha256Hex(token),
       shareId: share.id,
       demoId: share.demoId,
@@ -175,7 +174,7 @@ export function createViewerService(deps: ViewerDeps) {
       createdAt: now,
       expiresAt: new Date(now.getTime() + deps.sessionTtlMs),
     });
-    return { token, session };
+    return { session: created, issued: token as string | undefined };
   }
 
   /** GET /v1/viewer/:token: where the viewer stands. A viewer who may play gets a session here. */
@@ -186,11 +185,7 @@ export function createViewerService(deps: ViewerDeps) {
     const share = resolved.link.share;
     const identity = { email: session?.viewerEmail, name: session?.viewerName };
     if (resolved.gate === 'ready') {
-      if (!session) {
-        const created = await newSession(share, visitor);
-        session = created.session;
-        issued = created.token;
-      }
+      ({ session, issued } = await ensureSession(share, session, visitor));
       await record(share, 'granted', visitor, identity);
     } else {
       await record(share, resolved.gate === 'password' ? 'password_required' : 'identification_required', visitor, identity);
@@ -223,14 +218,8 @@ export function createViewerService(deps: ViewerDeps) {
       await deps.rateLimits.consume('share-password-ip', pwIpPolicy, keys.ip);
       throw gateError('password', 'unauthorized', 'Wrong password');
     }
-    let current = session;
-    let issued: string | undefined;
-    if (!current) {
-      const created = await newSession(share, visitor);
-      current = created.session;
-      issued = created.token;
-    }
-    current = await repo.updateViewerSession(db, current.id, { passwordVersion: share.passwordVersion });
+    const { session: unlocked, issued } = await ensureSession(share, session, visitor);
+    const current = await repo.updateViewerSession(db, unlocked.id, { passwordVersion: share.passwordVersion });
     await cache.invalidate(`session:${current.id}`);
     await record(share, 'unlocked', visitor, identity);
     return { gate: gateOf(share, current), share, session: current, issued };
@@ -258,15 +247,10 @@ export function createViewerService(deps: ViewerDeps) {
         'This e-mail address is not allowed to view this demo: ask the person who shared it for access',
       );
     }
-    let current = session;
-    let issued: string | undefined;
-    if (!current) {
-      const created = await newSession(share, visitor);
-      current = created.session;
-      issued = created.token;
-    }
-    const sessionId = current.id;
-    current = await db.transaction(async (tx) => {
+    const ensured = await ensureSession(share, session, visitor);
+    const { issued } = ensured;
+    const sessionId = ensured.session.id;
+    const current = await db.transaction(async (tx) => {
       const updated = await repo.updateViewerSession(tx, sessionId, { viewerName: viewer.name, viewerEmail: email });
       await emitEvent(tx, clock, {
         workspaceId: share.workspaceId,
@@ -301,54 +285,7 @@ export function createViewerService(deps: ViewerDeps) {
     return resolved;
   }
 
-  async function payload(token: string, link: LinkState): Promise<DemoPayload> {
-    const { share } = link;
-    const found = await cache.load(
-      cache.payloads,
-      token,
-      () => [`share:${share.id}`, `demo:${share.demoId}`],
-      async () => {
-        const built = await buildPayload(
-          db,
-          share.workspaceId,
-          share.demoId,
-          (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`,
-        );
-        if (!built) return undefined;
-        const json = JSON.stringify(built.data);
-        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, stepCount: built.stepCount, assetIds: built.assetIds };
-      },
-    );
-    if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
-    return found;
-  }
-
-  /** GET /v1/viewer/:token/demo */
-  async function demo(token: string, sessionToken: string | undefined, visitor: Visitor) {
-    const { link } = await requireReady(token, sessionToken, visitor);
-    return payload(token, link);
-  }
-
-  /** GET /v1/viewer/:token/assets/:asset_id: only the assets the demo's payload names. */
-  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor) {
-    const { link } = await requireReady(token, sessionToken, visitor);
-    const { assetIds } = await payload(token, link);
-    const row = assetIds.has(assetId) ? await demosRepo.findAsset(db, link.share.demoId, assetId) : undefined;
-    if (!row) throw new AppError('not_found', 'Asset not found');
-    return row;
-  }
-
-  /** The session and demo an events batch is for; events need a session (a view is one session). */
-  async function forEvents(token: string, sessionToken: string | undefined, visitor: Visitor) {
-    const resolved = await requireReady(token, sessionToken, visitor);
-    if (!resolved.session) {
-      throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
-    }
-    const { stepCount } = await payload(token, resolved.link);
-    return { share: resolved.link.share, session: resolved.session, stepCount };
-  }
-
-  return { state, unlock, identify, demo, asset, forEvents, resolve };
+  return { state, unlock, identify, resolve, requireReady };
 }
 
-export type ViewerService = ReturnType<typeof createViewerService>;
+export type ViewerGates = ReturnType<typeof createViewerGates>;

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context';
-import { deleteAccessLogBefore, deleteExpiredViewerSessions } from './shares.repo';
+import * as repo from './viewer.repo';
 
 export const VIEWER_CLEANUP = 'maintenance.viewer-cleanup';
 
-export async function registerSharesJobs(ctx: AppContext) {
+export async function registerViewerJobs(ctx: AppContext) {
   await ctx.queue.define({ name: VIEWER_CLEANUP, retryLimit: 2 });
   await ctx.queue.work(VIEWER_CLEANUP, {}, async () => {
     await cleanUpViewerData(ctx);
@@ -18,7 +18,7 @@ export async function registerSharesJobs(ctx: AppContext) {
 export async function cleanUpViewerData(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
   const now = ctx.clock.now();
   const { db } = ctx.database;
-  const sessions = await deleteExpiredViewerSessions(db, now);
-  const accessLog = await deleteAccessLogBefore(db, new Date(now.getTime() - ctx.config.ACCESS_LOG_RETENTION));
+  const sessions = await repo.deleteExpiredSessions(db, now);
+  const accessLog = await repo.deleteAccessLogBefore(db, new Date(now.getTime() - ctx.config.ACCESS_LOG_RETENTION));
   return { sessions, accessLog };
 }

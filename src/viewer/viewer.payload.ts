@@ -1,6 +1,7 @@
-import * as demosRepo from '../demos/demos.repo';
+import type { DemoReader } from '../demos/demos.reader';
 import { resolveConfiguration, toHotspot } from '../demos/demos.schemas';
-import type { Executor } from '../db/client';
+
+type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['content']>>>;
 
 /**
  * What a player needs to play a demo, and nothing of the editor's: no ids of steps, no page addresses.
@@ -9,14 +10,7 @@ import type { Executor } from '../db/client';
  * decides where images and snapshots are fetched (the gated viewer route, or the editor's route for
  * previews).
  */
-export async function buildPayload(
-  db: Executor,
-  workspaceId: string,
-  demoId: string,
-  assetUrl: (assetId: string) => string,
-) {
-  const found = await demosRepo.loadDemo(db, workspaceId, demoId);
-  if (!found) return undefined;
+export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => string) {
   const numbers = new Map(found.steps.map((s) => [s.id, s.position]));
   const assetIds = new Set<string>();
   const url = (id: string | null) => {
@@ -44,7 +38,7 @@ export async function buildPayload(
         }),
     })),
   };
-  return { data, stepCount: found.steps.length, assetIds };
+  return { data, assetIds };
 }
 
-export type ViewerDemo = NonNullable<Awaited<ReturnType<typeof buildPayload>>>['data'];
+export type ViewerDemo = ReturnType<typeof buildPayload>['data'];

@@ -1,14 +1,16 @@
 import type { Bus } from '../core/bus';
 import { TaggedCache } from '../core/cache';
 import type { DemoStatus } from '../demos/demos.tables';
-import type { ShareRow } from './shares.schemas';
-import type { viewerSessions } from './shares.tables';
+import type { ShareRow } from '../shares/shares.schemas';
+import type { viewerSessions } from '../shares/shares.tables';
 
 const CHANNEL = 'viewer-cache';
 
 export interface LinkState {
   share: ShareRow;
   demoStatus: DemoStatus;
+  /** Step numbers a viewer's events may name: 1..stepCount. */
+  stepCount: number;
 }
 
 export interface DemoPayload {
@@ -19,7 +21,6 @@ export interface DemoPayload {
    * response's `meta.request_id` differs while the demo does not).
    */
   etag: string;
-  stepCount: number;
   assetIds: ReadonlySet<string>;
 }
 

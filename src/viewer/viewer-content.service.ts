@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { sha256Hex } from '../core/crypto';
+import { AppError, invalid } from '../core/errors';
+import type { DemoReader } from '../demos/demos.reader';
+import type { IngestEvent } from '../views/view-progress';
+import type { IngestItem, IngestResult } from '../views/views.ingest';
+import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
+import { buildPayload } from './viewer.payload';
+import { viewerDemoSchema } from './viewer.schemas';
+import { gateError, type ViewerGates, type Visitor } from './viewer.service';
+
+export interface ViewerContentDeps {
+  gates: Pick<ViewerGates, 'requireReady'>;
+  cache: ViewerCache;
+  demos: Pick<DemoReader, 'content' | 'asset'>;
+  /** Stores a batch of events (the views domain's ingestion). */
+  record(item: IngestItem): Promise<IngestResult>;
+  /** Origin of the API, for asset URLs in the payload. */
+  apiUrl: string;
+}
+
+/** What a viewer gets once past the gates: the demo, its assets, and the recording of their progress. */
+export function createViewerContent(deps: ViewerContentDeps) {
+  const { cache, gates } = deps;
+  const base = deps.apiUrl.replace(/\/+$/, '');
+
+  async function payload(token: string, link: LinkState): Promise<DemoPayload> {
+    const { share } = link;
+    const found = await cache.load(
+      cache.payloads,
+      token,
+      () => [`share:${share.id}`, `demo:${share.demoId}`],
+      async () => {
+        const demo = await deps.demos.content(share.workspaceId, share.demoId);
+        if (!demo) return undefined;
+        const built = buildPayload(demo, (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`);
+        // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
+        const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
+        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds };
+      },
+    );
+    if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
+    return found;
+  }
+
+  /** GET /v1/viewer/:token/demo */
+  async function demo(token: string, sessionToken: string | undefined, visitor: Visitor) {
+    const { link } = await gates.requireReady(token, sessionToken, visitor);
+    return payload(token, link);
+  }
+
+  /** GET /v1/viewer/:token/assets/:asset_id: only the assets the demo's payload names. */
+  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor) {
+    const { link } = await gates.requireReady(token, sessionToken, visitor);
+    const { assetIds } = await payload(token, link);
+    const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
+    if (!row) throw new AppError('not_found', 'Asset not found');
+    return row;
+  }
+
+  /**
+   * POST /v1/viewer/:token/events: a batch of one viewer's events, past the gates and bound to their
+   * session (a view is one session). Every step number must be one of the demo's steps.
+   */
+  async function recordEvents(token: string, sessionToken: string | undefined, visitor: Visitor, events: IngestEvent[]) {
+    const { link, session } = await gates.requireReady(token, sessionToken, visitor);
+    if (!session) throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
+    const { stepCount } = link;
+    const problems = events.flatMap((e, i) =>
+      e.stepNumber !== undefined && e.stepNumber > stepCount
+        ? [{ field: `events.${i}.step_number`, message: `must be between 1 and ${stepCount}` }]
+        : [],
+    );
+    if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
+    return deps.record({ session, shareId: link.share.id, stepCount, events });
+  }
+
+  return { demo, asset, recordEvents };
+}
+
+export type ViewerContent = ReturnType<typeof createViewerContent>;
