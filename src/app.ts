@@ -18,6 +18,7 @@ import { createAuthenticator } from './auth/authenticate';
 import { CredentialCache } from './auth/credential-cache';
 import type { AppContext, AppDeps } from './context';
 import { createLocalBus } from './core/bus';
+import { Changes } from './core/changes';
 import { systemClock } from './core/clock';
 import { deriveKey } from './core/crypto';
 import { unavailableGenerator } from './demos/demos.generator';
@@ -42,7 +43,6 @@ import { addShareViews } from './shares/shares.repo';
 import { createShareLinks } from './shares/share-links';
 import { sharesRoutes } from './shares/shares.routes';
 import { createSharesService } from './shares/shares.service';
-import { registerDemoInvalidation } from './viewer/demo-invalidation';
 import { ViewerCache } from './viewer/viewer-cache';
 import { createViewerContent } from './viewer/viewer-content.service';
 import { viewerPages } from './viewer/viewer.pages';
@@ -137,7 +137,6 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   }));
 
   registerContentTypePolicy(app);
-  registerDemoInvalidation(app, ctx.viewerCache);
 
   await app.register(
     async (v1) => {
@@ -164,16 +163,17 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
 function createContext(deps: AppDeps, app: ZodApp): AppContext {
   const clock = deps.clock ?? systemClock;
   const bus = deps.bus ?? createLocalBus();
-  const credentials = new CredentialCache(bus);
+  const changes = new Changes(bus, (error) => app.log.warn({ err: error }, 'a change was not announced to other processes'));
+  const credentials = new CredentialCache(changes);
   const mailer = deps.mailer ?? createLogMailer(app.log);
   const secrets = {
     keyDigest: deriveKey(deps.secretKey, 'api-key-digest'),
     sealing: deriveKey(deps.secretKey, 'sealing'),
   };
-  const base = { config: deps.config, database: deps.database, queue: deps.queue, clock, bus, mailer, credentials, secrets };
+  const base = { config: deps.config, database: deps.database, queue: deps.queue, clock, bus, changes, mailer, credentials, secrets };
   const rateLimits = new RateLimits(deps.redis);
   const net = new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS));
-  const viewerCache = new ViewerCache(bus, 30_000, (error) => app.log.warn({ err: error }, 'viewer cache invalidation not sent'));
+  const viewerCache = new ViewerCache(changes);
   const demoReader = createDemoReader(deps.database);
   const ingestion = createIngestion({ ...base, log: app.log, countLinkViews: addShareViews });
   const gates = createViewerGates({
@@ -229,7 +229,7 @@ function createContext(deps: AppDeps, app: ZodApp): AppContext {
         rotationGraceMs: deps.config.WEBHOOK_ROTATION_GRACE,
         maxAttempts: deps.config.WEBHOOK_RETRY_DELAYS.length + 1,
       }),
-      shares: createSharesService({ ...base, cache: viewerCache, demos: demoReader }),
+      shares: createSharesService({ ...base, demos: demoReader }),
       viewer: { ...gates, ...content },
       ingestion,
       views: createViewsService({ ...base, demos: demoReader }),

@@ -4,6 +4,7 @@ import type { ApiKeysService } from './api-keys/api-keys.service';
 import type { CredentialCache } from './auth/credential-cache';
 import type { Config } from './config';
 import type { Bus } from './core/bus';
+import type { Changes } from './core/changes';
 import type { Clock } from './core/clock';
 import type { SafeFetch } from './core/net/safe-fetch';
 import type { RateLimits } from './core/rate-limit';
@@ -45,6 +46,8 @@ export interface AppContext {
   database: Database;
   clock: Clock;
   bus: Bus;
+  /** Where services announce what changed and caches hear it (core/changes.ts). */
+  changes: Changes;
   mailer: Mailer;
   queue: JobQueue;
   /** The SSRF-safe client for every server-side fetch of a user-given address. */

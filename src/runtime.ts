@@ -60,7 +60,7 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   let bus: Bus;
   if (redis) bus = await createRedisBus(redis);
-  else if (database.url && database.pool) bus = await createPostgresBus(database.url, database.pool);
+  else if (database.kind === 'postgres') bus = await createPostgresBus(database);
   else bus = createLocalBus();
   const mailer = config.SMTP_URL ? await createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : undefined;
 

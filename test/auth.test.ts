@@ -132,9 +132,9 @@ describe.skipIf(!TEST_DATABASE_URL)('revocation across processes (PostgreSQL LIS
   it('a key revoked through one app instance is refused by another within seconds', async () => {
     const shared = await createTestDatabase();
     const url = shared.url!;
-    const busA = await createPostgresBus(url, shared.database.pool!);
+    const busA = await createPostgresBus(shared.database);
     const otherDatabase = await openDatabase({ url, poolSize: 2 });
-    const busB = await createPostgresBus(url, otherDatabase.pool!);
+    const busB = await createPostgresBus(otherDatabase);
     const a = await createTestApp({ database: shared, bus: busA });
     const b = await createTestApp({
       database: { database: otherDatabase, url, drop: () => otherDatabase.close() },

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
 
 /**
  * Fire-and-forget messages between processes, used to invalidate caches. Invalidation is idempotent, so
@@ -45,37 +44,32 @@ function relay(local: Bus, origin: string, payload: string) {
   if (o !== origin) void local.publish(c, m);
 }
 
-/** Across processes through PostgreSQL LISTEN/NOTIFY on one dedicated connection. */
-export async function createPostgresBus(url: string, pool: pg.Pool): Promise<Bus> {
+/** The database's side of the PostgreSQL bus: its one LISTEN connection, and a way to NOTIFY. */
+export interface NotifyingDatabase {
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  executeSql(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** Across processes through PostgreSQL LISTEN/NOTIFY, on the database's one LISTEN connection. */
+export async function createPostgresBus(database: NotifyingDatabase): Promise<Bus> {
   const local = createLocalBus();
   const origin = randomUUID();
-  let closed = false;
-  let listener: pg.Client | undefined;
-
-  const connect = async () => {
-    const client = new pg.Client({ connectionString: url });
-    client.on('notification', (n) => {
-      if (n.payload) relay(local, origin, n.payload);
-    });
-    client.on('error', () => {
-      listener = undefined;
-      if (!closed) setTimeout(() => void connect().catch(() => {}), 1_000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${PG_CHANNEL}`);
-    listener = client;
-  };
-  await connect();
+  // '' comes after a reconnect; the messages it stands for are lost, and caches' TTLs cover them.
+  const unlisten = await database.listen(PG_CHANNEL, (payload) => {
+    if (payload) relay(local, origin, payload);
+  });
 
   return {
     async publish(channel, message) {
       await local.publish(channel, message);
-      await pool.query('select pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify({ o: origin, c: channel, m: message } satisfies Envelope)]);
+      await database.executeSql('select pg_notify($1, $2)', [
+        PG_CHANNEL,
+        JSON.stringify({ o: origin, c: channel, m: message } satisfies Envelope),
+      ]);
     },
     subscribe: local.subscribe,
     async close() {
-      closed = true;
-      await listener?.end().catch(() => {});
+      await unlisten();
       await local.close();
     },
   };

@@ -119,6 +119,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool }) as unknown as Db;
+  const listener = createListener(url);
   return {
     kind: 'postgres',
     db,
@@ -132,7 +133,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     async ping() {
       await pool.query('select 1');
     },
-    listen: (channel, handler) => listenPostgres(url, channel, handler),
+    listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
       const client = await pool.connect();
       try {
@@ -144,33 +145,97 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     async close() {
+      await listener.close();
       await pool.end();
     },
   };
 }
 
-/** One dedicated connection per listener (LISTEN holds its connection), reconnecting after errors. */
-async function listenPostgres(url: string, channel: string, handler: (payload: string) => void) {
-  let stopped = false;
+/**
+ * The process's one LISTEN connection, shared by every channel (the webhooks' commit hook, the cache bus):
+ * opened on the first listener, closed after the last, reconnecting after errors. After a reconnect every
+ * handler gets '', since notifications sent meanwhile are gone.
+ */
+function createListener(url: string) {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
   let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  /** Channels the current connection listens on. */
+  let listening = new Set<string>();
+  let closed = false;
+  const quote = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (n) => {
-      if (n.channel === channel) handler(n.payload ?? '');
+      for (const handler of handlers.get(n.channel) ?? []) handler(n.payload ?? '');
     });
     next.on('error', () => {
-      client = undefined;
+      if (client === next) client = undefined;
       next.end().catch(() => {});
-      if (!stopped) setTimeout(() => void connect().then(() => handler('')).catch(() => {}), 1_000).unref();
+      if (closed || handlers.size === 0) return;
+      setTimeout(() => {
+        void ensure()
+          .then(() => {
+            for (const set of handlers.values()) for (const handler of set) handler('');
+          })
+          .catch(() => {});
+      }, 1_000).unref();
     });
     await next.connect();
-    await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
-    if (stopped) await next.end();
-    else client = next;
+    const channels = new Set<string>();
+    for (const channel of handlers.keys()) {
+      await next.query(`LISTEN ${quote(channel)}`);
+      channels.add(channel);
+    }
+    if (closed || handlers.size === 0) {
+      await next.end();
+    } else {
+      client = next;
+      listening = channels;
+    }
   };
-  await connect();
-  return async () => {
-    stopped = true;
-    await client?.end().catch(() => {});
+  const ensure = () => {
+    if (client) return Promise.resolve();
+    connecting ??= connect().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  };
+
+  return {
+    async listen(channel: string, handler: (payload: string) => void) {
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+      }
+      set.add(handler);
+      await ensure();
+      if (client && !listening.has(channel)) {
+        listening.add(channel);
+        await client.query(`LISTEN ${quote(channel)}`);
+      }
+      return async () => {
+        set.delete(handler);
+        if (set.size > 0 || handlers.get(channel) !== set) return;
+        handlers.delete(channel);
+        listening.delete(channel);
+        const current = client;
+        if (handlers.size === 0) {
+          client = undefined;
+          await current?.end().catch(() => {});
+        } else {
+          await current?.query(`UNLISTEN ${quote(channel)}`).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      closed = true;
+      handlers.clear();
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
   };
 }

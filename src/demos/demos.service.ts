@@ -1,5 +1,6 @@
 import { lockWorkspace } from '../accounts/accounts.repo';
 import type { AuthContext } from '../auth/permissions';
+import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import { TaggedCache } from '../core/cache';
@@ -36,6 +37,7 @@ export interface DemosDeps {
   log: { warn(obj: object, msg: string): void };
   /** The demos' share links: the shares domain answers, so demos never read its tables. */
   links: DemoLinks;
+  changes: Pick<Changes, 'announce'>;
 }
 
 /** One demo's share_url link: the oldest that is neither revoked nor expired. */
@@ -227,7 +229,7 @@ export function createDemosService(deps: DemosDeps) {
   }
 
   async function update(auth: AuthContext, id: string, change: DemoChange) {
-    await db.transaction(async (tx) => {
+    const changed = await db.transaction(async (tx) => {
       const demo = await repo.lockDemo(tx, auth.workspaceId, id);
       if (!demo) throw notFound('Demo');
       const now = clock.now();
@@ -268,7 +270,7 @@ export function createDemosService(deps: DemosDeps) {
         patch.status = change.status;
         changed.push('status');
       }
-      if (changed.length === 0) return;
+      if (changed.length === 0) return false;
       patch.updatedAt = now;
       const updated = await repo.updateDemo(tx, demo.id, patch);
       await emitEvent(tx, clock, {
@@ -283,7 +285,9 @@ export function createDemosService(deps: DemosDeps) {
           data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString() },
         });
       }
+      return true;
     });
+    if (changed) await deps.changes.announce(`demo:${id}`);
     return get(auth, id);
   }
 
@@ -299,6 +303,7 @@ export function createDemosService(deps: DemosDeps) {
         data: { demo_id: demo.id, title: demo.title },
       });
     });
+    await deps.changes.announce(`demo:${id}`);
   }
 
   /** POST /v1/demos/:id/generate: captures source_url again; the steps are replaced when it succeeds. */
@@ -327,6 +332,7 @@ export function createDemosService(deps: DemosDeps) {
       });
       await enqueue(tx, demo.id, { demoId: demo.id, replaceTitle: false });
     });
+    await deps.changes.announce(`demo:${id}`);
     return get(auth, id);
   }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../auth/permissions';
+import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import { sha256Hex } from '../core/crypto';
@@ -13,8 +14,9 @@ import type { HotspotAction } from './demos.tables';
 import { sniffImage } from './image-sniff';
 
 export interface StepsDeps {
-  database: Database;
+  database: Pick<Database, 'db'>;
   clock: Clock;
+  changes: Pick<Changes, 'announce'>;
 }
 
 export interface StepText {
@@ -82,7 +84,7 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-export function createStepsService({ database, clock }: StepsDeps) {
+export function createStepsService({ database, clock, changes }: StepsDeps) {
   const { db } = database;
 
   /**
@@ -90,7 +92,7 @@ export function createStepsService({ database, clock }: StepsDeps) {
    * updated_at and records demo.updated, all in one transaction.
    */
   async function edit<T>(auth: AuthContext, demoId: string, change: (tx: Executor, demo: DemoRow, now: Date) => Promise<T>) {
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const demo = await repo.lockDemo(tx, auth.workspaceId, demoId);
       if (!demo) throw notFound('Demo');
       if (demo.status === 'generating') {
@@ -106,6 +108,8 @@ export function createStepsService({ database, clock }: StepsDeps) {
       });
       return result;
     });
+    await changes.announce(`demo:${demoId}`);
+    return result;
   }
 
   function keepsOneStep(demo: DemoRow, remaining: number) {

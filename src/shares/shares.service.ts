@@ -1,4 +1,5 @@
 import type { AuthContext } from '../auth/permissions';
+import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { hashPassword, randomToken } from '../core/crypto';
 import { invalid, notFound } from '../core/errors';
@@ -12,8 +13,7 @@ import type { ShareRow } from './shares.schemas';
 export interface SharesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
-  /** Drops what the viewer caches of a changed link, here and in other processes (after the commit). */
-  cache: { invalidate(...tags: string[]): Promise<void> };
+  changes: Pick<Changes, 'announce'>;
   demos: Pick<DemoReader, 'find' | 'lock' | 'linksChanged'>;
 }
 
@@ -152,7 +152,7 @@ export function createSharesService(deps: SharesDeps) {
       checkLists({ ...share, ...patch });
       return repo.updateShare(tx, share.id, patch);
     });
-    await deps.cache.invalidate(`share:${id}`);
+    await deps.changes.announce(`share:${id}`);
     return updated;
   }
 
@@ -169,7 +169,7 @@ export function createSharesService(deps: SharesDeps) {
         data: { share_id: share.id, demo_id: share.demoId, revoked_at: now.toISOString() },
       });
     });
-    await deps.cache.invalidate(`share:${id}`);
+    await deps.changes.announce(`share:${id}`);
   }
 
   async function accessLog(auth: AuthContext, id: string, page: { limit: number; offset: number }) {

@@ -11,7 +11,7 @@ import { gateError, type ViewerGates, type Visitor } from './viewer.service';
 
 export interface ViewerContentDeps {
   gates: Pick<ViewerGates, 'requireReady'>;
-  cache: ViewerCache;
+  cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'content' | 'asset'>;
   /** Stores a batch of events (the views domain's ingestion). */
   record(item: IngestItem): Promise<IngestResult>;
@@ -26,8 +26,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
 
   async function payload(token: string, link: LinkState): Promise<DemoPayload> {
     const { share } = link;
-    const found = await cache.load(
-      cache.payloads,
+    const found = await cache.payloads.load(
       token,
       () => [`share:${share.id}`, `demo:${share.demoId}`],
       async () => {

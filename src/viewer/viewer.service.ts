@@ -1,3 +1,4 @@
+import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError } from '../core/errors';
@@ -23,7 +24,8 @@ export interface ViewerGatesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   rateLimits: Pick<RateLimits, 'consume' | 'check'>;
-  cache: ViewerCache;
+  cache: Pick<ViewerCache, 'links' | 'sessions'>;
+  changes: Pick<Changes, 'announce'>;
   demos: Pick<DemoReader, 'state'>;
   passwordAttempts: number;
   passwordWindowSeconds: number;
@@ -101,8 +103,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
 
   async function findLink(token: string): Promise<LinkState | undefined> {
     if (token.length > 100) return undefined;
-    return cache.load(
-      cache.links,
+    return cache.links.load(
       token,
       (l) => [`share:${l.share.id}`, `demo:${l.share.demoId}`],
       async () => {
@@ -116,8 +117,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
   async function findSession(sessionToken: string | undefined, share: ShareRow) {
     if (!sessionToken || sessionToken.length > 100) return undefined;
     const id = sha256Hex(sessionToken);
-    const session = await cache.load(
-      cache.sessions,
+    const session = await cache.sessions.load(
       id,
       (s) => [`share:${s.shareId}`, `session:${s.id}`],
       () => repo.findViewerSession(db, id),
@@ -220,7 +220,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     }
     const { session: unlocked, issued } = await ensureSession(share, session, visitor);
     const current = await repo.updateViewerSession(db, unlocked.id, { passwordVersion: share.passwordVersion });
-    await cache.invalidate(`session:${current.id}`);
+    await deps.changes.announce(`session:${current.id}`);
     await record(share, 'unlocked', visitor, identity);
     return { gate: gateOf(share, current), share, session: current, issued };
   }
@@ -265,7 +265,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
       });
       return updated;
     });
-    await cache.invalidate(`session:${sessionId}`);
+    await deps.changes.announce(`session:${sessionId}`);
     await record(share, 'identified', visitor, { email, name: viewer.name });
     return { gate: gateOf(share, current), share, session: current, issued };
   }

@@ -1,0 +1,41 @@
+import { TaggedCache } from './cache';
+import type { Changes } from './changes';
+
+/**
+ * A TaggedCache kept right by announced changes: an entry goes when a change names one of its tags, and a
+ * load that was in flight while any change was heard is returned to its caller but not stored. Without
+ * that guard a load that read the state just before a change (a key just before its revocation) would be
+ * cached after the change's announcement and served until its TTL.
+ */
+export class GuardedCache<V> {
+  private readonly entries: TaggedCache<V>;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly changes: Changes,
+    ttlMs: number,
+    maxEntries: number,
+  ) {
+    this.entries = new TaggedCache(ttlMs, maxEntries);
+    this.unsubscribe = changes.subscribe((tag) => this.entries.invalidateTag(tag));
+  }
+
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** The cached value of `key`, or `loader`'s (stored with `tags(value)` unless a change overtook it). */
+  async load(key: string, tags: (value: V) => string[], loader: () => Promise<V | undefined>): Promise<V | undefined> {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) return hit;
+    const epoch = this.changes.epoch;
+    const value = await loader();
+    if (value !== undefined && epoch === this.changes.epoch) this.entries.set(key, value, tags(value));
+    return value;
+  }
+
+  close() {
+    this.unsubscribe();
+    this.entries.clear();
+  }
+}
