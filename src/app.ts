@@ -4,71 +4,45 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { accountsRoutes } from './accounts/accounts.routes';
-import { authorizeRoutes } from './oauth/authorize.routes';
-import { createOAuthAppsService } from './oauth/oauth-apps.service';
-import { oauthAppsRoutes } from './oauth/oauth-apps.routes';
-import { ACCESS_TOKEN_PREFIX, createOAuthTokensService } from './oauth/oauth-tokens.service';
-import { oauthMetadataRoute, tokenRoutes } from './oauth/token.routes';
-import { createAccountsService } from './accounts/accounts.service';
-import { apiKeysRoutes } from './api-keys/api-keys.routes';
-import { createApiKeysService } from './api-keys/api-keys.service';
+import { accountsModule } from './accounts/accounts.module';
+import { apiKeysModule } from './api-keys/api-keys.module';
 import { registerAuth } from './auth/auth.hook';
 import { createAuthenticator } from './auth/authenticate';
-import { CredentialCache } from './auth/credential-cache';
-import type { AppContext, AppDeps } from './context';
-import { createLocalBus } from './core/bus';
-import { Changes } from './core/changes';
-import { systemClock } from './core/clock';
-import { deriveKey } from './core/crypto';
-import { unavailableGenerator } from './demos/demos.generator';
-import { demosRoutes } from './demos/demos.routes';
-import { createDemosService } from './demos/demos.service';
-import { stepsRoutes } from './demos/steps.routes';
-import { createStepsService } from './demos/steps.service';
+import type { AppContext, AppDeps, Kernel } from './context';
 import { registerContentTypePolicy } from './core/http/content-type';
 import { registerErrorHandler } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
-import { AddressPolicy } from './core/net/address-policy';
-import { SafeFetch } from './core/net/safe-fetch';
-import { RateLimits } from './core/rate-limit';
-import { healthRoutes } from './health/health.routes';
-import { createLogMailer } from './mail/mailer';
-import { createTeamService } from './team/team.service';
-import { teamRoutes } from './team/team.routes';
-import { createDemoReader } from './demos/demos.reader';
-import { addShareViews } from './shares/shares.repo';
-import { createShareLinks } from './shares/share-links';
-import { sharesRoutes } from './shares/shares.routes';
-import { createSharesService } from './shares/shares.service';
-import { ViewerCache } from './viewer/viewer-cache';
-import { createViewerContent } from './viewer/viewer-content.service';
-import { viewerPages } from './viewer/viewer.pages';
-import { viewerRoutes } from './viewer/viewer.routes';
-import { createViewerGates } from './viewer/viewer.service';
-import { createIngestion } from './views/views.ingest';
-import { viewsRoutes } from './views/views.routes';
-import { createViewsService } from './views/views.service';
-import { webRoutes } from './web/web.routes';
-import { webhooksRoutes } from './webhooks/webhooks.routes';
-import { createWebhooksService } from './webhooks/webhooks.service';
+import { demosModule } from './demos/demos.module';
+import { healthModule } from './health/health.module';
+import { createKernel } from './kernel';
+import type { AnyModule, Services } from './module';
+import { oauthModule } from './oauth/oauth.module';
+import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
+import { sharesModule } from './shares/shares.module';
+import { teamModule } from './team/team.module';
+import { viewerModule } from './viewer/viewer.module';
+import { viewsModule } from './views/views.module';
+import { webModule } from './web/web.module';
+import { webhooksModule } from './webhooks/webhooks.module';
 
-/** The v1 route modules, in the order they appear in the OpenAPI document. */
-const V1_MODULES = [
-  accountsRoutes,
-  apiKeysRoutes,
-  teamRoutes,
-  demosRoutes,
-  stepsRoutes,
-  oauthAppsRoutes,
-  authorizeRoutes,
-  tokenRoutes,
-  webhooksRoutes,
-  sharesRoutes,
-  viewsRoutes,
-  viewerRoutes,
+/**
+ * Every domain of the app, one line each. Services are built in this order (a module names the ones it
+ * needs), /v1 routes appear in the OpenAPI document in it, and pages are registered in it (web last).
+ */
+const MODULES: readonly AnyModule[] = [
+  healthModule,
+  accountsModule,
+  apiKeysModule,
+  teamModule,
+  demosModule,
+  oauthModule,
+  webhooksModule,
+  sharesModule,
+  viewsModule,
+  viewerModule,
+  webModule,
 ];
 
 /**
@@ -87,7 +61,10 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider() as unknown as ZodApp;
 
-  const ctx = createContext(deps, app);
+  const kernel = createKernel(deps, app.log);
+  const services = createServices(kernel);
+  const ctx: AppContext = { ...kernel, services };
+  const of = (module: AnyModule) => ({ ...kernel, services: services[module.name as keyof Services] });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,12 +103,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   const bearers = [
-    { prefix: 'dsk_', resolve: ctx.services.apiKeys.resolve },
-    { prefix: ACCESS_TOKEN_PREFIX, resolve: ctx.services.oauthTokens.resolve },
+    { prefix: 'dsk_', resolve: services.apiKeys.apiKeys.resolve },
+    { prefix: ACCESS_TOKEN_PREFIX, resolve: services.oauth.oauthTokens.resolve },
   ];
-  registerAuth(app, ctx, createAuthenticator(bearers, {
+  registerAuth(app, kernel, createAuthenticator(bearers, {
     resolve: async (cookie) => {
-      const entry = await ctx.services.accounts.resolveSession(cookie);
+      const entry = await services.accounts.accounts.resolveSession(cookie);
       return entry ? { auth: entry.auth, csrfToken: entry.csrfToken ?? '' } : null;
     },
   }));
@@ -141,17 +118,15 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   await app.register(
     async (v1) => {
       const api = v1 as unknown as ZodApp;
-      for (const register of V1_MODULES) register(api, ctx);
+      for (const module of MODULES) module.routes?.(api, of(module));
       // GET /v1/openapi.json — this API's OpenAPI 3.1 document
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/v1' },
   );
-  healthRoutes(app, ctx);
-  oauthMetadataRoute(app, ctx);
-  await viewerPages(app, ctx);
-  await webRoutes(app);
+  for (const module of MODULES) await module.pages?.(app, of(module));
   app.addHook('onClose', async () => {
+    for (const module of MODULES) await module.close?.(of(module).services);
     // Background loops (webhook deliveries) stop first: they still need the network client and the database.
     await ctx.queue.stopLoops();
     await ctx.net.close();
@@ -160,80 +135,35 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   return { app: app as unknown as FastifyInstance, ctx };
 }
 
-function createContext(deps: AppDeps, app: ZodApp): AppContext {
-  const clock = deps.clock ?? systemClock;
-  const bus = deps.bus ?? createLocalBus();
-  const changes = new Changes(bus, (error) => app.log.warn({ err: error }, 'a change was not announced to other processes'));
-  const credentials = new CredentialCache(changes);
-  const mailer = deps.mailer ?? createLogMailer(app.log);
-  const secrets = {
-    keyDigest: deriveKey(deps.secretKey, 'api-key-digest'),
-    sealing: deriveKey(deps.secretKey, 'sealing'),
-  };
-  const base = { config: deps.config, database: deps.database, queue: deps.queue, clock, bus, changes, mailer, credentials, secrets };
-  const rateLimits = new RateLimits(deps.redis);
-  const net = new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS));
-  const viewerCache = new ViewerCache(changes);
-  const demoReader = createDemoReader(deps.database);
-  const ingestion = createIngestion({ ...base, log: app.log, countLinkViews: addShareViews });
-  const gates = createViewerGates({
-    ...base,
-    rateLimits,
-    cache: viewerCache,
-    demos: demoReader,
-    passwordAttempts: deps.config.SHARE_PASSWORD_ATTEMPTS,
-    passwordWindowSeconds: Math.ceil(deps.config.SHARE_PASSWORD_WINDOW / 1000),
-    sessionTtlMs: deps.config.VIEWER_SESSION_TTL,
-    log: app.log,
-  });
-  const content = createViewerContent({
-    gates,
-    cache: viewerCache,
-    demos: demoReader,
-    record: ingestion.ingest,
-    apiUrl: deps.config.API_URL ?? deps.config.APP_URL,
-  });
-  return {
-    ...base,
-    net,
-    rateLimits,
-    generator: deps.generator ?? unavailableGenerator,
-    services: {
-      accounts: createAccountsService({ ...base, sessionTtlMs: deps.config.SESSION_TTL }),
-      apiKeys: createApiKeysService({
-        ...base,
-        digestKey: secrets.keyDigest,
-        rotationGraceMs: deps.config.KEY_ROTATION_GRACE,
-      }),
-      team: createTeamService({
-        ...base,
-        appUrl: deps.config.APP_URL,
-        invitationTtlMs: deps.config.INVITATION_TTL,
-        log: app.log,
-      }),
-      oauthApps: createOAuthAppsService({ ...base, digestKey: secrets.keyDigest }),
-      oauthTokens: createOAuthTokensService({ ...base, digestKey: secrets.keyDigest }),
-      demos: createDemosService({
-        ...base,
-        rateLimits,
-        generationPerMinute: deps.config.GENERATION_PER_MINUTE,
-        generationConcurrency: deps.config.GENERATION_CONCURRENCY,
-        log: app.log,
-        links: createShareLinks(deps.database),
-      }),
-      steps: createStepsService(base),
-      webhooks: createWebhooksService({
-        ...base,
-        net,
-        sealingKey: secrets.sealing,
-        rotationGraceMs: deps.config.WEBHOOK_ROTATION_GRACE,
-        maxAttempts: deps.config.WEBHOOK_RETRY_DELAYS.length + 1,
-      }),
-      shares: createSharesService({ ...base, demos: demoReader }),
-      viewer: { ...gates, ...content },
-      ingestion,
-      views: createViewsService({ ...base, demos: demoReader }),
-    },
-    viewerCache,
-  };
+/** Builds every module's services, each from the kernel and the modules it names (and only those). */
+function createServices(kernel: Kernel): Services {
+  const services: Partial<Record<string, unknown>> = {};
+  const claims = new Map<string, string>();
+  for (const module of MODULES) {
+    for (const [kind, names] of Object.entries(module.owns ?? {})) {
+      for (const name of typeof names === 'string' ? [names] : (names as readonly string[])) {
+        const claimant = claims.get(`${kind}:${name}`);
+        if (claimant) throw new Error(`Modules ${claimant} and ${module.name} both claim ${kind} ${name}`);
+        claims.set(`${kind}:${name}`, module.name);
+      }
+    }
+    const deps = {};
+    for (const name of (module.needs ?? []) as string[]) {
+      Object.defineProperty(deps, name, {
+        enumerable: true,
+        get() {
+          const found = services[name];
+          if (!found) throw new Error(`Module ${module.name} reads ${name} before it is built: read it when called`);
+          return found;
+        },
+      });
+    }
+    services[module.name] = module.create(kernel, deps);
+  }
+  return services as unknown as Services;
+}
+
+/** Every module's queues and workers. Sending works in every process; `work` only runs in workers. */
+export async function registerJobs(ctx: AppContext): Promise<void> {
+  for (const module of MODULES) await module.jobs?.({ ...ctx, services: ctx.services[module.name as keyof Services] });
 }

@@ -1,6 +1,5 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { AccountsService } from './accounts/accounts.service';
-import type { ApiKeysService } from './api-keys/api-keys.service';
 import type { CredentialCache } from './auth/credential-cache';
 import type { Config } from './config';
 import type { Bus } from './core/bus';
@@ -10,20 +9,9 @@ import type { SafeFetch } from './core/net/safe-fetch';
 import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
 import type { GenerateDemo } from './demos/demos.generator';
-import type { DemosService } from './demos/demos.service';
-import type { StepsService } from './demos/steps.service';
 import type { JobQueue } from './jobs/queue';
 import type { Mailer } from './mail/mailer';
-import type { OAuthAppsService } from './oauth/oauth-apps.service';
-import type { OAuthTokensService } from './oauth/oauth-tokens.service';
-import type { SharesService } from './shares/shares.service';
-import type { ViewerCache } from './viewer/viewer-cache';
-import type { ViewerContent } from './viewer/viewer-content.service';
-import type { ViewerGates } from './viewer/viewer.service';
-import type { TeamService } from './team/team.service';
-import type { WebhooksService } from './webhooks/webhooks.service';
-import type { Ingestion } from './views/views.ingest';
-import type { ViewsService } from './views/views.service';
+import type { Services } from './module';
 
 /** What the app is built from: everything with a side effect comes in here, so tests can swap it. */
 export interface AppDeps {
@@ -40,8 +28,11 @@ export interface AppDeps {
   generator?: GenerateDemo;
 }
 
-/** Everything route modules and services share, built once per app by `buildApp`. */
-export interface AppContext {
+/**
+ * The infrastructure every module may use, built once per app by `buildApp`: no domain's services here.
+ * Modules reach each other's services only through the dependencies they name (src/module.ts).
+ */
+export interface Kernel {
   config: Config;
   database: Database;
   clock: Clock;
@@ -61,20 +52,10 @@ export interface AppContext {
     /** Encrypts secrets that must be read back, such as webhook signing secrets. */
     sealing: Buffer;
   };
-  services: {
-    accounts: AccountsService;
-    apiKeys: ApiKeysService;
-    team: TeamService;
-    oauthApps: OAuthAppsService;
-    oauthTokens: OAuthTokensService;
-    demos: DemosService;
-    steps: StepsService;
-    webhooks: WebhooksService;
-    shares: SharesService;
-    viewer: ViewerGates & ViewerContent;
-    ingestion: Ingestion;
-    views: ViewsService;
-  };
-  /** Links, demo payloads and viewer sessions for the viewer routes. */
-  viewerCache: ViewerCache;
+  log: FastifyBaseLogger;
+}
+
+/** The built app's kernel with every module's services, for the runtime and tests. */
+export interface AppContext extends Kernel {
+  services: Services;
 }

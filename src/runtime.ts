@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { buildApp } from './app';
+import { buildApp, registerJobs } from './app';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { type Bus, createLocalBus, createPostgresBus, createRedisBus } from './core/bus';
@@ -11,7 +11,6 @@ import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
 import { createGenerator, generatorDepsFromConfig } from './generation';
 import { JobQueue } from './jobs/queue';
-import { registerJobs } from './register-jobs';
 import { createSmtpMailer } from './mail/mailer';
 
 export type ProcessRole = 'all' | 'api' | 'worker';

@@ -1,10 +1,10 @@
-import type { AppContext } from '../context';
+import type { Kernel } from '../context';
 import { deleteExpiredSessions } from './accounts.repo';
 
 export const SESSION_CLEANUP = 'maintenance.sessions-cleanup';
 
 /** Deletes expired sessions every hour so the table only holds live ones. */
-export async function registerAccountsJobs(ctx: AppContext) {
+export async function registerAccountsJobs(ctx: Kernel) {
   await ctx.queue.define({ name: SESSION_CLEANUP, retryLimit: 2 });
   await ctx.queue.work(SESSION_CLEANUP, {}, async () => {
     await deleteExpiredSessions(ctx.database.db, ctx.clock.now());

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -19,7 +19,7 @@ import type { StartedSession } from './accounts.service';
 
 const tags = ['Session (web app)'];
 
-export function accountsRoutes(app: ZodApp, ctx: AppContext) {
+export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts']>) {
   const { accounts } = ctx.services;
   const secureCookies = ctx.config.APP_URL.startsWith('https:');
   const loginPolicy = { points: ctx.config.RATE_LIMIT_LOGIN_PER_MINUTE, duration: 60 };

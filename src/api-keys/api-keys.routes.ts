@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginationQuery, toLimitOffset } from '../core/pagination';
@@ -10,7 +10,7 @@ const description =
   'Managed from the web application (session sign-in); an API key cannot mint or revoke keys. ' +
   'Members manage their own keys, admins every key of the workspace.';
 
-export function apiKeysRoutes(app: ZodApp, ctx: AppContext) {
+export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys']>) {
   const { apiKeys } = ctx.services;
 
   // GET /v1/api-keys — list the keys the caller can manage

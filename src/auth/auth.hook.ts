@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context';
+import type { Kernel } from '../context';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { rateLimitHeaders } from '../core/rate-limit';
@@ -12,7 +12,7 @@ const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/');
  * Authentication, rate limiting and authorisation, in that order, before the body is even parsed: an
  * unauthenticated or unauthorised request learns nothing about what its body would have done.
  */
-export function registerAuth(app: ZodApp, ctx: AppContext, authenticator: Authenticator) {
+export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimits'>, authenticator: Authenticator) {
   const apiPolicy = { points: ctx.config.RATE_LIMIT_PER_MINUTE, duration: 60 };
   const publicPolicy = { points: ctx.config.RATE_LIMIT_PUBLIC_PER_MINUTE, duration: 60 };
   // A viewer playing a demo fetches every step's image and posts events: a budget of its own.

@@ -148,7 +148,7 @@ async function usersCommand(args: string[], config: Config, out: Out): Promise<n
   if (password.length < 10) throw new UsageError('--password must be at least 10 characters.');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`"${email}" is not an e-mail address.`);
   const created = await withServices(config, (ctx) =>
-    ctx.services.accounts.createAccount({ email, password, name: values.name, workspaceName: values.workspace }),
+    ctx.services.accounts.accounts.createAccount({ email, password, name: values.name, workspaceName: values.workspace }),
   );
   out.stderr(`Created ${created.user.email} (${created.user.id}), admin of "${created.workspace.name}" (${created.workspace.id}).`);
   return 0;
@@ -179,7 +179,7 @@ async function keysCommand(args: string[], config: Config, out: Out): Promise<nu
         `${email} is not a member of workspace "${values.workspace}"; theirs: ${rows.map((r) => r.workspace.name).join(', ')}`,
       );
     }
-    const issued = await ctx.services.apiKeys.issue(chosen.workspace.id, chosen.member.id, { name, scopes });
+    const issued = await ctx.services.apiKeys.apiKeys.issue(chosen.workspace.id, chosen.member.id, { name, scopes });
     return issued.key;
   });
   out.stdout(key);

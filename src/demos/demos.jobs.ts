@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { Kernel } from '../context';
 import { randomToken, sha256Hex } from '../core/crypto';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
@@ -18,7 +18,7 @@ const UNSENT_GRACE_MS = 60_000;
 const MAX_ERROR_LENGTH = 500;
 const DEADLINE_GRACE_MS = 15_000;
 
-export async function registerDemosJobs(ctx: AppContext) {
+export async function registerDemosJobs(ctx: Kernel) {
   const timeoutSeconds = Math.ceil(ctx.config.GENERATION_TIMEOUT / 1000);
   await ctx.queue.define({
     name: GENERATE_QUEUE,
@@ -64,7 +64,7 @@ function describe(error: unknown): string {
  * transaction, then write everything in one transaction if the token still matches. Generator failures
  * are an outcome (draft with an error); database failures throw so that the queue retries.
  */
-export async function runGeneration(ctx: AppContext, job: GenerateJob, jobId: string): Promise<void> {
+export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string): Promise<void> {
   const { db } = ctx.database;
   const attempt = randomToken(12);
   const claimed = await db.transaction(async (tx) => {
@@ -110,7 +110,7 @@ function checkResult(result: GenerationResult): string | undefined {
   return undefined;
 }
 
-async function recordFailure(ctx: AppContext, tx: Executor, demo: DemoRow, error: string) {
+async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, error: string) {
   const now = ctx.clock.now();
   await repo.updateDemo(tx, demo.id, {
     status: 'draft',
@@ -149,7 +149,7 @@ function generatedAction(h: GeneratedHotspot, stepIds: string[]): { actionType: 
   return { actionType: 'next', actionTarget: null };
 }
 
-async function recordSuccess(ctx: AppContext, tx: Executor, demo: DemoRow, result: GenerationResult, replaceTitle: boolean) {
+async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: GenerationResult, replaceTitle: boolean) {
   const now = ctx.clock.now();
   // Generating again replaces the steps, and only now that the new ones exist.
   await repo.deleteSteps(tx, demo.id, await repo.listSteps(tx, demo.id));
@@ -236,7 +236,7 @@ async function recordSuccess(ctx: AppContext, tx: Executor, demo: DemoRow, resul
  * gets one; a demo whose job is gone or finished without writing (retries spent) becomes a draft with an
  * error. Jobs still queued or running are left to the queue, whose expiry retries a dead worker's job.
  */
-export async function sweepGenerations(ctx: AppContext): Promise<void> {
+export async function sweepGenerations(ctx: Kernel): Promise<void> {
   const now = ctx.clock.now().getTime();
   for (const demo of await repo.listGenerating(ctx.database.db)) {
     if (!demo.generationJobId) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { toLimitOffset } from '../core/pagination';
@@ -18,7 +18,7 @@ import {
 const tags = ['Demos'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-export function demosRoutes(app: ZodApp, ctx: AppContext) {
+export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos } = ctx.services;
   const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -48,7 +48,7 @@ function parseJson<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   throw invalid(`Invalid body: ${details[0]?.field} ${details[0]?.message}`, details);
 }
 
-export function stepsRoutes(app: ZodApp, ctx: AppContext) {
+export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos, steps } = ctx.services;
   const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
   const imageRoute = { accepts: IMAGE_TYPES };

@@ -1,12 +1,12 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import type { ZodApp } from '../core/http/types';
 
 const tags = ['Operations'];
 
 /** Liveness, readiness and Prometheus metrics; outside /v1 and without credentials, as orchestrators expect. */
-export function healthRoutes(app: ZodApp, ctx: AppContext) {
+export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { authorizationQuery, consentSchema, decisionBody, describeScopes } from './oauth.schemas';
@@ -32,7 +32,7 @@ function toRequest(q: {
  * The consent page at {APP_URL}/oauth/authorize (web app) reads the request through the first route and
  * submits the user's decision through the second; both need the user's session.
  */
-export function authorizeRoutes(app: ZodApp, ctx: AppContext) {
+export function authorizeRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthTokens } = ctx.services;
 
   // GET /v1/oauth/authorize — check an authorisation request and describe it for the consent page

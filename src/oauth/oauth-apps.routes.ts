@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginationQuery, toLimitOffset } from '../core/pagination';
@@ -8,7 +8,7 @@ const tags = ['OAuth apps'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 const description = 'Web application (session sign-in) only; workspace admins only.';
 
-export function oauthAppsRoutes(app: ZodApp, ctx: AppContext) {
+export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthApps } = ctx.services;
 
   // GET /v1/oauth/apps — the workspace's registered OAuth applications

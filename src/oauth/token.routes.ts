@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES } from '../auth/permissions';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import type { ZodApp } from '../core/http/types';
 import { OAuthError } from './oauth-error';
 import { oauthErrorSchema, revokeForm, tokenForm, tokenResponse } from './oauth.schemas';
@@ -47,7 +47,7 @@ function oauthFailure(reply: FastifyReply, error: unknown) {
   return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
 }
 
-export function tokenRoutes(app: ZodApp, ctx: AppContext) {
+export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthTokens } = ctx.services;
   const policy = { points: 30, duration: 60 };
 
@@ -128,7 +128,7 @@ export function tokenRoutes(app: ZodApp, ctx: AppContext) {
 }
 
 /** RFC 8414 metadata, outside /v1 at the well-known address. */
-export function oauthMetadataRoute(app: ZodApp, ctx: AppContext) {
+export function oauthMetadataRoute(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const appUrl = ctx.config.APP_URL.replace(/\/$/, '');
   const apiUrl = (ctx.config.API_URL ?? ctx.config.APP_URL).replace(/\/$/, '');
   app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async () => ({

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { toLimitOffset } from '../core/pagination';
@@ -18,7 +18,7 @@ import {
 const tags = ['Shares'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-export function sharesRoutes(app: ZodApp, ctx: AppContext) {
+export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>) {
   const { shares } = ctx.services;
   const urls = shareUrls(ctx.config.APP_URL);
 

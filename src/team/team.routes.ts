@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginationQuery, toLimitOffset } from '../core/pagination';
@@ -7,7 +7,7 @@ import { inviteBody, memberParams, memberSchema, roleBody, toMember } from './te
 const tags = ['Team'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-export function teamRoutes(app: ZodApp, ctx: AppContext) {
+export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
   const { team } = ctx.services;
   const now = () => ctx.clock.now();
 

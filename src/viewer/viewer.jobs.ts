@@ -1,9 +1,9 @@
-import type { AppContext } from '../context';
+import type { Kernel } from '../context';
 import * as repo from './viewer.repo';
 
 export const VIEWER_CLEANUP = 'maintenance.viewer-cleanup';
 
-export async function registerViewerJobs(ctx: AppContext) {
+export async function registerViewerJobs(ctx: Kernel) {
   await ctx.queue.define({ name: VIEWER_CLEANUP, retryLimit: 2 });
   await ctx.queue.work(VIEWER_CLEANUP, {}, async () => {
     await cleanUpViewerData(ctx);
@@ -15,7 +15,7 @@ export async function registerViewerJobs(ctx: AppContext) {
  * Deletes expired viewer sessions (their ingested event ids go with them: a dead session sends no more
  * events to de-duplicate; their views stay) and access log entries older than ACCESS_LOG_RETENTION.
  */
-export async function cleanUpViewerData(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
+export async function cleanUpViewerData(ctx: Pick<Kernel, 'database' | 'clock' | 'config'>) {
   const now = ctx.clock.now();
   const { db } = ctx.database;
   const sessions = await repo.deleteExpiredSessions(db, now);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { visitorOf } from './viewer.routes';
@@ -41,7 +41,7 @@ ${assets}
  * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise), their title says
  * nothing about the demo, and the player bundle from dist/player does the rest through /v1/viewer.
  */
-export async function viewerPages(app: ZodApp, ctx: AppContext) {
+export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewer']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
   if (existsSync(PLAYER_ROOT)) {
     await app.register(fastifyStatic, {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from '../shares/shares.schemas';
@@ -45,15 +45,10 @@ export function visitorOf(request: FastifyRequest): Visitor {
 }
 
 /** The viewer JSON API: public, rate-limited per address, and gated link by link. */
-export function viewerRoutes(app: ZodApp, ctx: AppContext) {
-  const { viewer, ingestion } = ctx.services;
+export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewer']>) {
+  const { viewer } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;
-
-  // Events are acknowledged only after their commit; on shutdown, let the batches in flight finish.
-  app.addHook('onClose', async () => {
-    for (let i = 0; i < 1000 && ingestion.pending > 0; i++) await new Promise((r) => setTimeout(r, 10));
-  });
 
   const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
     const header = request.headers[SESSION_HEADER];

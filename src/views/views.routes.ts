@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { toLimitOffset } from '../core/pagination';
@@ -8,7 +8,7 @@ import { analyticsQuery, analyticsSchema, listViewsQuery, toView, type ViewStepR
 const tags = ['Views and analytics'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-export function viewsRoutes(app: ZodApp, ctx: AppContext) {
+export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) {
   const { views } = ctx.services;
 
   // GET /v1/demos/:id/views — a page of the demo's views, newest first

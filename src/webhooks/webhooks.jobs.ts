@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { AppContext } from '../context';
+import type { Kernel } from '../context';
 import { deleteDispatchedBefore } from '../events/events.repo';
 import { deleteFinishedBefore } from './webhook-deliveries.repo';
 import { DeliveryWorker } from './webhooks.worker';
@@ -12,7 +12,7 @@ export const WEBHOOK_LOG_CLEANUP = 'maintenance.webhook-log-cleanup';
  * once, and a NOTIFY at commit starts the first attempt without waiting for a poll. pg-boss runs the
  * log clean-up.
  */
-export async function registerWebhooksJobs(ctx: AppContext) {
+export async function registerWebhooksJobs(ctx: Kernel) {
   const { config } = ctx;
   await ctx.queue.define({ name: WEBHOOK_LOG_CLEANUP, retryLimit: 2 });
   await ctx.queue.work(WEBHOOK_LOG_CLEANUP, {}, async () => {
@@ -42,7 +42,7 @@ export async function registerWebhooksJobs(ctx: AppContext) {
 }
 
 /** Drops finished deliveries (and their attempts) and dispatched events older than WEBHOOK_LOG_RETENTION. */
-export async function cleanUpWebhookLog(ctx: Pick<AppContext, 'database' | 'clock' | 'config'>) {
+export async function cleanUpWebhookLog(ctx: Pick<Kernel, 'database' | 'clock' | 'config'>) {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.WEBHOOK_LOG_RETENTION);
   const { db } = ctx.database;
   await deleteFinishedBefore(db, before);

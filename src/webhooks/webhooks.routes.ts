@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginationQuery, toLimitOffset } from '../core/pagination';
@@ -22,7 +22,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404
 const access = 'Scope `webhooks:write`, admins only.';
 const config = { permission: 'webhooks.manage' } as const;
 
-export function webhooksRoutes(app: ZodApp, ctx: AppContext) {
+export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhooks']>) {
   const { webhooks } = ctx.services;
 
   // GET /v1/webhooks — list the workspace's webhooks

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp } from '../../src/app';
+import { buildApp, registerJobs } from '../../src/app';
 import type { Role, Scope } from '../../src/auth/permissions';
 import { type Config, testConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
@@ -8,7 +8,6 @@ import type { Bus } from '../../src/core/bus';
 import type { Clock } from '../../src/core/clock';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import { JobQueue } from '../../src/jobs/queue';
-import { registerJobs } from '../../src/register-jobs';
 import type { Mailer } from '../../src/mail/mailer';
 import { createTestDatabase, type TestDatabase } from './database';
 import { decodeBody, type TestSmtpServer } from './smtp';

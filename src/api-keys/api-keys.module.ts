@@ -1,0 +1,23 @@
+import { defineModule } from '../module';
+import { apiKeysRoutes } from './api-keys.routes';
+import { type ApiKeysService, createApiKeysService } from './api-keys.service';
+
+declare module '../module' {
+  interface Services {
+    apiKeys: { apiKeys: ApiKeysService };
+  }
+}
+
+/** API keys: issued, rotated and revoked by members; resolved on every bearer request. */
+export const apiKeysModule = defineModule({
+  name: 'apiKeys',
+  owns: { tables: 'api-keys.tables.ts', ids: ['apiKey'], permissions: ['keys.manage'] },
+  create: (kernel) => ({
+    apiKeys: createApiKeysService({
+      ...kernel,
+      digestKey: kernel.secrets.keyDigest,
+      rotationGraceMs: kernel.config.KEY_ROTATION_GRACE,
+    }),
+  }),
+  routes: apiKeysRoutes,
+});

@@ -1,0 +1,42 @@
+import { defineModule } from '../module';
+import { registerDemosJobs } from './demos.jobs';
+import { createDemoReader, type DemoReader } from './demos.reader';
+import { demosRoutes } from './demos.routes';
+import { createDemosService, type DemosService } from './demos.service';
+import { stepsRoutes } from './steps.routes';
+import { createStepsService, type StepsService } from './steps.service';
+
+declare module '../module' {
+  interface Services {
+    /** `reader` is what other modules may ask of demos. */
+    demos: { demos: DemosService; steps: StepsService; reader: DemoReader };
+  }
+}
+
+/** Demos, their steps, hotspots and assets, and their generation. */
+export const demosModule = defineModule({
+  name: 'demos',
+  owns: {
+    tables: 'demos.tables.ts',
+    ids: ['demo', 'step', 'hotspot', 'asset'],
+    events: ['demo.created', 'demo.updated', 'demo.published', 'demo.deleted', 'demo.generated'],
+    permissions: ['demos.read', 'demos.write', 'demos.delete'],
+  },
+  // share_url is the shares module's answer, read when a demo is (shares is built after demos).
+  needs: ['shares'],
+  create: (kernel, deps) => ({
+    demos: createDemosService({
+      ...kernel,
+      generationPerMinute: kernel.config.GENERATION_PER_MINUTE,
+      generationConcurrency: kernel.config.GENERATION_CONCURRENCY,
+      links: { firstActive: (demoIds) => deps.shares.links.firstActive(demoIds) },
+    }),
+    steps: createStepsService(kernel),
+    reader: createDemoReader(kernel.database),
+  }),
+  routes(app, ctx) {
+    demosRoutes(app, ctx);
+    stepsRoutes(app, ctx);
+  },
+  jobs: registerDemosJobs,
+});

@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { CredentialCache } from './auth/credential-cache';
+import type { AppDeps, Kernel } from './context';
+import { createLocalBus } from './core/bus';
+import { Changes } from './core/changes';
+import { systemClock } from './core/clock';
+import { deriveKey } from './core/crypto';
+import { AddressPolicy } from './core/net/address-policy';
+import { SafeFetch } from './core/net/safe-fetch';
+import { RateLimits } from './core/rate-limit';
+import { unavailableGenerator } from './demos/demos.generator';
+import { createLogMailer } from './mail/mailer';
+
+/** The infrastructure of one app, from its dependencies: what every module may use. */
+export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
+  const bus = deps.bus ?? createLocalBus();
+  const changes = new Changes(bus, (error) => log.warn({ err: error }, 'a change was not announced to other processes'));
+  return {
+    config: deps.config,
+    database: deps.database,
+    queue: deps.queue,
+    clock: deps.clock ?? systemClock,
+    bus,
+    changes,
+    mailer: deps.mailer ?? createLogMailer(log),
+    credentials: new CredentialCache(changes),
+    secrets: {
+      keyDigest: deriveKey(deps.secretKey, 'api-key-digest'),
+      sealing: deriveKey(deps.secretKey, 'sealing'),
+    },
+    net: new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS)),
+    rateLimits: new RateLimits(deps.redis),
+    generator: deps.generator ?? unavailableGenerator,
+    log,
+  };
+}

@@ -1,0 +1,36 @@
+import type { DemoLinks } from '../demos/demos.service';
+import { defineModule } from '../module';
+import { createShareLinks } from './share-links';
+import { addShareViews } from './shares.repo';
+import { sharesRoutes } from './shares.routes';
+import { createSharesService, type SharesService } from './shares.service';
+
+declare module '../module' {
+  interface Services {
+    shares: {
+      shares: SharesService;
+      /** The demos' share_url. */
+      links: DemoLinks;
+      /** Adds new views to their links' counters, in the ingestion's transaction. */
+      countViews: typeof addShareViews;
+    };
+  }
+}
+
+/** Share links and their management: create, list, change, revoke, access log. */
+export const sharesModule = defineModule({
+  name: 'shares',
+  owns: {
+    tables: 'shares.tables.ts',
+    ids: ['share'],
+    events: ['share.created', 'share.revoked'],
+    permissions: ['shares.read', 'shares.write'],
+  },
+  needs: ['demos'],
+  create: (kernel, { demos }) => ({
+    shares: createSharesService({ ...kernel, demos: demos.reader }),
+    links: createShareLinks(kernel.database),
+    countViews: addShareViews,
+  }),
+  routes: sharesRoutes,
+});
