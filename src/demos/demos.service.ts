@@ -3,12 +3,12 @@ import type { AuthContext } from '../auth/permissions';
 import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
-import { TaggedCache } from '../core/cache';
 import { newId } from '../core/ids';
 import type { RateLimits } from '../core/rate-limit';
 import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import type { JobQueue } from '../jobs/queue';
+import { createDemoReads, type DemoLinks } from './demo-reads.service';
 import * as repo from './demos.repo';
 import {
   type Configuration,
@@ -38,16 +38,6 @@ export interface DemosDeps {
   /** The demos' share links: the shares domain answers, so demos never read its tables. */
   links: DemoLinks;
   changes: Pick<Changes, 'announce'>;
-}
-
-/** One demo's share_url link: the oldest that is neither revoked nor expired. */
-export interface FirstLink {
-  token: string;
-  expiresAt: Date | null;
-}
-
-export interface DemoLinks {
-  firstActive(demoIds: readonly string[]): Promise<Map<string, FirstLink>>;
 }
 
 /** Which status a PATCH may move a demo to, from each status. `generating` is left only by its job. */
@@ -83,57 +73,7 @@ export function createDemosService(deps: DemosDeps) {
   const { db } = deps.database;
   const { clock } = deps;
 
-  async function list(
-    auth: AuthContext,
-    filter: { status?: DemoStatus; search?: string },
-    page: { limit: number; offset: number },
-  ) {
-    const { rows, total } = await repo.listDemos(
-      db,
-      auth.workspaceId,
-      { status: filter.status, search: filter.search || undefined },
-      page,
-    );
-    const links = rows.length > 0 ? await deps.links.firstActive(rows.map((r) => r.demo.id)) : new Map<string, FirstLink>();
-    return { rows: rows.map((r) => ({ ...r, shareToken: links.get(r.demo.id)?.token ?? null })), total };
-  }
-
-  async function load(auth: AuthContext, id: string) {
-    const found = await repo.loadDemo(db, auth.workspaceId, id);
-    if (!found) throw notFound('Demo');
-    // Read after the demo: a link changed in between bumps the revision past the one kept with this read.
-    const link = (await deps.links.firstActive([id])).get(id);
-    return { ...found, shareToken: link?.token ?? null, shareExpiresAt: link?.expiresAt ?? null };
-  }
-
-  async function get(auth: AuthContext, id: string) {
-    const { shareExpiresAt: _, ...found } = await load(auth, id);
-    return found;
-  }
-
-  type Loaded = Awaited<ReturnType<typeof get>>;
-  /**
-   * Rendered details by demo id, each good for one revision, and until its share link expires (share_url
-   * then moves to the next link). Bounded: about 10 KB each.
-   */
-  const details = new TaggedCache<{ revision: number; staleAt: number; json: string }>(10 * 60_000, 1_000);
-
-  /**
-   * The demo rendered by `render`, from the cache while the demo's revision is the one it was rendered at.
-   * The check is one primary-key lookup, so a write made through any process is seen by the next read
-   * everywhere; only a miss loads the steps, hotspots and links.
-   */
-  async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
-    const version = await repo.findDemoVersion(db, auth.workspaceId, id);
-    if (!version) throw notFound('Demo');
-    const hit = details.get(id);
-    if (hit && hit.revision === version.revision && hit.staleAt > Date.now()) return hit.json;
-    const { shareExpiresAt, ...found } = await load(auth, id);
-    const json = render(found);
-    // Stored at the revision it was read at: a write in between leaves it stale, and the next read reloads.
-    details.set(id, { revision: found.demo.revision, staleAt: shareExpiresAt?.getTime() ?? Infinity, json });
-    return json;
-  }
+  const { list, get, getRendered } = createDemoReads(deps);
 
   /**
    * Spends one unit of the workspace's generation budget and refuses when too many generations already

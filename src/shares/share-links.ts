@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import type { DemoLinks } from '../demos/demos.service';
+import type { DemoLinks } from '../demos/demo-reads.service';
 import * as repo from './shares.repo';
 
 /** The demos' share_url, answered from the links' table for the demos domain (which never reads it). */

@@ -1,4 +1,4 @@
-import type { DemoLinks } from '../demos/demos.service';
+import type { DemoLinks } from '../demos/demo-reads.service';
 import { defineModule } from '../module';
 import { createShareLinks } from './share-links';
 import { addShareViews } from './shares.repo';
