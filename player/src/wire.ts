@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { eventsBody, viewerDemoSchema, viewerStateSchema } from '../../src/shares/viewer.schemas';
+import type { viewerDemoSchema, viewerStateSchema } from '../../src/viewer/viewer.schemas';
+import type { eventsBody } from '../../src/views/view-events.schemas';
 
 // The viewer API's payloads, derived from the server's schemas so that a renamed field breaks the type
 // check rather than viewers. Type-only: nothing of the server reaches the bundle. This is the one file
@@ -10,11 +11,9 @@ export type ViewerState = z.output<typeof viewerStateSchema>;
 type DemoPayload = z.output<typeof viewerDemoSchema>;
 type StepPayload = DemoPayload['steps'][number];
 
-// The payload already carries each hotspot's `selector`, which viewerDemoSchema does not list yet
-// (issue 9): until it does, the player reads it as optional. Then these three become plain aliases.
-export type Hotspot = StepPayload['hotspots'][number] & { selector?: string | null };
-export type Step = Omit<StepPayload, 'hotspots'> & { hotspots: Hotspot[] };
-export type PlayableDemo = Omit<DemoPayload, 'steps'> & { steps: Step[] };
+export type Hotspot = StepPayload['hotspots'][number];
+export type Step = StepPayload;
+export type PlayableDemo = DemoPayload;
 export type Configuration = DemoPayload['configuration'];
 
 /** One viewing event as the player sends it (the request body's shape, before the server's defaults). */
