@@ -196,6 +196,7 @@ describe('CLI configuration errors', SLOW, () => {
   });
 });
 
+if (!TEST_DATABASE_URL) console.warn('SKIPPED: CLI on PostgreSQL needs TEST_DATABASE_URL');
 describe.skipIf(!TEST_DATABASE_URL)('CLI on PostgreSQL (DATABASE_URL)', SLOW, () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -229,8 +230,4 @@ describe.skipIf(!TEST_DATABASE_URL)('CLI on PostgreSQL (DATABASE_URL)', SLOW, ()
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
-});
-
-it.runIf(!TEST_DATABASE_URL)('CLI on PostgreSQL: skipped (set TEST_DATABASE_URL)', () => {
-  console.warn('SKIPPED: CLI on PostgreSQL needs TEST_DATABASE_URL');
 });

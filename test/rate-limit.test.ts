@@ -127,6 +127,9 @@ describe('failed credentials are limited per address', () => {
   });
 });
 
+if (!REDIS_URL) {
+  console.warn('SKIPPED: shared rate limits need TEST_REDIS_URL (or a Redis on 127.0.0.1:6379 under npm test)');
+}
 describe.skipIf(!REDIS_URL)('rate limits shared through Redis', () => {
   it('two app instances on one Redis spend one budget per credential', async () => {
     const redisA = new Redis(REDIS_URL!, { maxRetriesPerRequest: 2 });
@@ -155,8 +158,4 @@ describe.skipIf(!REDIS_URL)('rate limits shared through Redis', () => {
       redisB.disconnect();
     }
   });
-});
-
-it.runIf(!REDIS_URL)('Redis-backed rate limits: skipped (set TEST_REDIS_URL to run them)', () => {
-  console.warn('SKIPPED: shared rate limits need TEST_REDIS_URL (or a Redis on 127.0.0.1:6379 under npm test)');
 });
