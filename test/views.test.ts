@@ -2,11 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
-import { viewerSessions } from '../src/shares/shares.tables';
+import { shares, viewerSessions } from '../src/shares/shares.tables';
 import { cleanUpViewerData } from '../src/viewer/viewer.jobs';
 import { ingestedEvents, views } from '../src/views/views.tables';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+
+async function until(condition: () => boolean, state: () => unknown, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${JSON.stringify(state())}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
   let t: TestApp;
@@ -207,12 +215,46 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
       Array.from({ length: 15 }, async (_, i) => {
         const v = viewerClient(t, open.token, `203.0.113.${100 + i}`);
         expect((await v.call('GET', '')).statusCode).toBe(200);
+        expect((await v.call('GET', '/demo')).statusCode).toBe(200);
         return v;
       }),
     );
     const batches = viewers.map(() => [ev('view_started'), ev('step_reached', { step_number: 2, seconds_on_previous: 2 }), ev('completed', { seconds_on_previous: 1 })]);
-    const answers = await Promise.all(viewers.map((v, i) => v.call('POST', '/events', { events: batches[i] })));
+    // A busy database, as under load: the link's row stays locked (on PGlite the whole database does)
+    // until every request has been handed to the batcher, so the first writes cannot finish before the
+    // others arrive. Without it PGlite, which runs each transaction without yielding to I/O, would take
+    // the requests one at a time.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const held = t.ctx.database.db.transaction(async (tx) => {
+      await tx.select({ id: shares.id }).from(shares).where(eq(shares.id, open.id)).for('update');
+      locked();
+      await released;
+    });
+    await lockTaken;
+    const sent = Promise.all(viewers.map((v, i) => v.call('POST', '/events', { events: batches[i] })));
+    try {
+      await until(
+        () => t.ctx.services.ingestion.pending === viewers.length,
+        () => ({ pending: t.ctx.services.ingestion.pending }),
+      );
+    } finally {
+      release();
+      await held;
+    }
+    const answers = await sent;
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 202));
+    // PostgreSQL stamps each row with the transaction that wrote it (xmin): 15 views written by at most
+    // three transactions (one or two flushes already under way, then the rest together) were batched.
+    const writers = await t.ctx.database.executeSql('select count(distinct xmin::text)::int as n from views where demo_id = $1', [demo]);
+    expect(Number(writers.rows[0]?.n)).toBeGreaterThanOrEqual(1);
+    expect(Number(writers.rows[0]?.n)).toBeLessThanOrEqual(3);
     // Retried all at once: nothing is counted twice.
     const retried = await Promise.all(viewers.map((v, i) => v.call('POST', '/events', { events: batches[i] })));
     expect(retried.map((a) => a.json().data.accepted)).toEqual(retried.map(() => 0));
