@@ -27,15 +27,6 @@ export async function insertWorkspace(db: Executor, row: typeof workspaces.$infe
   return created!;
 }
 
-export async function findWorkspace(db: Executor, id: string) {
-  const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
-  return row;
-}
-
-export async function findWorkspaceByName(db: Executor, name: string) {
-  return db.select().from(workspaces).where(eq(workspaces.name, name));
-}
-
 export async function insertMember(db: Executor, row: typeof members.$inferInsert) {
   const [created] = await db.insert(members).values(row).returning();
   return created!;

@@ -50,10 +50,6 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${ulid(now).toLowerCase()}`;
 }
 
-export function isId(kind: IdKind, value: string): boolean {
-  return idPattern(kind).test(value);
-}
-
 const patterns = new Map<IdKind, RegExp>();
 
 function idPattern(kind: IdKind): RegExp {

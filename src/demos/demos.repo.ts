@@ -6,7 +6,6 @@ import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables'
 export type DemoRow = typeof demos.$inferSelect;
 export type StepRow = typeof steps.$inferSelect;
 export type HotspotRow = typeof hotspots.$inferSelect;
-export type AssetRow = typeof assets.$inferSelect;
 
 // Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
 const stepCount = sql<number>`(select count(*)::int from "steps" s where s."demo_id" = "demos"."id")`.mapWith(Number);
@@ -257,10 +256,6 @@ export async function renumber(db: Executor, ordered: StepRow[], now: Date) {
 }
 
 // ---- hotspots ------------------------------------------------------------------------------------
-
-export async function listHotspots(db: Executor, demoId: string) {
-  return db.select().from(hotspots).where(eq(hotspots.demoId, demoId)).orderBy(asc(hotspots.id));
-}
 
 export async function findHotspot(db: Executor, stepId: string, id: string) {
   const [row] = await db

@@ -25,7 +25,6 @@ export type DemoStatus = (typeof DEMO_STATUSES)[number];
 
 /** `none`: never generated. `queued` → `running` → `succeeded` | `failed`. */
 export const GENERATION_STATUSES = ['none', 'queued', 'running', 'succeeded', 'failed'] as const;
-export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 
 export const demos = pgTable(
   'demos',

@@ -4,7 +4,6 @@ import type { Executor } from '../db/client';
 import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
 
 export type OAuthAppRow = typeof oauthApps.$inferSelect;
-export type OAuthGrantRow = typeof oauthGrants.$inferSelect;
 
 export async function insertApp(db: Executor, row: typeof oauthApps.$inferInsert) {
   const [created] = await db.insert(oauthApps).values(row).returning();
