@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountsModule } from './accounts/accounts.module';
@@ -10,6 +9,7 @@ import { registerAuth } from './auth/auth.hook';
 import { createAuthenticator } from './auth/authenticate';
 import type { AppContext, AppDeps, Kernel } from './context';
 import { registerContentTypePolicy } from './core/http/content-type';
+import { registerDocs } from './core/http/docs';
 import { registerErrorHandler } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
 import type { ZodApp } from './core/http/types';
@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     // Puts the schemas named with .meta({ id }) into components.schemas, where the routes' $refs point.
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await registerDocs(app, config.API_URL ?? config.APP_URL);
 
   const bearers = [
     { prefix: 'dsk_', resolve: services.apiKeys.apiKeys.resolve },

@@ -121,6 +121,25 @@ describe('HTTP contract (envelope, errors, pagination)', () => {
     expect(registered).toEqual(expect.arrayContaining(documented));
   });
 
+  it('serves /docs under a Content-Security-Policy that lets Swagger UI load, and never in a frame', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    // Everything the page loads comes from this origin (script-src 'self' allows nothing inline) and is there.
+    expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>\s*\S/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, 'http://x/docs/').pathname);
+    expect(assets).toEqual(expect.arrayContaining(['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-initializer.js']));
+    for (const url of [...assets, '/docs/json']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-security-policy'], url).toBe(csp);
+    }
+  });
+
   it('serves /healthz, /readyz and /metrics', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
