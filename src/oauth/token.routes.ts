@@ -1,6 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES } from '../auth/permissions';
+import { sendError, toAppError } from '../core/http/error-handler';
 import type { ModuleContext, Services } from '../module';
 import type { ZodApp } from '../core/http/types';
 import { OAuthError } from './oauth-error';
@@ -37,6 +38,19 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   return result.data;
 }
 
+/**
+ * Errors raised before the handler runs (a malformed or empty body, a media type or size refused) must
+ * answer in RFC 6749's form too: the API's envelope does not fit these routes' declared error schema.
+ * A rate-limit refusal keeps the API's 429 and its Retry-After.
+ */
+function tokenEndpointErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof OAuthError) return oauthFailure(reply, error);
+  const appError = toAppError(error);
+  if (appError.code === 'rate_limited') return sendError(request, reply, appError);
+  if (appError.status >= 500) return oauthFailure(reply, error);
+  return oauthFailure(reply, new OAuthError('invalid_request', appError.message, appError.status));
+}
+
 function oauthFailure(reply: FastifyReply, error: unknown) {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   if (error instanceof OAuthError) {
@@ -57,6 +71,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
     {
       config: { public: true, accepts: [FORM] },
       validatorCompiler: passThrough,
+      errorHandler: tokenEndpointErrors,
       schema: {
         tags,
         summary: 'Token endpoint',
@@ -103,6 +118,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
     {
       config: { public: true, accepts: [FORM] },
       validatorCompiler: passThrough,
+      errorHandler: tokenEndpointErrors,
       schema: {
         tags,
         summary: 'Revoke a token (RFC 7009)',
