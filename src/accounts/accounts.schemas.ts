@@ -3,11 +3,11 @@ import { ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { MemberRow, UserRow, WorkspaceRow } from './accounts.repo';
+import { text, withoutNul } from '../core/text';
 import { invitationTokenSchema } from './invitation-token';
 
-export const email = z.email().max(254).meta({ example: 'ada@example.com' });
-export const password = z
-  .string()
+export const email = withoutNul(z.email()).max(254).meta({ example: 'ada@example.com' });
+export const password = text()
   .min(10, 'must be at least 10 characters')
   .max(256, 'must be at most 256 characters');
 
@@ -15,8 +15,8 @@ export const signupBody = z
   .object({
     email,
     password,
-    name: z.string().trim().max(120).optional(),
-    workspace_name: z.string().trim().min(1).max(120).optional(),
+    name: text().trim().max(120).optional(),
+    workspace_name: text().trim().min(1).max(120).optional(),
     invitation_token: invitationTokenSchema
       .optional()
       .meta({ description: 'Accept this invitation too (it must be for `email`): the session then acts in its workspace.' }),
@@ -25,8 +25,8 @@ export const signupBody = z
 
 export const loginBody = z
   .object({
-    email: z.string().max(254),
-    password: z.string().max(256),
+    email: text().max(254),
+    password: text().max(256),
     workspace_id: idSchema('workspace')
       .optional()
       .meta({ description: 'Sign in to this workspace (default: the oldest membership).' }),

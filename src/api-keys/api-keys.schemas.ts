@@ -3,6 +3,7 @@ import { SCOPES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { ApiKeyRow } from './api-keys.repo';
+import { text } from '../core/text';
 
 export const scopesSchema = z
   .array(z.enum(SCOPES))
@@ -11,7 +12,7 @@ export const scopesSchema = z
 
 export const createKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: text().trim().min(1).max(100),
     scopes: scopesSchema,
     expires_at: timestamp.nullable().optional(),
   })

@@ -5,8 +5,9 @@ import { iso, timestamp } from '../core/time';
 import { shareUrls } from '../core/share-urls';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES, HOTSPOT_ACTIONS } from './demos.tables';
+import { text, withoutNul } from '../core/text';
 
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2048).meta({ example: 'https://example.com/pricing' });
+const httpUrl = withoutNul(z.url({ protocol: /^https?$/ })).max(2048).meta({ example: 'https://example.com/pricing' });
 
 export const demoParams = z.object({ id: idSchema('demo') });
 export const stepParams = demoParams.extend({ step_id: idSchema('step') });
@@ -38,7 +39,7 @@ const configurationShape = {
     })
     .strict(),
   call_to_action: z
-    .object({ label: z.string().trim().min(1).max(60), url: httpUrl })
+    .object({ label: text().trim().min(1).max(60), url: httpUrl })
     .strict()
     .nullable()
     .meta({ description: 'Button shown at the end of the demo, or null for none.' }),
@@ -84,13 +85,12 @@ export function mergeConfiguration(base: Configuration, patch: ConfigurationPatc
 
 // ---- requests ------------------------------------------------------------------------------------
 
-const title = z.string().trim().min(1).max(200);
+const title = text().trim().min(1).max(200);
 
 export const listDemosQuery = paginationQuery
   .extend({
     status: z.enum(DEMO_STATUSES).optional().meta({ description: 'Only demos in this status.' }),
-    search: z
-      .string()
+    search: text()
       .trim()
       .max(200)
       .optional()
@@ -124,8 +124,8 @@ export const patchDemoBody = z
   .strict();
 
 const stepText = {
-  title: z.string().trim().max(200),
-  description: z.string().trim().max(5000),
+  title: text().trim().max(200),
+  description: text().trim().max(5000),
   page_url: httpUrl.nullable(),
 };
 
@@ -179,7 +179,7 @@ const actionSchema = z
   .object({
     type: z.enum(HOTSPOT_ACTIONS),
     target: z
-      .union([z.number().int().min(1), z.string().max(2048)])
+      .union([z.number().int().min(1), text().max(2048)])
       .nullable()
       .optional()
       .meta({ description: '`goto`: a step number or step id; `url`: an http(s) address; `next`: none.' }),
@@ -192,8 +192,7 @@ const hotspotFields = {
   y: fraction,
   width: fraction.refine((v) => v > 0, 'must be greater than 0'),
   height: fraction.refine((v) => v > 0, 'must be greater than 0'),
-  selector: z
-    .string()
+  selector: text()
     .max(1000)
     .nullable()
     .meta({
@@ -201,8 +200,8 @@ const hotspotFields = {
         'CSS selector of the element the hotspot marks (snapshot steps): the player puts the hotspot on it. ' +
         'A PATCH that moves or resizes the box without giving `selector` clears it.',
     }),
-  label: z.string().trim().max(200),
-  tooltip: z.string().trim().max(2000),
+  label: text().trim().max(200),
+  tooltip: text().trim().max(2000),
   action: actionSchema,
 };
 

@@ -3,12 +3,12 @@ import { SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { OAuthAppRow } from './oauth.repo';
+import { text } from '../core/text';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https anywhere, http only on loopback (RFC 8252 native apps), or a private-use scheme like com.example.app:/cb. */
-export const redirectUri = z
-  .string()
+export const redirectUri = text()
   .max(2000)
   .refine((value) => {
     try {
@@ -24,7 +24,7 @@ export const redirectUri = z
 
 export const createAppBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: text().trim().min(1).max(100),
     redirect_uris: z.array(redirectUri).min(1).max(10),
     scopes: z.array(z.enum(SCOPES)).min(1),
     public: z
@@ -72,13 +72,13 @@ export function toOAuthApp(app: OAuthAppRow) {
 }
 
 export const authorizationQuery = z.object({
-  client_id: z.string().max(100),
-  redirect_uri: z.string().max(2000).optional(),
-  response_type: z.string().max(50),
-  scope: z.string().max(500).optional(),
-  state: z.string().max(1000).optional(),
-  code_challenge: z.string().max(200).optional(),
-  code_challenge_method: z.string().max(20).optional(),
+  client_id: text().max(100),
+  redirect_uri: text().max(2000).optional(),
+  response_type: text().max(50),
+  scope: text().max(500).optional(),
+  state: text().max(1000).optional(),
+  code_challenge: text().max(200).optional(),
+  code_challenge_method: text().max(20).optional(),
 });
 
 export const decisionBody = authorizationQuery.extend({ decision: z.enum(['allow', 'deny']) }).strict();
@@ -103,21 +103,21 @@ export const describeScopes = (scopes: string[]) =>
 
 /** The token endpoint's form parameters (RFC 6749 §4.1.3, §6). */
 export const tokenForm = z.object({
-  grant_type: z.string().max(100),
-  code: z.string().max(200).optional(),
-  redirect_uri: z.string().max(2000).optional(),
-  code_verifier: z.string().max(200).optional(),
-  refresh_token: z.string().max(200).optional(),
-  scope: z.string().max(500).optional(),
-  client_id: z.string().max(100).optional(),
-  client_secret: z.string().max(200).optional(),
+  grant_type: text().max(100),
+  code: text().max(200).optional(),
+  redirect_uri: text().max(2000).optional(),
+  code_verifier: text().max(200).optional(),
+  refresh_token: text().max(200).optional(),
+  scope: text().max(500).optional(),
+  client_id: text().max(100).optional(),
+  client_secret: text().max(200).optional(),
 });
 
 export const revokeForm = z.object({
-  token: z.string().max(200),
-  token_type_hint: z.string().max(50).optional(),
-  client_id: z.string().max(100).optional(),
-  client_secret: z.string().max(200).optional(),
+  token: text().max(200),
+  token_type_hint: text().max(50).optional(),
+  client_id: text().max(100).optional(),
+  client_secret: text().max(200).optional(),
 });
 
 export const tokenResponse = z

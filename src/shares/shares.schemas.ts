@@ -4,28 +4,26 @@ import { paginationQuery } from '../core/pagination';
 import type { ShareUrls } from '../core/share-urls';
 import { iso, timestamp } from '../core/time';
 import { ACCESS_DECISIONS, type shareAccessLog, type shares } from './shares.tables';
+import { text, withoutNul } from '../core/text';
 
 export type ShareRow = typeof shares.$inferSelect;
 export type AccessLogRow = typeof shareAccessLog.$inferSelect;
 
 export const shareParams = z.object({ id: idSchema('share') });
 
-const email = z
-  .email()
+const email = withoutNul(z.email())
   .max(254)
   .transform((v) => v.toLowerCase());
 // A host name such as example.com or eu.example.co.uk: letters, digits, hyphens, at least one dot.
-const domain = z
-  .string()
+const domain = text()
   .trim()
   .toLowerCase()
   .max(253)
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'must be a domain such as example.com');
 
 const fields = {
-  name: z.string().trim().max(100).meta({ description: 'A label for the link, e.g. "Sent to Acme".' }),
-  password: z
-    .string()
+  name: text().trim().max(100).meta({ description: 'A label for the link, e.g. "Sent to Acme".' }),
+  password: text()
     .min(1)
     .max(200)
     .meta({ description: 'Viewers must enter it. Stored as an argon2id hash, never returned.' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
 import { configurationSchema } from '../demos/demos.schemas';
+import { text, withoutNul } from '../core/text';
 
 // Long enough for any token we issue (43 characters), short enough that nobody stores a novel in a cache key.
 export const viewerParams = z.object({ token: z.string().min(16).max(100).regex(/^[A-Za-z0-9_-]+$/) });
@@ -23,11 +24,11 @@ export const viewerStateSchema = z
   })
   .meta({ id: 'ViewerState' });
 
-export const unlockBody = z.object({ password: z.string().min(1).max(200) }).strict();
+export const unlockBody = z.object({ password: text().min(1).max(200) }).strict();
 export const identifyBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
-    email: z.email().max(254),
+    name: text().trim().min(1).max(100),
+    email: withoutNul(z.email()).max(254),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../core/text';
 import { timestamp } from '../core/time';
 import { EVENT_TYPES, type IngestEvent } from './view-progress';
 
@@ -21,7 +22,7 @@ export const eventsBody = z
               .transform((v) => (v === undefined ? v : Math.min(v, MAX_STEP_SECONDS)))
               .meta({ description: `Seconds spent on the step before this event; capped at ${MAX_STEP_SECONDS}.` }),
             at: timestamp.optional().meta({ description: 'When it happened on the client (informative only).' }),
-            referrer: z.string().max(2048).optional().meta({ description: 'With view_started: document.referrer.' }),
+            referrer: text().max(2048).optional().meta({ description: 'With view_started: document.referrer.' }),
           })
           .strict()
           .superRefine((e, ctx) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../core/pagination';
 import { dateFilter, iso, timestamp } from '../core/time';
 import type { viewSteps, views } from './views.tables';
+import { text } from '../core/text';
 
 export type ViewRow = typeof views.$inferSelect;
 export type ViewStepRow = typeof viewSteps.$inferSelect;
@@ -14,7 +15,7 @@ const range = {
 export const listViewsQuery = paginationQuery
   .extend({
     ...range,
-    viewer_email: z.string().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
+    viewer_email: text().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import { EVENT_KINDS } from '../events/event-kinds';
 import type { AttemptRow, DeliveryRow } from './webhook-deliveries.repo';
 import type { WebhookRow } from './webhooks.repo';
 import { DELIVERY_STATUSES } from './webhooks.tables';
+import { text } from '../core/text';
 
 const eventKind = z.enum(EVENT_KINDS, {
   error: (issue) => `unknown event kind ${JSON.stringify(issue.input)}; valid kinds: ${EVENT_KINDS.join(', ')}`,
@@ -16,12 +17,12 @@ const eventsField = z
   .transform((kinds) => [...new Set(kinds)])
   .meta({ description: `Event kinds to deliver: ${EVENT_KINDS.join(', ')}.` });
 
-const urlField = z.string().trim().min(1).max(2048).meta({
+const urlField = text().trim().min(1).max(2048).meta({
   description: 'http(s) address of the receiver. Private, loopback and link-local addresses are refused.',
   example: 'https://example.com/hooks/demoshare',
 });
 
-const secretField = z.string().min(8, 'must be at least 8 characters').max(512).meta({
+const secretField = text().min(8, 'must be at least 8 characters').max(512).meta({
   description:
     'Signing secret. Omit it to have one generated (`whsec_...`), returned once in the creation response. ' +
     'The HMAC key is the UTF-8 bytes of this string.',
