@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { paginate, paginationQuery } from '../core/pagination';
 import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody, toApiKey } from './api-keys.schemas';
 
 const tags = ['API keys'];
@@ -26,14 +26,12 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
         response: { 200: listEnvelope(apiKeySchema), ...errors },
       },
     },
-    async (request) => {
-      const { rows, total } = await apiKeys.list(callerOf(request), toLimitOffset(request.query));
-      return page(
+    async (request) =>
+      paginate(
         request,
-        rows.map((r) => toApiKey(r.key, r.memberEmail)),
-        { total, page: request.query.page, perPage: request.query.per_page },
-      );
-    },
+        (range) => apiKeys.list(callerOf(request), range),
+        ({ rows }) => rows.map((r) => toApiKey(r.key, r.memberEmail)),
+      ),
   );
 
   // POST /v1/api-keys — create a key; its value is in this response only

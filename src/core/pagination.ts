@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { page } from './envelope';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -19,4 +21,20 @@ export type PaginationQuery = z.infer<typeof paginationQuery>;
 
 export function toLimitOffset(q: PaginationQuery) {
   return { limit: q.per_page, offset: (q.page - 1) * q.per_page };
+}
+
+export type LimitOffset = ReturnType<typeof toLimitOffset>;
+
+/**
+ * The handler of every paginated list: the route's `page`/`per_page` become a limit and offset for
+ * `load`, and its rows (through `items`) a `{data, meta: {total, page, per_page}}` page.
+ */
+export async function paginate<L extends { total: number }, T>(
+  request: FastifyRequest & { query: PaginationQuery },
+  load: (range: LimitOffset) => Promise<L>,
+  items: (loaded: L) => T[],
+) {
+  const { query } = request;
+  const loaded = await load(toLimitOffset(query));
+  return page(request, items(loaded), { total: loaded.total, page: query.page, perPage: query.per_page });
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page, sendSerializedData } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { toLimitOffset } from '../core/pagination';
+import { paginate } from '../core/pagination';
 import {
   createDemoBody,
   demoDetailSchema,
@@ -39,11 +39,10 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     },
     async (request) => {
       const { status, search } = request.query;
-      const { rows, total } = await demos.list(callerOf(request), { status, search }, toLimitOffset(request.query));
-      return page(
+      return paginate(
         request,
-        rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken)),
-        { total, page: request.query.page, perPage: request.query.per_page },
+        (range) => demos.list(callerOf(request), { status, search }, range),
+        ({ rows }) => rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken)),
       );
     },
   );

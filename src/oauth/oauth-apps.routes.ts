@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { paginate, paginationQuery } from '../core/pagination';
 import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp } from './oauth.schemas';
 
 const tags = ['OAuth apps'];
@@ -24,10 +24,8 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
         response: { 200: listEnvelope(oauthAppSchema), ...errors },
       },
     },
-    async (request) => {
-      const { rows, total } = await oauthApps.list(callerOf(request), toLimitOffset(request.query));
-      return page(request, rows.map(toOAuthApp), { total, page: request.query.page, perPage: request.query.per_page });
-    },
+    async (request) =>
+      paginate(request, (range) => oauthApps.list(callerOf(request), range), ({ rows }) => rows.map(toOAuthApp)),
   );
 
   // POST /v1/oauth/apps — register an application; its secret is in this response only

@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { toLimitOffset } from '../core/pagination';
+import { paginate } from '../core/pagination';
 import { shareUrls } from '../core/share-urls';
 import { demoParams } from '../demos/demos.schemas';
 import {
@@ -162,16 +162,11 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request) => {
-      const { rows, total } = await shares.accessLog(
-        callerOf(request),
-        request.params.id,
-        toLimitOffset(request.query),
+      return paginate(
+        request,
+        (range) => shares.accessLog(callerOf(request), request.params.id, range),
+        ({ rows }) => rows.map(toAccessLogEntry),
       );
-      return page(request, rows.map(toAccessLogEntry), {
-        total,
-        page: request.query.page,
-        perPage: request.query.per_page,
-      });
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { paginate, paginationQuery } from '../core/pagination';
 import { inviteBody, memberParams, memberSchema, roleBody, toMember } from './team.schemas';
 
 const tags = ['Team'];
@@ -24,14 +24,12 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
         response: { 200: listEnvelope(memberSchema), ...errors },
       },
     },
-    async (request) => {
-      const { rows, total } = await team.list(callerOf(request), toLimitOffset(request.query));
-      return page(
+    async (request) =>
+      paginate(
         request,
-        rows.map((r) => toMember(r.member, r.name, now())),
-        { total, page: request.query.page, perPage: request.query.per_page },
-      );
-    },
+        (range) => team.list(callerOf(request), range),
+        ({ rows }) => rows.map((r) => toMember(r.member, r.name, now())),
+      ),
   );
 
   // POST /v1/team/members — invite someone by e-mail

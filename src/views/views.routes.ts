@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { toLimitOffset } from '../core/pagination';
+import { paginate } from '../core/pagination';
 import { demoParams } from '../demos/demos.schemas';
 import { analyticsQuery, analyticsSchema, listViewsQuery, toView, type ViewStepRow, viewSchema } from './views.schemas';
 
@@ -29,18 +29,15 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
     },
     async (request) => {
       const q = request.query;
-      const { rows, stepRows, total } = await views.list(
-        callerOf(request),
-        request.params.id,
-        { startDate: q.start_date, endDate: q.end_date, viewerEmail: q.viewer_email },
-        toLimitOffset(q),
-      );
-      const byView = new Map<string, ViewStepRow[]>();
-      for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
-      return page(
+      const filters = { startDate: q.start_date, endDate: q.end_date, viewerEmail: q.viewer_email };
+      return paginate(
         request,
-        rows.map((r) => toView(r, byView.get(r.id) ?? [])),
-        { total, page: q.page, perPage: q.per_page },
+        (range) => views.list(callerOf(request), request.params.id, filters, range),
+        ({ rows, stepRows }) => {
+          const byView = new Map<string, ViewStepRow[]>();
+          for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
+          return rows.map((r) => toView(r, byView.get(r.id) ?? []));
+        },
       );
     },
   );

@@ -1,7 +1,7 @@
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginationQuery, toLimitOffset } from '../core/pagination';
+import { paginate, paginationQuery } from '../core/pagination';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -38,10 +38,8 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         response: { 200: listEnvelope(webhookSchema), ...errors },
       },
     },
-    async (request) => {
-      const { rows, total } = await webhooks.list(callerOf(request), toLimitOffset(request.query));
-      return page(request, rows.map(toWebhook), { total, page: request.query.page, perPage: request.query.per_page });
-    },
+    async (request) =>
+      paginate(request, (range) => webhooks.list(callerOf(request), range), ({ rows }) => rows.map(toWebhook)),
   );
 
   // GET /v1/webhooks/:id — one webhook (the web app's webhook page)
@@ -174,19 +172,12 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         response: { 200: listEnvelope(deliverySchema), ...errors },
       },
     },
-    async (request) => {
-      const { rows, total } = await webhooks.listDeliveries(
-        callerOf(request),
-        request.params.id,
-        request.query.status,
-        toLimitOffset(request.query),
-      );
-      return page(
+    async (request) =>
+      paginate(
         request,
-        rows.map((r) => toDelivery(r.row, r.attempts)),
-        { total, page: request.query.page, perPage: request.query.per_page },
-      );
-    },
+        (range) => webhooks.listDeliveries(callerOf(request), request.params.id, request.query.status, range),
+        ({ rows }) => rows.map((r) => toDelivery(r.row, r.attempts)),
+      ),
   );
 
   // GET /v1/webhooks/:id/deliveries/:delivery_id — one delivery with its attempts
