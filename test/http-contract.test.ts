@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../src/auth/permissions';
 import { registeredRoutes, toOpenApiPath } from './helpers/routes';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -119,6 +120,24 @@ describe('HTTP contract (envelope, errors, pagination)', () => {
     expect(api.length).toBeGreaterThan(40);
     expect(documented.filter((r) => r.includes(' /v1/')).sort()).toEqual(api.sort());
     expect(registered).toEqual(expect.arrayContaining(documented));
+    // Each route that needs a credential says which scope and which roles, as the permission table has it.
+    const access = (op: { security?: Array<{ bearerAuth: string[] }>; description?: string }) => ({
+      scope: op.security?.[0]?.bearerAuth[0] ?? null,
+      opening: op.description?.split(';')[0],
+      roles: /roles: ([a-z, ]+)\./.exec(op.description ?? '')?.[1]?.split(', '),
+    });
+    const ops = Object.values(doc.paths as Record<string, Record<string, Parameters<typeof access>[0]>>).flatMap(Object.values);
+    const guarded = ops.filter((op) => op.security);
+    expect(guarded.length).toBeGreaterThan(40);
+    for (const op of guarded) {
+      const { scope, opening, roles } = access(op);
+      expect(opening).toBe(scope ? `Scope \`${scope}\`` : 'Web application (session sign-in) only');
+      expect(roles?.length).toBeGreaterThan(0);
+      expect(ROLES).toEqual(expect.arrayContaining(roles ?? ['none']));
+    }
+    expect(access(doc.paths['/v1/demos/{id}'].delete)).toEqual({ scope: 'demos:write', opening: 'Scope `demos:write`', roles: ['admin'] });
+    expect(access(doc.paths['/v1/demos'].post).roles).toEqual(['admin', 'editor']);
+    expect(access(doc.paths['/v1/oauth/apps'].get)).toMatchObject({ scope: null, roles: ['admin'] });
   });
 
   it('serves /docs under a Content-Security-Policy that lets Swagger UI load, and never in a frame', async () => {

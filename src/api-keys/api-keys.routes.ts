@@ -7,8 +7,7 @@ import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody
 const tags = ['API keys'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 const description =
-  'Managed from the web application (session sign-in); an API key cannot mint or revoke keys. ' +
-  'Members manage their own keys, admins every key of the workspace.';
+  'An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace.';
 
 export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys']>) {
   const { apiKeys } = ctx.services;

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { rateLimitHeaders } from '../core/rate-limit';
 import type { Authenticator } from './authenticate';
-import { type AuthContext, authorize, PERMISSIONS } from './permissions';
+import { type AuthContext, authorize, describeAccess, PERMISSIONS } from './permissions';
 
 const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/');
 
@@ -30,6 +30,7 @@ export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimi
       route.schema = route.schema ?? {};
       const schema = route.schema as Record<string, unknown>;
       schema.security = [{ bearerAuth: scope ? [scope] : [] }];
+      schema.description = [describeAccess(config.permission), schema.description].filter(Boolean).join(' ');
     }
   });
 

@@ -67,6 +67,16 @@ export interface AuthContext {
   scopes: ReadonlySet<Scope>;
 }
 
+/**
+ * Who may call a route with `permission`, as its description in the API reference opens (the auth hook
+ * prefixes it), so the document cannot drift from this table.
+ */
+export function describeAccess(permission: Permission): string {
+  const { scope, roles } = PERMISSIONS[permission];
+  const who = `roles: ${roles.join(', ')}.`;
+  return scope ? `Scope \`${scope}\`; ${who}` : `Web application (session sign-in) only; ${who}`;
+}
+
 export function roleAllows(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
 }

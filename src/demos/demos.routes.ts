@@ -32,7 +32,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'List demos',
-        description: 'Scope `demos:read`. Newest first; `search` matches title or source URL, case-insensitively.',
+        description: 'Newest first; `search` matches title or source URL, case-insensitively.',
         querystring: listDemosQuery,
         response: { 200: listEnvelope(demoSchema), ...errors },
       },
@@ -55,7 +55,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Get a demo',
-        description: 'Scope `demos:read`. Includes steps (in order), hotspots and configuration.',
+        description: 'Includes steps (in order), hotspots and configuration.',
         params: demoParams,
         response: { 200: dataEnvelope(demoDetailSchema), ...errors },
       },
@@ -78,7 +78,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Create a demo',
         description:
-          'Scope `demos:write`. Without generate_with_ai the demo starts as `draft`. With it the answer comes ' +
+          'Without generate_with_ai the demo starts as `draft`. With it the answer comes ' +
           'at once with status `generating`; poll GET /v1/demos/:id until it is `draft` (see `generation`). ' +
           'Generation is rate-limited per workspace (429).',
         body: createDemoBody,
@@ -108,7 +108,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Update a demo',
         description:
-          'Scope `demos:write`. Status moves: draft → published (needs a step), published → draft, ' +
+          'Status moves: draft → published (needs a step), published → draft, ' +
           'draft|published → archived, archived → draft; others, and any move of a generating demo, are 409. ' +
           'Setting the current status again changes nothing.',
         params: demoParams,
@@ -127,7 +127,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Delete a demo',
-        description: 'Scope `demos:write`, admins only. Its steps, hotspots, images and share links go with it.',
+        description: 'Its steps, hotspots, images and share links go with it.',
         params: demoParams,
         response: { 204: noContent, ...errors },
       },
@@ -147,7 +147,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Generate a demo again',
         description:
-          'Scope `demos:write`. Answers 202 with status `generating`; the steps are replaced when generation ' +
+          'Answers 202 with status `generating`; the steps are replaced when generation ' +
           'succeeds and kept when it fails. 409 while generating or published.',
         params: demoParams,
         response: { 202: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },

@@ -66,7 +66,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Replace the list of steps',
         description:
-          'Scope `demos:write`. The list becomes the demo’s steps in that order: steps left out are deleted ' +
+          'The list becomes the demo’s steps in that order: steps left out are deleted ' +
           '(with their hotspots and images), objects without an id are new blank steps. Answers the demo.',
         params: demoParams,
         body: replaceStepsBody,
@@ -91,7 +91,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Add a step',
         description:
-          'Scope `demos:write`. Send JSON `{title?, description?, page_url?, number?}` for a blank step, or a ' +
+          'Send JSON `{title?, description?, page_url?, number?}` for a blank step, or a ' +
           'PNG, JPEG or WebP image as the raw body (Content-Type image/png, image/jpeg or image/webp, at most ' +
           'STEP_IMAGE_MAX_BYTES) for a step showing it. Added at the end unless `number` says where.',
         params: demoParams,
@@ -120,8 +120,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Edit a step',
-        description: 'Scope `demos:write`.',
-        params: stepParams,
+                params: stepParams,
         body: patchStepBody,
         response: { 200: dataEnvelope(stepSchema), ...errors },
       },
@@ -145,7 +144,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Delete a step',
-        description: 'Scope `demos:write`. A published demo keeps at least one step (409).',
+        description: 'A published demo keeps at least one step (409).',
         params: stepParams,
         response: { 204: noContent, ...errors },
       },
@@ -166,7 +165,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Upload a step image',
         description:
-          'Scope `demos:write`. The body is the image itself (PNG, JPEG or WebP, at most STEP_IMAGE_MAX_BYTES); ' +
+          'The body is the image itself (PNG, JPEG or WebP, at most STEP_IMAGE_MAX_BYTES); ' +
           'its type and size are read from its bytes. Hotspots keep their fractions.',
         params: stepParams,
         response: { 200: dataEnvelope(stepSchema), ...uploadErrors },
@@ -190,7 +189,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Add a hotspot',
         description:
-          'Scope `demos:write`. x, y, width and height are fractions of the step image; the box must lie inside ' +
+          'x, y, width and height are fractions of the step image; the box must lie inside ' +
           'it. action: `next` (default), `goto` with a step number or id, or `url` with an http(s) address.',
         params: stepParams,
         body: createHotspotBody,
@@ -217,7 +216,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Edit a hotspot',
-        description: 'Scope `demos:write`. The resulting box must lie inside the step image.',
+        description: 'The resulting box must lie inside the step image.',
         params: hotspotParams,
         body: patchHotspotBody,
         response: { 200: dataEnvelope(hotspotSchema), ...errors },
@@ -238,8 +237,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Delete a hotspot',
-        description: 'Scope `demos:write`.',
-        params: hotspotParams,
+                params: hotspotParams,
         response: { 204: noContent, ...errors },
       },
     },
@@ -259,7 +257,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Get a demo asset',
         description:
-          'Scope `demos:read`. The bytes of a step image or HTML snapshot. Assets never change, so the ETag ' +
+          'The bytes of a step image or HTML snapshot. Assets never change, so the ETag ' +
           'is their SHA-256 and they may be cached privately.',
         params: assetParams,
         response: {

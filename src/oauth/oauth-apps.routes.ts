@@ -6,7 +6,6 @@ import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp 
 
 const tags = ['OAuth apps'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
-const description = 'Web application (session sign-in) only; workspace admins only.';
 
 export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthApps } = ctx.services;
@@ -19,7 +18,6 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       schema: {
         tags,
         summary: 'List OAuth apps',
-        description,
         querystring: paginationQuery,
         response: { 200: listEnvelope(oauthAppSchema), ...errors },
       },
@@ -36,7 +34,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       schema: {
         tags,
         summary: 'Create an OAuth app',
-        description: `${description} Returns the client id and, for confidential clients, the secret (once).`,
+        description: `Returns the client id and, for confidential clients, the secret (once).`,
         body: createAppBody,
         response: { 201: dataEnvelope(createdAppSchema), ...errors },
       },
@@ -61,7 +59,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       schema: {
         tags,
         summary: 'Rotate an OAuth app’s client secret',
-        description: `${description} The old secret stops working at once; issued tokens stay valid.`,
+        description: `The old secret stops working at once; issued tokens stay valid.`,
         params: appParams,
         response: { 200: dataEnvelope(createdAppSchema), ...errors },
       },
@@ -80,7 +78,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       schema: {
         tags,
         summary: 'Delete an OAuth app',
-        description: `${description} Every token issued to it stops working at once.`,
+        description: `Every token issued to it stops working at once.`,
         params: appParams,
         response: { 204: noContent, ...errors },
       },

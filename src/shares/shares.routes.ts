@@ -31,7 +31,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         tags,
         summary: 'Create a share link',
         description:
-          'Scope `shares:write` (editors and admins). Any demo may have links; viewers see it once it is ' +
+          'Any demo may have links; viewers see it once it is ' +
           'published. `password` is hashed and never returned (`has_password`). Allow-lists need ' +
           '`require_identification: true`.',
         params: demoParams,
@@ -62,7 +62,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       schema: {
         tags,
         summary: 'List share links',
-        description: 'Scope `shares:read`. Active (not revoked) links, oldest first; expired links are listed too.',
+        description: 'Active (not revoked) links, oldest first; expired links are listed too.',
         params: demoParams,
         response: { 200: listEnvelope(shareSchema), ...errors },
       },
@@ -85,8 +85,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       schema: {
         tags,
         summary: 'Get a share link',
-        description: 'Scope `shares:read`.',
-        params: shareParams,
+                params: shareParams,
         response: { 200: dataEnvelope(shareSchema), ...errors },
       },
     },
@@ -102,7 +101,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         tags,
         summary: 'Update a share link',
         description:
-          'Scope `shares:write`. `password: null` removes the password. Changing the password signs out ' +
+          '`password: null` removes the password. Changing the password signs out ' +
           'every viewer who unlocked the link with the old one.',
         params: shareParams,
         body: patchShareBody,
@@ -132,7 +131,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         tags,
         summary: 'Revoke a share link',
         description:
-          'Scope `shares:write`. The link answers 404 from now on, also to viewers who had unlocked it. Its ' +
+          'The link answers 404 from now on, also to viewers who had unlocked it. Its ' +
           'views stay in the demo\'s analytics.',
         params: shareParams,
         response: { 204: noContent, ...errors },
@@ -153,7 +152,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         tags,
         summary: 'Share access log',
         description:
-          'Scope `shares:read`. Each entry is one gate decision (granted, unlocked, identified, wrong_password, ' +
+          'Each entry is one gate decision (granted, unlocked, identified, wrong_password, ' +
           'blocked, expired, revoked, not_allowed, not_published, password_required, identification_required) ' +
           'with the viewer\'s address, user agent and identity when known. Readable after the link is revoked.',
         params: shareParams,

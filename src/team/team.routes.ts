@@ -19,7 +19,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       schema: {
         tags,
         summary: 'List team members',
-        description: 'Scope `team:read`. Oldest member first.',
+        description: 'Oldest member first.',
         querystring: paginationQuery,
         response: { 200: listEnvelope(memberSchema), ...errors },
       },
@@ -41,7 +41,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
         tags,
         summary: 'Invite a team member',
         description:
-          'Scope `team:write`, admins only. E-mails a single-use link, bound to the address and valid for ' +
+          'E-mails a single-use link, bound to the address and valid for ' +
           '`INVITATION_TTL` (7 days); the member is `invited` until someone with that address follows it and ' +
           'signs in or signs up. Without SMTP the link is returned in `invitation.url` instead. A failed ' +
           'e-mail still creates the invitation, with `invitation.email_status` `failed`.',
@@ -65,7 +65,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
         tags,
         summary: 'Resend an invitation',
         description:
-          'Scope `team:write`, admins only. Issues a new link (the previous one stops working), valid for ' +
+          'Issues a new link (the previous one stops working), valid for ' +
           'another `INVITATION_TTL`, and e-mails it (or returns it in `invitation.url` without SMTP). 409 ' +
           'when the member has already joined.',
         params: memberParams,
@@ -87,7 +87,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
         tags,
         summary: 'Revoke an invitation',
         description:
-          'Scope `team:write`, admins only. The link stops working and the invited member is removed. 409 ' +
+          'The link stops working and the invited member is removed. 409 ' +
           'when the member has already joined (remove the member instead).',
         params: memberParams,
         response: { 204: noContent, ...errors, 409: errorEnvelope },
@@ -107,7 +107,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       schema: {
         tags,
         summary: 'Change a member’s role',
-        description: 'Scope `team:write`, admins only. The last admin cannot be demoted (409).',
+        description: 'The last admin cannot be demoted (409).',
         params: memberParams,
         body: roleBody,
         response: { 200: dataEnvelope(memberSchema), ...errors, 409: errorEnvelope },
@@ -127,7 +127,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       schema: {
         tags,
         summary: 'Remove a team member',
-        description: 'Scope `team:write`, admins only. Their API keys and sessions stop working at once.',
+        description: 'Their API keys and sessions stop working at once.',
         params: memberParams,
         response: { 204: noContent, ...errors, 409: errorEnvelope },
       },

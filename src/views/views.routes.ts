@@ -20,7 +20,7 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
         tags,
         summary: 'List views',
         description:
-          'Scope `analytics:read`. One record per viewer session on the demo, newest first. `start_date` and ' +
+          'One record per viewer session on the demo, newest first. `start_date` and ' +
           '`end_date` bound `started_at`; `viewer_email` matches case-insensitively.',
         params: demoParams,
         querystring: listViewsQuery,
@@ -51,7 +51,7 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
         tags,
         summary: 'Demo analytics',
         description:
-          'Scope `analytics:read`. completion_rate = completed views / views; avg_time_seconds = mean view ' +
+          'completion_rate = completed views / views; avg_time_seconds = mean view ' +
           'duration; per step: views that reached it, mean seconds on it, and the share of those views that ' +
           'ended there without completing. The range is applied in whole UTC days.',
         params: demoParams,

@@ -19,7 +19,6 @@ import { standardWebhooksSecret } from './webhooks.signing';
 
 const tags = ['Webhooks'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
-const access = 'Scope `webhooks:write`, admins only.';
 const config = { permission: 'webhooks.manage' } as const;
 
 export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhooks']>) {
@@ -33,7 +32,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'List webhooks',
-        description: `${access} Oldest first. Secrets are never returned.`,
+        description: `Oldest first. Secrets are never returned.`,
         querystring: paginationQuery,
         response: { 200: listEnvelope(webhookSchema), ...errors },
       },
@@ -50,7 +49,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Get a webhook',
-        description: `${access} The secret is never returned; \`secret_hint\` shows its last characters.`,
+        description: `The secret is never returned; \`secret_hint\` shows its last characters.`,
         params: webhookParams,
         response: { 200: dataEnvelope(webhookSchema), ...errors },
       },
@@ -67,7 +66,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         tags,
         summary: 'Create a webhook',
         description:
-          `${access} The URL must be http(s) and reach a public address (checked now and at every delivery). ` +
+          `The URL must be http(s) and reach a public address (checked now and at every delivery). ` +
           'Without `secret` one is generated; either way the secret is returned only here.',
         body: createWebhookBody,
         response: { 201: dataEnvelope(webhookWithSecretSchema), ...errors },
@@ -88,7 +87,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Update a webhook',
-        description: `${access} \`active: true\` re-enables a disabled webhook and resets its failure count.`,
+        description: `\`active: true\` re-enables a disabled webhook and resets its failure count.`,
         params: webhookParams,
         body: updateWebhookBody,
         response: { 200: dataEnvelope(webhookSchema), ...errors },
@@ -105,7 +104,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Delete a webhook',
-        description: `${access} Pending deliveries are dropped with it.`,
+        description: `Pending deliveries are dropped with it.`,
         params: webhookParams,
         response: { 204: noContent, ...errors },
       },
@@ -125,7 +124,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         tags,
         summary: 'Rotate a webhook’s secret',
         description:
-          `${access} For the grace period (24 h by default) deliveries carry signatures for both secrets: ` +
+          `For the grace period (24 h by default) deliveries carry signatures for both secrets: ` +
           '`webhook-signature` lists both, `X-Service-Signature` is the new one and `X-Service-Signature-Previous` the old.',
         params: webhookParams,
         body: rotateSecretBody,
@@ -146,7 +145,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Send a test event',
-        description: `${access} Queues a \`webhook.test\` delivery to this webhook only; follow it in the delivery log.`,
+        description: `Queues a \`webhook.test\` delivery to this webhook only; follow it in the delivery log.`,
         params: webhookParams,
         response: { 201: dataEnvelope(deliverySchema), ...errors, 409: errorEnvelope },
       },
@@ -166,7 +165,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'List deliveries',
-        description: `${access} Newest first, each with every attempt (status or error, duration, response excerpt).`,
+        description: `Newest first, each with every attempt (status or error, duration, response excerpt).`,
         params: webhookParams,
         querystring: paginationQuery.extend(deliveriesQuery.shape),
         response: { 200: listEnvelope(deliverySchema), ...errors },
@@ -188,7 +187,6 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Get a delivery',
-        description: access,
         params: deliveryParams,
         response: { 200: dataEnvelope(deliverySchema), ...errors },
       },
@@ -207,7 +205,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       schema: {
         tags,
         summary: 'Redeliver',
-        description: `${access} A new delivery of the same body with the same \`webhook-id\`, with a fresh retry schedule.`,
+        description: `A new delivery of the same body with the same \`webhook-id\`, with a fresh retry schedule.`,
         params: deliveryParams,
         response: { 201: dataEnvelope(deliverySchema), ...errors, 409: errorEnvelope },
       },
