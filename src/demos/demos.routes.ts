@@ -3,17 +3,8 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
-import {
-  createDemoBody,
-  demoDetailSchema,
-  demoUrls,
-  demoParams,
-  demoSchema,
-  listDemosQuery,
-  patchDemoBody,
-  toDemo,
-  toDemoDetail,
-} from './demos.schemas';
+import { demoUrls, demoParams } from './demo-fields.schemas';
+import { createDemoBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };

@@ -10,13 +10,7 @@ import { emitEvent } from '../events/outbox';
 import type { JobQueue } from '../jobs/queue';
 import { createDemoReads, type DemoLinks } from './demo-reads.service';
 import * as repo from './demos.repo';
-import {
-  type Configuration,
-  type ConfigurationPatch,
-  DEFAULT_CONFIGURATION,
-  mergeConfiguration,
-  resolveConfiguration,
-} from './demos.schemas';
+import { type Configuration, type ConfigurationPatch, DEFAULT_CONFIGURATION, mergeConfiguration, resolveConfiguration } from './demo-configuration.schemas';
 import type { DemoStatus } from './demos.tables';
 
 export const GENERATE_QUEUE = 'demos.generate';

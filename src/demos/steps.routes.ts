@@ -3,24 +3,10 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
-import {
-  assetParams,
-  createHotspotBody,
-  createStepBody,
-  demoDetailSchema,
-  demoUrls,
-  demoParams,
-  hotspotParams,
-  hotspotSchema,
-  patchHotspotBody,
-  patchStepBody,
-  replaceStepsBody,
-  stepParams,
-  stepSchema,
-  toDemoDetail,
-  toHotspot,
-  toStep,
-} from './demos.schemas';
+import { assetParams, demoUrls, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
+import { demoDetailSchema, toDemoDetail } from './demos.schemas';
+import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
+import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep } from './steps.schemas';
 import { IMAGE_TYPES } from './image-sniff';
 
 const tags = ['Demo editor'];

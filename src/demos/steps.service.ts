@@ -9,7 +9,8 @@ import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import * as repo from './demos.repo';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
-import { boxProblems, type HotspotActionInput, type patchHotspotBody, type ReplaceStepsEntry } from './demos.schemas';
+import { boxProblems, type HotspotActionInput, type patchHotspotBody } from './hotspots.schemas';
+import type { ReplaceStepsEntry } from './steps.schemas';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from './image-sniff';
 

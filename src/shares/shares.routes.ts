@@ -3,7 +3,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { shareUrls } from '../core/share-urls';
-import { demoParams } from '../demos/demos.schemas';
+import { demoParams } from '../demos/demo-fields.schemas';
 import {
   accessLogEntrySchema,
   accessLogQuery,

@@ -1,5 +1,6 @@
 import type { DemoReader } from '../demos/demos.reader';
-import { resolveConfiguration, toHotspot } from '../demos/demos.schemas';
+import { resolveConfiguration } from '../demos/demo-configuration.schemas';
+import { toHotspot } from '../demos/hotspots.schemas';
 
 type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['content']>>>;
 

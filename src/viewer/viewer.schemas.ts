@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
-import { configurationSchema } from '../demos/demos.schemas';
+import { configurationSchema } from '../demos/demo-configuration.schemas';
 import { text, withoutNul } from '../core/text';
 
 // Long enough for any token we issue (43 characters), short enough that nobody stores a novel in a cache key.

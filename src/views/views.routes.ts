@@ -2,7 +2,7 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
-import { demoParams } from '../demos/demos.schemas';
+import { demoParams } from '../demos/demo-fields.schemas';
 import { analyticsQuery, analyticsSchema, listViewsQuery, toView, type ViewStepRow, viewSchema } from './views.schemas';
 
 const tags = ['Views and analytics'];

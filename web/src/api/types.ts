@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { invitationPreviewSchema, sessionSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
-import type { configurationSchema, demoDetailSchema, demoSchema, hotspotSchema, patchHotspotBody, stepSchema } from '../../../src/demos/demos.schemas';
+import type { configurationSchema } from '../../../src/demos/demo-configuration.schemas';
+import type { demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
+import type { hotspotSchema, patchHotspotBody } from '../../../src/demos/hotspots.schemas';
+import type { stepSchema } from '../../../src/demos/steps.schemas';
 import type { consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
 import type { memberSchema } from '../../../src/team/team.schemas';
 

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { text } from '../core/text';
+import type { HotspotRow } from './demos.repo';
+import { HOTSPOT_ACTIONS } from './demos.tables';
+
+const fraction = z.number().min(0).max(1);
+const EPSILON = 1e-6;
+
+const actionSchema = z
+  .object({
+    type: z.enum(HOTSPOT_ACTIONS),
+    target: z
+      .union([z.number().int().min(1), text().max(2048)])
+      .nullable()
+      .optional()
+      .meta({ description: '`goto`: a step number or step id; `url`: an http(s) address; `next`: none.' }),
+  })
+  .strict();
+export type HotspotActionInput = z.infer<typeof actionSchema>;
+
+const hotspotFields = {
+  x: fraction,
+  y: fraction,
+  width: fraction.refine((v) => v > 0, 'must be greater than 0'),
+  height: fraction.refine((v) => v > 0, 'must be greater than 0'),
+  selector: text()
+    .max(1000)
+    .nullable()
+    .meta({
+      description:
+        'CSS selector of the element the hotspot marks (snapshot steps): the player puts the hotspot on it. ' +
+        'A PATCH that moves or resizes the box without giving `selector` clears it.',
+    }),
+  label: text().trim().max(200),
+  tooltip: text().trim().max(2000),
+  action: actionSchema,
+};
+
+/** The box must lie inside the image: fractions add up to at most 1 on each axis. */
+export function boxProblems(box: { x: number; y: number; width: number; height: number }) {
+  const problems: { field: string; message: string }[] = [];
+  if (box.x + box.width > 1 + EPSILON) problems.push({ field: 'width', message: 'x + width must be at most 1' });
+  if (box.y + box.height > 1 + EPSILON) problems.push({ field: 'height', message: 'y + height must be at most 1' });
+  return problems;
+}
+
+export const createHotspotBody = z
+  .object({
+    x: hotspotFields.x,
+    y: hotspotFields.y,
+    width: hotspotFields.width,
+    height: hotspotFields.height,
+    selector: hotspotFields.selector.optional(),
+    label: hotspotFields.label.optional(),
+    tooltip: hotspotFields.tooltip.optional(),
+    action: hotspotFields.action.optional(),
+  })
+  .strict()
+  .superRefine((box, ctx) => {
+    for (const p of boxProblems(box)) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message });
+  });
+
+export const patchHotspotBody = z
+  .object({
+    x: hotspotFields.x.optional(),
+    y: hotspotFields.y.optional(),
+    width: hotspotFields.width.optional(),
+    height: hotspotFields.height.optional(),
+    selector: hotspotFields.selector.optional(),
+    label: hotspotFields.label.optional(),
+    tooltip: hotspotFields.tooltip.optional(),
+    action: hotspotFields.action.optional(),
+  })
+  .strict();
+
+export const hotspotSchema = z
+  .object({
+    id: z.string(),
+    step_id: z.string(),
+    step_number: z.number().int(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    selector: z.string().nullable(),
+    label: z.string(),
+    tooltip: z.string(),
+    action: z.object({
+      type: z.enum(HOTSPOT_ACTIONS),
+      target: z.union([z.number(), z.string()]).nullable(),
+    }),
+  })
+  .meta({ id: 'Hotspot' });
+
+/** `numbers` maps step ids to their current numbers, for step_number and `goto` targets. */
+export function toHotspot(row: HotspotRow, numbers: ReadonlyMap<string, number>) {
+  let target: number | string | null = row.actionTarget;
+  if (row.actionType === 'goto') target = row.actionTarget ? (numbers.get(row.actionTarget) ?? null) : null;
+  if (row.actionType === 'next') target = null;
+  return {
+    id: row.id,
+    step_id: row.stepId,
+    step_number: numbers.get(row.stepId) ?? 0,
+    x: row.x,
+    y: row.y,
+    width: row.width,
+    height: row.height,
+    selector: row.selector,
+    label: row.label,
+    tooltip: row.tooltip,
+    action: { type: row.actionType, target },
+  };
+}

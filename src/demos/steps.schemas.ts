@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { idSchema } from '../core/ids';
+import { text } from '../core/text';
+import type { StepRow } from './demos.repo';
+import { httpUrl, type UrlBuilder } from './demo-fields.schemas';
+
+const stepText = {
+  title: text().trim().max(200),
+  description: text().trim().max(5000),
+  page_url: httpUrl.nullable(),
+};
+
+export const createStepBody = z
+  .object({
+    title: stepText.title.optional(),
+    description: stepText.description.optional(),
+    page_url: stepText.page_url.optional(),
+    number: z.number().int().min(1).optional().meta({ description: 'Where to insert it. Default: at the end.' }),
+  })
+  .strict();
+
+export const patchStepBody = z
+  .object({
+    title: stepText.title.optional(),
+    description: stepText.description.optional(),
+    page_url: stepText.page_url.optional(),
+  })
+  .strict();
+
+export const replaceStepsBody = z
+  .object({
+    steps: z
+      .array(
+        z.union([
+          idSchema('step'),
+          z
+            .object({
+              id: idSchema('step').optional().meta({ description: 'An existing step; omit it to add a blank one.' }),
+              title: stepText.title.optional(),
+              description: stepText.description.optional(),
+              page_url: stepText.page_url.optional(),
+            })
+            .strict(),
+        ]),
+      )
+      .max(500)
+      .meta({
+        description:
+          'The new order. Each entry is a step id or a step object; steps left out are deleted, objects ' +
+          'without an id are new blank steps.',
+      }),
+  })
+  .strict();
+export type ReplaceStepsEntry = z.infer<typeof replaceStepsBody>['steps'][number];
+
+export const stepSchema = z
+  .object({
+    id: z.string(),
+    number: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    page_url: z.string().nullable(),
+    image_url: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    html_url: z.string().nullable(),
+  })
+  .meta({ id: 'Step' });
+
+export function toStep(row: StepRow, urls: UrlBuilder) {
+  return {
+    id: row.id,
+    number: row.position,
+    title: row.title,
+    description: row.description,
+    page_url: row.pageUrl,
+    image_url: urls.asset(row.demoId, row.imageAssetId),
+    width: row.width,
+    height: row.height,
+    html_url: urls.asset(row.demoId, row.htmlAssetId),
+  };
+}
