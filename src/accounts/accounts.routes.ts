@@ -12,6 +12,7 @@ import {
   signupBody,
   switchWorkspaceBody,
   toInvitationPreview,
+  toSignupInput,
   toUser,
   toWorkspace,
 } from './accounts.schemas';
@@ -69,13 +70,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
-      const { user, workspace } = await accounts.createAccount({
-        email: request.body.email,
-        password: request.body.password,
-        name: request.body.name,
-        workspaceName: request.body.workspace_name,
-        invitationToken: request.body.invitation_token,
-      });
+      const { user, workspace } = await accounts.createAccount(toSignupInput(request.body));
       const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
       setSessionCookies(reply, session);
       reply.code(201);

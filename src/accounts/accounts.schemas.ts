@@ -23,6 +23,14 @@ export const signupBody = z
   })
   .strict();
 
+export const toSignupInput = (body: z.infer<typeof signupBody>) => ({
+  email: body.email,
+  password: body.password,
+  name: body.name,
+  workspaceName: body.workspace_name,
+  invitationToken: body.invitation_token,
+});
+
 export const loginBody = z
   .object({
     email: text().max(254),

@@ -2,7 +2,7 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
-import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody, toApiKey } from './api-keys.schemas';
+import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody, toApiKey, toCreateKeyInput } from './api-keys.schemas';
 
 const tags = ['API keys'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
@@ -47,11 +47,7 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
       },
     },
     async (request, reply) => {
-      const { row, key } = await apiKeys.create(callerOf(request), {
-        name: request.body.name,
-        scopes: request.body.scopes,
-        expiresAt: request.body.expires_at ? new Date(request.body.expires_at) : null,
-      });
+      const { row, key } = await apiKeys.create(callerOf(request), toCreateKeyInput(request.body));
       reply.code(201);
       return ok(request, { ...toApiKey(row), key });
     },

@@ -18,6 +18,12 @@ export const createKeyBody = z
   })
   .strict();
 
+export const toCreateKeyInput = (body: z.infer<typeof createKeyBody>) => ({
+  name: body.name,
+  scopes: body.scopes,
+  expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+});
+
 export const rotateKeyBody = z
   .object({
     grace_period_seconds: z

@@ -4,7 +4,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerialize
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { demoUrls, demoParams } from './demo-fields.schemas';
-import { createDemoBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail } from './demos.schemas';
+import { createDemoBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -77,14 +77,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const found = await demos.create(callerOf(request), {
-        title: body.title,
-        sourceUrl: body.source_url,
-        type: body.type,
-        generateWithAi: body.generate_with_ai,
-        configuration: body.configuration,
-      });
+      const found = await demos.create(callerOf(request), toCreateDemoInput(request.body));
       reply.code(201);
       return ok(request, detail(found));
     },

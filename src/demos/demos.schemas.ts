@@ -34,6 +34,14 @@ export const createDemoBody = z
   })
   .strict();
 
+export const toCreateDemoInput = (body: z.infer<typeof createDemoBody>) => ({
+  title: body.title,
+  sourceUrl: body.source_url,
+  type: body.type,
+  generateWithAi: body.generate_with_ai,
+  configuration: body.configuration,
+});
+
 export const patchDemoBody = z
   .object({
     title: title.optional(),

@@ -6,7 +6,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { assetParams, demoUrls, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
-import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep } from './steps.schemas';
+import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
 import { IMAGE_TYPES } from './image-sniff';
 
 const tags = ['Demo editor'];
@@ -89,8 +89,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       const input = Buffer.isBuffer(body)
         ? { image: body }
         : (() => {
-            const parsed = parseJson(createStepBody, body);
-            return { title: parsed.title, description: parsed.description, pageUrl: parsed.page_url, number: parsed.number };
+            return toStepInput(parseJson(createStepBody, body));
           })();
       const step = await steps.createStep(callerOf(request), request.params.id, input);
       reply.code(201);
@@ -112,12 +111,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       },
     },
     async (request) => {
-      const { title, description, page_url } = request.body;
-      const step = await steps.updateStep(callerOf(request), request.params.id, request.params.step_id, {
-        title,
-        description,
-        pageUrl: page_url,
-      });
+      const step = await steps.updateStep(callerOf(request), request.params.id, request.params.step_id, toStepInput(request.body));
       return ok(request, toStep(step, urls));
     },
   );

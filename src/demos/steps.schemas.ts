@@ -27,6 +27,14 @@ export const patchStepBody = z
   })
   .strict();
 
+/** A new step's or an edit's text; `number` only where the body has one (creation). */
+export const toStepInput = (body: z.infer<typeof patchStepBody> & { number?: number }) => ({
+  title: body.title,
+  description: body.description,
+  pageUrl: body.page_url,
+  number: body.number,
+});
+
 export const replaceStepsBody = z
   .object({
     steps: z

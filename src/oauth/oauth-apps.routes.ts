@@ -2,7 +2,7 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
-import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp } from './oauth.schemas';
+import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp, toCreateAppInput } from './oauth.schemas';
 
 const tags = ['OAuth apps'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
@@ -40,12 +40,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       },
     },
     async (request, reply) => {
-      const { app: created, clientSecret } = await oauthApps.create(callerOf(request), {
-        name: request.body.name,
-        redirectUris: request.body.redirect_uris,
-        scopes: request.body.scopes,
-        isPublic: request.body.public,
-      });
+      const { app: created, clientSecret } = await oauthApps.create(callerOf(request), toCreateAppInput(request.body));
       reply.code(201);
       return ok(request, { ...toOAuthApp(created), client_secret: clientSecret });
     },

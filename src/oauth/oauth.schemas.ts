@@ -34,6 +34,13 @@ export const createAppBody = z
   })
   .strict();
 
+export const toCreateAppInput = (body: z.infer<typeof createAppBody>) => ({
+  name: body.name,
+  redirectUris: body.redirect_uris,
+  scopes: body.scopes,
+  isPublic: body.public,
+});
+
 export const appParams = z.object({ id: idSchema('oauthApp') });
 
 export const oauthAppSchema = z

@@ -12,8 +12,7 @@ import {
   shareParams,
   shareSchema,
   toAccessLogEntry,
-  toShare,
-} from './shares.schemas';
+  toShare, toShareInput } from './shares.schemas';
 
 const tags = ['Shares'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -40,15 +39,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const share = await shares.create(callerOf(request), request.params.id, {
-        name: body.name,
-        password: body.password,
-        expiresAt: body.expires_at,
-        requireIdentification: body.require_identification,
-        allowedEmails: body.allowed_emails,
-        allowedDomains: body.allowed_domains,
-      });
+      const share = await shares.create(callerOf(request), request.params.id, toShareInput(request.body));
       reply.code(201);
       return ok(request, toShare(share, urls));
     },
@@ -109,15 +100,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request) => {
-      const body = request.body;
-      const share = await shares.update(callerOf(request), request.params.id, {
-        name: body.name,
-        password: body.password,
-        expiresAt: body.expires_at,
-        requireIdentification: body.require_identification,
-        allowedEmails: body.allowed_emails,
-        allowedDomains: body.allowed_domains,
-      });
+      const share = await shares.update(callerOf(request), request.params.id, toShareInput(request.body));
       return ok(request, toShare(share, urls));
     },
   );

@@ -61,6 +61,16 @@ export const patchShareBody = z
   })
   .strict();
 
+/** Create and update alike: fields left out stay undefined (unchanged on update). */
+export const toShareInput = <B extends z.infer<typeof patchShareBody> | z.infer<typeof createShareBody>>(body: B) => ({
+  name: body.name,
+  password: body.password as B['password'],
+  expiresAt: body.expires_at,
+  requireIdentification: body.require_identification as B['require_identification'],
+  allowedEmails: body.allowed_emails,
+  allowedDomains: body.allowed_domains,
+});
+
 export const shareSchema = z
   .object({
     id: z.string(),
