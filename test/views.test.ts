@@ -241,8 +241,8 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     const sent = Promise.all(viewers.map((v, i) => v.call('POST', '/events', { events: batches[i] })));
     try {
       await until(
-        () => t.ctx.services.ingestion.pending === viewers.length,
-        () => ({ pending: t.ctx.services.ingestion.pending }),
+        () => t.ctx.services.views.ingestion.pending === viewers.length,
+        () => ({ pending: t.ctx.services.views.ingestion.pending }),
       );
     } finally {
       release();

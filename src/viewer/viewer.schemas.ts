@@ -5,7 +5,7 @@ import { text, withoutNul } from '../core/text';
 
 // Long enough for any token we issue (43 characters), short enough that nobody stores a novel in a cache key.
 export const viewerParams = z.object({ token: z.string().min(16).max(100).regex(/^[A-Za-z0-9_-]+$/) });
-export const viewerAssetParams = viewerParams.extend({ asset_id: z.string().max(40) });
+export const viewerAssetParams = viewerParams.extend({ asset_id: text().max(40) });
 
 const gate = z.enum(['password', 'identification', 'ready']).meta({
   description: 'The next thing the viewer must do: enter the password, identify, or nothing (play).',
