@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
+import { auditModule } from './audit/audit.module';
 import { registerAuth } from './auth/auth.hook';
 import { createAuthenticator } from './auth/authenticate';
 import type { AppContext, AppDeps, Kernel } from './context';
@@ -42,6 +43,7 @@ const MODULES: readonly AnyModule[] = [
   sharesModule,
   viewsModule,
   viewerModule,
+  auditModule,
   webModule,
 ];
 

@@ -102,6 +102,7 @@ export const configSchema = z.object({
   SHARE_PASSWORD_WINDOW: duration('15m'),
   VIEWER_SESSION_TTL: duration('30d'),
   ACCESS_LOG_RETENTION: duration('90d'),
+  AUDIT_LOG_RETENTION: duration('365d'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Demoshare <no-reply@localhost>'),
   CHROMIUM_PATH: z

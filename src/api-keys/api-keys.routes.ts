@@ -1,5 +1,6 @@
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
+import { actorOf } from '../audit/actor';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
 import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody, toApiKey, toCreateKeyInput } from './api-keys.schemas';
@@ -47,7 +48,7 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
       },
     },
     async (request, reply) => {
-      const { row, key } = await apiKeys.create(callerOf(request), toCreateKeyInput(request.body));
+      const { row, key } = await apiKeys.create(callerOf(request), toCreateKeyInput(request.body), actorOf(request));
       reply.code(201);
       return ok(request, { ...toApiKey(row), key });
     },
@@ -72,6 +73,7 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
       const { row, key } = await apiKeys.rotate(
         callerOf(request),
         request.params.id,
+        actorOf(request),
         grace === undefined ? undefined : grace * 1000,
       );
       reply.code(201);
@@ -87,7 +89,7 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
       schema: { tags, summary: 'Revoke an API key', description, params: keyParams, response: { 204: noContent, ...errors } },
     },
     async (request, reply) => {
-      await apiKeys.revoke(callerOf(request), request.params.id);
+      await apiKeys.revoke(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

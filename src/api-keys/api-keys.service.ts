@@ -1,10 +1,12 @@
 import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext, Role, Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
 import { AppError, invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
 import * as repo from './api-keys.repo';
 import { displayParts, generateApiKey, isWellFormedApiKey, KEY_PREFIX } from './key-format';
 
@@ -30,12 +32,12 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   const digestOf = (key: string) => hmacHex(digestKey, key);
 
   /** Inserts a key for `memberId` and returns the row with the only copy of the plaintext. */
-  async function issue(workspaceId: string, memberId: string, input: NewKey) {
+  async function issue(workspaceId: string, memberId: string, input: NewKey, executor: Executor = db) {
     const now = clock.now();
     if (input.expiresAt && input.expiresAt <= now) throw invalid('expires_at must be in the future');
     const key = generateApiKey();
     const { prefix, lastFour } = displayParts(key);
-    const row = await repo.insertKey(db, {
+    const row = await repo.insertKey(executor, {
       id: newId('apiKey'),
       workspaceId,
       memberId,
@@ -59,8 +61,17 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     return row;
   }
 
-  async function create(auth: AuthContext, input: NewKey) {
-    return issue(auth.workspaceId, auth.memberId, input);
+  async function create(auth: AuthContext, input: NewKey, actor: Actor) {
+    return db.transaction(async (tx) => {
+      const issued = await issue(auth.workspaceId, auth.memberId, input, tx);
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'key.created',
+        target: { type: 'api_key', id: issued.row.id, label: issued.row.name },
+        changes: { scopes: issued.row.scopes, expires_at: issued.row.expiresAt?.toISOString() ?? null },
+      });
+      return issued;
+    });
   }
 
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -71,27 +82,43 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
    * Issues a replacement with the same name, scopes and owner. The old key keeps working for the grace
    * period (so deployments can switch over) and then expires.
    */
-  async function rotate(auth: AuthContext, id: string, graceMs = rotationGraceMs) {
+  async function rotate(auth: AuthContext, id: string, actor: Actor, graceMs = rotationGraceMs) {
     const old = await manageable(auth, id);
     const now = clock.now();
     if (old.expiresAt && old.expiresAt <= now) throw new AppError('conflict', 'This key has expired: create a new one');
     // A second rotation would leave two live successors of one key; rotate the replacement instead.
     if (old.replacedById) throw new AppError('conflict', 'This key has already been rotated: rotate its replacement');
-    const fresh = await issue(auth.workspaceId, old.memberId, {
-      name: old.name,
-      scopes: old.scopes as Scope[],
-      expiresAt: old.expiresAt,
-    });
     const graceEnd = new Date(now.getTime() + graceMs);
     const expiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
-    await repo.updateKey(db, old.id, { expiresAt, replacedById: fresh.row.id });
+    const fresh = await db.transaction(async (tx) => {
+      const issued = await issue(auth.workspaceId, old.memberId, {
+        name: old.name,
+        scopes: old.scopes as Scope[],
+        expiresAt: old.expiresAt,
+      }, tx);
+      await repo.updateKey(tx, old.id, { expiresAt, replacedById: issued.row.id });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'key.rotated',
+        target: { type: 'api_key', id: old.id, label: old.name },
+        changes: { replaced_by: issued.row.id, old_key_expires_at: expiresAt.toISOString() },
+      });
+      return issued;
+    });
     await credentials.invalidate(credentialTag(old.id));
     return { ...fresh, previous: { id: old.id, expiresAt } };
   }
 
-  async function revoke(auth: AuthContext, id: string) {
+  async function revoke(auth: AuthContext, id: string, actor: Actor) {
     const row = await manageable(auth, id);
-    await repo.updateKey(db, row.id, { revokedAt: clock.now() });
+    await db.transaction(async (tx) => {
+      await repo.updateKey(tx, row.id, { revokedAt: clock.now() });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'key.revoked',
+        target: { type: 'api_key', id: row.id, label: row.name },
+      });
+    });
     await credentials.invalidate(credentialTag(row.id));
   }
 

@@ -50,6 +50,8 @@ export const PERMISSIONS = {
   'keys.manage': { scope: null, roles: EVERYONE },
   'oauth_apps.manage': { scope: null, roles: ADMINS },
   'account.read': { scope: null, roles: EVERYONE },
+  /** The contract's eight scopes have no place for it, so the audit log is read in the web app only. */
+  'audit.read': { scope: null, roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   asset: 'ast',
   oauthGrant: 'grt',
   oauthToken: 'tok',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

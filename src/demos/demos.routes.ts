@@ -1,3 +1,4 @@
+import { actorOf } from '../audit/actor';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
@@ -100,7 +101,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
       },
     },
-    async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body))),
+    async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body, actorOf(request)))),
   );
 
   // DELETE /v1/demos/:id — delete a demo with its steps, assets and share links
@@ -117,7 +118,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       },
     },
     async (request, reply) => {
-      await demos.remove(callerOf(request), request.params.id);
+      await demos.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import { lockWorkspace } from '../accounts/accounts.repo';
 import type { AuthContext } from '../auth/permissions';
 import type { Changes } from '../core/changes';
@@ -162,7 +164,7 @@ export function createDemosService(deps: DemosDeps) {
     return get(auth, demo.id);
   }
 
-  async function update(auth: AuthContext, id: string, change: DemoChange) {
+  async function update(auth: AuthContext, id: string, change: DemoChange, actor: Actor) {
     const changed = await db.transaction(async (tx) => {
       const demo = await repo.lockDemo(tx, auth.workspaceId, id);
       if (!demo) throw notFound('Demo');
@@ -219,13 +221,22 @@ export function createDemosService(deps: DemosDeps) {
           data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString() },
         });
       }
+      // Publishing and unpublishing change who can see a demo: they are audited, edits are not.
+      if (changed.includes('status') && (published || demo.status === 'published')) {
+        await recordAudit(tx, clock, actor, {
+          workspaceId: auth.workspaceId,
+          action: published ? 'demo.published' : 'demo.unpublished',
+          target: { type: 'demo', id: demo.id, label: updated!.title },
+          changes: { status: { from: demo.status, to: updated!.status } },
+        });
+      }
       return true;
     });
     if (changed) await deps.changes.announce(`demo:${id}`);
     return get(auth, id);
   }
 
-  async function remove(auth: AuthContext, id: string) {
+  async function remove(auth: AuthContext, id: string, actor: Actor) {
     await db.transaction(async (tx) => {
       const demo = await repo.lockDemo(tx, auth.workspaceId, id);
       if (!demo) throw notFound('Demo');
@@ -235,6 +246,12 @@ export function createDemosService(deps: DemosDeps) {
         workspaceId: auth.workspaceId,
         kind: 'demo.deleted',
         data: { demo_id: demo.id, title: demo.title },
+      });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'demo.deleted',
+        target: { type: 'demo', id: demo.id, label: demo.title },
+        changes: { status: demo.status },
       });
     });
     await deps.changes.announce(`demo:${id}`);

@@ -1,3 +1,4 @@
+import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -40,7 +41,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       },
     },
     async (request, reply) => {
-      const { app: created, clientSecret } = await oauthApps.create(callerOf(request), toCreateAppInput(request.body));
+      const { app: created, clientSecret } = await oauthApps.create(callerOf(request), toCreateAppInput(request.body), actorOf(request));
       reply.code(201);
       return ok(request, { ...toOAuthApp(created), client_secret: clientSecret });
     },
@@ -60,7 +61,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       },
     },
     async (request) => {
-      const { app: updated, clientSecret } = await oauthApps.rotateSecret(callerOf(request), request.params.id);
+      const { app: updated, clientSecret } = await oauthApps.rotateSecret(callerOf(request), request.params.id, actorOf(request));
       return ok(request, { ...toOAuthApp(updated), client_secret: clientSecret });
     },
   );
@@ -79,7 +80,7 @@ export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
       },
     },
     async (request, reply) => {
-      await oauthApps.remove(callerOf(request), request.params.id);
+      await oauthApps.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

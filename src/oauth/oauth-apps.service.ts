@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
 import type { AuthContext, Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -38,9 +40,10 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
     return app;
   }
 
-  async function create(auth: AuthContext, input: NewOAuthApp) {
+  async function create(auth: AuthContext, input: NewOAuthApp, actor: Actor) {
     const secret = input.isPublic ? null : newSecret();
-    const app = await repo.insertApp(db, {
+    const app = await db.transaction(async (tx) => {
+      const created = await repo.insertApp(tx, {
       id: newId('oauthApp'),
       workspaceId: auth.workspaceId,
       name: input.name,
@@ -52,6 +55,14 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
       createdById: auth.memberId,
       createdAt: clock.now(),
     });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'oauth_app.created',
+        target: { type: 'oauth_app', id: created.id, label: created.name },
+        changes: { redirect_uris: created.redirectUris, scopes: created.scopes, is_public: created.isPublic },
+      });
+      return created;
+    });
     return { app, clientSecret: secret?.secret ?? null };
   }
 
@@ -60,19 +71,35 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
   }
 
   /** A new secret replaces the old one at once; issued tokens stay valid. */
-  async function rotateSecret(auth: AuthContext, id: string) {
+  async function rotateSecret(auth: AuthContext, id: string, actor: Actor) {
     const app = await owned(auth, id);
     if (app.isPublic) return { app, clientSecret: null };
     const secret = newSecret();
-    const updated = await repo.updateApp(db, app.id, { secretDigest: secret.digest, secretLastFour: secret.lastFour });
+    const updated = await db.transaction(async (tx) => {
+      const row = await repo.updateApp(tx, app.id, { secretDigest: secret.digest, secretLastFour: secret.lastFour });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'oauth_app.secret_rotated',
+        target: { type: 'oauth_app', id: app.id, label: app.name },
+      });
+      return row;
+    });
     return { app: updated!, clientSecret: secret.secret };
   }
 
   /** Deleting an app ends every authorisation of it, and every token, at once. */
-  async function remove(auth: AuthContext, id: string) {
+  async function remove(auth: AuthContext, id: string, actor: Actor) {
     const app = await owned(auth, id);
     const grants = await repo.grantIdsOfApp(db, app.id);
-    await repo.deleteApp(db, app.id);
+    await db.transaction(async (tx) => {
+      await repo.deleteApp(tx, app.id);
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'oauth_app.deleted',
+        target: { type: 'oauth_app', id: app.id, label: app.name },
+        changes: { grants_ended: grants.length },
+      });
+    });
     await credentials.invalidate(...grants.map(credentialTag));
   }
 

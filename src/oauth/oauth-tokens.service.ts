@@ -1,3 +1,5 @@
+import { type Actor, clientActor, type RequestOrigin, systemActor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import { findActiveMember } from '../accounts/accounts.repo';
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
 import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
@@ -151,8 +153,17 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     return app;
   }
 
-  async function revokeGrant(grantId: string, reason: string) {
-    await db.transaction((tx) => repo.revokeGrant(tx, grantId, clock.now(), reason));
+  async function revokeGrant(grantId: string, reason: string, actor: Actor = systemActor()) {
+    await db.transaction(async (tx) => {
+      const grant = await repo.revokeGrant(tx, grantId, clock.now(), reason);
+      if (!grant) return;
+      await recordAudit(tx, clock, actor, {
+        workspaceId: grant.workspaceId,
+        action: 'grant.revoked',
+        target: { type: 'oauth_grant', id: grant.id },
+        changes: { app_id: grant.appId, user_id: grant.userId, reason, scopes: grant.scopes },
+      });
+    });
     await credentials.invalidate(credentialTag(grantId));
   }
 
@@ -252,14 +263,23 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
   }
 
   /** RFC 7009: always succeeds for the client, whether or not the token existed. */
-  async function revoke(client: ClientCredentials, token: string): Promise<void> {
+  async function revoke(client: ClientCredentials, token: string, from: RequestOrigin): Promise<void> {
     const app = await authenticateClient(client);
     const found = await repo.findToken(db, digest(token));
     if (!found || found.grant.appId !== app.id) return;
+    const actor = clientActor(from, found.grant);
     if (found.token.kind === 'refresh') {
-      await revokeGrant(found.grant.id, 'revoked by the client');
+      await revokeGrant(found.grant.id, 'revoked by the client', actor);
     } else {
-      await repo.revokeToken(db, found.token.id, clock.now());
+      await db.transaction(async (tx) => {
+        await repo.revokeToken(tx, found.token.id, clock.now());
+        await recordAudit(tx, clock, actor, {
+          workspaceId: found.grant.workspaceId,
+          action: 'grant.revoked',
+          target: { type: 'oauth_grant', id: found.grant.id },
+          changes: { app_id: found.grant.appId, user_id: found.grant.userId, reason: 'access token revoked by the client' },
+        });
+      });
       await credentials.invalidate(credentialTag(found.grant.id));
     }
   }

@@ -47,12 +47,15 @@ export async function insertGrant(db: Executor, row: typeof oauthGrants.$inferIn
   return created!;
 }
 
+/** Revokes a grant and its tokens; returns the grant only when this call revoked it (not already revoked). */
 export async function revokeGrant(db: Executor, id: string, at: Date, reason: string) {
-  await db
+  const [revoked] = await db
     .update(oauthGrants)
     .set({ revokedAt: at, revokedReason: reason })
-    .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+    .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)))
+    .returning();
   await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.grantId, id), isNull(oauthTokens.revokedAt)));
+  return revoked;
 }
 
 export async function insertCode(db: Executor, row: typeof oauthCodes.$inferInsert) {

@@ -1,3 +1,4 @@
+import { originOf } from '../audit/actor';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES } from '../auth/permissions';
@@ -133,7 +134,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
       await ctx.rateLimits.consume('oauth-token', policy, `ip:${request.ip}`);
       try {
         const form = parse(revokeForm, request.body);
-        await oauthTokens.revoke(clientOf(request, form), form.token);
+        await oauthTokens.revoke(clientOf(request, form), form.token, originOf(request));
         reply.header('cache-control', 'no-store');
         return {};
       } catch (error) {

@@ -1,3 +1,4 @@
+import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -39,7 +40,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request, reply) => {
-      const share = await shares.create(callerOf(request), request.params.id, toShareInput(request.body));
+      const share = await shares.create(callerOf(request), request.params.id, toShareInput(request.body), actorOf(request));
       reply.code(201);
       return ok(request, toShare(share, urls));
     },
@@ -100,7 +101,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request) => {
-      const share = await shares.update(callerOf(request), request.params.id, toShareInput(request.body));
+      const share = await shares.update(callerOf(request), request.params.id, toShareInput(request.body), actorOf(request));
       return ok(request, toShare(share, urls));
     },
   );
@@ -121,7 +122,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
       },
     },
     async (request, reply) => {
-      await shares.revoke(callerOf(request), request.params.id);
+      await shares.revoke(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
@@ -75,7 +77,7 @@ export function createSharesService(deps: SharesDeps) {
     return share;
   }
 
-  async function create(auth: AuthContext, demoId: string, input: NewShare) {
+  async function create(auth: AuthContext, demoId: string, input: NewShare, actor: Actor) {
     checkExpiry(input.expiresAt);
     const lists = {
       requireIdentification: input.requireIdentification,
@@ -116,6 +118,19 @@ export function createSharesService(deps: SharesDeps) {
           require_identification: created.requireIdentification,
         },
       });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'share.created',
+        target: { type: 'share', id: created.id, label: created.name || null },
+        changes: {
+          demo_id: demoId,
+          has_password: passwordHash !== null,
+          expires_at: created.expiresAt?.toISOString() ?? null,
+          require_identification: created.requireIdentification,
+          allowed_emails: created.allowedEmails.length,
+          allowed_domains: created.allowedDomains,
+        },
+      });
       return created;
     });
     return share;
@@ -132,7 +147,7 @@ export function createSharesService(deps: SharesDeps) {
     return share;
   }
 
-  async function update(auth: AuthContext, id: string, change: ShareChange) {
+  async function update(auth: AuthContext, id: string, change: ShareChange, actor: Actor) {
     if (change.expiresAt !== undefined) checkExpiry(change.expiresAt);
     // Hashing is slow on purpose: do it before taking the row lock.
     const newHash = typeof change.password === 'string' ? await hashPassword(change.password) : undefined;
@@ -150,13 +165,24 @@ export function createSharesService(deps: SharesDeps) {
         patch.passwordVersion = share.passwordVersion + 1;
       }
       checkLists({ ...share, ...patch });
-      return repo.updateShare(tx, share.id, patch);
+      const updated = await repo.updateShare(tx, share.id, patch);
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'share.changed',
+        target: { type: 'share', id: share.id, label: updated?.name || share.name || null },
+        // Field names only: the password itself, or its hash, never reaches the log.
+        changes: { demo_id: share.demoId, fields: Object.keys(change)
+            .filter((k) => change[k as keyof ShareChange] !== undefined)
+            .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+        },
+      });
+      return updated;
     });
     await deps.changes.announce(`share:${id}`);
     return updated;
   }
 
-  async function revoke(auth: AuthContext, id: string) {
+  async function revoke(auth: AuthContext, id: string, actor: Actor) {
     await db.transaction(async (tx) => {
       const share = await lockWithDemo(tx, auth.workspaceId, id);
       const now = clock.now();
@@ -167,6 +193,12 @@ export function createSharesService(deps: SharesDeps) {
         workspaceId: auth.workspaceId,
         kind: 'share.revoked',
         data: { share_id: share.id, demo_id: share.demoId, revoked_at: now.toISOString() },
+      });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'share.revoked',
+        target: { type: 'share', id: share.id, label: share.name || null },
+        changes: { demo_id: share.demoId },
       });
     });
     await deps.changes.announce(`share:${id}`);

@@ -1,5 +1,6 @@
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
+import { actorOf } from '../audit/actor';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
 import { inviteBody, memberParams, memberSchema, roleBody, toMember } from './team.schemas';
@@ -50,7 +51,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       },
     },
     async (request, reply) => {
-      const { member, name, url } = await team.invite(callerOf(request), request.body);
+      const { member, name, url } = await team.invite(callerOf(request), request.body, actorOf(request));
       reply.code(201);
       return ok(request, toMember(member, name, now(), url));
     },
@@ -73,7 +74,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       },
     },
     async (request) => {
-      const { member, name, url } = await team.resendInvitation(callerOf(request), request.params.id);
+      const { member, name, url } = await team.resendInvitation(callerOf(request), request.params.id, actorOf(request));
       return ok(request, toMember(member, name, now(), url));
     },
   );
@@ -94,7 +95,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       },
     },
     async (request, reply) => {
-      await team.revokeInvitation(callerOf(request), request.params.id);
+      await team.revokeInvitation(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -114,7 +115,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       },
     },
     async (request) => {
-      const { member, name } = await team.changeRole(callerOf(request), request.params.id, request.body.role);
+      const { member, name } = await team.changeRole(callerOf(request), request.params.id, request.body.role, actorOf(request));
       return ok(request, toMember(member, name, now()));
     },
   );
@@ -133,7 +134,7 @@ export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
       },
     },
     async (request, reply) => {
-      await team.remove(callerOf(request), request.params.id);
+      await team.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

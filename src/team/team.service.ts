@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { insertMember, type MemberRow } from '../accounts/accounts.repo';
 import { normaliseEmail } from '../accounts/accounts.service';
 import { invitationUrl, newInvitationToken } from '../accounts/invitation-token';
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import type { CredentialCache } from '../auth/credential-cache';
 import type { AuthContext, Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -72,7 +74,7 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
    * Invites by e-mail: a single-use link, bound to the address, valid for INVITATION_TTL. The member stays
    * `invited` until someone holding that address follows the link and signs in or signs up.
    */
-  async function invite(auth: AuthContext, input: { email: string; role: Role }): Promise<IssuedInvitation> {
+  async function invite(auth: AuthContext, input: { email: string; role: Role }, actor: Actor): Promise<IssuedInvitation> {
     const email = normaliseEmail(input.email);
     if (await repo.findMemberByEmail(db, auth.workspaceId, email)) {
       throw conflict(`${email} is already a member of this workspace (or invited)`);
@@ -98,6 +100,12 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
         kind: 'member.invited',
         data: { member_id: created.id, email, role: created.role, invited_by: auth.memberId },
       });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'member.invited',
+        target: { type: 'member', id: created.id, label: email },
+        changes: { role: created.role },
+      });
       return created;
     });
     return issue(auth, member, token);
@@ -113,30 +121,47 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
   }
 
   /** A new link (the previous one stops working at once), a fresh validity period, and the e-mail again. */
-  async function resendInvitation(auth: AuthContext, id: string): Promise<IssuedInvitation> {
+  async function resendInvitation(auth: AuthContext, id: string, actor: Actor): Promise<IssuedInvitation> {
     await findPending(auth, id);
     const now = clock.now();
     const { token, digest } = newInvitationToken();
-    const member = await repo.updatePendingMember(db, id, {
-      inviteTokenDigest: digest,
-      inviteExpiresAt: new Date(now.getTime() + invitationTtlMs),
-      invitedAt: now,
-      invitedById: auth.memberId,
-      inviteEmailStatus: null,
-      inviteEmailError: null,
-      updatedAt: now,
+    const member = await db.transaction(async (tx) => {
+      const updated = await repo.updatePendingMember(tx, id, {
+        inviteTokenDigest: digest,
+        inviteExpiresAt: new Date(now.getTime() + invitationTtlMs),
+        invitedAt: now,
+        invitedById: auth.memberId,
+        inviteEmailStatus: null,
+        inviteEmailError: null,
+        updatedAt: now,
+      });
+      if (!updated) throw conflict('This invitation was accepted meanwhile: there is nothing to resend');
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'invitation.resent',
+        target: { type: 'member', id, label: updated.email },
+        changes: { expires_at: updated.inviteExpiresAt?.toISOString() ?? null },
+      });
+      return updated;
     });
-    if (!member) throw conflict('This invitation was accepted meanwhile: there is nothing to resend');
     return issue(auth, member, token);
   }
 
   /** Withdraws a pending invitation: its link dies with the member row it would have activated. */
-  async function revokeInvitation(auth: AuthContext, id: string) {
-    await findPending(auth, id);
-    await repo.deletePendingMember(db, id);
+  async function revokeInvitation(auth: AuthContext, id: string, actor: Actor) {
+    const pending = await findPending(auth, id);
+    await db.transaction(async (tx) => {
+      await repo.deletePendingMember(tx, id);
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'invitation.revoked',
+        target: { type: 'member', id, label: pending.email },
+        changes: { role: pending.role },
+      });
+    });
   }
 
-  async function changeRole(auth: AuthContext, id: string, role: Role) {
+  async function changeRole(auth: AuthContext, id: string, role: Role, actor: Actor) {
     const updated = await db.transaction(async (tx) => {
       const found = await repo.findMember(tx, auth.workspaceId, id);
       if (!found) throw notFound('Team member');
@@ -147,13 +172,21 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
         }
       }
       const member = await repo.updateMember(tx, id, { role, updatedAt: clock.now() });
+      if (found.member.role !== role) {
+        await recordAudit(tx, clock, actor, {
+          workspaceId: auth.workspaceId,
+          action: 'member.role_changed',
+          target: { type: 'member', id, label: found.member.email },
+          changes: { role: { from: found.member.role, to: role } },
+        });
+      }
       return { member: member!, name: found.name };
     });
     await credentials.invalidate(`member:${id}`);
     return updated;
   }
 
-  async function remove(auth: AuthContext, id: string) {
+  async function remove(auth: AuthContext, id: string, actor: Actor) {
     await db.transaction(async (tx) => {
       const found = await repo.findMember(tx, auth.workspaceId, id);
       if (!found) throw notFound('Team member');
@@ -164,6 +197,12 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
         }
       }
       await repo.deleteMember(tx, id);
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'member.removed',
+        target: { type: 'member', id, label: found.member.email },
+        changes: { role: found.member.role, status: found.member.status },
+      });
     });
     await credentials.invalidate(`member:${id}`);
   }

@@ -1,3 +1,4 @@
+import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -73,7 +74,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       },
     },
     async (request, reply) => {
-      const { row, secret } = await webhooks.create(callerOf(request), request.body);
+      const { row, secret } = await webhooks.create(callerOf(request), request.body, actorOf(request));
       reply.code(201);
       return ok(request, { ...toWebhook(row), secret, standard_webhooks_secret: standardWebhooksSecret(secret) });
     },
@@ -93,7 +94,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         response: { 200: dataEnvelope(webhookSchema), ...errors },
       },
     },
-    async (request) => ok(request, toWebhook(await webhooks.update(callerOf(request), request.params.id, request.body))),
+    async (request) => ok(request, toWebhook(await webhooks.update(callerOf(request), request.params.id, request.body, actorOf(request)))),
   );
 
   // DELETE /v1/webhooks/:id — delete a webhook and its delivery log
@@ -110,7 +111,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       },
     },
     async (request, reply) => {
-      await webhooks.remove(callerOf(request), request.params.id);
+      await webhooks.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -132,7 +133,7 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
       },
     },
     async (request) => {
-      const { row, secret } = await webhooks.rotateSecret(callerOf(request), request.params.id, request.body?.secret);
+      const { row, secret } = await webhooks.rotateSecret(callerOf(request), request.params.id, actorOf(request), request.body?.secret);
       return ok(request, { ...toWebhook(row), secret, standard_webhooks_secret: standardWebhooksSecret(secret) });
     },
   );

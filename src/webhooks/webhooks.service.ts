@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import { randomBytes } from 'node:crypto';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -35,6 +37,15 @@ export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** Before and after of what an admin can change; the secret is not among them. */
+function webhookChanges(before: repo.WebhookRow, after: repo.WebhookRow) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  if (before.url !== after.url) changes.url = { from: before.url, to: after.url };
+  if (before.events.join(',') !== after.events.join(',')) changes.events = { from: before.events, to: after.events };
+  if (before.active !== after.active) changes.active = { from: before.active, to: after.active };
+  return changes;
+}
+
 export function createWebhooksService({ database, clock, net, sealingKey, rotationGraceMs, maxAttempts }: WebhooksDeps) {
   const { db } = database;
 
@@ -49,11 +60,12 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
   }
 
   /** The address is resolved and checked by the SSRF guard now, and again at every delivery. */
-  async function create(auth: AuthContext, input: { url: string; events: EventKind[]; secret?: string }) {
+  async function create(auth: AuthContext, input: { url: string; events: EventKind[]; secret?: string }, actor: Actor) {
     const url = (await net.check(input.url)).toString();
     const secret = input.secret ?? generateSecret();
     const now = clock.now();
-    const row = await repo.insertWebhook(db, {
+    const row = await db.transaction(async (tx) => {
+      const created = await repo.insertWebhook(tx, {
       id: newId('webhook'),
       workspaceId: auth.workspaceId,
       url,
@@ -64,10 +76,23 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
       createdAt: now,
       updatedAt: now,
     });
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'webhook.created',
+        target: { type: 'webhook', id: created.id, label: url },
+        changes: { url, events: created.events },
+      });
+      return created;
+    });
     return { row, secret };
   }
 
-  async function update(auth: AuthContext, id: string, input: { url?: string; events?: EventKind[]; active?: boolean }) {
+  async function update(
+    auth: AuthContext,
+    id: string,
+    input: { url?: string; events?: EventKind[]; active?: boolean },
+    actor: Actor,
+  ) {
     const current = await get(auth, id);
     const now = clock.now();
     const patch: Parameters<typeof repo.updateWebhook>[2] = { updatedAt: now };
@@ -79,28 +104,56 @@ export function createWebhooksService({ database, clock, net, sealingKey, rotati
     } else if (input.active === false && current.active) {
       Object.assign(patch, { active: false, disabledAt: now, disabledReason: 'manual' });
     }
-    const row = await repo.updateWebhook(db, id, patch);
-    if (!row) throw notFound('Webhook');
+    const row = await db.transaction(async (tx) => {
+      const updated = await repo.updateWebhook(tx, id, patch);
+      if (!updated) throw notFound('Webhook');
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'webhook.changed',
+        target: { type: 'webhook', id, label: updated.url },
+        changes: webhookChanges(current, updated),
+      });
+      return updated;
+    });
     return row;
   }
 
-  async function remove(auth: AuthContext, id: string) {
-    if (!(await repo.deleteWebhook(db, auth.workspaceId, id))) throw notFound('Webhook');
+  async function remove(auth: AuthContext, id: string, actor: Actor) {
+    const current = await get(auth, id);
+    await db.transaction(async (tx) => {
+      if (!(await repo.deleteWebhook(tx, auth.workspaceId, id))) throw notFound('Webhook');
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'webhook.deleted',
+        target: { type: 'webhook', id, label: current.url },
+        changes: { events: current.events },
+      });
+    });
   }
 
   /** The previous secret keeps signing beside the new one for the grace period, so receivers can switch at leisure. */
-  async function rotateSecret(auth: AuthContext, id: string, given?: string) {
+  async function rotateSecret(auth: AuthContext, id: string, actor: Actor, given?: string) {
     const current = await get(auth, id);
     const secret = given ?? generateSecret();
     const now = clock.now();
-    const row = await repo.updateWebhook(db, id, {
-      secretSealed: seal(sealingKey, secret),
-      secretHint: secretHint(secret),
-      previousSecretSealed: current.secretSealed,
-      previousSecretExpiresAt: new Date(now.getTime() + rotationGraceMs),
-      updatedAt: now,
+    const previousSecretExpiresAt = new Date(now.getTime() + rotationGraceMs);
+    const row = await db.transaction(async (tx) => {
+      const updated = await repo.updateWebhook(tx, id, {
+        secretSealed: seal(sealingKey, secret),
+        secretHint: secretHint(secret),
+        previousSecretSealed: current.secretSealed,
+        previousSecretExpiresAt,
+        updatedAt: now,
+      });
+      if (!updated) throw notFound('Webhook');
+      await recordAudit(tx, clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'webhook.secret_rotated',
+        target: { type: 'webhook', id, label: updated.url },
+        changes: { generated: given === undefined, previous_valid_until: previousSecretExpiresAt.toISOString() },
+      });
+      return updated;
     });
-    if (!row) throw notFound('Webhook');
     return { row, secret };
   }
 

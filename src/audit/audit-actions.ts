@@ -1,0 +1,65 @@
+/**
+ * Every action the audit log records, one list: the API's `action` filter, the OpenAPI enum and the
+ * recorder's type come from it. Dotted `<target>.<verb>`; add a row here before recording a new one.
+ */
+export const AUDIT_ACTIONS = [
+  // Recorded by accounts (sign-in, passwords, e-mail, sessions).
+  'user.signed_in',
+  'user.sign_in_failed',
+  'user.password_changed',
+  'user.password_reset',
+  'user.email_changed',
+  'session.revoked',
+  'member.joined',
+  // API keys
+  'key.created',
+  'key.rotated',
+  'key.revoked',
+  // Team
+  'member.invited',
+  'member.role_changed',
+  'member.removed',
+  'invitation.resent',
+  'invitation.revoked',
+  // Demos and their links
+  'demo.published',
+  'demo.unpublished',
+  'demo.deleted',
+  'share.created',
+  'share.changed',
+  'share.revoked',
+  // Webhooks
+  'webhook.created',
+  'webhook.changed',
+  'webhook.secret_rotated',
+  'webhook.deleted',
+  // OAuth
+  'oauth_app.created',
+  'oauth_app.secret_rotated',
+  'oauth_app.deleted',
+  'grant.revoked',
+  // Viewer data
+  'data.erased',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an entry can be about. */
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'session',
+  'member',
+  'api_key',
+  'demo',
+  'share',
+  'webhook',
+  'oauth_app',
+  'oauth_grant',
+  'workspace',
+  'viewer',
+] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export const ACTOR_TYPES = ['user', 'api_key', 'oauth_app', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];

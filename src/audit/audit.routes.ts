@@ -1,0 +1,83 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { csvLine } from '../core/csv';
+import { errorEnvelope, listEnvelope } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { paginate } from '../core/pagination';
+import type { ModuleContext, Services } from '../module';
+import type { AuditRow } from './audit.repo';
+import { auditEntrySchema, CSV_HEADER, exportAuditQuery, listAuditQuery, toAuditEntry, toAuditFilters, toCsvCells } from './audit.schemas';
+
+const tags = ['Audit log'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope };
+const filtersHelp =
+  'Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), ' +
+  '`start_date` and `end_date` (inclusive UTC days, or ISO timestamps).';
+
+export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) {
+  const { audit } = ctx.services;
+
+  // GET /v1/audit-log — a page of the workspace's audit log, newest first
+  app.get(
+    '/audit-log',
+    {
+      config: { permission: 'audit.read' },
+      schema: {
+        tags,
+        summary: 'List audit log entries',
+        description: `Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). ${filtersHelp}`,
+        querystring: listAuditQuery,
+        response: { 200: listEnvelope(auditEntrySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const filters = toAuditFilters(request.query);
+      return paginate(
+        request,
+        (range) => audit.list(callerOf(request), filters, range),
+        ({ rows }) => rows.map(toAuditEntry),
+      );
+    },
+  );
+
+  // GET /v1/audit-log.csv — every matching entry as CSV, for spreadsheets and archives
+  app.get(
+    '/audit-log.csv',
+    {
+      config: { permission: 'audit.read' },
+      schema: {
+        tags,
+        summary: 'Export the audit log as CSV',
+        description:
+          `The same entries as the list, all of them, newest first, streamed as RFC 4180 CSV with a header row (columns: ${CSV_HEADER.join(', ')}). ` +
+          'Cells that a spreadsheet would run as a formula (starting with = + - @) are prefixed with an apostrophe. ' +
+          filtersHelp,
+        querystring: exportAuditQuery,
+        produces: ['text/csv'],
+        response: {
+          // Fastify pipes the stream as is; this schema only documents it.
+          200: z.custom<Readable>((v) => v instanceof Readable).meta({ description: 'text/csv; charset=utf-8' }),
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const filters = toAuditFilters(request.query);
+      const entries = audit.exportEntries(callerOf(request), filters);
+      // The first batch is read before the headers go: a failure there is still a proper error response.
+      const first = await entries.next();
+      async function* lines(): AsyncGenerator<string> {
+        yield csvLine(CSV_HEADER);
+        if (first.done) return;
+        yield csvLine(toCsvCells(first.value));
+        for await (const row of entries as AsyncIterable<AuditRow>) yield csvLine(toCsvCells(row));
+      }
+      const day = ctx.clock.now().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-log-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines()));
+    },
+  );
+}

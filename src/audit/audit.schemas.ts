@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { AppError } from '../core/errors';
+import { paginationQuery } from '../core/pagination';
+import { text } from '../core/text';
+import { dateFilter, iso, resolveDateFilter, timestamp } from '../core/time';
+import { ACTOR_TYPES, AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './audit-actions';
+import type { AuditFilters, AuditRow } from './audit.repo';
+
+const anyId = text()
+  .regex(/^[a-z]+_[0-9a-z]{26}$/, 'must be an id such as usr_01jd3k7q9x8v2m4n6p0r5s7t9w')
+  .meta({ example: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w' });
+
+const filters = {
+  actor: anyId.optional().meta({
+    description: 'A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did.',
+  }),
+  action: z
+    .enum(AUDIT_ACTIONS, { error: (issue) => `unknown action ${JSON.stringify(issue.input)}; valid: ${AUDIT_ACTIONS.join(', ')}` })
+    .optional()
+    .meta({ description: 'Only this action.' }),
+  target: anyId.optional().meta({ description: 'Only entries about this record (member, key, demo, share, ...).' }),
+  start_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+  end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+};
+
+export const listAuditQuery = paginationQuery.extend(filters).strict();
+export const exportAuditQuery = z.object(filters).strict();
+
+type FilterQuery = { [K in keyof typeof filters]?: z.infer<(typeof filters)[K]> };
+
+/** The query's filters for the service; an inverted range is a 400 that names the field. */
+export function toAuditFilters(q: FilterQuery): AuditFilters {
+  const from = q.start_date ? resolveDateFilter(q.start_date, false) : undefined;
+  const to = q.end_date ? resolveDateFilter(q.end_date, true) : undefined;
+  if (from && to && from > to) {
+    throw new AppError('invalid_request', 'end_date is before start_date', {
+      details: [{ field: 'end_date', message: 'must not be before start_date' }],
+    });
+  }
+  return { actor: q.actor, action: q.action, target: q.target, from, to };
+}
+
+export const auditEntrySchema = z
+  .object({
+    id: z.string().meta({ example: 'aud_01jd3k7q9x8v2m4n6p0r5s7t9w' }),
+    action: z.enum(AUDIT_ACTIONS),
+    actor: z.object({
+      type: z.enum(ACTOR_TYPES),
+      id: z.string().nullable().meta({ description: 'User, API key or OAuth app id; null for the system.' }),
+      user_id: z.string().nullable().meta({ description: 'The person acting, directly or through a key or app.' }),
+      label: z.string().meta({ description: 'E-mail, key name or app name when the entry was written.' }),
+    }),
+    target: z.object({
+      type: z.enum(AUDIT_TARGET_TYPES),
+      id: z.string().nullable(),
+      label: z.string().nullable().meta({ description: 'A readable name of the target when the entry was written.' }),
+    }),
+    changes: z.record(z.string(), z.unknown()).meta({
+      description: 'What changed, briefly (field names, old and new values). Never a secret, token or hash.',
+    }),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'AuditEntry' });
+
+export function toAuditEntry(row: AuditRow): z.infer<typeof auditEntrySchema> {
+  return {
+    id: row.id,
+    action: row.action as z.infer<typeof auditEntrySchema>['action'],
+    actor: {
+      type: row.actorType as z.infer<typeof auditEntrySchema>['actor']['type'],
+      id: row.actorId,
+      user_id: row.actorUserId,
+      label: row.actorLabel,
+    },
+    target: {
+      type: row.targetType as z.infer<typeof auditEntrySchema>['target']['type'],
+      id: row.targetId,
+      label: row.targetLabel,
+    },
+    changes: row.changes,
+    ip: row.ip,
+    user_agent: row.userAgent,
+    created_at: iso(row.createdAt),
+  };
+}
+
+export const CSV_HEADER = [
+  'created_at',
+  'action',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'target_type',
+  'target_id',
+  'target_label',
+  'changes',
+  'ip',
+  'user_agent',
+  'id',
+] as const;
+
+export function toCsvCells(row: AuditRow): unknown[] {
+  return [
+    row.createdAt,
+    row.action,
+    row.actorType,
+    row.actorId,
+    row.actorLabel,
+    row.targetType,
+    row.targetId,
+    row.targetLabel,
+    row.changes,
+    row.ip,
+    row.userAgent,
+    row.id,
+  ];
+}
