@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../src/core/clock';
+import { createShare, demoWithSteps } from './helpers/shares';
+import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+
+const AGENT = 'audit-test/1.0';
+const REDIRECT = 'https://client.example.com/callback';
+// A public IP literal: the SSRF guard accepts it without DNS, and nothing is delivered (no workers).
+const HOOK_URL = 'https://93.184.215.14/hooks/demoshare';
+
+interface Entry {
+  id: string;
+  action: string;
+  actor: { type: string; id: string | null; user_id: string | null; label: string };
+  target: { type: string; id: string | null; label: string | null };
+  changes: Record<string, unknown>;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+describe('audit log', () => {
+  const clock = manualClock('2026-03-01T09:00:00.000Z');
+  let t: TestApp;
+  let admin: TestSession;
+
+  const as = (session: TestSession, method: string, url: string, payload?: object) =>
+    session.inject({ method: method as 'GET', url, headers: { 'user-agent': AGENT }, ...(payload ? { payload } : {}) });
+
+  async function entries(query: Record<string, string> = {}, session = admin) {
+    const res = await as(session, 'GET', `/v1/audit-log?${new URLSearchParams(query)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { data: Entry[]; meta: { total: number; page: number; per_page: number } };
+  }
+
+  /** The one entry of `action` on `target`, checked for the actor and for every secret the API handed out. */
+  async function onlyEntry(action: string, target: string, secrets: string[] = []): Promise<Entry> {
+    const { data, meta } = await entries({ action, target });
+    expect(meta.total, `${action} on ${target}`).toBe(1);
+    const entry = data[0]!;
+    expect(entry.target.id).toBe(target);
+    const stored = await t.db.database.executeSql('select * from audit_log where id = $1', [entry.id]);
+    const whole = JSON.stringify(stored.rows[0]) + JSON.stringify(entry);
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(6);
+      expect(whole).not.toContain(secret);
+    }
+    return entry;
+  }
+
+  function expectAdmin(entry: Entry) {
+    expect(entry.actor).toEqual({ type: 'user', id: admin.userId, user_id: admin.userId, label: admin.email });
+    expect(entry.ip).toBe('127.0.0.1');
+    expect(entry.user_agent).toBe(AGENT);
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    admin = await t.signUp();
+  });
+  afterAll(() => t?.close());
+
+  it('records API key creation, rotation and revocation, without the key', async () => {
+    const created = await as(admin, 'POST', '/v1/api-keys', { name: 'CI deploy', scopes: ['demos:read'] });
+    const { id, key } = created.json().data;
+    const createdEntry = await onlyEntry('key.created', id, [key]);
+    expectAdmin(createdEntry);
+    expect(createdEntry.target).toEqual({ type: 'api_key', id, label: 'CI deploy' });
+    expect(createdEntry.changes).toMatchObject({ scopes: ['demos:read'] });
+
+    const rotated = await as(admin, 'POST', `/v1/api-keys/${id}/rotate`, {});
+    expect(rotated.statusCode).toBe(201);
+    const fresh = rotated.json().data;
+    const rotatedEntry = await onlyEntry('key.rotated', id, [key, fresh.key]);
+    expect(rotatedEntry.changes).toMatchObject({ replaced_by: fresh.id });
+
+    expect((await as(admin, 'DELETE', `/v1/api-keys/${fresh.id}`)).statusCode).toBe(204);
+    expectAdmin(await onlyEntry('key.revoked', fresh.id, [key, fresh.key]));
+  });
+
+  it('records invitations, role changes and removals, without invitation links', async () => {
+    const invited = await as(admin, 'POST', '/v1/team/members', { email: 'carol@example.com', role: 'editor' });
+    expect(invited.statusCode).toBe(201);
+    const member = invited.json().data;
+    const firstToken = String(member.invitation.url).split('/invite/')[1]!;
+    const entry = await onlyEntry('member.invited', member.id, [firstToken]);
+    expectAdmin(entry);
+    expect(entry.target).toEqual({ type: 'member', id: member.id, label: 'carol@example.com' });
+    expect(entry.changes).toEqual({ role: 'editor' });
+
+    const resent = await as(admin, 'POST', `/v1/team/members/${member.id}/invitation`);
+    expect(resent.statusCode).toBe(200);
+    const secondToken = String(resent.json().data.invitation.url).split('/invite/')[1]!;
+    await onlyEntry('invitation.resent', member.id, [firstToken, secondToken]);
+    expect((await as(admin, 'DELETE', `/v1/team/members/${member.id}/invitation`)).statusCode).toBe(204);
+    await onlyEntry('invitation.revoked', member.id, [firstToken, secondToken]);
+
+    const dave = await t.member(admin, 'editor');
+    const changed = await as(admin, 'PATCH', `/v1/team/members/${dave.memberId}`, { role: 'viewer' });
+    expect(changed.statusCode).toBe(200);
+    const roleEntry = await onlyEntry('member.role_changed', dave.memberId);
+    expect(roleEntry.changes).toEqual({ role: { from: 'editor', to: 'viewer' } });
+    expect((await as(admin, 'DELETE', `/v1/team/members/${dave.memberId}`)).statusCode).toBe(204);
+    expect((await onlyEntry('member.removed', dave.memberId)).target.label).toBe(dave.email);
+  });
+
+  it('records publishing by an API key, unpublishing and deletion', async () => {
+    const key = await t.apiKey('all', admin);
+    const keys = (await as(admin, 'GET', '/v1/api-keys')).json().data as { id: string; name: string }[];
+    const keyId = keys.find((k) => k.name === 'test key')!.id;
+    const demoId = await demoWithSteps(t, key, 1);
+    const published = await onlyEntry('demo.published', demoId, [key]);
+    expect(published.actor).toEqual({ type: 'api_key', id: keyId, user_id: admin.userId, label: `test key (${admin.email})` });
+    expect(published.target).toEqual({ type: 'demo', id: demoId, label: 'Secret roadmap tour' });
+    expect(published.changes).toEqual({ status: { from: 'draft', to: 'published' } });
+
+    // An edit that does not change the status is not a publication event.
+    await as(admin, 'PATCH', `/v1/demos/${demoId}`, { title: 'Renamed tour' });
+    expect((await entries({ target: demoId })).meta.total).toBe(1);
+
+    expect((await as(admin, 'PATCH', `/v1/demos/${demoId}`, { status: 'draft' })).statusCode).toBe(200);
+    expectAdmin(await onlyEntry('demo.unpublished', demoId));
+    expect((await as(admin, 'DELETE', `/v1/demos/${demoId}`)).statusCode).toBe(204);
+    expect((await onlyEntry('demo.deleted', demoId)).target.label).toBe('Renamed tour');
+  });
+
+  it('records share links without their passwords or tokens', async () => {
+    const key = await t.apiKey('all', admin);
+    const demoId = await demoWithSteps(t, key, 1);
+    const res = await as(admin, 'POST', `/v1/demos/${demoId}/shares`, { name: 'Board', password: 'first-password-1' });
+    expect(res.statusCode).toBe(201);
+    const share = res.json().data;
+    const token = String(share.url).split('/s/')[1]!;
+    const created = await onlyEntry('share.created', share.id, ['first-password-1', token]);
+    expect(created.changes).toMatchObject({ demo_id: demoId, has_password: true });
+
+    const patched = await as(admin, 'PATCH', `/v1/shares/${share.id}`, { password: 'second-password-2', name: 'Board v2' });
+    expect(patched.statusCode).toBe(200);
+    const changed = await onlyEntry('share.changed', share.id, ['first-password-1', 'second-password-2', token]);
+    expect(changed.changes).toEqual({ demo_id: demoId, fields: ['name', 'password'] });
+    expect((await as(admin, 'DELETE', `/v1/shares/${share.id}`)).statusCode).toBe(204);
+    await onlyEntry('share.revoked', share.id, [token]);
+    // A share made through an API key names the key.
+    const other = await createShare(t, key, demoId);
+    expect((await onlyEntry('share.created', other.id, [other.token])).actor.type).toBe('api_key');
+  });
+
+  it('records webhooks without their signing secrets', async () => {
+    const res = await as(admin, 'POST', '/v1/webhooks', { url: HOOK_URL, events: ['demo.viewed'] });
+    expect(res.statusCode).toBe(201);
+    const { id, secret } = res.json().data;
+    expectAdmin(await onlyEntry('webhook.created', id, [secret]));
+    const patched = await as(admin, 'PATCH', `/v1/webhooks/${id}`, { events: ['demo.viewed', 'demo.completed'] });
+    expect(patched.statusCode).toBe(200);
+    const changed = await onlyEntry('webhook.changed', id, [secret]);
+    expect(changed.changes).toEqual({ events: { from: ['demo.viewed'], to: ['demo.viewed', 'demo.completed'] } });
+    const rotated = await as(admin, 'POST', `/v1/webhooks/${id}/rotate-secret`, { secret: 'whsec_given-by-the-admin' });
+    expect(rotated.statusCode).toBe(200);
+    await onlyEntry('webhook.secret_rotated', id, [secret, 'whsec_given-by-the-admin']);
+    expect((await as(admin, 'DELETE', `/v1/webhooks/${id}`)).statusCode).toBe(204);
+    await onlyEntry('webhook.deleted', id, [secret, 'whsec_given-by-the-admin']);
+  });
+
+  it('records OAuth apps and grants revoked by the client or on refresh-token reuse', async () => {
+    const res = await as(admin, 'POST', '/v1/oauth/apps', { name: 'Acme CRM', redirect_uris: [REDIRECT], scopes: ['team:read'] });
+    expect(res.statusCode).toBe(201);
+    const { client_id: appId, client_secret: firstSecret } = res.json().data;
+    expectAdmin(await onlyEntry('oauth_app.created', appId, [firstSecret]));
+    const rotated = await as(admin, 'POST', `/v1/oauth/apps/${appId}/rotate-secret`);
+    const secret = rotated.json().data.client_secret as string;
+    await onlyEntry('oauth_app.secret_rotated', appId, [firstSecret, secret]);
+
+    const tokens = async () => {
+      const query = { client_id: appId, redirect_uri: REDIRECT, response_type: 'code', scope: 'team:read', state: 's' };
+      const consent = await admin.inject({ method: 'POST', url: '/v1/oauth/authorize', payload: { ...query, decision: 'allow' } });
+      const code = new URL(consent.json().data.redirect_to).searchParams.get('code')!;
+      const form = { grant_type: 'authorization_code', code, client_id: appId, client_secret: secret, redirect_uri: REDIRECT };
+      const issued = await t.app.inject({
+        method: 'POST',
+        url: '/v1/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(form).toString(),
+      });
+      return issued.json() as { access_token: string; refresh_token: string };
+    };
+    const tokenForm = (fields: Record<string, string>, path = '/v1/oauth/revoke') =>
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': AGENT },
+        payload: new URLSearchParams({ client_id: appId, client_secret: secret, ...fields }).toString(),
+      });
+
+    const first = await tokens();
+    expect((await tokenForm({ token: first.refresh_token })).statusCode).toBe(200);
+    const byClient = (await entries({ action: 'grant.revoked', actor: appId })).data;
+    expect(byClient).toHaveLength(1);
+    expect(byClient[0]!.actor).toEqual({ type: 'oauth_app', id: appId, user_id: admin.userId, label: `Acme CRM for ${admin.email}` });
+    expect(byClient[0]!.changes).toMatchObject({ app_id: appId, reason: 'revoked by the client' });
+    expect(JSON.stringify(byClient)).not.toContain(first.refresh_token);
+    // Revoking it again changes nothing and records nothing.
+    await tokenForm({ token: first.refresh_token });
+    expect((await entries({ action: 'grant.revoked', actor: appId })).meta.total).toBe(1);
+
+    const second = await tokens();
+    const refresh = { grant_type: 'refresh_token', refresh_token: second.refresh_token };
+    expect((await tokenForm(refresh, '/v1/oauth/token')).statusCode).toBe(200);
+    expect((await tokenForm(refresh, '/v1/oauth/token')).statusCode).toBe(400);
+    const reuse = (await entries({ action: 'grant.revoked' })).data.filter((e) => e.actor.type === 'system');
+    expect(reuse).toHaveLength(1);
+    expect(reuse[0]!.actor).toEqual({ type: 'system', id: null, user_id: null, label: 'system' });
+    expect(reuse[0]!.changes).toMatchObject({ reason: 'refresh token reused' });
+
+    expect((await as(admin, 'DELETE', `/v1/oauth/apps/${appId}`)).statusCode).toBe(204);
+    await onlyEntry('oauth_app.deleted', appId, [firstSecret, secret]);
+  });
+
+  it('is the workspace’s own: another workspace sees none of it', async () => {
+    const stranger = await t.signUp();
+    expect((await entries({}, stranger)).meta.total).toBe(0);
+  });
+});
