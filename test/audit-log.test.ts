@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
 import { createShare, demoWithSteps } from './helpers/shares';
-import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
 const AGENT = 'audit-test/1.0';
 const REDIRECT = 'https://client.example.com/callback';
