@@ -11,6 +11,7 @@ import { DemosPage } from './pages/demos/demos-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { ConsentPage } from './pages/oauth/consent-page';
 import { ApiKeysPage } from './pages/settings/api-keys-page';
+import { AuditLogPage } from './pages/settings/audit-log-page';
 import { OAuthAppsPage } from './pages/settings/oauth-apps-page';
 import { SettingsLayout } from './pages/settings/settings-layout';
 import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page';
@@ -42,6 +43,7 @@ export function App() {
                 <Route path="api/oauth" element={<OAuthAppsPage />} />
                 <Route path="webhooks" element={<WebhooksPage />} />
                 <Route path="webhooks/:id" element={<WebhookDetailPage />} />
+                <Route path="audit-log" element={<AuditLogPage />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>

@@ -13,6 +13,7 @@ import './styles/page.css';
 import './styles/layout.css';
 import './styles/demos.css';
 import './styles/webhooks.css';
+import './styles/audit.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

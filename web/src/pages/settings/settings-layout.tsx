@@ -1,9 +1,11 @@
 import { useLayoutEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { PageHeader } from '../../components/page-header';
+import { isAdmin, useSession } from '../../session/session-context';
 
 export function SettingsLayout() {
   const tabs = useRef<HTMLElement>(null);
+  const admin = isAdmin(useSession());
   const { pathname } = useLocation();
 
   // Where the tabs do not all fit (a very narrow phone), the bar scrolls: it starts at its beginning and moves
@@ -29,6 +31,11 @@ export function SettingsLayout() {
         <NavLink to="/settings/webhooks" className="tab">
           Webhooks
         </NavLink>
+        {admin ? (
+          <NavLink to="/settings/audit-log" className="tab">
+            Audit log
+          </NavLink>
+        ) : null}
       </nav>
       <Outlet />
     </>
