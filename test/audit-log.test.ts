@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
 import { createShare, demoWithSteps } from './helpers/shares';
-import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
 const AGENT = 'audit-test/1.0';
 const REDIRECT = 'https://client.example.com/callback';
@@ -162,7 +162,7 @@ describe('audit log', () => {
   });
 
   it('records OAuth apps and grants revoked by the client or on refresh-token reuse', async () => {
-    const res = await as(admin, 'POST', '/v1/oauth/apps', { name: 'Acme CRM', redirect_uris: [REDIRECT], scopes: ['team:read'] });
+    const res = await as(admin, 'POST', '/v1/oauth/apps', { name: 'Acme CRM', redirect_uris: [REDIRECT], scopes: ['team:read', 'team:write'] });
     expect(res.statusCode).toBe(201);
     const { client_id: appId, client_secret: firstSecret } = res.json().data;
     expectAdmin(await onlyEntry('oauth_app.created', appId, [firstSecret]));
@@ -171,7 +171,7 @@ describe('audit log', () => {
     await onlyEntry('oauth_app.secret_rotated', appId, [firstSecret, secret]);
 
     const tokens = async () => {
-      const query = { client_id: appId, redirect_uri: REDIRECT, response_type: 'code', scope: 'team:read', state: 's' };
+      const query = { client_id: appId, redirect_uri: REDIRECT, response_type: 'code', scope: 'team:read team:write', state: 's' };
       const consent = await admin.inject({ method: 'POST', url: '/v1/oauth/authorize', payload: { ...query, decision: 'allow' } });
       const code = new URL(consent.json().data.redirect_to).searchParams.get('code')!;
       const form = { grant_type: 'authorization_code', code, client_id: appId, client_secret: secret, redirect_uri: REDIRECT };
@@ -192,6 +192,17 @@ describe('audit log', () => {
       });
 
     const first = await tokens();
+    // An app acting for a user is the actor, named with the user it acts for.
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/v1/team/members',
+      headers: { ...bearer(first.access_token), 'user-agent': AGENT },
+      payload: { email: 'olivia@example.com', role: 'viewer' },
+    });
+    expect(invited.statusCode).toBe(201);
+    const viaApp = await onlyEntry('member.invited', invited.json().data.id, [first.access_token, first.refresh_token, secret]);
+    expect(viaApp.actor).toEqual({ type: 'oauth_app', id: appId, user_id: admin.userId, label: `Acme CRM for ${admin.email}` });
+    expect(viaApp.user_agent).toBe(AGENT);
     expect((await tokenForm({ token: first.refresh_token })).statusCode).toBe(200);
     const byClient = (await entries({ action: 'grant.revoked', actor: appId })).data;
     expect(byClient).toHaveLength(1);

@@ -20,7 +20,8 @@ const ALLOWED_FLAG = /^has_/;
 const MAX_STRING = 300;
 const MAX_ITEMS = 50;
 
-function scrub(value: unknown, depth = 0): unknown {
+/** `changes` as stored: secret-looking keys dropped, long strings and lists cut, dates as ISO strings. */
+export function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return value.toISOString();
