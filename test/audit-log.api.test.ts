@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_RETENTION } from '../src/audit/audit.jobs';
 import { manualClock } from '../src/core/clock';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
@@ -163,5 +164,28 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
     expect(left.rows.map((r) => r.target_id).filter((id) => keyIds.includes(String(id)))).toEqual([keyIds[3], keyIds[4]]);
     // And the permission did not outlive the job's transaction.
     await expect(sql('delete from audit_log')).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('audit log retention job', () => {
+  it('runs from the queue and deletes through the trigger’s allowed path', async () => {
+    const clock = manualClock('2025-01-01T00:00:00.000Z');
+    const t = await createTestApp({ clock, jobs: true, config: { AUDIT_LOG_RETENTION: 5 * DAY } });
+    try {
+      const admin = await t.signUp();
+      const old = await admin.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'old', scopes: ['demos:read'] } });
+      // Past the retention, within the session's lifetime.
+      clock.advance(6 * DAY);
+      const recent = await admin.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'recent', scopes: ['demos:read'] } });
+      await t.ctx.queue.send(AUDIT_RETENTION, {});
+      const targets = async () =>
+        (await t.db.database.executeSql(`select target_id from audit_log where action = 'key.created'`)).rows.map((r) => r.target_id);
+      const deadline = Date.now() + 20_000;
+      while ((await targets()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+      expect(await targets()).toEqual([recent.json().data.id]);
+      expect(old.json().data.id).not.toBe(recent.json().data.id);
+    } finally {
+      await t.close();
+    }
   });
 });
