@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../src/audit/actor';
 import { manualClock } from '../src/core/clock';
 import { createShare, demoWithSteps } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
@@ -76,6 +77,12 @@ describe('audit log', () => {
 
     expect((await as(admin, 'DELETE', `/v1/api-keys/${fresh.id}`)).statusCode).toBe(204);
     expectAdmin(await onlyEntry('key.revoked', fresh.id, [key, fresh.key]));
+
+    // The CLI's `keys create` goes through the same path, as the system.
+    const cli = await t.ctx.services.apiKeys.apiKeys.issueRecorded(admin.workspaceId, admin.memberId, { name: 'cli', scopes: ['demos:read'] }, systemActor());
+    const cliEntry = await onlyEntry('key.created', cli.row.id, [cli.key]);
+    expect(cliEntry.actor).toEqual({ type: 'system', id: null, user_id: null, label: 'system' });
+    expect(cliEntry.changes).toMatchObject({ member_id: admin.memberId });
   });
 
   it('records invitations, role changes and removals, without invitation links', async () => {

@@ -61,17 +61,22 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     return row;
   }
 
-  async function create(auth: AuthContext, input: NewKey, actor: Actor) {
+  /** A key for `memberId`, audited as made by `actor`: the web app's creation, and the CLI's `keys create`. */
+  async function issueRecorded(workspaceId: string, memberId: string, input: NewKey, actor: Actor) {
     return db.transaction(async (tx) => {
-      const issued = await issue(auth.workspaceId, auth.memberId, input, tx);
+      const issued = await issue(workspaceId, memberId, input, tx);
       await recordAudit(tx, clock, actor, {
-        workspaceId: auth.workspaceId,
+        workspaceId,
         action: 'key.created',
         target: { type: 'api_key', id: issued.row.id, label: issued.row.name },
-        changes: { scopes: issued.row.scopes, expires_at: issued.row.expiresAt?.toISOString() ?? null },
+        changes: { scopes: issued.row.scopes, expires_at: issued.row.expiresAt?.toISOString() ?? null, member_id: memberId },
       });
       return issued;
     });
+  }
+
+  async function create(auth: AuthContext, input: NewKey, actor: Actor) {
+    return issueRecorded(auth.workspaceId, auth.memberId, input, actor);
   }
 
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -155,7 +160,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     return entry.auth;
   }
 
-  return { create, issue, list, rotate, revoke, resolve, prefix: KEY_PREFIX, digestOf };
+  return { create, issue, issueRecorded, list, rotate, revoke, resolve, prefix: KEY_PREFIX, digestOf };
 }
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -9,6 +9,7 @@ import { resolveSecretKey } from '../core/secret-key';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { JobQueue } from '../jobs/queue';
 import { openConfiguredDatabase, RuntimeError, startRuntime, type ProcessRole } from '../runtime';
+import { systemActor } from '../audit/actor';
 
 const USAGE = `Usage: demoshare <command> [options]
 
@@ -179,7 +180,8 @@ async function keysCommand(args: string[], config: Config, out: Out): Promise<nu
         `${email} is not a member of workspace "${values.workspace}"; theirs: ${rows.map((r) => r.workspace.name).join(', ')}`,
       );
     }
-    const issued = await ctx.services.apiKeys.apiKeys.issue(chosen.workspace.id, chosen.member.id, { name, scopes });
+    // Made on the server by its operator: the workspace's audit log shows it as the system's doing.
+    const issued = await ctx.services.apiKeys.apiKeys.issueRecorded(chosen.workspace.id, chosen.member.id, { name, scopes }, systemActor());
     return issued.key;
   });
   out.stdout(key);
