@@ -30,8 +30,8 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
     await server?.close();
   });
 
-  async function open(session: TestSession): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  async function open(session: TestSession, viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const context = await browser!.newContext({ viewport, acceptDownloads: true });
     contexts.push(context);
     await context.addCookies(
       session.cookie.split('; ').map((pair) => {
@@ -91,6 +91,14 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('heading', { name: 'No entries match' }).waitFor();
     await page.screenshot({ path: `${SHOTS}/audit-log-empty.png`, fullPage: true, animations: 'disabled' });
+  });
+
+  it('fits a phone without sideways scrolling', async () => {
+    const page = await open(admin, { width: 375, height: 812 });
+    await page.goto(`${server.url}/settings/audit-log`);
+    await page.getByText('Page 1 of 2 · 29 entries').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await page.screenshot({ path: `${SHOTS}/audit-log-phone.png`, animations: 'disabled' });
   });
 
   it('is not offered to an editor, and says why on a direct visit', async () => {
