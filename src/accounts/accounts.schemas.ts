@@ -47,7 +47,16 @@ export const loginBody = z
 export const switchWorkspaceBody = z.object({ workspace_id: idSchema('workspace') }).strict();
 
 export const userSchema = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), created_at: timestamp })
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    email_verified: z.boolean().meta({
+      description:
+        'Whether the user followed a link e-mailed to this address (a verification, password-reset or invitation link). Unverified accounts work, and are asked to verify.',
+    }),
+    created_at: timestamp,
+  })
   .meta({ id: 'User' });
 
 export const workspaceSchema = z
@@ -64,7 +73,13 @@ export const sessionSchema = z
   })
   .meta({ id: 'Session' });
 
-export const toUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: iso(u.createdAt) });
+export const toUser = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  email_verified: u.emailVerifiedAt !== null,
+  created_at: iso(u.createdAt),
+});
 
 export const toWorkspace = (w: WorkspaceRow, m: MemberRow) => ({
   id: w.id,

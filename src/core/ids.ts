@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   asset: 'ast',
   oauthGrant: 'grt',
   oauthToken: 'tok',
+  accountToken: 'atk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
