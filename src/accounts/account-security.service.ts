@@ -1,5 +1,4 @@
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
-import type { Clock } from '../core/clock';
 import { hashPassword, verifyPassword } from '../core/crypto';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import type { Database, Executor } from '../db/client';
