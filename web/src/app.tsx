@@ -3,9 +3,13 @@ import { ToastProvider } from './components/toast';
 import { AppLayout } from './layout/app-layout';
 import { RequireSession } from './layout/require-session';
 import { AnalyticsPage } from './pages/analytics/analytics-page';
+import { AccountPage } from './pages/account/account-page';
 import { AcceptInvitationPage } from './pages/auth/accept-invitation-page';
+import { ForgotPasswordPage } from './pages/auth/forgot-password-page';
 import { LoginPage } from './pages/auth/login-page';
+import { ResetPasswordPage } from './pages/auth/reset-password-page';
 import { SignupPage } from './pages/auth/signup-page';
+import { VerifyEmailPage } from './pages/auth/verify-email-page';
 import { DemoEditorPage } from './pages/demos/demo-editor-page';
 import { DemosPage } from './pages/demos/demos-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -27,6 +31,9 @@ export function App() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/invite/:token" element={<AcceptInvitationPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+          <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
           <Route element={<RequireSession />}>
             <Route path="/oauth/authorize" element={<ConsentPage />} />
             <Route element={<AppLayout />}>
@@ -35,6 +42,7 @@ export function App() {
               <Route path="demos/:id" element={<DemoEditorPage />} />
               <Route path="analytics" element={<AnalyticsPage />} />
               <Route path="team" element={<TeamPage />} />
+              <Route path="account" element={<AccountPage />} />
               <Route path="settings" element={<SettingsLayout />}>
                 <Route index element={<Navigate to="/settings/api/keys" replace />} />
                 <Route path="workspace" element={<WorkspaceSettingsPage />} />

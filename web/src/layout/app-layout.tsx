@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../session/session-context';
 import { ChartIcon, CloseIcon, MenuIcon, PlayIcon, SettingsIcon, UsersIcon } from '../components/icons';
 import { Brand } from './brand';
+import { VerifyBanner } from './verify-banner';
 import { UserMenu } from './user-menu';
 
 const NAV = [
@@ -70,6 +71,7 @@ export function AppLayout() {
       </aside>
       {navOpen ? <button type="button" className="scrim" aria-label="Close navigation" tabIndex={-1} onClick={() => setNavOpen(false)} /> : null}
       <main className="main" id="main" tabIndex={-1}>
+        {session.user.email_verified ? null : <VerifyBanner email={session.user.email} />}
         <div className="content">
           {/* Keyed by workspace so a switch remounts the page and nothing of the previous workspace lingers. */}
           <Outlet key={session.workspace.id} />
