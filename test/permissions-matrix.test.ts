@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredAccess, type RouteAccess } from '../src/auth/auth.hook';
@@ -179,6 +180,16 @@ describe('permission matrix: every /v1 route × role × credential', () => {
         expect(permitted.has(route.permission), `${role} ${route.method} ${route.url}`).toBe(expectedDenial(route.permission!, { kind: 'session', role, scopes: SCOPES }) === null);
       }
     }
+  });
+
+  it('is the table docs/api.md shows, row for row', () => {
+    const doc = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z_.]+)` \| ([^|]+) \|\s*(✓?)\s*\|\s*(✓?)\s*\|\s*(✓?)\s*\|/gm)].map((m) => ({
+      permission: m[1],
+      scope: m[2]!.trim() === 'session only' ? null : m[2]!.trim().replaceAll('`', ''),
+      roles: ROLES.filter((_, i) => m[3 + i] === '✓'),
+    }));
+    expect(rows).toEqual(Object.entries(PERMISSIONS).map(([permission, rule]) => ({ permission, scope: rule.scope, roles: [...rule.roles] })));
   });
 
   it('answers every public route without credentials (never 401 or 403)', async () => {
