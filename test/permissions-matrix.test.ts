@@ -182,6 +182,22 @@ describe('permission matrix: every /v1 route × role × credential', () => {
     }
   });
 
+  it('answers a workspace switch with the permissions of the role held there', async () => {
+    const viewer = sessions.viewer;
+    const own = (await viewer.inject({ method: 'GET', url: '/v1/auth/session' })).json().data.workspaces.find(
+      (w: { id: string }) => w.id !== sessions.admin.workspaceId,
+    );
+    expect(own.role).toBe('admin');
+    try {
+      const there = await viewer.inject({ method: 'POST', url: '/v1/auth/workspace', payload: { workspace_id: own.id } });
+      expect(there.statusCode).toBe(200);
+      expect(there.json().data.permissions).toContain('team.write');
+    } finally {
+      const back = await viewer.inject({ method: 'POST', url: '/v1/auth/workspace', payload: { workspace_id: sessions.admin.workspaceId } });
+      expect(back.json().data.permissions).not.toContain('demos.write');
+    }
+  });
+
   it('is the table docs/api.md shows, row for row', () => {
     const doc = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
     const rows = [...doc.matchAll(/^\| `([a-z_.]+)` \| ([^|]+) \|\s*(✓?)\s*\|\s*(✓?)\s*\|\s*(✓?)\s*\|/gm)].map((m) => ({
