@@ -128,7 +128,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               )}
             </>
           ) : (
-            <div className="canvas-empty stage-empty">This demo has no steps yet. Add one, or upload a screenshot.</div>
+            <div className="canvas-empty stage-empty">This demo has no steps yet.{readOnly ? null : ' Add one, or upload a screenshot.'}</div>
           )}
         </main>
 
