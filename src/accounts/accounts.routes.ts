@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
+import { permissionsOf, SCOPES } from '../auth/permissions';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
@@ -42,6 +43,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
       member_id: p.member.id,
       csrf_token: csrfToken,
       workspaces: p.memberships.map((m) => toWorkspace(m.workspace, m.member)),
+      permissions: permissionsOf(p.member.role, 'session', SCOPES),
     });
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/permissions';
+import { PERMISSION_NAMES, ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { MemberRow, UserRow, WorkspaceRow } from './accounts.repo';
@@ -70,6 +70,13 @@ export const sessionSchema = z
     member_id: z.string(),
     csrf_token: z.string().meta({ description: 'Echo in the X-CSRF-Token header on unsafe requests.' }),
     workspaces: z.array(workspaceSchema),
+    permissions: z.array(z.enum(PERMISSION_NAMES)).meta({
+      description:
+        'What this session may do in `workspace`: the permissions of the server\'s table that the member\'s role ' +
+        'grants (a web-app session holds every scope). A client shows or hides actions from it; the server ' +
+        'still checks every request. Changes with the role and with a workspace switch.',
+      example: ['demos.read', 'demos.write', 'analytics.read'],
+    }),
   })
   .meta({ id: 'Session' });
 

@@ -1,5 +1,5 @@
 import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
-import type { AuthContext, Role, Scope } from '../auth/permissions';
+import { type AuthContext, type Role, roleAllows, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
 import { AppError, invalid, notFound } from '../core/errors';
@@ -53,7 +53,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   /** A key of the caller's workspace that the caller may manage (their own, or any for admins). */
   async function manageable(auth: AuthContext, id: string) {
     const row = await repo.findKey(db, auth.workspaceId, id);
-    if (!row || row.revokedAt || (auth.role !== 'admin' && row.memberId !== auth.memberId)) {
+    if (!row || row.revokedAt || (!roleAllows(auth.role, 'keys.manage_all') && row.memberId !== auth.memberId)) {
       throw notFound('API key');
     }
     return row;
@@ -64,7 +64,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   }
 
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
-    return repo.listKeys(db, auth.workspaceId, auth.role === 'admin' ? undefined : auth.memberId, page);
+    return repo.listKeys(db, auth.workspaceId, roleAllows(auth.role, 'keys.manage_all') ? undefined : auth.memberId, page);
   }
 
   /**

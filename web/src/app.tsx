@@ -21,7 +21,10 @@ import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page'
 import { TeamPage } from './pages/team/team-page';
 import { WebhookDetailPage } from './pages/webhooks/webhook-detail-page';
 import { WebhooksPage } from './pages/webhooks/webhooks-page';
+import { RequirePermission } from './session/require-permission';
 import { SessionProvider } from './session/session-context';
+
+const WEBHOOKS_DENIED = 'Only admins manage webhooks. Ask an admin of this workspace to add one.';
 
 export function App() {
   return (
@@ -48,8 +51,22 @@ export function App() {
                 <Route path="workspace" element={<WorkspaceSettingsPage />} />
                 <Route path="api/keys" element={<ApiKeysPage />} />
                 <Route path="api/oauth" element={<OAuthAppsPage />} />
-                <Route path="webhooks" element={<WebhooksPage />} />
-                <Route path="webhooks/:id" element={<WebhookDetailPage />} />
+                <Route
+                  path="webhooks"
+                  element={
+                    <RequirePermission permission="webhooks.manage" denied={WEBHOOKS_DENIED}>
+                      <WebhooksPage />
+                    </RequirePermission>
+                  }
+                />
+                <Route
+                  path="webhooks/:id"
+                  element={
+                    <RequirePermission permission="webhooks.manage" denied={WEBHOOKS_DENIED}>
+                      <WebhookDetailPage />
+                    </RequirePermission>
+                  }
+                />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>

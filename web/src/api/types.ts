@@ -18,7 +18,7 @@ export type AccountSession = z.output<typeof accountSessionSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type CreatedApiKey = z.output<typeof createdKeySchema>;
 export type Member = z.output<typeof memberSchema>;
-export type { Role, Scope } from '../../../src/auth/permissions';
+export type { Permission, Role, Scope } from '../../../src/auth/permissions';
 export type OAuthApp = z.output<typeof oauthAppSchema>;
 export type CreatedOAuthApp = z.output<typeof createdAppSchema>;
 export type OAuthConsent = z.output<typeof consentSchema>;
