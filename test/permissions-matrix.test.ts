@@ -40,6 +40,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   apps: 'oauthApp',
   webhooks: 'webhook',
   shares: 'share',
+  sessions: 'session',
 };
 const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery' };
 
@@ -74,7 +75,7 @@ const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 :
  */
 function contractScope(method: string, url: string): Scope | null {
   const read = method === 'GET';
-  if (/^\/v1\/(auth|api-keys|invitations|oauth\/apps|oauth\/authorize)(\/|$)/.test(url)) return null;
+  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize)(\/|$)/.test(url)) return null;
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)$/.test(url)) return 'analytics:read';
@@ -218,7 +219,10 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'GET /v1/viewer/:token/assets/:asset_id',
       'GET /v1/viewer/:token/demo',
       'POST /v1/auth/login',
+      'POST /v1/auth/password-reset',
+      'POST /v1/auth/password-reset/complete',
       'POST /v1/auth/signup',
+      'POST /v1/auth/verify-email',
       'POST /v1/oauth/revoke',
       'POST /v1/oauth/token',
       'POST /v1/viewer/:token/events',

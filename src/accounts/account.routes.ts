@@ -117,7 +117,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.patch(
     '/account',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Update your profile',
@@ -131,7 +131,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.post(
     '/account/email-verification',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Send a new verification link',
@@ -151,7 +151,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.put(
     '/account/password',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Change your password',
@@ -175,7 +175,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.post(
     '/account/email',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Change your e-mail address',
@@ -222,7 +222,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.delete(
     '/account/sessions/:id',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Sign out one session',
@@ -240,7 +240,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
   app.delete(
     '/account/sessions',
     {
-      config: { permission: 'account.manage' },
+      config: { permission: 'account.read' },
       schema: {
         tags,
         summary: 'Sign out everywhere else',

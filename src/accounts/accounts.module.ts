@@ -14,7 +14,7 @@ declare module '../module' {
 /** Users, workspaces, memberships and web sessions. */
 export const accountsModule = defineModule({
   name: 'accounts',
-  owns: { tables: 'accounts.tables.ts', ids: ['user', 'workspace', 'member', 'session', 'accountToken'], permissions: ['account.read', 'account.manage'] },
+  owns: { tables: 'accounts.tables.ts', ids: ['user', 'workspace', 'member', 'session', 'accountToken'], permissions: ['account.read'] },
   create: (kernel) => {
     const links = {
       appUrl: kernel.config.APP_URL,

@@ -52,8 +52,6 @@ export const PERMISSIONS = {
   'keys.manage_all': { scope: null, roles: ADMINS },
   'oauth_apps.manage': { scope: null, roles: ADMINS },
   'account.read': { scope: null, roles: EVERYONE },
-  /** One's own profile, password, address and sessions. */
-  'account.manage': { scope: null, roles: EVERYONE },
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;
