@@ -51,7 +51,7 @@ export function EmailSection() {
         <h2 id="email-heading">E-mail address</h2>
       </div>
       <div className="stack card-body">
-        <p className="row row-wrap">
+        <p className="row row-wrap wrap-anywhere">
           <strong>{user.email}</strong>
           {user.email_verified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
         </p>
