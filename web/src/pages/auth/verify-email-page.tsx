@@ -19,6 +19,9 @@ export function VerifyEmailPage() {
   const started = useRef(false);
 
   useEffect(() => {
+    // After the session is known, so that the session read afterwards (the banner, the account page) is
+    // the verified one and no earlier, slower read can overwrite it.
+    if (state.status === 'loading') return;
     // Once: the link works once, and a second call (React's development double effect) would find it used.
     if (started.current) return;
     started.current = true;
