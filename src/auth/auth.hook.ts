@@ -57,7 +57,10 @@ export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimi
       route.schema = route.schema ?? {};
       const schema = route.schema as Record<string, unknown>;
       schema.security = [{ bearerAuth: scope ? [scope] : [] }];
-      schema.description = [describeAccess(config.permission), schema.description].filter(Boolean).join(' ');
+      // A GET and its automatic HEAD share one schema object: prefix the access line once.
+      const access = describeAccess(config.permission);
+      const own = typeof schema.description === 'string' ? schema.description : '';
+      if (!own.startsWith(access)) schema.description = [access, own].filter(Boolean).join(' ');
     }
   });
 
