@@ -192,6 +192,8 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
   }
 
   return {
+    /** The signed-in user's own record. */
+    account: (userId: string) => userOf(db, userId),
     resendVerification,
     verifyEmail,
     requestPasswordReset,

@@ -17,6 +17,7 @@ import {
   verifyEmailBody,
 } from './account.schemas';
 import { toUser, userSchema } from './accounts.schemas';
+import { normaliseEmail } from './accounts.service';
 import { signInFailures } from './sign-in-failures';
 
 const tags = ['Account (web app)'];
@@ -25,15 +26,12 @@ const RESET_SENT =
 
 /** A signed-in user's own account, and the public pages behind the links e-mailed to them. */
 export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts']>) {
-  const { security, accounts } = ctx.services;
+  const { security } = ctx.services;
   const failures = signInFailures(ctx.rateLimits, ctx.config.LOGIN_FAILURES_PER_ADDRESS);
   const ipBudget = { points: ctx.config.RATE_LIMIT_LOGIN_PER_MINUTE, duration: 60 };
-  // Per address, whether or not an account has it: bounds the mail one person can cause someone else.
-  const resetBudget = { points: 5, duration: 3600 };
-  const me = async (request: FastifyRequest) => {
-    const auth = callerOf(request);
-    return (await accounts.profile(auth.userId, auth.workspaceId)).user;
-  };
+  // Per address (or account), whether or not an account has it: bounds the mail one person can cause someone else.
+  const mailBudget = { points: 5, duration: 3600 };
+  const me = (request: FastifyRequest) => security.account(callerOf(request).userId);
 
   app.post(
     '/auth/password-reset',
@@ -52,7 +50,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', ipBudget, `ip:${request.ip}`);
-      await ctx.rateLimits.consume('password-reset', resetBudget, `addr:${request.body.email.trim().toLowerCase()}`);
+      await ctx.rateLimits.consume('account-mail', mailBudget, `addr:${normaliseEmail(request.body.email)}`);
       await security.requestPasswordReset(request.body.email);
       reply.code(202);
       return ok(request, { message: RESET_SENT });
@@ -141,7 +139,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
     },
     async (request, reply) => {
       const auth = callerOf(request);
-      await ctx.rateLimits.consume('password-reset', resetBudget, `user:${auth.userId}`);
+      await ctx.rateLimits.consume('account-mail', mailBudget, `user:${auth.userId}`);
       await security.resendVerification(auth.userId);
       reply.code(202);
       return ok(request, { message: 'A new verification link is on its way to your address.' });
@@ -195,7 +193,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       );
       reply.code(202);
       return ok(request, {
-        message: `Follow the link sent to ${request.body.email.trim().toLowerCase()} to finish the change. Until then your address stays ${user.email}.`,
+        message: `Follow the link sent to ${normaliseEmail(request.body.email)} to finish the change. Until then your address stays ${user.email}.`,
       });
     },
   );

@@ -1,4 +1,4 @@
-import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { SCOPES, type Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/crypto';
@@ -201,11 +201,6 @@ export function createAccountsService(deps: AccountsDeps) {
     await credentials.invalidate(credentialTag(sessionId));
   }
 
-  function touch(entry: CachedCredential, now: Date) {
-    if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
-    entry.lastUsedAt = now;
-    void repo.touchSession(db, entry.auth.credentialId, now).catch(() => {});
-  }
 
   async function resolveSession(cookieValue: string): Promise<CachedCredential | null> {
     const digest = sha256Hex(cookieValue);
@@ -228,7 +223,7 @@ export function createAccountsService(deps: AccountsDeps) {
         lastUsedAt: row.session.lastSeenAt,
       };
     });
-    if (entry) touch(entry, now);
+    if (entry) touchIfStale(entry, now, TOUCH_INTERVAL_MS, (at) => repo.touchSession(db, entry.auth.credentialId, at));
     return entry;
   }
 

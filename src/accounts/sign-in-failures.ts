@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors';
 import type { RateLimits } from '../core/rate-limit';
+import { normaliseEmail } from './accounts.service';
 
 const WINDOW_SECONDS = 15 * 60;
 
@@ -19,7 +20,7 @@ export class WrongPasswordError extends AppError {
  */
 export function signInFailures(rateLimits: RateLimits, limit: number) {
   const policy = { points: limit, duration: WINDOW_SECONDS };
-  const keyOf = (email: string) => `addr:${email.trim().toLowerCase()}`;
+  const keyOf = (email: string) => `addr:${normaliseEmail(email)}`;
   // Sign-in answers every wrong e-mail or password with the one 401.
   const isWrongPassword = (error: unknown) =>
     error instanceof WrongPasswordError || (error instanceof AppError && error.code === 'unauthorized');

@@ -1,4 +1,4 @@
-import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { type AuthContext, type Role, roleAllows, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
@@ -95,11 +95,8 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     await credentials.invalidate(credentialTag(row.id));
   }
 
-  function touch(entry: CachedCredential, now: Date) {
-    if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
-    entry.lastUsedAt = now;
-    void repo.updateKey(db, entry.auth.credentialId, { lastUsedAt: now }).catch(() => {});
-  }
+  const touch = (entry: CachedCredential, now: Date) =>
+    touchIfStale(entry, now, TOUCH_INTERVAL_MS, (at) => repo.updateKey(db, entry.auth.credentialId, { lastUsedAt: at }).then(() => {}));
 
   /** Bearer resolution: served from the credential cache, one query on a miss. */
   async function resolve(token: string): Promise<AuthContext | null> {
