@@ -16,6 +16,7 @@ import { registerNotFound } from './core/http/not-found';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
+import { registerMailJobs } from './mail/mail-queue';
 import { healthModule } from './health/health.module';
 import { createKernel } from './kernel';
 import type { AnyModule, Services } from './module';
@@ -167,5 +168,6 @@ function createServices(kernel: Kernel): Services {
 
 /** Every module's queues and workers. Sending works in every process; `work` only runs in workers. */
 export async function registerJobs(ctx: AppContext): Promise<void> {
+  await registerMailJobs(ctx);
   for (const module of MODULES) await module.jobs?.({ ...ctx, services: ctx.services[module.name as keyof Services] });
 }

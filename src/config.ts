@@ -77,6 +77,9 @@ export const configSchema = z.object({
   RATE_LIMIT_LOGIN_PER_MINUTE: positiveInt(10),
   SESSION_TTL: duration('14d'),
   INVITATION_TTL: duration('7d'),
+  PASSWORD_RESET_TTL: duration('1h'),
+  EMAIL_VERIFICATION_TTL: duration('3d'),
+  LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   KEY_ROTATION_GRACE: duration('24h'),
   ALLOW_PRIVATE_NETWORK_CIDRS: z
     .string()

@@ -10,6 +10,7 @@ import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
 import type { GenerateDemo } from './demos/demos.generator';
 import type { JobQueue } from './jobs/queue';
+import type { MailQueue } from './mail/mail-queue';
 import type { Mailer } from './mail/mailer';
 import type { Services } from './module';
 
@@ -40,6 +41,8 @@ export interface Kernel {
   /** Where services announce what changed and caches hear it (core/changes.ts). */
   changes: Changes;
   mailer: Mailer;
+  /** Durable e-mail (account links): queued in a transaction, delivered by the workers with retries. */
+  mailQueue: MailQueue;
   queue: JobQueue;
   /** The SSRF-safe client for every server-side fetch of a user-given address. */
   net: SafeFetch;

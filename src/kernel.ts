@@ -9,11 +9,13 @@ import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { RateLimits } from './core/rate-limit';
 import { unavailableGenerator } from './demos/demos.generator';
+import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
 
 /** The infrastructure of one app, from its dependencies: what every module may use. */
 export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
   const bus = deps.bus ?? createLocalBus();
+  const sealing = deriveKey(deps.secretKey, 'sealing');
   const changes = new Changes(bus, (error) => log.warn({ err: error }, 'a change was not announced to other processes'));
   return {
     config: deps.config,
@@ -23,10 +25,11 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
     bus,
     changes,
     mailer: deps.mailer ?? createLogMailer(log),
+    mailQueue: createMailQueue(deps.queue, sealing),
     credentials: new CredentialCache(changes),
     secrets: {
       keyDigest: deriveKey(deps.secretKey, 'api-key-digest'),
-      sealing: deriveKey(deps.secretKey, 'sealing'),
+      sealing,
     },
     net: new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS)),
     rateLimits: new RateLimits(deps.redis),

@@ -1,19 +1,34 @@
 import { defineModule } from '../module';
 import { registerAccountsJobs } from './accounts.jobs';
+import { accountRoutes } from './account.routes';
 import { accountsRoutes } from './accounts.routes';
 import { type AccountsService, createAccountsService } from './accounts.service';
+import { type AccountSecurityService, createAccountSecurityService } from './account-security.service';
 
 declare module '../module' {
   interface Services {
-    accounts: { accounts: AccountsService };
+    accounts: { accounts: AccountsService; security: AccountSecurityService };
   }
 }
 
 /** Users, workspaces, memberships and web sessions. */
 export const accountsModule = defineModule({
   name: 'accounts',
-  owns: { tables: 'accounts.tables.ts', ids: ['user', 'workspace', 'member', 'session'], permissions: ['account.read'] },
-  create: (kernel) => ({ accounts: createAccountsService({ ...kernel, sessionTtlMs: kernel.config.SESSION_TTL }) }),
-  routes: accountsRoutes,
+  owns: { tables: 'accounts.tables.ts', ids: ['user', 'workspace', 'member', 'session', 'accountToken'], permissions: ['account.read'] },
+  create: (kernel) => {
+    const links = {
+      appUrl: kernel.config.APP_URL,
+      verificationTtlMs: kernel.config.EMAIL_VERIFICATION_TTL,
+      resetTtlMs: kernel.config.PASSWORD_RESET_TTL,
+    };
+    return {
+      accounts: createAccountsService({ ...kernel, ...links, sessionTtlMs: kernel.config.SESSION_TTL }),
+      security: createAccountSecurityService({ ...kernel, ...links }),
+    };
+  },
+  routes: (app, ctx) => {
+    accountsRoutes(app, ctx);
+    accountRoutes(app, ctx);
+  },
   jobs: registerAccountsJobs,
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, ne } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
 import { members, sessions, users, workspaces } from './accounts.tables';
@@ -80,6 +80,66 @@ export async function updateSessionWorkspace(db: Executor, id: string, workspace
 
 export async function deleteSession(db: Executor, id: string) {
   await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+export async function updateUser(db: Executor, id: string, values: Partial<typeof users.$inferInsert>) {
+  const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return row;
+}
+
+/** An address change reaches the user's memberships too: members rows carry the address they answer to. */
+/** Marks the address proved, keeping the first proof's time. */
+export async function verifyUserEmail(db: Executor, id: string, now: Date) {
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: now })
+    .where(and(eq(users.id, id), isNull(users.emailVerifiedAt)));
+}
+
+export async function updateMemberEmails(db: Executor, userId: string, email: string, now: Date) {
+  await db.update(members).set({ email, updatedAt: now }).where(eq(members.userId, userId));
+}
+
+/** A user's live sessions, most recently used first. */
+export async function liveSessionsOfUser(db: Executor, userId: string, now: Date) {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+}
+
+/** Deletes the user's sessions (all, or all but `keepId`); returns the ids, whose cached credentials must go. */
+export async function deleteSessionsOfUser(db: Executor, userId: string, keepId?: string) {
+  const rows = await db
+    .delete(sessions)
+    .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId))
+    .returning({ id: sessions.id });
+  return rows.map((r) => r.id);
+}
+
+/** Deletes one session of the user; false when it is not theirs or already gone. */
+export async function deleteSessionOfUser(db: Executor, userId: string, id: string) {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+export async function touchSession(db: Executor, id: string, now: Date) {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+/** Whether a pending invitation in one of the user's workspaces is for `email` (an address change would collide). */
+export async function workspaceHasAddress(db: Executor, userId: string, email: string) {
+  const mine = db.select({ id: members.workspaceId }).from(members).where(eq(members.userId, userId));
+  const [row] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.email, email), inArray(members.workspaceId, mine)))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function deleteExpiredSessions(db: Executor, now: Date) {

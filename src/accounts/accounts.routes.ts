@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
+import { permissionsOf, SCOPES } from '../auth/permissions';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
@@ -17,6 +18,7 @@ import {
   toWorkspace,
 } from './accounts.schemas';
 import type { StartedSession } from './accounts.service';
+import { signInFailures } from './sign-in-failures';
 
 const tags = ['Session (web app)'];
 
@@ -24,6 +26,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
   const { accounts } = ctx.services;
   const secureCookies = ctx.config.APP_URL.startsWith('https:');
   const loginPolicy = { points: ctx.config.RATE_LIMIT_LOGIN_PER_MINUTE, duration: 60 };
+  const failures = signInFailures(ctx.rateLimits, ctx.config.LOGIN_FAILURES_PER_ADDRESS);
 
   function setSessionCookies(reply: FastifyReply, session: StartedSession) {
     const common = { path: '/', sameSite: 'lax' as const, secure: secureCookies, expires: session.expiresAt };
@@ -40,6 +43,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
       member_id: p.member.id,
       csrf_token: csrfToken,
       workspaces: p.memberships.map((m) => toWorkspace(m.workspace, m.member)),
+      permissions: permissionsOf(p.member.role, 'session', SCOPES),
     });
   }
 
@@ -87,6 +91,8 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         tags,
         summary: 'Sign in',
         description:
+          'The same 401 for an unknown address and a wrong password. 429 after `LOGIN_FAILURES_PER_ADDRESS` (10) ' +
+          'wrong passwords for one address in 15 minutes, from any IP, or too many attempts from one IP. ' +
           'With `invitation_token` the user first joins that workspace (the invitation must be for this ' +
           'address: 403; live: 404 when used or revoked, 410 when expired) and the session acts there.',
         body: loginBody,
@@ -103,10 +109,12 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
-      const { user, workspace } = await accounts.verifyCredentials(request.body.email, request.body.password, {
-        workspaceId: request.body.workspace_id,
-        invitationToken: request.body.invitation_token,
-      });
+      const { user, workspace } = await failures.guard(request.body.email, () =>
+        accounts.verifyCredentials(request.body.email, request.body.password, {
+          workspaceId: request.body.workspace_id,
+          invitationToken: request.body.invitation_token,
+        }),
+      );
       const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
       setSessionCookies(reply, session);
       return sessionBody(request, user.id, workspace.id, session.csrfToken);
@@ -183,7 +191,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         tags,
         summary: 'Accept an invitation',
         description:
-          'Web-app session only. The signed-in user must hold the invited address (403 otherwise); the link ' +
+          'The signed-in user must hold the invited address (403 otherwise); the link ' +
           'works once. The session then acts in the joined workspace.',
         params: invitationParams,
         response: {

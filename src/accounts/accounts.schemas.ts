@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/permissions';
+import { PERMISSION_NAMES, ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { MemberRow, UserRow, WorkspaceRow } from './accounts.repo';
@@ -47,7 +47,16 @@ export const loginBody = z
 export const switchWorkspaceBody = z.object({ workspace_id: idSchema('workspace') }).strict();
 
 export const userSchema = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), created_at: timestamp })
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    email_verified: z.boolean().meta({
+      description:
+        'Whether the user followed a link e-mailed to this address (a verification, password-reset or invitation link). Unverified accounts work, and are asked to verify.',
+    }),
+    created_at: timestamp,
+  })
   .meta({ id: 'User' });
 
 export const workspaceSchema = z
@@ -61,10 +70,23 @@ export const sessionSchema = z
     member_id: z.string(),
     csrf_token: z.string().meta({ description: 'Echo in the X-CSRF-Token header on unsafe requests.' }),
     workspaces: z.array(workspaceSchema),
+    permissions: z.array(z.enum(PERMISSION_NAMES)).meta({
+      description:
+        'What this session may do in `workspace`: the permissions of the server\'s table that the member\'s role ' +
+        'grants (a web-app session holds every scope). A client shows or hides actions from it; the server ' +
+        'still checks every request. Changes with the role and with a workspace switch.',
+      example: ['demos.read', 'demos.write', 'analytics.read'],
+    }),
   })
   .meta({ id: 'Session' });
 
-export const toUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: iso(u.createdAt) });
+export const toUser = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  email_verified: u.emailVerifiedAt !== null,
+  created_at: iso(u.createdAt),
+});
 
 export const toWorkspace = (w: WorkspaceRow, m: MemberRow) => ({
   id: w.id,

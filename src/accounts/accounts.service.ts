@@ -1,19 +1,23 @@
-import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { SCOPES, type Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError, conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
+import { type AccountLinkDeps, sendAccountLink } from './account-links';
 import * as repo from './accounts.repo';
 import { invitationDigest } from './invitation-token';
 
-export interface AccountsDeps {
+export interface AccountsDeps extends AccountLinkDeps {
   database: Database;
   clock: Clock;
   credentials: CredentialCache;
   sessionTtlMs: number;
 }
+
+/** A session's last use is written at most this often: the sessions list needs minutes, not every request. */
+const TOUCH_INTERVAL_MS = 5 * 60_000;
 
 export interface NewAccount {
   email: string;
@@ -22,6 +26,8 @@ export interface NewAccount {
   workspaceName?: string;
   /** Join the workspace of this invitation too: only with the address it was sent to. */
   invitationToken?: string;
+  /** The operator vouches for the address (`demoshare users create`): no verification link is sent. */
+  verifiedByOperator?: boolean;
 }
 
 export interface StartedSession {
@@ -37,7 +43,8 @@ const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$jWW3Mo1HW9Cx273YJMQ+CA$nH4YCe
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export function createAccountsService({ database, clock, credentials, sessionTtlMs }: AccountsDeps) {
+export function createAccountsService(deps: AccountsDeps) {
+  const { database, clock, credentials, sessionTtlMs } = deps;
   const { db } = database;
 
   // Invitations are accepted in small steps: find the live invitation, check the address it was sent to,
@@ -73,12 +80,17 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
     return findLiveInvitation(db, token);
   }
 
-  /** Joins the invitation's workspace as `user`, who must hold the invited address. */
+  /**
+   * Joins the invitation's workspace as `user`, who must hold the invited address. The link came to that
+   * address, so following it also verifies it.
+   */
   async function acceptInvitation(token: string, user: { id: string; email: string }) {
     return db.transaction(async (tx) => {
       const invitation = await findLiveInvitation(tx, token);
       assertInvitedAddress(invitation, user.email);
       const member = await claim(tx, token, user.id);
+      const now = clock.now();
+      await repo.verifyUserEmail(tx, user.id, now);
       return { member, workspace: invitation.workspace };
     });
   }
@@ -86,7 +98,8 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
   /**
    * Creates a user with a workspace of their own, as its admin. With an invitation token (for the same
    * address) the user also joins that workspace, in the same transaction: a bad token creates nothing.
-   * Without one, no invitation is ever accepted: being invited is not proof of owning the address.
+   * Without one, no invitation is ever accepted: being invited is not proof of owning the address, and a
+   * verification link is e-mailed; with one, the address is verified (the invitation link reached it).
    */
   async function createAccount(input: NewAccount) {
     const email = normaliseEmail(input.email);
@@ -101,6 +114,7 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
         email,
         name: input.name?.trim() ?? '',
         passwordHash,
+        emailVerifiedAt: invitation || input.verifiedByOperator ? now : null,
         createdAt: now,
         updatedAt: now,
       });
@@ -124,6 +138,7 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
         const joined = await claim(tx, input.invitationToken, user.id);
         return { user, workspace: invitation.workspace, member: joined };
       }
+      if (!user.emailVerifiedAt) await sendAccountLink(deps, tx, 'verify_email', user, email);
       return { user, workspace, member };
     });
   }
@@ -186,10 +201,11 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
     await credentials.invalidate(credentialTag(sessionId));
   }
 
+
   async function resolveSession(cookieValue: string): Promise<CachedCredential | null> {
     const digest = sha256Hex(cookieValue);
     const now = clock.now();
-    return credentials.resolve(digest, now, async () => {
+    const entry = await credentials.resolve(digest, now, async () => {
       const row = await repo.findLiveSession(db, digest, now);
       if (!row) return null;
       return {
@@ -207,6 +223,8 @@ export function createAccountsService({ database, clock, credentials, sessionTtl
         lastUsedAt: row.session.lastSeenAt,
       };
     });
+    if (entry) touchIfStale(entry, now, TOUCH_INTERVAL_MS, (at) => repo.touchSession(db, entry.auth.credentialId, at));
+    return entry;
   }
 
   async function endSession(sessionId: string) {

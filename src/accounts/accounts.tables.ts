@@ -8,6 +8,8 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   name: text('name').notNull().default(''),
   passwordHash: text('password_hash').notNull(),
+  /** When the user proved they receive mail at `email` (a verification, reset or invitation link); null until then. */
+  emailVerifiedAt: at('email_verified_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -74,4 +76,29 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * Single-use links e-mailed to a user: verify an address (the sign-up one, or a new one being changed to)
+ * and reset a password. Only the SHA-256 of the token is stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    tokenDigest: text('token_digest').notNull().unique(),
+    /** The address the link was sent to: verifying it proves this one, which may be a new address. */
+    email: text('email').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('account_tokens_user_idx').on(t.userId),
+    check('account_tokens_purpose_ck', sql`${t.purpose} in ('verify_email', 'reset_password')`),
+  ],
 );

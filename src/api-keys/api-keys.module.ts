@@ -11,7 +11,7 @@ declare module '../module' {
 /** API keys: issued, rotated and revoked by members; resolved on every bearer request. */
 export const apiKeysModule = defineModule({
   name: 'apiKeys',
-  owns: { tables: 'api-keys.tables.ts', ids: ['apiKey'], permissions: ['keys.manage'] },
+  owns: { tables: 'api-keys.tables.ts', ids: ['apiKey'], permissions: ['keys.manage', 'keys.manage_all'] },
   create: (kernel) => ({
     apiKeys: createApiKeysService({
       ...kernel,

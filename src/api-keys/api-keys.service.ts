@@ -1,7 +1,7 @@
-import { type CachedCredential, type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
-import type { AuthContext, Role, Scope } from '../auth/permissions';
+import { type AuthContext, type Role, roleAllows, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
 import { AppError, invalid, notFound } from '../core/errors';
@@ -55,7 +55,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   /** A key of the caller's workspace that the caller may manage (their own, or any for admins). */
   async function manageable(auth: AuthContext, id: string) {
     const row = await repo.findKey(db, auth.workspaceId, id);
-    if (!row || row.revokedAt || (auth.role !== 'admin' && row.memberId !== auth.memberId)) {
+    if (!row || row.revokedAt || (!roleAllows(auth.role, 'keys.manage_all') && row.memberId !== auth.memberId)) {
       throw notFound('API key');
     }
     return row;
@@ -80,7 +80,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   }
 
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
-    return repo.listKeys(db, auth.workspaceId, auth.role === 'admin' ? undefined : auth.memberId, page);
+    return repo.listKeys(db, auth.workspaceId, roleAllows(auth.role, 'keys.manage_all') ? undefined : auth.memberId, page);
   }
 
   /**
@@ -127,11 +127,8 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     await credentials.invalidate(credentialTag(row.id));
   }
 
-  function touch(entry: CachedCredential, now: Date) {
-    if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
-    entry.lastUsedAt = now;
-    void repo.updateKey(db, entry.auth.credentialId, { lastUsedAt: now }).catch(() => {});
-  }
+  const touch = (entry: CachedCredential, now: Date) =>
+    touchIfStale(entry, now, TOUCH_INTERVAL_MS, (at) => repo.updateKey(db, entry.auth.credentialId, { lastUsedAt: at }).then(() => {}));
 
   /** Bearer resolution: served from the credential cache, one query on a miss. */
   async function resolve(token: string): Promise<AuthContext | null> {

@@ -97,7 +97,7 @@ export async function entriesBefore(
 }
 
 /**
- * Deletes up to `limit` entries older than `cutoff`. The trigger of drizzle/0008_audit_log.sql refuses
+ * Deletes up to `limit` entries older than `cutoff`. The trigger of drizzle/0009_audit_log.sql refuses
  * every DELETE unless the transaction set demoshare.audit_retention; set_config(..., true) is SET LOCAL,
  * so the permission ends with this transaction and no other statement of the connection gets it.
  */

@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id } from '../db/columns';
 
 /**
- * Append-only: a trigger (drizzle/0008_audit_log.sql) refuses UPDATE and DELETE unless the transaction
+ * Append-only: a trigger (drizzle/0009_audit_log.sql) refuses UPDATE and DELETE unless the transaction
  * set `demoshare.audit_retention`, which only the retention job does. No foreign keys: an entry must
  * outlive the user, key, app or record it names, so ids and labels are copied in.
  */

@@ -4,9 +4,27 @@ import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { rateLimitHeaders } from '../core/rate-limit';
 import type { Authenticator } from './authenticate';
-import { type AuthContext, authorize, describeAccess, PERMISSIONS } from './permissions';
+import { type AuthContext, authorize, describeAccess, type Permission, PERMISSIONS } from './permissions';
 
 const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/');
+
+/** What one /v1 route declared: exactly one of `permission` and `public` (`permission` wins if both). */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  permission?: Permission;
+  public?: boolean;
+}
+
+const declared = new WeakMap<object, RouteAccess[]>();
+
+/**
+ * Every /v1 route's declaration, as the app registered them: the permission matrix test walks the routes
+ * with it, so a route is tested against the table by what it declares, not by a list kept beside it.
+ */
+export function declaredAccess(app: object): readonly RouteAccess[] {
+  return declared.get(app) ?? [];
+}
 
 /**
  * Authentication, rate limiting and authorisation, in that order, before the body is even parsed: an
@@ -18,19 +36,31 @@ export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimi
   // A viewer playing a demo fetches every step's image and posts events: a budget of its own.
   const viewerPolicy = { points: ctx.config.VIEWER_RATE_LIMIT_PER_MINUTE, duration: 60 };
 
+  const access: RouteAccess[] = [];
+  declared.set(app, access);
+
   // Every /v1 route must say who may call it; a route that forgets fails at start-up, not in production.
   app.addHook('onRoute', (route) => {
     if (!isApiPath(route.url) || route.url.includes('*')) return;
-    const config = route.config as { permission?: keyof typeof PERMISSIONS; public?: boolean } | undefined;
+    const config = route.config as { permission?: Permission; public?: boolean } | undefined;
     if (!config?.permission && !config?.public) {
       throw new Error(`Route ${route.method} ${route.url} declares neither a permission nor public: true`);
+    }
+    if (config.permission && !Object.hasOwn(PERMISSIONS, config.permission)) {
+      throw new Error(`Route ${route.method} ${route.url} declares ${config.permission}, which is not in PERMISSIONS`);
+    }
+    for (const method of [route.method].flat()) {
+      access.push({ method, url: route.url, ...(config.permission ? { permission: config.permission } : { public: true }) });
     }
     if (config.permission) {
       const scope = PERMISSIONS[config.permission].scope;
       route.schema = route.schema ?? {};
       const schema = route.schema as Record<string, unknown>;
       schema.security = [{ bearerAuth: scope ? [scope] : [] }];
-      schema.description = [describeAccess(config.permission), schema.description].filter(Boolean).join(' ');
+      // A GET and its automatic HEAD share one schema object: prefix the access line once.
+      const access = describeAccess(config.permission);
+      const own = typeof schema.description === 'string' ? schema.description : '';
+      if (!own.startsWith(access)) schema.description = [access, own].filter(Boolean).join(' ');
     }
   });
 

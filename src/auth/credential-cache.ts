@@ -10,6 +10,16 @@ export interface CachedCredential {
   lastUsedAt: Date | null;
 }
 
+/**
+ * Records a credential's last use at most every `intervalMs` (API keys, sessions): a listing needs minutes,
+ * not a write per request. The cached entry remembers the last write, so this costs nothing in between.
+ */
+export function touchIfStale(entry: CachedCredential, now: Date, intervalMs: number, write: (now: Date) => Promise<void>) {
+  if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < intervalMs) return;
+  entry.lastUsedAt = now;
+  void write(now).catch(() => {});
+}
+
 /** The tag of every cached entry of one credential (API key, session or OAuth grant: ids never collide). */
 export const credentialTag = (id: string) => `credential:${id}`;
 

@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   'webhooks.manage': { scope: 'webhooks:write', roles: ADMINS },
   /** Every member manages their own keys; admins see and revoke everyone's. */
   'keys.manage': { scope: null, roles: EVERYONE },
+  /** Beyond `keys.manage`: see and revoke every member's keys, not only one's own. No route of its own. */
+  'keys.manage_all': { scope: null, roles: ADMINS },
   'oauth_apps.manage': { scope: null, roles: ADMINS },
   'account.read': { scope: null, roles: EVERYONE },
   /** The contract's eight scopes have no place for it, so the audit log is read in the web app only. */
@@ -55,6 +57,9 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;
+
+/** The table's names in its order, as a tuple for `z.enum`. */
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
 
 export type CredentialKind = 'api_key' | 'oauth' | 'session';
 
@@ -81,6 +86,21 @@ export function describeAccess(permission: Permission): string {
 
 export function roleAllows(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
+}
+
+/**
+ * Every permission `role` holds through a credential of `kind` carrying `scopes`: what `authorize` would
+ * let pass, listed in table order. The session endpoint sends it so the web app hides what would be a 403.
+ *
+ * @example permissionsOf('viewer', 'session', SCOPES) // ['demos.read', 'analytics.read', ...]
+ */
+export function permissionsOf(role: Role, kind: CredentialKind, scopes: Iterable<Scope>): Permission[] {
+  const held = new Set(scopes);
+  return PERMISSION_NAMES.filter((permission) => {
+    const { scope } = PERMISSIONS[permission];
+    const credentialAllows = scope === null ? kind === 'session' : held.has(scope);
+    return credentialAllows && roleAllows(role, permission);
+  });
 }
 
 /** Throws the documented 403 when `auth` may not use `permission`. */

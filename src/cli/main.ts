@@ -149,7 +149,13 @@ async function usersCommand(args: string[], config: Config, out: Out): Promise<n
   if (password.length < 10) throw new UsageError('--password must be at least 10 characters.');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`"${email}" is not an e-mail address.`);
   const created = await withServices(config, (ctx) =>
-    ctx.services.accounts.accounts.createAccount({ email, password, name: values.name, workspaceName: values.workspace }),
+    ctx.services.accounts.accounts.createAccount({
+      email,
+      password,
+      name: values.name,
+      workspaceName: values.workspace,
+      verifiedByOperator: true,
+    }),
   );
   out.stderr(`Created ${created.user.email} (${created.user.id}), admin of "${created.workspace.name}" (${created.workspace.id}).`);
   return 0;

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   asset: 'ast',
   oauthGrant: 'grt',
   oauthToken: 'tok',
+  accountToken: 'atk',
   auditEntry: 'aud',
 } as const;
 

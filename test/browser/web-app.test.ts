@@ -321,7 +321,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
       await visitor.getByRole('row', { name: /Vic Viewer.*You/ }).waitFor();
       await visitor.getByRole('row', { name: /Ada Admin/ }).waitFor();
       await visitor.getByText('Only admins can invite people, change roles or remove members.').waitFor();
-      expect(await visitor.getByRole('button', { name: 'Invite member' }).isDisabled()).toBe(true);
+      expect(await visitor.getByRole('button', { name: 'Invite member' }).count()).toBe(0);
       expect(await visitor.getByRole('combobox').count()).toBe(0);
       expect(await visitor.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
       await shot(visitor, 'team-viewer-desktop');

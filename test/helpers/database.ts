@@ -64,6 +64,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = withDatabaseName(TEST_DATABASE_URL, name);
   const database = await openDatabase({ url, poolSize: 5 });
   await database.migrate();
+  // The job queue's schema too, as in the PGlite template: services send jobs (account e-mail) in their
+  // transactions even where no worker runs.
+  const queue = new JobQueue(database, { work: false });
+  await queue.start(() => {});
+  await queue.stop(1_000);
   return {
     database,
     url,

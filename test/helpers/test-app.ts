@@ -81,7 +81,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     generator: options.generator,
   });
   await app.ready();
-  if (options.jobs) await registerJobs(ctx);
+  // Defines every queue even without workers: services send into them (account e-mail) in their transactions.
+  await registerJobs(ctx);
 
   async function signUp(email = uniqueEmail(), password = 'correct horse battery staple'): Promise<TestSession> {
     const res = await app.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email, password } });

@@ -3,9 +3,13 @@ import { ToastProvider } from './components/toast';
 import { AppLayout } from './layout/app-layout';
 import { RequireSession } from './layout/require-session';
 import { AnalyticsPage } from './pages/analytics/analytics-page';
+import { AccountPage } from './pages/account/account-page';
 import { AcceptInvitationPage } from './pages/auth/accept-invitation-page';
+import { ForgotPasswordPage } from './pages/auth/forgot-password-page';
 import { LoginPage } from './pages/auth/login-page';
+import { ResetPasswordPage } from './pages/auth/reset-password-page';
 import { SignupPage } from './pages/auth/signup-page';
+import { VerifyEmailPage } from './pages/auth/verify-email-page';
 import { DemoEditorPage } from './pages/demos/demo-editor-page';
 import { DemosPage } from './pages/demos/demos-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -18,7 +22,11 @@ import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page'
 import { TeamPage } from './pages/team/team-page';
 import { WebhookDetailPage } from './pages/webhooks/webhook-detail-page';
 import { WebhooksPage } from './pages/webhooks/webhooks-page';
+import { RequirePermission } from './session/require-permission';
 import { SessionProvider } from './session/session-context';
+
+const WEBHOOKS_DENIED = 'Only admins manage webhooks. Ask an admin of this workspace to add one.';
+const AUDIT_DENIED = 'Only workspace admins can read the audit log.';
 
 export function App() {
   return (
@@ -28,6 +36,9 @@ export function App() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/invite/:token" element={<AcceptInvitationPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+          <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
           <Route element={<RequireSession />}>
             <Route path="/oauth/authorize" element={<ConsentPage />} />
             <Route element={<AppLayout />}>
@@ -36,14 +47,36 @@ export function App() {
               <Route path="demos/:id" element={<DemoEditorPage />} />
               <Route path="analytics" element={<AnalyticsPage />} />
               <Route path="team" element={<TeamPage />} />
+              <Route path="account" element={<AccountPage />} />
               <Route path="settings" element={<SettingsLayout />}>
                 <Route index element={<Navigate to="/settings/api/keys" replace />} />
                 <Route path="workspace" element={<WorkspaceSettingsPage />} />
                 <Route path="api/keys" element={<ApiKeysPage />} />
                 <Route path="api/oauth" element={<OAuthAppsPage />} />
-                <Route path="webhooks" element={<WebhooksPage />} />
-                <Route path="webhooks/:id" element={<WebhookDetailPage />} />
-                <Route path="audit-log" element={<AuditLogPage />} />
+                <Route
+                  path="webhooks"
+                  element={
+                    <RequirePermission permission="webhooks.manage" denied={WEBHOOKS_DENIED}>
+                      <WebhooksPage />
+                    </RequirePermission>
+                  }
+                />
+                <Route
+                  path="webhooks/:id"
+                  element={
+                    <RequirePermission permission="webhooks.manage" denied={WEBHOOKS_DENIED}>
+                      <WebhookDetailPage />
+                    </RequirePermission>
+                  }
+                />
+                <Route
+                  path="audit-log"
+                  element={
+                    <RequirePermission permission="audit.read" denied={AUDIT_DENIED}>
+                      <AuditLogPage />
+                    </RequirePermission>
+                  }
+                />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { invitationPreviewSchema, sessionSchema } from '../../../src/accounts/accounts.schemas';
+import type { accountSessionSchema } from '../../../src/accounts/account.schemas';
+import type { invitationPreviewSchema, sessionSchema, userSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
 import type { configurationSchema } from '../../../src/demos/demo-configuration.schemas';
 import type { demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
@@ -12,10 +13,12 @@ import type { memberSchema } from '../../../src/team/team.schemas';
 // so a renamed field breaks the web app's type check instead of its users.
 export type Session = z.output<typeof sessionSchema>;
 export type InvitationPreview = z.output<typeof invitationPreviewSchema>;
+export type User = z.output<typeof userSchema>;
+export type AccountSession = z.output<typeof accountSessionSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type CreatedApiKey = z.output<typeof createdKeySchema>;
 export type Member = z.output<typeof memberSchema>;
-export type { Role, Scope } from '../../../src/auth/permissions';
+export type { Permission, Role, Scope } from '../../../src/auth/permissions';
 export type OAuthApp = z.output<typeof oauthAppSchema>;
 export type CreatedOAuthApp = z.output<typeof createdAppSchema>;
 export type OAuthConsent = z.output<typeof consentSchema>;

@@ -12,7 +12,9 @@ export interface FormSubmitOptions<T> {
   validate?(): FieldErrors;
   send(): Promise<T>;
   /** Gets the result; the caller usually closes the form, so the button stays busy until then. */
-  onDone(result: T): void;
+  onDone(result: T): void | Promise<void>;
+  /** The form stays on screen after success (a section of a page, not a dialog): the button is freed again. */
+  staysOpen?: boolean;
   /** Said above the form when the failure is not an answer from the API. */
   failure: string;
   /**
@@ -28,7 +30,7 @@ const detailsByField = (err: ApiError) => (err.details.length > 0 ? err.fieldErr
  * The submit cycle every form of the app shares: check, send, then either hand over the result or show
  * what went wrong, under the fields it concerns or above the form.
  */
-export function useFormSubmit<T>({ validate, send, onDone, failure, fieldErrors = detailsByField }: FormSubmitOptions<T>) {
+export function useFormSubmit<T>({ validate, send, onDone, failure, staysOpen, fieldErrors = detailsByField }: FormSubmitOptions<T>) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -41,7 +43,8 @@ export function useFormSubmit<T>({ validate, send, onDone, failure, fieldErrors 
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      onDone(await send());
+      await onDone(await send());
+      if (staysOpen) setBusy(false);
     } catch (err) {
       setBusy(false);
       const fields = err instanceof ApiError ? fieldErrors(err) : null;

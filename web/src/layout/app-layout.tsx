@@ -1,20 +1,25 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import type { Permission } from '../api/types';
 import { useSession } from '../session/session-context';
+import { useCan } from '../session/use-can';
 import { ChartIcon, CloseIcon, MenuIcon, PlayIcon, SettingsIcon, UsersIcon } from '../components/icons';
 import { Brand } from './brand';
+import { VerifyBanner } from './verify-banner';
 import { UserMenu } from './user-menu';
 
-const NAV = [
-  { to: '/demos', label: 'Demos', icon: <PlayIcon /> },
-  { to: '/analytics', label: 'Analytics', icon: <ChartIcon /> },
-  { to: '/team', label: 'Team', icon: <UsersIcon /> },
-  { to: '/settings', label: 'Settings', icon: <SettingsIcon /> },
+// Each entry names what its page needs, so that a role that could not use a page does not see it.
+const NAV: { to: string; label: string; icon: ReactNode; permission: Permission }[] = [
+  { to: '/demos', label: 'Demos', icon: <PlayIcon />, permission: 'demos.read' },
+  { to: '/analytics', label: 'Analytics', icon: <ChartIcon />, permission: 'analytics.read' },
+  { to: '/team', label: 'Team', icon: <UsersIcon />, permission: 'team.read' },
+  { to: '/settings', label: 'Settings', icon: <SettingsIcon />, permission: 'account.read' },
 ];
 
 /** The signed-in frame: a sidebar on wide screens, a top bar with a drawer on narrow ones. */
 export function AppLayout() {
   const session = useSession();
+  const allowed = useCan();
   const [navOpen, setNavOpen] = useState(false);
   const location = useLocation();
 
@@ -58,7 +63,7 @@ export function AppLayout() {
             <Brand />
           </div>
           <nav className="nav" aria-label="Main">
-            {NAV.map((item) => (
+            {NAV.filter((item) => allowed(item.permission)).map((item) => (
               <NavLink key={item.to} to={item.to} className="nav-link">
                 {item.icon}
                 <span>{item.label}</span>
@@ -70,6 +75,7 @@ export function AppLayout() {
       </aside>
       {navOpen ? <button type="button" className="scrim" aria-label="Close navigation" tabIndex={-1} onClick={() => setNavOpen(false)} /> : null}
       <main className="main" id="main" tabIndex={-1}>
+        {session.user.email_verified ? null : <VerifyBanner email={session.user.email} />}
         <div className="content">
           {/* Keyed by workspace so a switch remounts the page and nothing of the previous workspace lingers. */}
           <Outlet key={session.workspace.id} />

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { authApi } from '../api/auth.api';
 import { ApiError } from '../api/client';
 import { Badge } from '../components/badge';
-import { ChevronIcon, LogOutIcon, SettingsIcon } from '../components/icons';
+import { ChevronIcon, LogOutIcon, SettingsIcon, UserIcon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { initials } from '../lib/format';
 import { ROLE_LABELS } from '../lib/roles';
@@ -89,6 +89,9 @@ export function UserMenu() {
             </div>
           ) : null}
           <div className="menu-items">
+            <Link to="/account" className="menu-item" onClick={() => setOpen(false)}>
+              <UserIcon /> Your account
+            </Link>
             <Link to="/settings/workspace" className="menu-item" onClick={() => setOpen(false)}>
               <SettingsIcon /> Workspace settings
             </Link>

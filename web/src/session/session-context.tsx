@@ -59,5 +59,3 @@ export function useSession(): Session {
   if (state.status !== 'signed-in') throw new Error('useSession used outside the signed-in layout');
   return state.session;
 }
-
-export const isAdmin = (session: Session) => session.workspace.role === 'admin';

@@ -68,6 +68,9 @@ export function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           error={fieldErrors.password}
         />
+        <p className="auth-aside">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
         <Button type="submit" variant="primary" loading={busy} className="btn-block">
           Sign in
         </Button>

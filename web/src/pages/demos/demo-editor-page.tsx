@@ -8,7 +8,7 @@ import { PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { useResource } from '../../lib/use-resource';
-import { useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { DemoPreview } from './demo-preview';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
 import { DeleteDemoDialog, EditorHeader } from './editor-header';
@@ -40,8 +40,7 @@ export function DemoEditorPage() {
 
 /** Steps on the left, the selected step on the stage, its hotspot, text and the demo's settings on the right. */
 function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> }) {
-  const session = useSession();
-  const readOnly = session.workspace.role === 'viewer';
+  const readOnly = !useCan()('demos.write');
   const { busy, act } = useDemoChange(reload);
   const [stepId, setStepId] = useState<string | null>(demo.steps[0]?.id ?? null);
   const [hotspotId, setHotspotId] = useState<string | null>(null);
@@ -129,7 +128,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               )}
             </>
           ) : (
-            <div className="canvas-empty stage-empty">This demo has no steps yet. Add one, or upload a screenshot.</div>
+            <div className="canvas-empty stage-empty">This demo has no steps yet.{readOnly ? null : ' Add one, or upload a screenshot.'}</div>
           )}
         </main>
 

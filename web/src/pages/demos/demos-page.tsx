@@ -11,7 +11,7 @@ import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
-import { useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { ShareButton } from '../shares/share-button';
 import { DemoStatusBadge, STATUS_LABELS } from './demo-status';
 import { NewDemoDialog } from './new-demo-dialog';
@@ -20,9 +20,9 @@ const PER_PAGE = 20;
 const STATUSES: DemoStatus[] = ['draft', 'published', 'archived', 'generating'];
 
 export function DemosPage() {
-  const session = useSession();
   const navigate = useNavigate();
-  const canEdit = session.workspace.role !== 'viewer';
+  const allowed = useCan();
+  const canCreate = allowed('demos.write');
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<DemoStatus | ''>('');
@@ -73,7 +73,7 @@ export function DemosPage() {
     { key: 'status', header: 'Status', render: (d) => <DemoStatusBadge status={d.status} /> },
     { key: 'steps', header: 'Steps', kind: 'nowrap', render: (d) => d.step_count },
     { key: 'updated', header: 'Updated', kind: 'nowrap', render: (d) => formatRelative(d.updated_at) },
-    ...(canEdit
+    ...(allowed('shares.write')
       ? [{ key: 'actions', header: <span className="visually-hidden">Actions</span>, kind: 'actions' as const, render: (d: Demo) => <ShareButton demo={d} size="sm" /> }]
       : []),
   ];
@@ -84,7 +84,7 @@ export function DemosPage() {
         title="Demos"
         description="Interactive walkthroughs of your product, ready to share with a link."
         actions={
-          canEdit ? (
+          canCreate ? (
             <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
               New demo
             </Button>
@@ -127,7 +127,7 @@ export function DemosPage() {
             icon={<PlayIcon size={24} />}
             title="No demos yet"
             action={
-              canEdit ? (
+              canCreate ? (
                 <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
                   New demo
                 </Button>

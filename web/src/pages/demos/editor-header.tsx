@@ -5,7 +5,7 @@ import type { DemoDetail, DemoStatus } from '../../api/types';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useToast } from '../../components/toast';
-import { isAdmin, useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { ShareButton } from '../shares/share-button';
 import { DemoStatusBadge } from './demo-status';
 import type { DemoChange } from './use-demo-change';
@@ -26,7 +26,7 @@ export function EditorHeader({
   onPreview(): void;
   onDelete(): void;
 }) {
-  const session = useSession();
+  const allowed = useCan();
   const [title, setTitle] = useState(demo.title);
 
   useEffect(() => setTitle(demo.title), [demo.title]);
@@ -59,7 +59,7 @@ export function EditorHeader({
         </Button>
         {readOnly ? null : (
           <>
-            <ShareButton demo={demo} />
+            {allowed('shares.write') ? <ShareButton demo={demo} /> : null}
             {demo.status === 'draft' ? (
               <Button variant="primary" loading={busy} onClick={() => setStatus('published', 'Demo published')} disabled={demo.steps.length === 0}>
                 Publish
@@ -71,7 +71,7 @@ export function EditorHeader({
             {demo.source_url && demo.status !== 'published' ? (
               <Button onClick={() => act(() => demosApi.generate(demo.id), 'Generating the demo again')}>Regenerate</Button>
             ) : null}
-            {isAdmin(session) ? (
+            {allowed('demos.delete') ? (
               <Button variant="ghost" className="btn-danger-text" onClick={onDelete}>
                 Delete
               </Button>

@@ -10,7 +10,8 @@ import { LoadingBlock } from '../../components/spinner';
 import { Table } from '../../components/table';
 import { useToast } from '../../components/toast';
 import { useResource } from '../../lib/use-resource';
-import { isAdmin, useSession } from '../../session/session-context';
+import { useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { CreateKeyDialog } from './create-key-dialog';
 import { keyColumns } from './key-columns';
 import { KeyRevealDialog, type Reveal } from './key-reveal-dialog';
@@ -18,6 +19,7 @@ import { KeyRevealDialog, type Reveal } from './key-reveal-dialog';
 export function ApiKeysPage() {
   const session = useSession();
   const notify = useToast();
+  const seesEveryKey = useCan()('keys.manage_all');
   const keys = useResource(() => apiKeysApi.list());
   const [creating, setCreating] = useState(false);
   const [reveal, setReveal] = useState<Reveal | null>(null);
@@ -26,7 +28,7 @@ export function ApiKeysPage() {
 
   const rows = keys.data?.rows ?? [];
   const columns = keyColumns({
-    showOwner: isAdmin(session),
+    showOwner: seesEveryKey,
     ownEmail: session.user.email,
     onRotate: setRotating,
     onRevoke: setRevoking,
@@ -40,7 +42,7 @@ export function ApiKeysPage() {
         <div>
           <h2 id="keys-title">API keys</h2>
           <p className="muted">
-            Keys let your servers call the Demoshare API as you. {isAdmin(session) ? 'As an admin you see every key of the workspace.' : 'You see the keys you created.'}
+            Keys let your servers call the Demoshare API as you. {seesEveryKey ? 'As an admin you see every key of the workspace.' : 'You see the keys you created.'}
           </p>
         </div>
         {rows.length > 0 ? (

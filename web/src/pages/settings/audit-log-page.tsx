@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditFilters, auditApi } from '../../api/audit.api';
-import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
@@ -9,7 +8,6 @@ import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
-import { isAdmin, useSession } from '../../session/session-context';
 
 const PER_PAGE = 25;
 const EMPTY: AuditFilters = { actor: '', action: '', target: '', start_date: '', end_date: '' };
@@ -36,12 +34,10 @@ function describeChanges(changes: Record<string, unknown>): string {
 
 /** Settings → Audit log: who did what in the workspace, for admins, with filters and a CSV export. */
 export function AuditLogPage() {
-  const session = useSession();
-  const admin = isAdmin(session);
   const [draft, setDraft] = useState<AuditFilters>(EMPTY);
   const [filters, setFilters] = useState<AuditFilters>(EMPTY);
   const [page, setPage] = useState(1);
-  const entries = useResource(async () => (admin ? auditApi.list(filters, page, PER_PAGE) : null));
+  const entries = useResource(async () => auditApi.list(filters, page, PER_PAGE));
   const { reload } = entries;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters and page are what the list depends on
   useEffect(() => {
@@ -133,51 +129,46 @@ export function AuditLogPage() {
             Entries cannot be edited or deleted; they are kept for the server's retention period.
           </p>
         </div>
-        {admin ? (
-          <a className="btn btn-secondary" href={auditApi.csvUrl(filters)} download>
-            Download CSV
-          </a>
-        ) : null}
+        <a className="btn btn-secondary" href={auditApi.csvUrl(filters)} download>
+          Download CSV
+        </a>
       </div>
-      {!admin ? <Alert tone="info">Only workspace admins can read the audit log.</Alert> : null}
-      {admin ? (
-        <form className="audit-filters" onSubmit={submit} aria-label="Filter the audit log">
-          <label className="audit-filter">
-            <span className="field-label">Action</span>
-            <select className="input select" {...field('action')}>
-              <option value="">All actions</option>
-              {AUDIT_ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="audit-filter">
-            <span className="field-label">Actor id</span>
-            <input className="input" placeholder="usr_…, key_… or app_…" {...field('actor')} />
-          </label>
-          <label className="audit-filter">
-            <span className="field-label">Target id</span>
-            <input className="input" placeholder="mem_…, demo_…, shr_…" {...field('target')} />
-          </label>
-          <label className="audit-filter">
-            <span className="field-label">From</span>
-            <input className="input" type="date" {...field('start_date')} />
-          </label>
-          <label className="audit-filter">
-            <span className="field-label">To</span>
-            <input className="input" type="date" {...field('end_date')} />
-          </label>
-          <div className="audit-filter-actions">
-            <Button type="submit" variant="primary">
-              Apply
-            </Button>
-            {filtered ? <Button onClick={() => apply(EMPTY)}>Clear</Button> : null}
-          </div>
-        </form>
-      ) : null}
-      {admin && entries.status === 'loading' ? <LoadingBlock label="Loading the audit log…" /> : null}
+      <form className="audit-filters" onSubmit={submit} aria-label="Filter the audit log">
+        <label className="audit-filter">
+          <span className="field-label">Action</span>
+          <select className="input select" {...field('action')}>
+            <option value="">All actions</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="audit-filter">
+          <span className="field-label">Actor id</span>
+          <input className="input" placeholder="usr_…, key_… or app_…" {...field('actor')} />
+        </label>
+        <label className="audit-filter">
+          <span className="field-label">Target id</span>
+          <input className="input" placeholder="mem_…, demo_…, shr_…" {...field('target')} />
+        </label>
+        <label className="audit-filter">
+          <span className="field-label">From</span>
+          <input className="input" type="date" {...field('start_date')} />
+        </label>
+        <label className="audit-filter">
+          <span className="field-label">To</span>
+          <input className="input" type="date" {...field('end_date')} />
+        </label>
+        <div className="audit-filter-actions">
+          <Button type="submit" variant="primary">
+            Apply
+          </Button>
+          {filtered ? <Button onClick={() => apply(EMPTY)}>Clear</Button> : null}
+        </div>
+      </form>
+      {entries.status === 'loading' ? <LoadingBlock label="Loading the audit log…" /> : null}
       {entries.status === 'error' ? <LoadError error={entries.error} onRetry={entries.reload} /> : null}
       {entries.status === 'ready' && entries.data && entries.data.rows.length === 0 ? (
         <EmptyState title={filtered ? 'No entries match' : 'Nothing recorded yet'}>

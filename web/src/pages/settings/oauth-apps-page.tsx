@@ -13,14 +13,13 @@ import { type Column, Table } from '../../components/table';
 import { useToast } from '../../components/toast';
 import { formatDate } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
-import { isAdmin, useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { AppRevealDialog, CreateAppDialog } from './oauth-app-dialogs';
 
 /** Settings → API → OAuth apps: applications that act on behalf of users through OAuth 2.0. */
 export function OAuthAppsPage() {
-  const session = useSession();
   const notify = useToast();
-  const admin = isAdmin(session);
+  const admin = useCan()('oauth_apps.manage');
   // Only admins may list apps; everyone else sees why instead of a 403.
   const apps = useResource(async () => (admin ? (await oauthApi.listApps()).rows : []));
   const [creating, setCreating] = useState(false);

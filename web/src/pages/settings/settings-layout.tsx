@@ -1,12 +1,12 @@
 import { useLayoutEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { PageHeader } from '../../components/page-header';
-import { isAdmin, useSession } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 
 export function SettingsLayout() {
   const tabs = useRef<HTMLElement>(null);
-  const admin = isAdmin(useSession());
   const { pathname } = useLocation();
+  const allowed = useCan();
 
   // Where the tabs do not all fit (a very narrow phone), the bar scrolls: it starts at its beginning and moves
   // only as far as it takes to show the active tab whole.
@@ -25,13 +25,17 @@ export function SettingsLayout() {
         <NavLink to="/settings/api/keys" className="tab">
           API keys
         </NavLink>
-        <NavLink to="/settings/api/oauth" className="tab">
-          OAuth apps
-        </NavLink>
-        <NavLink to="/settings/webhooks" className="tab">
-          Webhooks
-        </NavLink>
-        {admin ? (
+        {allowed('oauth_apps.manage') ? (
+          <NavLink to="/settings/api/oauth" className="tab">
+            OAuth apps
+          </NavLink>
+        ) : null}
+        {allowed('webhooks.manage') ? (
+          <NavLink to="/settings/webhooks" className="tab">
+            Webhooks
+          </NavLink>
+        ) : null}
+        {allowed('audit.read') ? (
           <NavLink to="/settings/audit-log" className="tab">
             Audit log
           </NavLink>

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Badge } from '../../components/badge';
 import { formatDate } from '../../lib/format';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '../../lib/roles';
@@ -28,8 +29,9 @@ export function WorkspaceSettingsPage() {
         </dl>
       </section>
       <section className="card">
-        <div className="card-header">
+        <div className="card-header row row-between">
           <h2>Your account</h2>
+          <Link to="/account">Manage your account</Link>
         </div>
         <dl className="details">
           <div>

@@ -17,7 +17,8 @@ import { useToast } from '../../components/toast';
 import { formatDate, initials } from '../../lib/format';
 import { ROLE_LABELS, ROLE_WITH_ARTICLE } from '../../lib/roles';
 import { useResource } from '../../lib/use-resource';
-import { isAdmin, useSession, useSessionState } from '../../session/session-context';
+import { useSession, useSessionState } from '../../session/session-context';
+import { useCan } from '../../session/use-can';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 import { InviteDialog } from './invite-dialog';
 import { MemberStatus } from './member-status';
@@ -34,7 +35,7 @@ export function TeamPage() {
   const [linkFor, setLinkFor] = useState<Member | null>(null);
   const [savingRole, setSavingRole] = useState<string | null>(null);
   const [resending, setResending] = useState<string | null>(null);
-  const admin = isAdmin(session);
+  const manage = useCan()('team.write');
 
   /** After an invitation or a resend: the link to pass on (no SMTP), the e-mail failure, or a confirmation. */
   function invitationIssued(member: Member, verb: 'sent' | 'resent') {
@@ -99,7 +100,7 @@ export function TeamPage() {
       key: 'role',
       header: 'Role',
       render: (m) =>
-        admin ? (
+        manage ? (
           <RoleSelect label={`Role of ${m.email}`} value={m.role} disabled={savingRole === m.id} onChange={(role) => changeRole(m, role)} />
         ) : (
           <Badge tone={m.role === 'admin' ? 'accent' : 'neutral'}>{ROLE_LABELS[m.role]}</Badge>
@@ -112,7 +113,7 @@ export function TeamPage() {
     },
     { key: 'added', header: 'Added', kind: 'nowrap', render: (m) => formatDate(m.joined_at ?? m.invited_at ?? m.created_at) },
   ];
-  if (admin) {
+  if (manage) {
     columns.push({
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,
@@ -146,13 +147,15 @@ export function TeamPage() {
         title="Team"
         description="People in this workspace and what they can do."
         actions={
-          <Button variant="primary" icon={<PlusIcon />} onClick={() => setInviting(true)} disabled={!admin} aria-describedby={admin ? undefined : 'team-admin-only'}>
-            Invite member
-          </Button>
+          manage ? (
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => setInviting(true)}>
+              Invite member
+            </Button>
+          ) : null
         }
       />
-      {admin ? null : (
-        <div className="page-notice" id="team-admin-only">
+      {manage ? null : (
+        <div className="page-notice">
           <Alert tone="info">
             Only admins can invite people, change roles or remove members. Your role is {ROLE_LABELS[session.workspace.role].toLowerCase()}: ask an
             admin of {session.workspace.name} if you need a change.

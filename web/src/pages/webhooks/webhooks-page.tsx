@@ -14,7 +14,6 @@ import { type Column, Table } from '../../components/table';
 import { useToast } from '../../components/toast';
 import { formatDate, formatDateTime, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
-import { isAdmin, useSession } from '../../session/session-context';
 import { WebhookFormDialog, WebhookSecretDialog } from './webhook-dialogs';
 
 export function disabledText(hook: Webhook): string {
@@ -60,7 +59,6 @@ export function useSendTest() {
 
 /** Settings → Webhooks: the workspace's webhooks, with a banner for those disabled automatically. */
 export function WebhooksPage() {
-  const session = useSession();
   const notify = useToast();
   const sendTest = useSendTest();
   const hooks = useResource(() => webhooksApi.list());
@@ -68,9 +66,6 @@ export function WebhooksPage() {
   const [reveal, setReveal] = useState<WebhookWithSecret | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
 
-  if (!isAdmin(session)) {
-    return <Alert tone="info">Only admins manage webhooks. Ask an admin of this workspace to add one.</Alert>;
-  }
   const rows = hooks.data?.rows ?? [];
   const autoDisabled = rows.filter((h) => !h.active && h.disabled_reason !== 'manual');
 

@@ -1,0 +1,44 @@
+import { AppError } from '../core/errors';
+import type { RateLimits } from '../core/rate-limit';
+import { normaliseEmail } from './accounts.service';
+
+const WINDOW_SECONDS = 15 * 60;
+
+/** A wrong current password (changing the password or the address): counted like a failed sign-in. */
+export class WrongPasswordError extends AppError {
+  constructor() {
+    super('invalid_request', 'The current password is wrong', {
+      details: [{ field: 'current_password', message: 'is wrong' }],
+    });
+  }
+}
+
+/**
+ * Wrong passwords counted per address (so per account), whichever IP they come from: guessing one
+ * account's password from many addresses stops after `limit` failures in 15 minutes. An unknown address
+ * is counted the same way, so the 429 says nothing about whether an account has it.
+ */
+export function signInFailures(rateLimits: RateLimits, limit: number) {
+  const policy = { points: limit, duration: WINDOW_SECONDS };
+  const keyOf = (email: string) => `addr:${normaliseEmail(email)}`;
+  // Sign-in answers every wrong e-mail or password with the one 401.
+  const isWrongPassword = (error: unknown) =>
+    error instanceof WrongPasswordError || (error instanceof AppError && error.code === 'unauthorized');
+
+  return {
+    /** Runs a password check for `email`: refused while over budget, counted when it fails, cleared when it succeeds. */
+    async guard<T>(email: string, attempt: () => Promise<T>): Promise<T> {
+      const key = keyOf(email);
+      await rateLimits.check('sign-in-failures', policy, key);
+      try {
+        const result = await attempt();
+        await rateLimits.reset('sign-in-failures', policy, key);
+        return result;
+      } catch (error) {
+        // This failure is still answered as such; the 429 comes with the next attempt.
+        if (isWrongPassword(error)) await rateLimits.consume('sign-in-failures', policy, key).catch(() => {});
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredAccess, type RouteAccess } from '../src/auth/auth.hook';
+import { type CredentialKind, PERMISSIONS, type Permission, ROLES, type Role, SCOPES, type Scope } from '../src/auth/permissions';
+import { type IdKind, newId } from '../src/core/ids';
+import { registeredRoutes } from './helpers/routes';
+import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+
+/**
+ * Every registered /v1 route, called with every role through a web session, API keys of every single scope
+ * and of all scopes, and OAuth tokens, checked against PERMISSIONS: what the table denies is a 403 with the
+ * documented code, what it allows is anything but 401/403. A route added without a row fails here.
+ */
+
+interface Caller {
+  label: string;
+  kind: CredentialKind;
+  role: Role;
+  scopes: readonly Scope[];
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** The table read directly (not through `authorize`): the code a denial carries, or null when allowed. */
+function expectedDenial(permission: Permission, caller: Pick<Caller, 'kind' | 'role' | 'scopes'>): 'forbidden' | 'insufficient_scope' | null {
+  const rule = PERMISSIONS[permission];
+  if (rule.scope === null && caller.kind !== 'session') return 'forbidden';
+  if (rule.scope !== null && !caller.scopes.includes(rule.scope)) return 'insufficient_scope';
+  if (!(rule.roles as readonly Role[]).includes(caller.role)) return 'forbidden';
+  return null;
+}
+
+// Ids of the right kind (and tokens of the right length), so that an allowed request passes validation and
+// reaches its handler, which then answers 404: a handler-level 403 would show up.
+const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
+  'api-keys': 'apiKey',
+  members: 'member',
+  demos: 'demo',
+  apps: 'oauthApp',
+  webhooks: 'webhook',
+  shares: 'share',
+  sessions: 'session',
+};
+const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery' };
+
+function concreteUrl(url: string): string {
+  const parts = url.split('/');
+  return parts
+    .map((part, i) => {
+      if (!part.startsWith(':')) return part;
+      const name = part.slice(1);
+      if (name === 'token') return randomBytes(32).toString('base64url');
+      const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
+      if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
+      return newId(kind);
+    })
+    .join('/');
+}
+
+const hasBody = (method: string) => method === 'POST' || method === 'PATCH' || method === 'PUT';
+const request = (route: RouteAccess): InjectOptions => ({
+  method: route.method as InjectOptions['method'],
+  url: concreteUrl(route.url),
+  ...(hasBody(route.method) ? { payload: {} } : {}),
+});
+
+// Signing out ends the caller's session: it goes last so that every other route still sees it alive.
+const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 : 0);
+
+/**
+ * The scope each route must need by the design's rules (GET demos → demos:read, views and analytics →
+ * analytics:read, …; null: web session only), independent of what the route declares, so that a route
+ * declaring the wrong row fails too. Only admins delete a demo.
+ */
+function contractScope(method: string, url: string): Scope | null {
+  const read = method === 'GET';
+  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize)(\/|$)/.test(url)) return null;
+  if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
+  if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
+  if (/^\/v1\/demos\/:id\/(analytics|views)$/.test(url)) return 'analytics:read';
+  if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
+  if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
+  throw new Error(`${method} ${url}: no rule of the design covers it; add one here and a row in PERMISSIONS`);
+}
+
+const REDIRECT = 'https://client.example.com/callback';
+
+describe('permission matrix: every /v1 route × role × credential', () => {
+  let t: TestApp;
+  let routes: RouteAccess[];
+  const sessions = {} as Record<Role, TestSession>;
+  const callers: Caller[] = [];
+
+  async function oauthToken(who: TestSession, scopes: readonly Scope[], app: { clientId: string; clientSecret: string }) {
+    const consent = await who.inject({
+      method: 'POST',
+      url: '/v1/oauth/authorize',
+      payload: { client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', scope: scopes.join(' '), state: 's', decision: 'allow' },
+    });
+    if (consent.statusCode !== 200) throw new Error(`consent failed: ${consent.statusCode} ${consent.body}`);
+    const code = new URL(consent.json().data.redirect_to).searchParams.get('code') ?? '';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: REDIRECT }).toString(),
+    });
+    if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.statusCode} ${res.body}`);
+    return res.json().access_token as string;
+  }
+
+  beforeAll(async () => {
+    const many = 1_000_000;
+    t = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: many, RATE_LIMIT_PUBLIC_PER_MINUTE: many, VIEWER_RATE_LIMIT_PER_MINUTE: many } });
+    sessions.admin = await t.signUp();
+    sessions.editor = await t.member(sessions.admin, 'editor');
+    sessions.viewer = await t.member(sessions.admin, 'viewer');
+
+    const created = await sessions.admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      payload: { name: 'Matrix client', redirect_uris: [REDIRECT], scopes: [...SCOPES] },
+    });
+    if (created.statusCode !== 201) throw new Error(`app creation failed: ${created.body}`);
+    const oauthApp = { clientId: created.json().data.client_id as string, clientSecret: created.json().data.client_secret as string };
+
+    const scopeSets: Scope[][] = [...SCOPES.map((s) => [s]), [...SCOPES]];
+    for (const role of ROLES) {
+      const session = sessions[role];
+      callers.push({ label: `${role} session`, kind: 'session', role, scopes: SCOPES, inject: session.inject });
+      for (const scopes of scopeSets) {
+        const key = await t.apiKey(scopes, session);
+        const label = `${role} key [${scopes.length === SCOPES.length ? 'all' : scopes.join(' ')}]`;
+        callers.push({ label, kind: 'api_key', role, scopes, inject: (o) => t.app.inject({ ...o, headers: { ...bearer(key), ...o.headers } }) });
+      }
+      for (const scopes of [[...SCOPES], ['demos:read' as const]]) {
+        const token = await oauthToken(session, scopes, oauthApp);
+        const label = `${role} oauth [${scopes.length === SCOPES.length ? 'all' : scopes.join(' ')}]`;
+        callers.push({ label, kind: 'oauth', role, scopes, inject: (o) => t.app.inject({ ...o, headers: { ...bearer(token), ...o.headers } }) });
+      }
+    }
+
+    routes = [...declaredAccess(t.app)].filter((r) => r.method !== 'HEAD').sort((a, b) => lastOfAll(a) - lastOfAll(b));
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('has a declaration for every registered /v1 route, naming a permission of the table or public', () => {
+    const api = registeredRoutes(t.app).filter((r) => r.url.startsWith('/v1/') && !r.url.includes('*'));
+    expect(api.length).toBeGreaterThan(40);
+    const undeclared = api.filter((r) => !routes.some((d) => d.method === r.method && d.url === r.url));
+    expect(undeclared).toEqual([]);
+    for (const route of routes) {
+      if (route.permission) expect(Object.keys(PERMISSIONS), `${route.method} ${route.url}`).toContain(route.permission);
+      else expect(route.public, `${route.method} ${route.url}`).toBe(true);
+    }
+  });
+
+  it('declares on every guarded route the scope the design gives it (and admins alone delete demos)', () => {
+    const wrong = routes
+      .filter((r) => r.permission)
+      .filter((r) => PERMISSIONS[r.permission!].scope !== contractScope(r.method, r.url))
+      .map((r) => `${r.method} ${r.url}: ${r.permission} needs ${PERMISSIONS[r.permission!].scope}, the design says ${contractScope(r.method, r.url)}`);
+    expect(wrong).toEqual([]);
+    expect(routes.find((r) => r.method === 'DELETE' && r.url === '/v1/demos/:id')?.permission).toBe('demos.delete');
+    expect(PERMISSIONS['demos.delete'].roles).toEqual(['admin']);
+  });
+
+  it('tells each role its permissions in the session body, and they are exactly the routes it may call', async () => {
+    const byRole: Record<Role, Permission[]> = {
+      admin: Object.keys(PERMISSIONS) as Permission[],
+      editor: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'keys.manage', 'account.read'],
+      viewer: ['demos.read', 'analytics.read', 'shares.read', 'team.read', 'keys.manage', 'account.read'],
+    };
+    for (const role of ROLES) {
+      const res = await sessions[role].inject({ method: 'GET', url: '/v1/auth/session' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.permissions, role).toEqual(byRole[role]);
+      const permitted = new Set(res.json().data.permissions);
+      for (const route of routes.filter((r) => r.permission)) {
+        expect(permitted.has(route.permission), `${role} ${route.method} ${route.url}`).toBe(expectedDenial(route.permission!, { kind: 'session', role, scopes: SCOPES }) === null);
+      }
+    }
+  });
+
+  it('answers a workspace switch with the permissions of the role held there', async () => {
+    const viewer = sessions.viewer;
+    const own = (await viewer.inject({ method: 'GET', url: '/v1/auth/session' })).json().data.workspaces.find(
+      (w: { id: string }) => w.id !== sessions.admin.workspaceId,
+    );
+    expect(own.role).toBe('admin');
+    try {
+      const there = await viewer.inject({ method: 'POST', url: '/v1/auth/workspace', payload: { workspace_id: own.id } });
+      expect(there.statusCode).toBe(200);
+      expect(there.json().data.permissions).toContain('team.write');
+    } finally {
+      const back = await viewer.inject({ method: 'POST', url: '/v1/auth/workspace', payload: { workspace_id: sessions.admin.workspaceId } });
+      expect(back.json().data.permissions).not.toContain('demos.write');
+    }
+  });
+
+  it('is the table docs/api.md shows, row for row', () => {
+    const doc = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z_.]+)` \| ([^|]+) \|\s*(✓?)\s*\|\s*(✓?)\s*\|\s*(✓?)\s*\|/gm)].map((m) => ({
+      permission: m[1],
+      scope: m[2]!.trim() === 'session only' ? null : m[2]!.trim().replaceAll('`', ''),
+      roles: ROLES.filter((_, i) => m[3 + i] === '✓'),
+    }));
+    expect(rows).toEqual(Object.entries(PERMISSIONS).map(([permission, rule]) => ({ permission, scope: rule.scope, roles: [...rule.roles] })));
+  });
+
+  it('answers every public route without credentials (never 401 or 403)', async () => {
+    const open = routes.filter((r) => r.public);
+    // Listed by hand so that a route turning public shows in review.
+    expect(open.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /v1/invitations/:token',
+      'GET /v1/openapi.json',
+      'GET /v1/viewer/:token',
+      'GET /v1/viewer/:token/assets/:asset_id',
+      'GET /v1/viewer/:token/demo',
+      'POST /v1/auth/login',
+      'POST /v1/auth/password-reset',
+      'POST /v1/auth/password-reset/complete',
+      'POST /v1/auth/signup',
+      'POST /v1/auth/verify-email',
+      'POST /v1/oauth/revoke',
+      'POST /v1/oauth/token',
+      'POST /v1/viewer/:token/events',
+      'POST /v1/viewer/:token/identify',
+      'POST /v1/viewer/:token/unlock',
+    ]);
+    for (const route of open) {
+      const res = await t.app.inject(request(route));
+      expect([401, 403], `${route.method} ${route.url}: ${res.body}`).not.toContain(res.statusCode);
+    }
+  });
+
+  it('refuses every guarded route without credentials (401 unauthorized)', async () => {
+    for (const route of routes.filter((r) => r.permission)) {
+      const res = await t.app.inject(request(route));
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json().error.code).toBe('unauthorized');
+    }
+  });
+
+  it('answers every guarded route as the table says, for every role and credential', async () => {
+    const failures: string[] = [];
+    let allowed = 0;
+    let denied = 0;
+    for (const route of routes) {
+      if (!route.permission) continue;
+      for (const caller of callers) {
+        const res = await caller.inject(request(route));
+        const denial = expectedDenial(route.permission, caller);
+        const where = `${caller.label} ${route.method} ${route.url} (${route.permission})`;
+        if (denial) {
+          denied++;
+          const code = res.statusCode === 403 ? res.json().error?.code : undefined;
+          if (res.statusCode !== 403 || code !== denial) failures.push(`${where}: expected 403 ${denial}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+        } else {
+          allowed++;
+          if (res.statusCode === 401 || res.statusCode === 403) failures.push(`${where}: allowed by the table, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Both sides of the table were exercised, not only one.
+    expect(allowed).toBeGreaterThan(100);
+    expect(denied).toBeGreaterThan(100);
+  }, 240_000);
+});

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { accountApi } from '../../api/account.api';
+import { ApiError } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { Badge } from '../../components/badge';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/field';
+import { useFormSubmit } from '../../components/form-dialog';
+import { useToast } from '../../components/toast';
+import { useSession } from '../../session/session-context';
+
+export function EmailSection() {
+  const { user } = useSession();
+  const notify = useToast();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [pending, setPending] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+  const form = useFormSubmit({
+    validate: () => {
+      const problems: Record<string, string> = {};
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) problems.email = 'Enter an e-mail address';
+      else if (email.trim().toLowerCase() === user.email) problems.email = 'This is your current address';
+      if (!password) problems.current_password = 'Enter your password';
+      return problems;
+    },
+    send: () => accountApi.changeEmail({ email: email.trim(), current_password: password }),
+    onDone: ({ message }) => {
+      setPending(message);
+      setEmail('');
+      setPassword('');
+    },
+    failure: 'The change could not be started. Try again.',
+    staysOpen: true,
+  });
+
+  async function resend() {
+    setResending(true);
+    try {
+      notify((await accountApi.resendVerification()).message);
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : 'The link could not be sent. Try again.', 'danger');
+    } finally {
+      setResending(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="email-heading">
+      <div className="card-header">
+        <h2 id="email-heading">E-mail address</h2>
+      </div>
+      <div className="stack card-body">
+        <p className="row row-wrap wrap-anywhere">
+          <strong>{user.email}</strong>
+          {user.email_verified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
+        </p>
+        {user.email_verified ? null : (
+          <Alert tone="warning">
+            <div className="row row-wrap">
+              <span>Follow the link we e-mailed to this address to verify it.</span>
+              <Button size="sm" onClick={resend} loading={resending}>
+                Send the link again
+              </Button>
+            </div>
+          </Alert>
+        )}
+        {pending ? <Alert tone="info">{pending}</Alert> : null}
+        <form className="stack form-narrow" onSubmit={form.submit} noValidate>
+          <h3 className="subheading">Change your address</h3>
+          {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
+          <TextField
+            label="New address"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              form.clearError('email');
+            }}
+            error={form.errors.email}
+          />
+          <TextField
+            label="Your password"
+            name="current_password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              form.clearError('current_password');
+            }}
+            error={form.errors.current_password}
+          />
+          <div>
+            <Button type="submit" loading={form.busy}>
+              Send a confirmation link
+            </Button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}
