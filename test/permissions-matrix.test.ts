@@ -75,7 +75,8 @@ const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 :
  */
 function contractScope(method: string, url: string): Scope | null {
   const read = method === 'GET';
-  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize)(\/|$)/.test(url)) return null;
+  // The audit log has no scope among the contract's eight, so it is read in the web app only.
+  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize|audit-log)(\/|\.csv$|$)/.test(url)) return null;
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)$/.test(url)) return 'analytics:read';
