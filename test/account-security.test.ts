@@ -112,6 +112,15 @@ describe('account security', () => {
     expect(fresh.statusCode).toBe(200);
     // The link reached the address: it is verified now.
     expect(fresh.json().data.user.email_verified).toBe(true);
+    // The user's workspace records the reset, by the holder of the link, with the sessions it ended.
+    const audit = await sessionFrom(t.app, session.email, fresh).inject({ method: 'GET', url: '/v1/audit-log?action=user.password_reset' });
+    expect(audit.json().data).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: 'user', id: session.userId }),
+        target: { type: 'user', id: session.userId, label: session.email },
+        changes: { ended_sessions: 2 },
+      }),
+    ]);
   });
 
   it('a reset link expires after an hour, and a newer one replaces it', async () => {
@@ -177,6 +186,13 @@ describe('account security', () => {
     expect((await login(session.email, PASSWORD)).statusCode).toBe(401);
     const members = (await session.inject({ method: 'GET', url: '/v1/team/members' })).json().data;
     expect(members.map((m: { email: string }) => m.email)).toEqual([target]);
+    const audit = await session.inject({ method: 'GET', url: '/v1/audit-log?action=user.email_changed' });
+    expect(audit.json().data).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: 'user', id: session.userId, label: target }),
+        changes: { email: { from: session.email, to: target } },
+      }),
+    ]);
   });
 
   it('lists the sessions with device and address; signs out one, then every other', async () => {

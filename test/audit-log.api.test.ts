@@ -45,9 +45,12 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
   });
 
   it('filters by actor, action, target and date range', async () => {
+    // The editor joined through the invitation (which signed them in), then made two keys.
     const byEditor = (await get(`/v1/audit-log?actor=${editor.userId}`)).json();
-    expect(byEditor.meta.total).toBe(2);
+    expect(byEditor.meta.total).toBe(4);
     expect(byEditor.data.every((e: { actor: { id: string } }) => e.actor.id === editor.userId)).toBe(true);
+    expect(byEditor.data.map((e: { action: string }) => e.action).sort()).toEqual(['key.created', 'key.created', 'member.joined', 'user.signed_in']);
+    expect((await get(`/v1/audit-log?actor=${editor.userId}&action=key.created`)).json().meta.total).toBe(2);
     const invites = (await get('/v1/audit-log?action=member.invited')).json();
     expect(invites.meta.total).toBe(2);
     const one = (await get(`/v1/audit-log?target=${keyIds[3]}`)).json();
@@ -116,7 +119,7 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
     // Newest first, like the list.
     expect(lines[1]).toContain(keyIds[4]);
 
-    const filtered = await get(`/v1/audit-log.csv?actor=${editor.userId}`);
+    const filtered = await get(`/v1/audit-log.csv?actor=${editor.userId}&action=key.created`);
     expect(filtered.body.trim().split('\r\n')).toHaveLength(3);
     const empty = await get('/v1/audit-log.csv?action=webhook.deleted');
     expect(empty.body).toBe(

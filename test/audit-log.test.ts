@@ -233,8 +233,69 @@ describe('audit log', () => {
     await onlyEntry('oauth_app.deleted', appId, [firstSecret, secret]);
   });
 
-  it('is the workspace’s own: another workspace sees none of it', async () => {
+  it('records a join, sign-ins, a failed one, a new password and ended sessions in each workspace of the user', async () => {
+    const bob = await t.member(admin, 'editor');
+    const joined = await onlyEntry('member.joined', bob.memberId);
+    expect(joined.actor).toMatchObject({ type: 'user', id: bob.userId, user_id: bob.userId, label: bob.email });
+    expect(joined.changes).toEqual({ role: 'editor' });
+
+    const signIn = (password: string, agent = AGENT) =>
+      t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'user-agent': agent }, payload: { email: bob.email, password } });
+    const ofBob = async (action: string) => (await entries({ action, actor: bob.userId })).data;
+    const failuresEverywhere = async () =>
+      Number((await t.db.database.executeSql("select count(*)::int as n from audit_log where action = 'user.sign_in_failed'")).rows[0]!.n);
+
+    // Signing up through the invitation started a session: one sign-in already.
+    expect(await ofBob('user.signed_in')).toHaveLength(1);
+    expect((await signIn('not bob’s password at all')).statusCode).toBe(401);
+    const [failed] = await ofBob('user.sign_in_failed');
+    expect(failed).toMatchObject({ target: { type: 'user', id: bob.userId, label: bob.email }, ip: '127.0.0.1', user_agent: AGENT });
+    // An address no account has belongs to no workspace: nothing is written anywhere.
+    const before = await failuresEverywhere();
+    const ghost = await t.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'ghost@example.com', password: 'whatever it is' } });
+    expect(ghost.statusCode).toBe(401);
+    expect(await failuresEverywhere()).toBe(before);
+
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    expect((await signIn('correct horse battery staple', firefox)).statusCode).toBe(200);
+    const signIns = await ofBob('user.signed_in');
+    expect(signIns).toHaveLength(2);
+    expect(signIns[0]!.target).toMatchObject({ type: 'session', label: 'Firefox on Linux' });
+
+    const changed = await as(bob, 'PUT', '/v1/account/password', {
+      current_password: 'correct horse battery staple',
+      new_password: 'bob has a new long passphrase',
+    });
+    expect(changed.statusCode).toBe(200);
+    const [passwordEntry] = await ofBob('user.password_changed');
+    expect(passwordEntry).toMatchObject({ actor: { type: 'user', id: bob.userId }, changes: { ended_sessions: 1 } });
+    expect(JSON.stringify(passwordEntry)).not.toContain('bob has a new long passphrase');
+
+    expect((await signIn('bob has a new long passphrase', firefox)).statusCode).toBe(200);
+    const sessions = (await as(bob, 'GET', '/v1/account/sessions')).json().data as Array<{ id: string; current: boolean }>;
+    const other = sessions.find((s) => !s.current)!;
+    expect((await as(bob, 'DELETE', '/v1/account/sessions')).json().data).toEqual({ ended_sessions: 1 });
+    const revoked = await onlyEntry('session.revoked', other.id);
+    expect(revoked.target.label).toBe('Firefox on Linux');
+
+    // Bob is a member of his own workspace too: each account event is in both logs, the join in admin's only.
+    const logs = await t.db.database.executeSql(
+      'select action, count(distinct workspace_id)::int as n from audit_log where actor_user_id = $1 group by action order by action',
+      [bob.userId],
+    );
+    expect(logs.rows).toEqual([
+      { action: 'member.joined', n: 1 },
+      { action: 'session.revoked', n: 2 },
+      { action: 'user.password_changed', n: 2 },
+      { action: 'user.sign_in_failed', n: 2 },
+      { action: 'user.signed_in', n: 2 },
+    ]);
+  });
+
+  it('is the workspace’s own: another workspace sees only its own member’s sign-up', async () => {
     const stranger = await t.signUp();
-    expect((await entries({}, stranger)).meta.total).toBe(0);
+    const { data, meta } = await entries({}, stranger);
+    expect(meta.total).toBe(1);
+    expect(data[0]).toMatchObject({ action: 'user.signed_in', actor: { id: stranger.userId } });
   });
 });

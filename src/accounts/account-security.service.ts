@@ -1,9 +1,11 @@
+import { type Actor, type RequestOrigin, userActor } from '../audit/actor';
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
 import { hashPassword, verifyPassword } from '../core/crypto';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import type { Database, Executor } from '../db/client';
 import { noticeMail } from '../mail/link-mail';
 import type { MailQueue } from '../mail/mail-queue';
+import { recordAccountEvent } from './account-audit';
 import { type AccountLinkDeps, sendAccountLink } from './account-links';
 import { type AccountTokenPurpose, claimAccountToken, findAccountToken } from './account-tokens.repo';
 import * as repo from './accounts.repo';
@@ -33,8 +35,18 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     return user;
   }
 
-  async function endSessions(ids: string[]) {
-    if (ids.length > 0) await credentials.invalidate(...ids.map(credentialTag));
+  async function endSessions(ended: { id: string }[]) {
+    if (ended.length > 0) await credentials.invalidate(...ended.map((s) => credentialTag(s.id)));
+  }
+
+  /** One `session.revoked` entry per session a user signed out by hand. */
+  async function recordRevoked(tx: Executor, actor: Actor, userId: string, ended: { id: string; userAgent: string | null }[]) {
+    for (const session of ended) {
+      await recordAccountEvent(tx, clock, actor, userId, {
+        action: 'session.revoked',
+        target: { type: 'session', id: session.id, label: describeDevice(session.userAgent) },
+      });
+    }
   }
 
   /** Uses the link behind `token` (in `tx`): 404 when unknown, used or replaced; 410 when expired. */
@@ -66,7 +78,7 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
    * Following a verification link proves its address. When the address is not the account's (a change of
    * address), the account moves to it now, and the old address is told.
    */
-  async function verifyEmail(token: string) {
+  async function verifyEmail(token: string, origin: RequestOrigin) {
     return db.transaction(async (tx) => {
       const link = await claim(tx, token, 'verify_email');
       const user = await userOf(tx, link.userId);
@@ -82,6 +94,11 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
       }
       const changed = await repo.updateUser(tx, user.id, { email: link.email, emailVerifiedAt: now, updatedAt: now });
       await repo.updateMemberEmails(tx, user.id, link.email, now);
+      await recordAccountEvent(tx, clock, userActor(origin, user.id), user.id, {
+        action: 'user.email_changed',
+        target: { type: 'user', id: user.id, label: link.email },
+        changes: { email: { from: user.email, to: link.email } },
+      });
       await deps.mailQueue.send(
         noticeMail(user.email, 'Your Demoshare e-mail address was changed', [
           `The Demoshare account that used ${user.email} now uses ${link.email}.`,
@@ -105,7 +122,7 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
   }
 
   /** Sets a new password from a reset link and ends every session of the account (API keys stay). */
-  async function resetPassword(token: string, password: string) {
+  async function resetPassword(token: string, password: string, origin: RequestOrigin) {
     const passwordHash = await hashPassword(password);
     const { user, ended } = await db.transaction(async (tx) => {
       const link = await claim(tx, token, 'reset_password');
@@ -118,14 +135,20 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
         emailVerifiedAt: found.emailVerifiedAt ?? (proves ? now : null),
         updatedAt: now,
       });
-      return { user: user!, ended: await repo.deleteSessionsOfUser(tx, found.id) };
+      const ended = await repo.deleteSessionsOfUser(tx, found.id);
+      await recordAccountEvent(tx, clock, userActor(origin, found.id), found.id, {
+        action: 'user.password_reset',
+        target: { type: 'user', id: found.id, label: found.email },
+        changes: { ended_sessions: ended.length },
+      });
+      return { user: user!, ended };
     });
     await endSessions(ended);
     return user;
   }
 
   /** Changes the password after checking the current one; the user's other sessions end. */
-  async function changePassword(userId: string, currentSessionId: string, current: string, next: string) {
+  async function changePassword(actor: Actor, userId: string, currentSessionId: string, current: string, next: string) {
     const user = await userOf(db, userId);
     await checkPassword(user, current);
     if (current === next) {
@@ -134,7 +157,13 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     const passwordHash = await hashPassword(next);
     const ended = await db.transaction(async (tx) => {
       await repo.updateUser(tx, userId, { passwordHash, updatedAt: clock.now() });
-      return repo.deleteSessionsOfUser(tx, userId, currentSessionId);
+      const others = await repo.deleteSessionsOfUser(tx, userId, currentSessionId);
+      await recordAccountEvent(tx, clock, actor, userId, {
+        action: 'user.password_changed',
+        target: { type: 'user', id: userId, label: user.email },
+        changes: { ended_sessions: others.length },
+      });
+      return others;
     });
     await endSessions(ended);
     return { user, endedSessions: ended.length };
@@ -179,14 +208,23 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     return rows.map((row) => ({ ...row, device: describeDevice(row.userAgent) }));
   }
 
-  async function revokeSession(userId: string, sessionId: string) {
-    if (!(await repo.deleteSessionOfUser(db, userId, sessionId))) throw notFound('Session');
-    await endSessions([sessionId]);
+  async function revokeSession(actor: Actor, userId: string, sessionId: string) {
+    const ended = await db.transaction(async (tx) => {
+      const session = await repo.deleteSessionOfUser(tx, userId, sessionId);
+      if (!session) throw notFound('Session');
+      await recordRevoked(tx, actor, userId, [session]);
+      return session;
+    });
+    await endSessions([ended]);
   }
 
   /** Signs out every other session of the user; the number ended. */
-  async function revokeOtherSessions(userId: string, currentSessionId: string) {
-    const ended = await repo.deleteSessionsOfUser(db, userId, currentSessionId);
+  async function revokeOtherSessions(actor: Actor, userId: string, currentSessionId: string) {
+    const ended = await db.transaction(async (tx) => {
+      const others = await repo.deleteSessionsOfUser(tx, userId, currentSessionId);
+      await recordRevoked(tx, actor, userId, others);
+      return others;
+    });
     await endSessions(ended);
     return ended.length;
   }

@@ -1,3 +1,4 @@
+import { actorOf, originOf } from '../audit/actor';
 import type { FastifyRequest } from 'fastify';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -73,7 +74,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', ipBudget, `ip:${request.ip}`);
-      await security.resetPassword(request.body.token, request.body.password);
+      await security.resetPassword(request.body.token, request.body.password, originOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -100,7 +101,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
         },
       },
     },
-    async (request) => ok(request, toUser(await security.verifyEmail(request.body.token))),
+    async (request) => ok(request, toUser(await security.verifyEmail(request.body.token, originOf(request)))),
   );
 
   app.get(
@@ -164,7 +165,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       const auth = callerOf(request);
       const user = await me(request);
       const { endedSessions } = await failures.guard(user.email, () =>
-        security.changePassword(auth.userId, auth.credentialId, request.body.current_password, request.body.new_password),
+        security.changePassword(actorOf(request), auth.userId, auth.credentialId, request.body.current_password, request.body.new_password),
       );
       return ok(request, { ended_sessions: endedSessions });
     },
@@ -230,7 +231,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       },
     },
     async (request, reply) => {
-      await security.revokeSession(callerOf(request).userId, request.params.id);
+      await security.revokeSession(actorOf(request), callerOf(request).userId, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -248,7 +249,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
     },
     async (request) => {
       const auth = callerOf(request);
-      return ok(request, { ended_sessions: await security.revokeOtherSessions(auth.userId, auth.credentialId) });
+      return ok(request, { ended_sessions: await security.revokeOtherSessions(actorOf(request), auth.userId, auth.credentialId) });
     },
   );
 }

@@ -87,7 +87,6 @@ export async function updateUser(db: Executor, id: string, values: Partial<typeo
   return row;
 }
 
-/** An address change reaches the user's memberships too: members rows carry the address they answer to. */
 /** Marks the address proved, keeping the first proof's time. */
 export async function verifyUserEmail(db: Executor, id: string, now: Date) {
   await db
@@ -96,6 +95,7 @@ export async function verifyUserEmail(db: Executor, id: string, now: Date) {
     .where(and(eq(users.id, id), isNull(users.emailVerifiedAt)));
 }
 
+/** An address change reaches the user's memberships too: members rows carry the address they answer to. */
 export async function updateMemberEmails(db: Executor, userId: string, email: string, now: Date) {
   await db.update(members).set({ email, updatedAt: now }).where(eq(members.userId, userId));
 }
@@ -109,22 +109,21 @@ export async function liveSessionsOfUser(db: Executor, userId: string, now: Date
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
 }
 
-/** Deletes the user's sessions (all, or all but `keepId`); returns the ids, whose cached credentials must go. */
+/** Deletes the user's sessions (all, or all but `keepId`); returns them, as their cached credentials must go. */
 export async function deleteSessionsOfUser(db: Executor, userId: string, keepId?: string) {
-  const rows = await db
+  return db
     .delete(sessions)
     .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId))
-    .returning({ id: sessions.id });
-  return rows.map((r) => r.id);
+    .returning({ id: sessions.id, userAgent: sessions.userAgent });
 }
 
-/** Deletes one session of the user; false when it is not theirs or already gone. */
+/** Deletes one session of the user; undefined when it is not theirs or already gone. */
 export async function deleteSessionOfUser(db: Executor, userId: string, id: string) {
-  const rows = await db
+  const [row] = await db
     .delete(sessions)
     .where(and(eq(sessions.id, id), eq(sessions.userId, userId)))
-    .returning({ id: sessions.id });
-  return rows.length > 0;
+    .returning({ id: sessions.id, userAgent: sessions.userAgent });
+  return row;
 }
 
 export async function touchSession(db: Executor, id: string, now: Date) {

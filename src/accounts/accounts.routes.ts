@@ -1,3 +1,4 @@
+import { originOf } from '../audit/actor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
 import { permissionsOf, SCOPES } from '../auth/permissions';
@@ -47,7 +48,6 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
     });
   }
 
-  const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
   // POST /v1/auth/signup — create an account and its workspace, and sign in
   app.post(
@@ -74,8 +74,8 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
     },
     async (request, reply) => {
       await ctx.rateLimits.consume('login', loginPolicy, `ip:${request.ip}`);
-      const { user, workspace } = await accounts.createAccount(toSignupInput(request.body));
-      const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
+      const { user, workspace } = await accounts.createAccount(toSignupInput(request.body), originOf(request));
+      const session = await accounts.startSession(user.id, workspace.id, originOf(request));
       setSessionCookies(reply, session);
       reply.code(201);
       return sessionBody(request, user.id, workspace.id, session.csrfToken);
@@ -113,9 +113,10 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         accounts.verifyCredentials(request.body.email, request.body.password, {
           workspaceId: request.body.workspace_id,
           invitationToken: request.body.invitation_token,
+          origin: originOf(request),
         }),
       );
-      const session = await accounts.startSession(user.id, workspace.id, clientOf(request));
+      const session = await accounts.startSession(user.id, workspace.id, originOf(request));
       setSessionCookies(reply, session);
       return sessionBody(request, user.id, workspace.id, session.csrfToken);
     },
@@ -207,7 +208,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
     async (request) => {
       const auth = callerOf(request);
       const profile = await accounts.profile(auth.userId, auth.workspaceId);
-      const { workspace } = await accounts.acceptInvitation(request.params.token, profile.user);
+      const { workspace } = await accounts.acceptInvitation(request.params.token, profile.user, originOf(request));
       await accounts.switchWorkspace(auth.credentialId, auth.userId, workspace.id);
       const cached = await accounts.resolveSession(request.cookies[SESSION_COOKIE] ?? '');
       return sessionBody(request, auth.userId, workspace.id, cached?.csrfToken ?? '');

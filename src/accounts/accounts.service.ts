@@ -1,3 +1,5 @@
+import { type RequestOrigin, userActor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { SCOPES, type Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -5,8 +7,10 @@ import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/cr
 import { AppError, conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
+import { recordAccountEvent } from './account-audit';
 import { type AccountLinkDeps, sendAccountLink } from './account-links';
 import * as repo from './accounts.repo';
+import { describeDevice } from './device';
 import { invitationDigest } from './invitation-token';
 
 export interface AccountsDeps extends AccountLinkDeps {
@@ -41,6 +45,9 @@ export interface StartedSession {
 // Verified against when the e-mail is unknown, so that a wrong address costs as long as a wrong password.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$jWW3Mo1HW9Cx273YJMQ+CA$nH4YCe/gO8fDX67ssqmXUWfSjnCAzja8M1lEZXcDXxs';
 
+/** A request with no origin: the command line. */
+const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null };
+
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export function createAccountsService(deps: AccountsDeps) {
@@ -69,9 +76,16 @@ export function createAccountsService(deps: AccountsDeps) {
     }
   }
 
-  async function claim(executor: Executor, token: string, userId: string) {
+  /** Claims the invitation for `userId` and records the join in the workspace's audit log. */
+  async function claim(executor: Executor, token: string, userId: string, workspaceId: string, origin: RequestOrigin) {
     const member = await repo.claimInvitation(executor, invitationDigest(token), userId, clock.now());
     if (!member) throw new AppError('not_found', 'This invitation link is not valid: it was used, revoked or replaced by a newer one');
+    await recordAudit(executor, clock, userActor(origin, userId), {
+      workspaceId,
+      action: 'member.joined',
+      target: { type: 'member', id: member.id, label: member.email },
+      changes: { role: member.role },
+    });
     return member;
   }
 
@@ -84,11 +98,11 @@ export function createAccountsService(deps: AccountsDeps) {
    * Joins the invitation's workspace as `user`, who must hold the invited address. The link came to that
    * address, so following it also verifies it.
    */
-  async function acceptInvitation(token: string, user: { id: string; email: string }) {
+  async function acceptInvitation(token: string, user: { id: string; email: string }, origin: RequestOrigin) {
     return db.transaction(async (tx) => {
       const invitation = await findLiveInvitation(tx, token);
       assertInvitedAddress(invitation, user.email);
-      const member = await claim(tx, token, user.id);
+      const member = await claim(tx, token, user.id, invitation.workspace.id, origin);
       const now = clock.now();
       await repo.verifyUserEmail(tx, user.id, now);
       return { member, workspace: invitation.workspace };
@@ -101,7 +115,7 @@ export function createAccountsService(deps: AccountsDeps) {
    * Without one, no invitation is ever accepted: being invited is not proof of owning the address, and a
    * verification link is e-mailed; with one, the address is verified (the invitation link reached it).
    */
-  async function createAccount(input: NewAccount) {
+  async function createAccount(input: NewAccount, origin: RequestOrigin = NO_ORIGIN) {
     const email = normaliseEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     return db.transaction(async (tx) => {
@@ -135,7 +149,7 @@ export function createAccountsService(deps: AccountsDeps) {
         updatedAt: now,
       });
       if (invitation && input.invitationToken) {
-        const joined = await claim(tx, input.invitationToken, user.id);
+        const joined = await claim(tx, input.invitationToken, user.id, invitation.workspace.id, origin);
         return { user, workspace: invitation.workspace, member: joined };
       }
       if (!user.emailVerifiedAt) await sendAccountLink(deps, tx, 'verify_email', user, email);
@@ -143,26 +157,30 @@ export function createAccountsService(deps: AccountsDeps) {
     });
   }
 
-  async function startSession(
-    userId: string,
-    workspaceId: string,
-    client: { ip?: string; userAgent?: string },
-  ): Promise<StartedSession> {
+  /** Starts a web session (sign-up or sign-in) and records the sign-in in the user's workspaces. */
+  async function startSession(userId: string, workspaceId: string, origin: RequestOrigin): Promise<StartedSession> {
     const token = randomToken(32);
     const csrfToken = randomToken(24);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + sessionTtlMs);
-    await repo.insertSession(db, {
-      id: newId('session'),
-      userId,
-      workspaceId,
-      tokenDigest: sha256Hex(token),
-      csrfToken,
-      createdAt: now,
-      expiresAt,
-      lastSeenAt: now,
-      ip: client.ip,
-      userAgent: client.userAgent?.slice(0, 512),
+    const id = newId('session');
+    await db.transaction(async (tx) => {
+      await repo.insertSession(tx, {
+        id,
+        userId,
+        workspaceId,
+        tokenDigest: sha256Hex(token),
+        csrfToken,
+        createdAt: now,
+        expiresAt,
+        lastSeenAt: now,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
+      await recordAccountEvent(tx, clock, userActor(origin, userId), userId, {
+        action: 'user.signed_in',
+        target: { type: 'session', id, label: describeDevice(origin.userAgent) },
+      });
     });
     return { token, csrfToken, expiresAt, userId, workspaceId };
   }
@@ -175,14 +193,24 @@ export function createAccountsService(deps: AccountsDeps) {
   async function verifyCredentials(
     emailInput: string,
     password: string,
-    options: { workspaceId?: string; invitationToken?: string } = {},
+    options: { workspaceId?: string; invitationToken?: string; origin?: RequestOrigin } = {},
   ) {
+    const origin = options.origin ?? NO_ORIGIN;
     const user = await repo.findUserByEmail(db, normaliseEmail(emailInput));
     const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
+    if (user && !valid) {
+      // An unknown address belongs to no workspace, so only a known account's failures are recorded.
+      await db.transaction((tx) =>
+        recordAccountEvent(tx, clock, userActor(origin, user.id), user.id, {
+          action: 'user.sign_in_failed',
+          target: { type: 'user', id: user.id, label: user.email },
+        }),
+      );
+    }
     if (!user || !valid) throw new AppError('unauthorized', 'Wrong e-mail address or password');
     let workspaceId = options.workspaceId;
     if (options.invitationToken) {
-      workspaceId = (await acceptInvitation(options.invitationToken, user)).workspace.id;
+      workspaceId = (await acceptInvitation(options.invitationToken, user, origin)).workspace.id;
     }
     const memberships = await repo.membershipsOfUser(db, user.id);
     const chosen = workspaceId ? memberships.find((m) => m.workspace.id === workspaceId) : memberships[0];

@@ -40,22 +40,20 @@ export function originOf(request: RequestLike): RequestOrigin {
 
 const TYPE_OF: Record<AuthContext['kind'], ActorType> = { session: 'user', api_key: 'api_key', oauth: 'oauth_app' };
 
-const origin = originOf;
-
 /** The actor of an authenticated request (a route that declared a permission). */
 export function actorOf(request: RequestLike): Actor {
   const { auth } = request;
   if (!auth) throw new Error('actorOf needs an authenticated request: use userActor or systemActor');
   const credentialId = auth.kind === 'session' ? auth.userId : auth.credentialId;
-  return { type: TYPE_OF[auth.kind], credentialId, userId: auth.userId, ...origin(request) };
+  return { type: TYPE_OF[auth.kind], credentialId, userId: auth.userId, ...originOf(request) };
 }
 
 /**
- * A person known by the request but not yet signed in by it: the account of a sign-in (successful or
- * failed) or of a password reset.
+ * A person the request does not sign in as, but whom the service knows: the account of a sign-in
+ * (successful or failed), or the holder of a link from an e-mail (password reset, a new address).
  */
-export function userActor(request: RequestLike, userId: string): Actor {
-  return { type: 'user', credentialId: userId, userId, ...origin(request) };
+export function userActor(from: RequestOrigin, userId: string): Actor {
+  return { type: 'user', credentialId: userId, userId, ...from };
 }
 
 /** An OAuth client acting on its own grant (RFC 7009 revocation), for the user who authorised it. */

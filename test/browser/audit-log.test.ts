@@ -52,16 +52,16 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.waitForURL('**/settings/audit-log');
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-    // One invitation and 28 keys: 29 entries, 25 a page.
-    await page.getByText('Page 1 of 2 · 29 entries').waitFor();
+    // The admin's sign-up, the invitation, the editor joining and signing in, and 28 keys: 32 entries, 25 a page.
+    await page.getByText('Page 1 of 2 · 32 entries').waitFor();
     expect(await rows(page).count()).toBe(25);
     await expect(rows(page).first().textContent()).resolves.toContain('key.created');
     await page.screenshot({ path: `${SHOTS}/audit-log-desktop.png`, fullPage: true, animations: 'disabled' });
 
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Page 2 of 2 · 29 entries').waitFor();
-    expect(await rows(page).count()).toBe(4);
-    await expect(rows(page).last().textContent()).resolves.toContain('member.invited');
+    await page.getByText('Page 2 of 2 · 32 entries').waitFor();
+    expect(await rows(page).count()).toBe(7);
+    await expect(rows(page).last().textContent()).resolves.toContain('user.signed_in');
 
     await page.getByLabel('Action').selectOption('member.invited');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -74,18 +74,18 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
     const csvLink = page.getByRole('link', { name: 'Download CSV' });
     expect(await csvLink.getAttribute('href')).toBe('/v1/audit-log.csv?action=member.invited');
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByText('Page 1 of 2 · 29 entries').waitFor();
+    await page.getByText('Page 1 of 2 · 32 entries').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), csvLink.click()]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toMatch(/^created_at,action,actor_type/);
-    expect(lines).toHaveLength(30);
+    expect(lines).toHaveLength(33);
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 
     // Clicking an actor narrows the list to them; a range with nothing in it says so.
-    await page.getByRole('button', { name: admin.email }).first().click();
-    await page.getByText('Page 1 of 2 · 29 entries').waitFor();
+    await rows(page).getByRole('button', { name: admin.email }).first().click();
+    await page.getByText('Page 1 of 2 · 30 entries').waitFor();
     await page.getByLabel('From', { exact: true }).fill('2001-01-01');
     await page.getByLabel('To', { exact: true }).fill('2001-01-02');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -96,15 +96,15 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
   it('fits a phone without sideways scrolling', async () => {
     const page = await open(admin, { width: 375, height: 812 });
     await page.goto(`${server.url}/settings/audit-log`);
-    await page.getByText('Page 1 of 2 · 29 entries').waitFor();
+    await page.getByText('Page 1 of 2 · 32 entries').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await page.screenshot({ path: `${SHOTS}/audit-log-phone.png`, animations: 'disabled' });
   });
 
   it('is not offered to an editor, and says why on a direct visit', async () => {
     const page = await open(editor);
-    await page.goto(`${server.url}/settings/webhooks`);
-    await page.getByRole('link', { name: 'Webhooks' }).first().waitFor();
+    await page.goto(`${server.url}/settings/api/keys`);
+    await page.getByRole('link', { name: 'API keys' }).first().waitFor();
     expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
     await page.goto(`${server.url}/settings/audit-log`);
     await page.getByText('Only workspace admins can read the audit log.').waitFor();
