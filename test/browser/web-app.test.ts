@@ -414,13 +414,13 @@ describe.skipIf(!browser)('web app in Chromium', () => {
           bar: { left: box.left, right: box.right, scrollLeft: bar.scrollLeft },
           tabs: [...bar.querySelectorAll('a')].map((a) => {
             const r = a.getBoundingClientRect();
-            return { name: a.textContent, left: r.left, right: r.right, top: r.top, active: a.classList.contains('active') };
+            return { name: a.getAttribute('aria-label') ?? a.textContent, left: r.left, right: r.right, top: r.top, active: a.classList.contains('active') };
           }),
         };
       });
     const expectAllShown = async () => {
       const { bar, tabs: shown } = await layout();
-      expect(shown.map((t) => t.name)).toEqual(['Workspace', 'API keys', 'OAuth apps', 'Webhooks']);
+      expect(shown.map((t) => t.name)).toEqual(['Workspace', 'API keys', 'OAuth apps', 'Webhooks', 'Audit log']);
       for (const tab of shown) {
         expect(tab.left, `${tab.name} starts inside the bar`).toBeGreaterThanOrEqual(Math.max(0, bar.left) - 0.5);
         expect(tab.right, `${tab.name} ends inside the bar`).toBeLessThanOrEqual(Math.min(page.viewportSize()!.width, bar.right) + 0.5);
@@ -431,27 +431,27 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     await expectAllShown();
 
     // Tapped, as a finger would, then reached by a fresh page load: the first tab stays whole.
-    await tabs.getByRole('link', { name: 'Webhooks' }).click();
-    await page.waitForURL('**/settings/webhooks');
+    await tabs.getByRole('link', { name: 'Audit log' }).click();
+    await page.waitForURL('**/settings/audit-log');
     await shot(page, 'settings-tabs-phone');
     await expectAllShown();
     await page.reload();
-    await tabs.getByRole('link', { name: 'Webhooks' }).waitFor();
+    await tabs.getByRole('link', { name: 'Audit log' }).waitFor();
     await expectAllShown();
-    expect((await layout()).tabs.find((t) => t.active)?.name).toBe('Webhooks');
+    expect((await layout()).tabs.find((t) => t.active)?.name).toBe('Audit log');
 
     // From the keyboard: every tab takes focus in order, shows a focus ring and is followed with Enter.
     await tabs.getByRole('link', { name: 'Workspace' }).focus();
-    for (const name of ['API keys', 'OAuth apps', 'Webhooks']) {
+    for (const name of ['API keys', 'OAuth apps', 'Webhooks', 'Audit log']) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(name);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent)).toBe(name);
       await expectAllShown();
     }
     await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).boxShadow)).not.toBe('none');
     await page.screenshot({ path: `${SHOTS}/settings-tab-focus-phone.png`, animations: 'disabled' });
     await page.keyboard.press('Enter');
-    await page.waitForURL('**/settings/api/oauth');
+    await page.waitForURL('**/settings/webhooks');
     await expectAllShown();
     await page.setViewportSize(PHONE);
     await expectAllShown();
