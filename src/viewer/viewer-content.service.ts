@@ -15,14 +15,18 @@ export interface ViewerContentDeps {
   demos: Pick<DemoReader, 'content' | 'asset'>;
   /** Stores a batch of events (the views domain's ingestion). */
   record(item: IngestItem): Promise<IngestResult>;
-  /** Origin of the API, for asset URLs in the payload. */
-  apiUrl: string;
+  /**
+   * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
+   * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be
+   * another name for the same server, or wrong; the payload cache is shared by every host name).
+   */
+  assetOrigin: string;
 }
 
 /** What a viewer gets once past the gates: the demo, its assets, and the recording of their progress. */
 export function createViewerContent(deps: ViewerContentDeps) {
   const { cache, gates } = deps;
-  const base = deps.apiUrl.replace(/\/+$/, '');
+  const base = deps.assetOrigin.replace(/\/+$/, '');
 
   async function payload(token: string, link: LinkState): Promise<DemoPayload> {
     const { share } = link;

@@ -30,6 +30,7 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>Demoshare</title>
 <script id="demoshare-player-config" type="application/json">${config}</script>
 ${assets}
