@@ -78,7 +78,34 @@ export function createViewerContent(deps: ViewerContentDeps) {
     return deps.record({ session, shareId: link.share.id, stepCount, events });
   }
 
-  return { demo, asset, recordEvents };
+  /**
+   * What a link preview (Open Graph, Twitter card) may show: only for a link anyone may open, with no
+   * password and no identification, so that unfurling never shows more of a protected demo than its
+   * locked page does. The image is the first screenshot step's.
+   */
+  async function preview(link: LinkState): Promise<LinkPreview | undefined> {
+    const { share } = link;
+    if (share.passwordHash !== null || share.requireIdentification) return undefined;
+    const data = JSON.parse((await payload(share.token, link)).json) as {
+      title: string;
+      steps: { title: string; description: string; image_url: string | null }[];
+    };
+    const first = data.steps[0];
+    return {
+      title: data.title,
+      description: first?.description || first?.title || '',
+      imageUrl: data.steps.find((s) => s.image_url)?.image_url ?? null,
+    };
+  }
+
+  return { demo, asset, recordEvents, preview };
+}
+
+export interface LinkPreview {
+  title: string;
+  description: string;
+  /** As in the payload: a path on this server, or absolute on API_URL. */
+  imageUrl: string | null;
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;
