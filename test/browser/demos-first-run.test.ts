@@ -13,7 +13,7 @@ const browser: Browser | null = await launchBrowser();
 
 // A generation that fails leaves a draft with no steps: in the list it must not pass for an ordinary empty
 // draft, and in the editor its banner is about an empty demo, so it goes once the demo has steps.
-describe.skipIf(!browser)('a failed generation in the web app (Chromium)', () => {
+describe.skipIf(!browser)('a new user’s first demos: failed generations, addresses and messages (Chromium)', () => {
   let server: TestServer;
   let admin: TestSession;
   let key: string;
@@ -89,5 +89,35 @@ describe.skipIf(!browser)('a failed generation in the web app (Chromium)', () =>
     await page.goto(`${server.url}/demos`);
     await row(page, 'Ledgerly tour').waitFor();
     expect(await row(page, 'Ledgerly tour').getByText('Generation failed').count()).toBe(0);
+  });
+
+  it('takes an address without a scheme, states the title limit, and refuses a PDF in words people use', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/demos`);
+    await page.getByRole('button', { name: 'New demo' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New demo' });
+    const address = dialog.getByLabel('Page address');
+    await address.fill('ledgerly.example/pricing');
+    await address.blur();
+    expect(await address.inputValue()).toBe('https://ledgerly.example/pricing');
+    const title = dialog.getByLabel('Title');
+    expect(await title.getAttribute('maxlength')).toBe('200');
+    await dialog.getByText('Up to 200 characters.').waitFor();
+    await dialog.getByRole('checkbox').uncheck();
+    await title.fill('Pricing walkthrough');
+    await page.screenshot({ path: `${SHOTS}/new-demo-dialog.png`, animations: 'disabled' });
+    await dialog.getByRole('button', { name: 'Create demo' }).click();
+    await page.waitForURL(/\/demos\/demo_/);
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const created = await server.app.inject({ method: 'GET', url: `/v1/demos/${id}`, headers: bearer(key) });
+    expect(created.json().data.source_url).toBe('https://ledgerly.example/pricing');
+
+    await page.locator('input[type=file]').first().setInputFiles({
+      name: 'brochure.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4 not an image'),
+    });
+    await page.getByText('This kind of file cannot be used here. Use PNG, JPEG or WebP.').waitFor();
+    await page.screenshot({ path: `${SHOTS}/editor-refused-pdf.png`, animations: 'disabled' });
   });
 });
