@@ -53,10 +53,10 @@ const byteSize = (fallback: string) =>
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /** Every setting the service reads from its environment, with its default. README.md documents each one. */
-export const configSchema = z.object({
+const settingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  APP_URL: z.url().default('http://localhost:3000'),
+  APP_URL: optionalUrl,
   API_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
@@ -127,6 +127,15 @@ export const configSchema = z.object({
   AI_TIMEOUT: duration('20s'),
 });
 
+/**
+ * The settings, with APP_URL defaulting to this machine on the configured port: a first run with
+ * `PORT=3100` gets share links and e-mailed links that point at :3100, not at a port nothing listens on.
+ */
+export const configSchema = settingsSchema.transform((settings) => ({
+  ...settings,
+  APP_URL: settings.APP_URL ?? `http://localhost:${settings.PORT}`,
+}));
+
 /** Rules that tie several settings together, checked after each one parsed on its own. */
 function crossChecks(config: Config): string[] {
   const problems: string[] = [];
@@ -161,4 +170,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The configuration for tests: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...configSchema.parse({}), LOG_LEVEL: 'silent', ...overrides };
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * A warning when APP_URL names this machine on a port the server does not listen on: share links and
+ * e-mailed links would then lead nowhere. An APP_URL with a public name is a proxy's address and is
+ * trusted as given.
+ */
+export function appUrlWarning(config: Pick<Config, 'APP_URL'>, listeningPort: number): string | undefined {
+  const url = new URL(config.APP_URL);
+  if (!LOOPBACK.test(url.hostname)) return undefined;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port === listeningPort) return undefined;
+  return (
+    `Warning: APP_URL is ${config.APP_URL}, but this server listens on port ${listeningPort}: share links and ` +
+    `e-mailed links will not reach it. Set APP_URL to the address people open (e.g. http://localhost:${listeningPort}).`
+  );
 }

@@ -171,6 +171,8 @@ describe('demo editor: steps, hotspots, images', () => {
       const res = await upload(`/v1/demos/${id}/steps/${step.id}/image`, body, type);
       expect(res.statusCode).toBe(status);
       expect(res.json().error.code).toBe(status === 413 ? 'payload_too_large' : 'unsupported_media_type');
+      // The refusal states the limit it went over: this route's, not the server's BODY_LIMIT.
+      if (status === 413) expect(res.json().error.message).toBe('Request body is too large: the limit is 64 KB');
       const created = await upload(`/v1/demos/${id}/steps`, body, type);
       expect(created.statusCode).toBe(status);
       expect(await assetCount()).toBe(before);

@@ -96,6 +96,7 @@ describe('every documented error status, with the documented body', () => {
       payload: { email: `${'b'.repeat(2000)}@example.com`, role: 'viewer' },
     });
     expectErrorBody(res, 413, 'payload_too_large');
+    expect(res.json().error.message).toMatch(/^Request body is too large: the limit is \d+(\.\d)? (KB|MB|bytes)$/);
     expect((await t.app.inject({ method: 'GET', url: MEMBERS, headers: bearer(key) })).json().meta.total).toBe(1);
   });
 

@@ -36,8 +36,8 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(data.steps).toHaveLength(3);
     expect(data.steps[0]).toMatchObject({ number: 1, title: 'Step 1', description: 'Look at part 1', width: 8, height: 4 });
     expect(data.steps[0].hotspots[0]).toMatchObject({ label: 'Click 1', action: { type: 'next' } });
-    expect(data.steps[0].image_url).toContain(`/v1/viewer/${share.token}/assets/ast_`);
-    const image = await v.call('GET', data.steps[0].image_url.replace(`http://localhost:3000/v1/viewer/${share.token}`, ''));
+    expect(data.steps[0].image_url).toMatch(new RegExp(`^/v1/viewer/${share.token}/assets/ast_`));
+    const image = await v.call('GET', data.steps[0].image_url.replace(`/v1/viewer/${share.token}`, ''));
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(demo.json().meta.request_id).toBe(demo.headers['x-request-id']);
@@ -63,7 +63,6 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(demo.body).not.toContain('Step 1');
     const page = await t.app.inject({ method: 'GET', url: `/s/${share.token}` });
     expect(page.statusCode).toBe(404);
-    expect(page.body).not.toContain('Secret roadmap');
     // Publishing opens it at once: the cache is dropped by the edit.
     expect((await call('PATCH', `/v1/demos/${draft}`, { status: 'published' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: `/v1/viewer/${share.token}` })).statusCode).toBe(200);
@@ -273,7 +272,6 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(page.body).toContain('<script id="demoshare-player-config" type="application/json">');
     expect(page.body).toContain(`"token":"${share.token}"`);
     expect(page.body).toContain('"embed":false');
-    expect(page.body).not.toContain('Secret roadmap');
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
@@ -290,6 +288,35 @@ describe('viewer gates and the viewer JSON API', () => {
     expect(String(embed.headers['content-security-policy'])).toContain('frame-ancestors *');
     expect(embed.headers['x-frame-options']).toBeUndefined();
     expect((await t.app.inject({ method: 'GET', url: '/s/unknown-token-123' })).statusCode).toBe(404);
+  });
+
+  it('gives a link anyone may open a preview (Open Graph, Twitter card), and a protected link none', async () => {
+    const tag = (body: string, key: string) =>
+      new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(body)?.[1];
+    const open = await createShare(t, key, demoId);
+    const page = (await t.app.inject({ method: 'GET', url: `/s/${open.token}` })).body;
+    expect(page).toContain('<title>Secret roadmap tour · Demoshare</title>');
+    expect(tag(page, 'og:title')).toBe('Secret roadmap tour');
+    expect(tag(page, 'og:description')).toBe('Look at part 1');
+    expect(tag(page, 'og:url')).toBe(open.url);
+    expect(tag(page, 'twitter:card')).toBe('summary_large_image');
+    // Absolute, on APP_URL, and served to a crawler that has no viewer session.
+    const image = tag(page, 'og:image')!;
+    expect(image).toMatch(new RegExp(`^http://localhost:3000/v1/viewer/${open.token}/assets/ast_`));
+    const fetched = await t.app.inject({ method: 'GET', url: new URL(image).pathname });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.headers['content-type']).toBe('image/png');
+
+    for (const body of [{ password: 'a long enough password' }, { require_identification: true }]) {
+      const locked = await createShare(t, key, demoId, body);
+      for (const path of [`/s/${locked.token}`, `/embed/${locked.token}`]) {
+        const html = (await t.app.inject({ method: 'GET', url: path })).body;
+        expect(html, JSON.stringify(body)).toContain('<title>Demoshare</title>');
+        expect(html).not.toContain('Secret roadmap');
+        expect(html).not.toContain('og:');
+        expect(html).not.toContain('/assets/');
+      }
+    }
   });
 
   it('rate-limits the pages on the viewer budget of the address (429 with Retry-After)', async () => {

@@ -3,7 +3,7 @@ import { membershipsByEmail } from '../accounts/accounts.repo';
 import { buildApp } from '../app';
 import { normaliseEmail } from '../accounts/accounts.service';
 import { parseScopes } from '../auth/permissions';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { appUrlWarning, ConfigError, loadConfig, type Config } from '../config';
 import { AppError } from '../core/errors';
 import { resolveSecretKey } from '../core/secret-key';
 import { DataDirLockedError } from '../db/data-dir-lock';
@@ -83,6 +83,9 @@ async function run(config: Config, role: ProcessRole, out: Out): Promise<number>
   const runtime = await startRuntime(config, role);
   const what = { all: 'Demoshare', api: 'Demoshare API', worker: 'Demoshare worker' }[role];
   out.stderr(runtime.address ? `${what} listening on ${runtime.address} (open ${config.APP_URL})` : `${what} running`);
+  const bound = runtime.app.server.address();
+  const warning = runtime.address && bound && typeof bound === 'object' ? appUrlWarning(config, bound.port) : undefined;
+  if (warning) out.stderr(warning);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       out.stderr(`${signal} received: finishing in-flight work...`);

@@ -26,7 +26,7 @@ function content(record: (item: IngestItem) => Promise<{ accepted: number; dupli
     cache: new ViewerCache(new Changes(createLocalBus())),
     demos: { content: async () => undefined, asset: async () => undefined },
     record,
-    apiUrl: 'http://localhost:3000',
+    assetOrigin: '',
   });
 }
 

@@ -15,14 +15,18 @@ export interface ViewerContentDeps {
   demos: Pick<DemoReader, 'content' | 'asset'>;
   /** Stores a batch of events (the views domain's ingestion). */
   record(item: IngestItem): Promise<IngestResult>;
-  /** Origin of the API, for asset URLs in the payload. */
-  apiUrl: string;
+  /**
+   * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
+   * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be
+   * another name for the same server, or wrong; the payload cache is shared by every host name).
+   */
+  assetOrigin: string;
 }
 
 /** What a viewer gets once past the gates: the demo, its assets, and the recording of their progress. */
 export function createViewerContent(deps: ViewerContentDeps) {
   const { cache, gates } = deps;
-  const base = deps.apiUrl.replace(/\/+$/, '');
+  const base = deps.assetOrigin.replace(/\/+$/, '');
 
   async function payload(token: string, link: LinkState): Promise<DemoPayload> {
     const { share } = link;
@@ -74,7 +78,34 @@ export function createViewerContent(deps: ViewerContentDeps) {
     return deps.record({ session, shareId: link.share.id, stepCount, events });
   }
 
-  return { demo, asset, recordEvents };
+  /**
+   * What a link preview (Open Graph, Twitter card) may show: only for a link anyone may open, with no
+   * password and no identification, so that unfurling never shows more of a protected demo than its
+   * locked page does. The image is the first screenshot step's.
+   */
+  async function preview(link: LinkState): Promise<LinkPreview | undefined> {
+    const { share } = link;
+    if (share.passwordHash !== null || share.requireIdentification) return undefined;
+    const data = JSON.parse((await payload(share.token, link)).json) as {
+      title: string;
+      steps: { title: string; description: string; image_url: string | null }[];
+    };
+    const first = data.steps[0];
+    return {
+      title: data.title,
+      description: first?.description || first?.title || '',
+      imageUrl: data.steps.find((s) => s.image_url)?.image_url ?? null,
+    };
+  }
+
+  return { demo, asset, recordEvents, preview };
+}
+
+export interface LinkPreview {
+  title: string;
+  description: string;
+  /** As in the payload: a path on this server, or absolute on API_URL. */
+  imageUrl: string | null;
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

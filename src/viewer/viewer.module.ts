@@ -33,7 +33,7 @@ export const viewerModule = defineModule({
       cache,
       demos: demos.reader,
       record: views.ingestion.ingest,
-      apiUrl: config.API_URL ?? config.APP_URL,
+      assetOrigin: config.API_URL ?? '',
     });
     return { viewer: { ...gates, ...content }, cache };
   },

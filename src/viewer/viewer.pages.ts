@@ -8,6 +8,8 @@ import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
+import { shareUrls } from '../core/share-urls';
+import type { LinkPreview } from './viewer-content.service';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
@@ -15,7 +17,32 @@ const pageParams = z.object({ token: z.string().max(200) });
 /** JSON inside a script element: `<` escaped so that no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function shell(token: string, embed: boolean, playerBuilt: boolean, status: number) {
+/** Link-preview tags for a link anyone may open; for the others, only the neutral title. */
+function previewTags(preview: LinkPreview | undefined, pageUrl: string): string {
+  if (!preview) return '<title>Demoshare</title>';
+  const origin = new URL(pageUrl).origin;
+  const image = preview.imageUrl ? new URL(preview.imageUrl, origin).href : null;
+  const meta = (attr: 'name' | 'property', key: string, value: string) =>
+    `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    `<title>${escapeHtml(preview.title)} · Demoshare</title>`,
+    preview.description ? meta('name', 'description', preview.description) : '',
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', 'Demoshare'),
+    meta('property', 'og:title', preview.title),
+    preview.description ? meta('property', 'og:description', preview.description) : '',
+    meta('property', 'og:url', pageUrl),
+    image ? meta('property', 'og:image', image) : '',
+    meta('name', 'twitter:card', image ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', preview.title),
+    preview.description ? meta('name', 'twitter:description', preview.description) : '',
+    image ? meta('name', 'twitter:image', image) : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string) {
   const config = scriptJson({ token, embed, status });
   const body = playerBuilt
     ? '<div id="player"></div>'
@@ -30,7 +57,8 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Demoshare</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
+${head}
 <script id="demoshare-player-config" type="application/json">${config}</script>
 ${assets}
 </head><body>${body}</body></html>`;
@@ -38,8 +66,9 @@ ${assets}
 
 /**
  * The viewer pages: /s/:token (a page of its own) and /embed/:token (for iframes). Their status follows the
- * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise), their title says
- * nothing about the demo, and the player bundle from dist/player does the rest through /v1/viewer.
+ * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise). Only a link anyone may
+ * open names its demo (title and link-preview tags); the player bundle from dist/player does the rest
+ * through /v1/viewer.
  */
 export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewer']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
@@ -57,13 +86,16 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       },
     });
   }
+  const urls = shareUrls(ctx.config.APP_URL);
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
   const self = api === new URL(ctx.config.APP_URL).origin ? "'self'" : `'self' ${api}`;
 
   async function page(token: string, embed: boolean, reply: FastifyReply, visitor: ReturnType<typeof visitorOf>) {
     let status = 200;
+    let preview: LinkPreview | undefined;
     try {
-      await ctx.services.viewer.resolve(token, undefined, visitor);
+      const { link } = await ctx.services.viewer.resolve(token, undefined, visitor);
+      preview = await ctx.services.viewer.preview(link);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
@@ -92,7 +124,8 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
-    return reply.send(shell(token, embed, playerBuilt, status));
+    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
+    return reply.send(shell(token, embed, playerBuilt, status, head));
   }
 
   // Each page load records a gate decision: on the viewer budget, like the API calls the player makes.

@@ -32,6 +32,11 @@ export const identifyBody = z
   })
   .strict();
 
+const ASSET_URL =
+  'A path on this server (`/v1/viewer/{token}/assets/{asset_id}`), to resolve against the address the payload ' +
+  'was fetched from, so the player works through any host name that reaches the server; an absolute URL on ' +
+  '`API_URL` when that is set.';
+
 export const viewerDemoSchema = z
   .object({
     title: z.string(),
@@ -41,8 +46,8 @@ export const viewerDemoSchema = z
         number: z.number().int(),
         title: z.string(),
         description: z.string(),
-        image_url: z.string().nullable(),
-        html_url: z.string().nullable(),
+        image_url: z.string().nullable().meta({ description: ASSET_URL }),
+        html_url: z.string().nullable().meta({ description: ASSET_URL }),
         width: z.number().int().nullable(),
         height: z.number().int().nullable(),
         hotspots: z.array(

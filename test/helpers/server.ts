@@ -14,6 +14,8 @@ export interface TestServerOptions extends TestAppOptions {
    * links, asset URLs of the viewer API): the port is reserved first so the config can name it.
    */
   selfUrl?: boolean;
+  /** The loopback address to listen on (127.0.0.1): another one, such as 127.0.0.2, is another host name. */
+  host?: string;
 }
 
 async function freePort(): Promise<number> {
@@ -28,11 +30,11 @@ async function freePort(): Promise<number> {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   await ensureWebBuilt();
   await ensurePlayerBuilt();
-  const { selfUrl, ...appOptions } = options;
+  const { selfUrl, host = '127.0.0.1', ...appOptions } = options;
   const reserved = selfUrl ? await freePort() : 0;
   if (selfUrl) appOptions.config = { APP_URL: `http://127.0.0.1:${reserved}`, ...appOptions.config };
   const t = await createTestApp(appOptions);
-  await t.app.listen({ port: reserved, host: '127.0.0.1' });
+  await t.app.listen({ port: reserved, host });
   const { port } = t.app.server.address() as AddressInfo;
-  return { ...t, url: `http://127.0.0.1:${port}` };
+  return { ...t, url: `http://${host}:${port}` };
 }

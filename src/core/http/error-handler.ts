@@ -17,10 +17,24 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'Malformed JSON body' },
 };
 
-/** Converts any thrown value into the one error body of DESIGN.md. */
-export function toAppError(error: unknown): AppError {
+/** "1 MB", "64 KB", "500 bytes": a limit as people read it. */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  const kb = bytes / 1024;
+  return kb >= 1 ? `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+/**
+ * Converts any thrown value into the one error body of DESIGN.md. `bodyLimit` (the route's) lets a body
+ * that is too large be told the limit it went over.
+ */
+export function toAppError(error: unknown, bodyLimit?: number): AppError {
   if (error instanceof AppError) return error;
   const err = error as FastifyError;
+  if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit) {
+    return new AppError('payload_too_large', `Request body is too large: the limit is ${formatBytes(bodyLimit)}`);
+  }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details: ErrorDetail[] = err.validation.map((v) => {
       const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
@@ -69,7 +83,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request.routeOptions.bodyLimit);
     if (appError.status >= 500) {
       const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;
       request.log.error({ err: cause }, 'request failed');

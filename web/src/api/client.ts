@@ -1,3 +1,4 @@
+import { humanDetail, humanMessage } from './human-errors';
 /**
  * The one HTTP client of the web app: same-origin /v1 calls with the session cookie, the CSRF header on
  * unsafe methods, `{data, meta}` unwrapped and `{error}` turned into an ApiError.
@@ -15,7 +16,10 @@ export interface ListMeta {
   request_id: string;
 }
 
+/** A refusal of the API. `message` is written for people; `apiMessage` is the API's own. */
 export class ApiError extends Error {
+  readonly apiMessage: string;
+
   constructor(
     readonly status: number,
     /** The API's error code (`invalid_request`, `conflict`...), or `network_error` when no answer came. */
@@ -24,7 +28,8 @@ export class ApiError extends Error {
     readonly details: ErrorDetail[] = [],
     readonly requestId?: string,
   ) {
-    super(message);
+    super(humanMessage(status, code, message, details));
+    this.apiMessage = message;
     this.name = 'ApiError';
   }
 
@@ -32,13 +37,11 @@ export class ApiError extends Error {
   fieldErrors(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const d of this.details) {
-      for (const field of d.field.split(', ')) out[field] ??= sentence(d.message);
+      for (const field of d.field.split(', ')) out[field] ??= humanDetail(d.message);
     }
     return out;
   }
 }
-
-const sentence = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
 
 const CSRF_COOKIE = 'ds_csrf';
 const SAFE = new Set(['GET', 'HEAD']);

@@ -13,6 +13,7 @@ import { DemoPreview } from './demo-preview';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
 import { DeleteDemoDialog, EditorHeader } from './editor-header';
 import { GenerationProgress } from './generation-progress';
+import { generationFailed } from './demo-status';
 import { type Box, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
 import { useDemoChange } from './use-demo-change';
@@ -64,7 +65,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     <div className="editor">
       <EditorHeader demo={demo} readOnly={readOnly} busy={busy} act={act} onPreview={() => setPreviewing(true)} onDelete={() => setDeleting(true)} />
 
-      {demo.generation.status === 'failed' ? (
+      {generationFailed(demo) ? (
         <Alert tone="warning" title="Generation did not work">
           {demo.generation.error} You can add steps by hand or regenerate.
         </Alert>

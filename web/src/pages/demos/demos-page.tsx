@@ -13,7 +13,7 @@ import { formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
 import { ShareButton } from '../shares/share-button';
-import { DemoStatusBadge, STATUS_LABELS } from './demo-status';
+import { DemoListStatus, STATUS_LABELS } from './demo-status';
 import { NewDemoDialog } from './new-demo-dialog';
 
 const PER_PAGE = 20;
@@ -70,7 +70,7 @@ export function DemosPage() {
         </Link>
       ),
     },
-    { key: 'status', header: 'Status', render: (d) => <DemoStatusBadge status={d.status} /> },
+    { key: 'status', header: 'Status', render: (d) => <DemoListStatus demo={d} /> },
     { key: 'steps', header: 'Steps', kind: 'nowrap', render: (d) => d.step_count },
     { key: 'updated', header: 'Updated', kind: 'nowrap', render: (d) => formatRelative(d.updated_at) },
     ...(allowed('shares.write')

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../api/limits';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { demosApi } from '../../api/demos.api';
@@ -43,7 +44,7 @@ export function EditorHeader({
           aria-label="Demo title"
           value={title}
           readOnly={readOnly}
-          maxLength={200}
+          maxLength={LIMITS.demoTitle}
           onChange={(e) => setTitle(e.target.value)}
           onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
           onBlur={() => {

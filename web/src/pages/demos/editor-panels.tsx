@@ -1,3 +1,4 @@
+import { LIMITS } from '../../api/limits';
 import { useEffect, useState } from 'react';
 import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
 import { Button } from '../../components/button';
@@ -22,12 +23,12 @@ export function StepPanel({ step, readOnly, onSave }: { step: Step; readOnly: bo
   return (
     <section className="panel" aria-label="Step">
       <h2 className="panel-title">Step {step.number}</h2>
-      <TextField label="Step title" readOnly={readOnly} maxLength={200} {...title} onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()} />
+      <TextField label="Step title" readOnly={readOnly} maxLength={LIMITS.stepTitle} {...title} onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()} />
       <div className="field">
         <label className="field-label" htmlFor={`desc-${step.id}`}>
           Step description
         </label>
-        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={5000} {...description} />
+        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description} />
       </div>
       {step.page_url ? (
         <p className="cell-sub">

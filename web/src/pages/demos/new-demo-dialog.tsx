@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { demosApi } from '../../api/demos.api';
+import { LIMITS, withScheme } from '../../api/limits';
 import type { DemoDetail } from '../../api/types';
 import { Checkbox, TextField } from '../../components/field';
 import { FormDialog, useFormSubmit } from '../../components/form-dialog';
@@ -10,10 +11,11 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
   const [url, setUrl] = useState('');
   const [generate, setGenerate] = useState(true);
   const form = useFormSubmit({
+    validate: (): Record<string, string> => (generate && !url.trim() ? { source_url: 'Enter the address of the page to start from.' } : {}),
     send: () =>
       demosApi.create({
         title: title.trim() || undefined,
-        source_url: url.trim() || undefined,
+        source_url: withScheme(url) || undefined,
         type: 'interactive',
         generate_with_ai: generate,
       }),
@@ -36,6 +38,7 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
         placeholder="https://app.example.com/dashboard"
         value={url}
         onChange={(e) => setUrl(e.target.value)}
+        onBlur={() => setUrl(withScheme(url))}
         error={form.errors.source_url}
         optional={!generate}
       />
@@ -43,9 +46,10 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
         label="Title"
         value={title}
         onChange={(e) => setTitle(e.target.value)}
+        maxLength={LIMITS.demoTitle}
         error={form.errors.title}
         optional={generate}
-        hint={generate ? 'Leave empty to use the page title.' : undefined}
+        hint={`${generate ? 'Leave empty to use the page title. ' : ''}Up to ${LIMITS.demoTitle} characters.`}
       />
       <Checkbox
         label="Generate steps from the page"

@@ -51,7 +51,7 @@ function apiFieldErrors(err: ApiError): Record<string, string> {
   if (eventError) fields.events = eventError;
   // The SSRF guard's detail is the bare reason ("10.1.2.3 is a private address"); its message adds what it means.
   const urlDetail = err.details.find((d) => d.field === 'url')?.message;
-  if (urlDetail && err.message.includes(urlDetail)) fields.url = err.message;
+  if (urlDetail && err.apiMessage.includes(urlDetail)) fields.url = err.apiMessage;
   return fields;
 }
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { appUrlWarning, loadConfig } from './config';
+
+describe('APP_URL', () => {
+  it('defaults to this machine on the configured port', () => {
+    expect(loadConfig({}).APP_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '3100' }).APP_URL).toBe('http://localhost:3100');
+    expect(loadConfig({ PORT: '3100', APP_URL: 'https://demos.example.com' }).APP_URL).toBe('https://demos.example.com');
+    expect(loadConfig({ APP_URL: '' }).APP_URL).toBe('http://localhost:3000');
+  });
+
+  it('warns when it names this machine on a port the server does not listen on', () => {
+    expect(appUrlWarning({ APP_URL: 'http://localhost:3000' }, 3100)).toMatch(
+      /^Warning: APP_URL is http:\/\/localhost:3000, but this server listens on port 3100: .*http:\/\/localhost:3100/,
+    );
+    expect(appUrlWarning({ APP_URL: 'http://127.0.0.1:8080/' }, 3000)).toBeDefined();
+    expect(appUrlWarning({ APP_URL: 'http://localhost' }, 3000)).toBeDefined();
+    expect(appUrlWarning({ APP_URL: 'http://localhost:3100' }, 3100)).toBeUndefined();
+    expect(appUrlWarning({ APP_URL: 'http://localhost' }, 80)).toBeUndefined();
+    // A public name is a proxy's address: it is not expected to match the port behind the proxy.
+    expect(appUrlWarning({ APP_URL: 'https://demos.example.com' }, 3000)).toBeUndefined();
+  });
+});
