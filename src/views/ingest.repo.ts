@@ -25,6 +25,7 @@ export interface ViewCandidate {
   workspaceId: string;
   demoId: string;
   shareId: string;
+  version: number | null;
   sessionId: string;
   viewerEmail: string | null;
   viewerName: string | null;
@@ -68,12 +69,13 @@ export async function claimAndOpenViews(
       returning session_id, event_id
     ),
     opened as (
-      insert into views (id, workspace_id, demo_id, share_id, session_id, viewer_email, viewer_name, anonymous_id,
-        steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
-      select v.id, v.workspace_id, v.demo_id, v.share_id, v.session_id, v.viewer_email, v.viewer_name, v.anonymous_id,
-        '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
+      insert into views (id, workspace_id, demo_id, share_id, version, session_id, viewer_email, viewer_name,
+        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
+      select v.id, v.workspace_id, v.demo_id, v.share_id, v.version, v.session_id, v.viewer_email, v.viewer_name,
+        v.anonymous_id, '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
       from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
-        session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text, user_agent text)
+        version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
+        user_agent text)
       where v.session_id in (select session_id from claimed)
       order by v.session_id
       on conflict (session_id) do update set session_id = excluded.session_id

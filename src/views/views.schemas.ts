@@ -33,6 +33,12 @@ export const viewSchema = z
     id: z.string(),
     demo_id: z.string(),
     share_id: z.string().nullable(),
+    version: z.number().int().nullable().meta({
+      description:
+        'The published version the viewer played (GET /v1/demos/:id/versions): `steps_viewed` and ' +
+        '`step_times` are its step numbers, whatever the demo became since. Null for views recorded ' +
+        'before versions existed.',
+    }),
     viewer: z.object({
       email: z.string().nullable(),
       name: z.string().nullable(),
@@ -84,6 +90,7 @@ export function toView(row: ViewRow, steps: ViewStepRow[]) {
     id: row.id,
     demo_id: row.demoId,
     share_id: row.shareId,
+    version: row.version,
     viewer: { email: row.viewerEmail, name: row.viewerName, anonymous_id: row.anonymousId },
     steps_viewed: row.stepsViewed,
     step_times: steps.map((s) => ({ number: s.stepNumber, seconds: round(s.seconds) })),

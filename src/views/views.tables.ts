@@ -23,6 +23,11 @@ export const views = pgTable(
     viewerEmail: text('viewer_email'),
     viewerName: text('viewer_name'),
     anonymousId: text('anonymous_id'),
+    /**
+     * The demo version played (demo_versions.number): its step numbers are the ones in steps_viewed and
+     * view_steps, whatever the draft became since. Null for views recorded before versions existed.
+     */
+    version: integer('version'),
     stepsViewed: integer('steps_viewed').array().notNull().default([]),
     /** The step the viewer is on: the next `seconds_on_previous` is credited to it. */
     currentStep: integer('current_step').notNull().default(1),
