@@ -37,6 +37,11 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
         version: latest.number,
       };
     },
+    /** Steps of a version of the demo (the newest without `number`); undefined when there is none. */
+    versionStepCount: async (demoId: string, number?: number) => {
+      const found = number === undefined ? await versions.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
+      return found?.stepCount;
+    },
     /** An asset of one demo. */
     asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
   };

@@ -79,7 +79,7 @@ export async function claimAndOpenViews(
       where v.session_id in (select session_id from claimed)
       order by v.session_id
       on conflict (session_id) do update set session_id = excluded.session_id
-      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.started_at, views.steps_viewed,
+      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at, views.steps_viewed,
         views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
         views.viewer_name, (views.xmax = 0) as created
     )
@@ -99,6 +99,7 @@ export async function claimAndOpenViews(
       sessionId: v.session_id as string,
       workspaceId: v.workspace_id as string,
       demoId: v.demo_id as string,
+      version: (v.version as number | null) ?? 0,
       startedAt: new Date(v.started_at as string),
       stepsViewed: v.steps_viewed as number[],
       currentStep: v.current_step as number,
@@ -158,22 +159,22 @@ export async function writeProgress(db: Executor, p: Progress) {
       returning 1
     ),
     daily_rows as (
-      insert into demo_daily_stats (demo_id, day, views, completions, duration_seconds)
-      select x.demo_id, x.day, x.views, x.completions, x.duration_seconds
-      from json_to_recordset(${daily}::json) as x(demo_id text, day date, views integer, completions integer, duration_seconds double precision)
-      order by x.demo_id, x.day
-      on conflict (demo_id, day) do update set
+      insert into demo_daily_stats (demo_id, day, version, views, completions, duration_seconds)
+      select x.demo_id, x.day, x.version, x.views, x.completions, x.duration_seconds
+      from json_to_recordset(${daily}::json) as x(demo_id text, day date, version integer, views integer, completions integer, duration_seconds double precision)
+      order by x.demo_id, x.day, x.version
+      on conflict (demo_id, day, version) do update set
         views = demo_daily_stats.views + excluded.views,
         completions = demo_daily_stats.completions + excluded.completions,
         duration_seconds = demo_daily_stats.duration_seconds + excluded.duration_seconds
       returning 1
     ),
     step_daily_rows as (
-      insert into demo_step_daily_stats (demo_id, day, step_number, views, seconds, ended_here)
-      select x.demo_id, x.day, x.step_number, x.views, x.seconds, x.ended_here
-      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, step_number integer, views integer, seconds double precision, ended_here integer)
-      order by x.demo_id, x.day, x.step_number
-      on conflict (demo_id, day, step_number) do update set
+      insert into demo_step_daily_stats (demo_id, day, version, step_number, views, seconds, ended_here)
+      select x.demo_id, x.day, x.version, x.step_number, x.views, x.seconds, x.ended_here
+      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, version integer, step_number integer, views integer, seconds double precision, ended_here integer)
+      order by x.demo_id, x.day, x.version, x.step_number
+      on conflict (demo_id, day, version, step_number) do update set
         views = demo_step_daily_stats.views + excluded.views,
         seconds = demo_step_daily_stats.seconds + excluded.seconds,
         ended_here = demo_step_daily_stats.ended_here + excluded.ended_here

@@ -12,10 +12,19 @@ const range = {
   end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
 };
 
+const versionFilter = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2_147_483_647)
+  .optional()
+  .meta({ description: 'Only the views of this published version of the demo.' });
+
 export const listViewsQuery = paginationQuery
   .extend({
     ...range,
     viewer_email: text().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
+    version: versionFilter,
   })
   .strict();
 
@@ -24,6 +33,12 @@ export const analyticsQuery = z
     ...range,
     granularity: z.enum(['day', 'week', 'month']).optional().meta({
       description: 'Adds `series`, one entry per period (weeks start on Monday, UTC).',
+    }),
+    version: versionFilter.meta({
+      description:
+        'Only the views of this published version (GET /v1/demos/:id/versions), with its steps. Without ' +
+        'it: every view, and the steps of the version viewers are served now (a step number counts the ' +
+        'views of every version that had that number).',
     }),
   })
   .strict();
