@@ -82,7 +82,10 @@ export function createDemoVersions(deps: DemoVersionsDeps) {
         workspaceId: auth.workspaceId,
         action: 'demo.published',
         target: { type: 'demo', id: demo.id, label: updated!.title },
-        changes: { status: { from: demo.status, to: 'published' }, version: version.number },
+        changes:
+          demo.status === 'published'
+            ? { version: version.number }
+            : { status: { from: demo.status, to: 'published' }, version: version.number },
       });
       return version;
     });
