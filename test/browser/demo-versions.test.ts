@@ -53,21 +53,21 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
     await page.getByRole('textbox', { name: 'Demo title' }).waitFor();
     // Nothing to publish yet.
     expect(await page.getByRole('button', { name: 'Publish changes' }).count()).toBe(0);
-    expect(await page.getByText('Unpublished changes').count()).toBe(0);
+    expect(await page.getByText('Unpublished changes', { exact: true }).count()).toBe(0);
 
     // An edit of the published demo is a draft edit: the header says so, viewers see nothing of it.
     const stepTitle = page.getByLabel('Step title');
     await stepTitle.fill('Start on the pricing page');
     await stepTitle.press('Enter');
     await page.getByRole('button', { name: 'Publish changes' }).waitFor();
-    await page.getByText('Unpublished changes').waitFor();
+    await page.getByText('Unpublished changes', { exact: true }).waitFor();
     await page.screenshot({ path: `${SHOTS}/demo-versions-unpublished.png` });
     expect((await played()).steps[0].title).toBe('Step 1');
 
     await page.getByRole('button', { name: 'Publish changes' }).click();
     await page.getByText('Changes published').waitFor();
     await page.getByRole('button', { name: 'Publish changes' }).waitFor({ state: 'detached' });
-    expect(await page.getByText('Unpublished changes').count()).toBe(0);
+    expect(await page.getByText('Unpublished changes', { exact: true }).count()).toBe(0);
     const now = await played();
     expect(now.version).toBe(2);
     expect(now.steps[0].title).toBe('Start on the pricing page');
@@ -87,7 +87,7 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
     await dialog.getByRole('button', { name: 'Restore version 1' }).click();
     await page.getByRole('dialog', { name: 'Restore version 1?' }).getByRole('button', { name: 'Restore into the draft' }).click();
     await page.getByText(/Version 1 restored into the draft/).waitFor();
-    await page.getByText('Unpublished changes').waitFor();
+    await page.getByText('Unpublished changes', { exact: true }).waitFor();
     await expect.poll(() => page.getByLabel('Step title').inputValue()).toBe('Step 1');
     expect((await played()).steps[0].title).toBe('Start on the pricing page');
     await page.screenshot({ path: `${SHOTS}/demo-versions-restored.png` });
@@ -95,7 +95,7 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
     // Discarding the restored draft goes back to the live version 2.
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await page.getByRole('dialog', { name: 'Discard the unpublished changes?' }).getByRole('button', { name: 'Discard changes' }).click();
-    await page.getByText('Unpublished changes').waitFor({ state: 'detached' });
+    await page.getByText('Unpublished changes', { exact: true }).waitFor({ state: 'detached' });
     await expect.poll(() => page.getByLabel('Step title').inputValue()).toBe('Start on the pricing page');
   });
 });
