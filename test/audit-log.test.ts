@@ -119,11 +119,15 @@ describe('audit log', () => {
     const published = await onlyEntry('demo.published', demoId, [key]);
     expect(published.actor).toEqual({ type: 'api_key', id: keyId, user_id: admin.userId, label: `test key (${admin.email})` });
     expect(published.target).toEqual({ type: 'demo', id: demoId, label: 'Secret roadmap tour' });
-    expect(published.changes).toEqual({ status: { from: 'draft', to: 'published' } });
+    expect(published.changes).toEqual({ status: { from: 'draft', to: 'published' }, version: 1 });
 
-    // An edit that does not change the status is not a publication event.
+    // An edit that does not change the status is not a publication event; publishing it is.
     await as(admin, 'PATCH', `/v1/demos/${demoId}`, { title: 'Renamed tour' });
     expect((await entries({ target: demoId })).meta.total).toBe(1);
+    expect((await as(admin, 'POST', `/v1/demos/${demoId}/publish`)).statusCode).toBe(200);
+    const both = (await entries({ target: demoId })).data;
+    expect(both).toHaveLength(2);
+    expect(both[0]).toMatchObject({ action: 'demo.published', changes: { version: 2 } });
 
     expect((await as(admin, 'PATCH', `/v1/demos/${demoId}`, { status: 'draft' })).statusCode).toBe(200);
     expectAdmin(await onlyEntry('demo.unpublished', demoId));

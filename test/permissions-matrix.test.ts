@@ -51,6 +51,8 @@ function concreteUrl(url: string): string {
       if (!part.startsWith(':')) return part;
       const name = part.slice(1);
       if (name === 'token') return randomBytes(32).toString('base64url');
+      // A demo's version is a number, not an id.
+      if (name === 'version') return '1';
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);

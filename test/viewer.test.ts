@@ -70,14 +70,17 @@ describe('viewer gates and the viewer JSON API', () => {
     expect((await t.app.inject({ method: 'GET', url: `/v1/viewer/${share.token}/demo` })).statusCode).toBe(404);
   });
 
-  it('serves an edited demo at once (the payload cache is invalidated)', async () => {
+  it('serves a published demo’s edits once they are published (the payload cache is invalidated)', async () => {
     const share = await createShare(t, key, demoId);
     const v = viewerClient(t, share.token);
     await v.call('GET', '');
     expect((await v.call('GET', '/demo')).json().data.title).toBe('Secret roadmap tour');
     await call('PATCH', `/v1/demos/${demoId}`, { title: 'Renamed tour' });
+    expect((await v.call('GET', '/demo')).json().data.title).toBe('Secret roadmap tour');
+    expect((await call('POST', `/v1/demos/${demoId}/publish`)).statusCode).toBe(200);
     expect((await v.call('GET', '/demo')).json().data.title).toBe('Renamed tour');
     await call('PATCH', `/v1/demos/${demoId}`, { title: 'Secret roadmap tour' });
+    await call('POST', `/v1/demos/${demoId}/publish`);
   });
 
   it('revalidates: 304 without a body for an unchanged demo or asset, after the gates; a new ETag after an edit', async () => {
@@ -112,11 +115,15 @@ describe('viewer gates and the viewer JSON API', () => {
     expect((await ifNoneMatch(imagePath, '"stale"')).statusCode).toBe(200);
 
     await call('PATCH', `/v1/demos/${demoId}`, { title: 'Retitled for the validator' });
+    // A draft edit changes nothing a viewer sees: still a 304 until the changes are published.
+    expect((await ifNoneMatch('/demo', etag)).statusCode).toBe(304);
+    await call('POST', `/v1/demos/${demoId}/publish`);
     const changed = await ifNoneMatch('/demo', etag);
     expect(changed.statusCode).toBe(200);
     expect(changed.json().data.title).toBe('Retitled for the validator');
     expect(changed.headers.etag).not.toBe(etag);
     await call('PATCH', `/v1/demos/${demoId}`, { title: 'Secret roadmap tour' });
+    await call('POST', `/v1/demos/${demoId}/publish`);
   });
 
   it('password gate: nothing before it, 401 on a wrong one, a cookie on the right one', async () => {

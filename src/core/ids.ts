@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   oauthToken: 'tok',
   accountToken: 'atk',
   auditEntry: 'aud',
+  demoVersion: 'dver',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,6 +2,8 @@ import type { AuthContext } from '../auth/permissions';
 import { TaggedCache } from '../core/cache';
 import { notFound } from '../core/errors';
 import type { Database } from '../db/client';
+import { sameSnapshot, snapshotOf } from './demo-snapshot';
+import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
 import type { DemoStatus } from './demos.tables';
 
@@ -43,8 +45,14 @@ export function createDemoReads(deps: DemoReadsDeps) {
     const found = await repo.loadDemo(db, auth.workspaceId, id);
     if (!found) throw notFound('Demo');
     // Read after the demo: a link changed in between bumps the revision past the one kept with this read.
-    const link = (await deps.links.firstActive([id])).get(id);
-    return { ...found, shareToken: link?.token ?? null, shareExpiresAt: link?.expiresAt ?? null };
+    const [links, latest] = await Promise.all([deps.links.firstActive([id]), versions.latestVersion(db, id)]);
+    const link = links.get(id);
+    const publishing = {
+      latestVersion: latest?.number ?? null,
+      hasUnpublishedChanges:
+        found.demo.status === 'published' && (!latest || !sameSnapshot(latest.snapshot, snapshotOf(found))),
+    };
+    return { ...found, publishing, shareToken: link?.token ?? null, shareExpiresAt: link?.expiresAt ?? null };
   }
 
   async function get(auth: AuthContext, id: string) {

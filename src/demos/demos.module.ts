@@ -1,4 +1,6 @@
 import { defineModule } from '../module';
+import { createDemoVersions, type DemoVersionsService } from './demo-versions.service';
+import { demoVersionsRoutes } from './demo-versions.routes';
 import { registerDemosJobs } from './demos.jobs';
 import { createDemoReader, type DemoReader } from './demos.reader';
 import { demosRoutes } from './demos.routes';
@@ -9,7 +11,7 @@ import { createStepsService, type StepsService } from './steps.service';
 declare module '../module' {
   interface Services {
     /** `reader` is what other modules may ask of demos. */
-    demos: { demos: DemosService; steps: StepsService; reader: DemoReader };
+    demos: { demos: DemosService; steps: StepsService; versions: DemoVersionsService; reader: DemoReader };
   }
 }
 
@@ -18,7 +20,7 @@ export const demosModule = defineModule({
   name: 'demos',
   owns: {
     tables: 'demos.tables.ts',
-    ids: ['demo', 'step', 'hotspot', 'asset'],
+    ids: ['demo', 'step', 'hotspot', 'asset', 'demoVersion'],
     events: ['demo.created', 'demo.updated', 'demo.published', 'demo.deleted', 'demo.generated'],
     permissions: ['demos.read', 'demos.write', 'demos.delete'],
   },
@@ -32,11 +34,13 @@ export const demosModule = defineModule({
       links: { firstActive: (demoIds) => deps.shares.links.firstActive(demoIds) },
     }),
     steps: createStepsService(kernel),
+    versions: createDemoVersions(kernel),
     reader: createDemoReader(kernel.database),
   }),
   routes(app, ctx) {
     demosRoutes(app, ctx);
     stepsRoutes(app, ctx);
+    demoVersionsRoutes(app, ctx);
   },
   jobs: registerDemosJobs,
 });

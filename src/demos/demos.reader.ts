@@ -1,4 +1,6 @@
 import type { Database, Executor } from '../db/client';
+import { type DemoContent, rowsOf } from './demo-snapshot';
+import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
 
 /**
@@ -14,10 +16,32 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
     lock: (tx: Executor, workspaceId: string, id: string) => repo.lockDemo(tx, workspaceId, id),
     /** Call in the transaction that changes the demo's links: cached details of the demo go stale. */
     linksChanged: (tx: Executor, id: string) => repo.bumpRevision(tx, id),
-    /** Published or not, and the number of steps: the viewer's gates and its step-number rule. */
+    /**
+     * Published or not, the version viewers are served and its number of steps: the viewer's gates and
+     * its step-number rule.
+     */
     state: (id: string) => repo.findDemoState(db, id),
-    /** The demo with its steps and hotspots, for rendering it elsewhere (the viewer payload). */
-    content: (workspaceId: string, id: string) => repo.loadDemo(db, workspaceId, id),
+    /**
+     * The version viewers are served (the newest), as rows, for rendering it elsewhere (the viewer
+     * payload); never the draft. Undefined for a demo never published.
+     */
+    published: async (workspaceId: string, id: string): Promise<(DemoContent & { version: number }) | undefined> => {
+      const found = await repo.findDemo(db, workspaceId, id);
+      if (!found) return undefined;
+      const latest = await versions.latestVersion(db, id);
+      if (!latest) return undefined;
+      const rows = rowsOf(id, latest.snapshot, latest.publishedAt);
+      return {
+        demo: { id, title: latest.snapshot.title, configuration: latest.snapshot.configuration },
+        ...rows,
+        version: latest.number,
+      };
+    },
+    /** Steps of a version of the demo (the newest without `number`); undefined when there is none. */
+    versionStepCount: async (demoId: string, number?: number) => {
+      const found = number === undefined ? await versions.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
+      return found?.stepCount;
+    },
     /** An asset of one demo. */
     asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
   };

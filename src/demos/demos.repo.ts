@@ -9,6 +9,7 @@ export type HotspotRow = typeof hotspots.$inferSelect;
 
 // Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
 const stepCount = sql<number>`(select count(*)::int from "steps" s where s."demo_id" = "demos"."id")`.mapWith(Number);
+const latestVersionNumber = sql<number | null>`(select max(v."number") from "demo_versions" v where v."demo_id" = "demos"."id")`;
 
 /** `%`, `_` and `\` match themselves: a search for "50%" finds "50%", not everything starting with 50. */
 export function escapeLike(text: string): string {
@@ -35,7 +36,7 @@ export async function listDemos(
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ demo: demos, stepCount })
+      .select({ demo: demos, stepCount, latestVersion: latestVersionNumber })
       .from(demos)
       .where(where)
       .orderBy(desc(demos.createdAt), desc(demos.id))
@@ -165,10 +166,23 @@ export async function bumpRevision(db: Executor, id: string) {
     .where(eq(demos.id, id));
 }
 
-/** What a viewer path needs of a demo: whether it is published, and how many steps it has. */
+/**
+ * What a viewer path needs of a demo: whether it is published, and the version viewers are served (the
+ * newest) with its number of steps. The draft's own steps do not count: viewers never see them.
+ */
 export async function findDemoState(db: Executor, id: string) {
-  const [row] = await db.select({ status: demos.status, stepCount }).from(demos).where(eq(demos.id, id)).limit(1);
-  return row ? { status: row.status as DemoStatus, stepCount: row.stepCount } : undefined;
+  const [row] = await db
+    .select({
+      status: demos.status,
+      version: sql<number | null>`(select v."number" from "demo_versions" v where v."demo_id" = "demos"."id" order by v."number" desc limit 1)`,
+      stepCount: sql<number | null>`(select v."step_count" from "demo_versions" v where v."demo_id" = "demos"."id" order by v."number" desc limit 1)`,
+    })
+    .from(demos)
+    .where(eq(demos.id, id))
+    .limit(1);
+  return row
+    ? { status: row.status as DemoStatus, version: row.version ?? null, stepCount: row.stepCount ?? 0 }
+    : undefined;
 }
 
 /** Bumps updated_at and points the thumbnail at the first step's image, after any change to the steps. */
@@ -296,7 +310,21 @@ export async function findAsset(db: Executor, demoId: string, id: string) {
   return row;
 }
 
+/** Deletes assets of the demo that no published version names: those stay while their version does. */
 export async function deleteAssets(db: Executor, demoId: string, ids: string[]) {
   if (ids.length === 0) return;
-  await db.delete(assets).where(and(eq(assets.demoId, demoId), inArray(assets.id, ids)));
+  await db
+    .delete(assets)
+    .where(
+      and(
+        eq(assets.demoId, demoId),
+        inArray(assets.id, ids),
+        sql`not exists (select 1 from "demo_versions" v where v."demo_id" = ${demoId} and ${assets.id} = any(v."asset_ids"))`,
+      ),
+    );
+}
+
+/** Every step of the demo goes (hotspots by cascade); their assets too, unless a version names them. */
+export async function deleteAllSteps(db: Executor, demoId: string) {
+  await deleteSteps(db, demoId, await listSteps(db, demoId));
 }

@@ -14,7 +14,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
   const { demos } = ctx.services;
   const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
-    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken);
+    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing);
 
   // GET /v1/demos — a page of the workspace's demos, newest first
   app.get(
@@ -34,7 +34,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       return paginate(
         request,
         (range) => demos.list(callerOf(request), { status, search }, range),
-        ({ rows }) => rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken)),
+        ({ rows }) => rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken, r.latestVersion)),
       );
     },
   );

@@ -50,7 +50,9 @@ export const patchDemoBody = z
       .optional()
       .meta({
         description:
-          'draft → published (needs a step), published → draft, draft|published → archived, archived → draft. ' +
+          'draft → published (needs a step; the draft becomes a new version), published → draft, ' +
+          'draft|published → archived, archived → draft. On a published demo, publish edits with ' +
+          'POST /v1/demos/:id/publish. ' +
           'A generating demo cannot change status (409).',
       }),
     configuration: configurationPatch.optional(),
@@ -86,6 +88,11 @@ export const demoSchema = z
     generation: generationSchema,
     share_url: z.string().nullable().meta({ description: 'The first active share link, while published.' }),
     created_by: z.string().nullable().meta({ description: 'Member id of the creator.' }),
+    published_version: z.number().int().nullable().meta({
+      description:
+        'While published: the number of the version viewers are served (see GET /v1/demos/:id/versions). ' +
+        'Edits change the draft, not this version, until POST /v1/demos/:id/publish. Null otherwise.',
+    }),
   })
   .meta({ id: 'Demo' });
 
@@ -94,11 +101,22 @@ export const demoDetailSchema = demoSchema
     steps: z.array(stepSchema),
     hotspots: z.array(hotspotSchema),
     configuration: configurationSchema,
+    has_unpublished_changes: z.boolean().meta({
+      description:
+        'Published and the draft (title, configuration, steps, hotspots) differs from the published ' +
+        'version: viewers see the version until the changes are published. Always false when not published.',
+    }),
   })
   .meta({ id: 'DemoDetail' });
 
 
-export function toDemo(row: DemoRow, stepCount: number, urls: UrlBuilder, shareToken: string | null = null) {
+export function toDemo(
+  row: DemoRow,
+  stepCount: number,
+  urls: UrlBuilder,
+  shareToken: string | null = null,
+  latestVersion: number | null = null,
+) {
   return {
     id: row.id,
     title: row.title,
@@ -121,6 +139,7 @@ export function toDemo(row: DemoRow, stepCount: number, urls: UrlBuilder, shareT
     },
     share_url: row.status === 'published' ? urls.share(shareToken) : null,
     created_by: row.createdById,
+    published_version: row.status === 'published' ? latestVersion : null,
   };
 }
 
@@ -129,11 +148,13 @@ export function toDemoDetail(
   steps: StepRow[],
   hotspots: HotspotRow[],
   urls: UrlBuilder,
-  shareToken: string | null = null,
+  shareToken: string | null,
+  publishing: { latestVersion: number | null; hasUnpublishedChanges: boolean },
 ) {
   const numbers = new Map(steps.map((s) => [s.id, s.position]));
   return {
-    ...toDemo(demo, steps.length, urls, shareToken),
+    ...toDemo(demo, steps.length, urls, shareToken, publishing.latestVersion),
+    has_unpublished_changes: publishing.hasUnpublishedChanges,
     steps: steps.map((s) => toStep(s, urls)),
     hotspots: hotspots.map((h) => toHotspot(h, numbers)),
     configuration: resolveConfiguration(demo.configuration),

@@ -11,6 +11,7 @@ import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import type { JobQueue } from '../jobs/queue';
 import { createDemoReads, type DemoLinks } from './demo-reads.service';
+import { writeVersion } from './demo-versions.service';
 import * as repo from './demos.repo';
 import { type Configuration, type ConfigurationPatch, DEFAULT_CONFIGURATION, mergeConfiguration, resolveConfiguration } from './demo-configuration.schemas';
 import type { DemoStatus } from './demos.tables';
@@ -209,6 +210,8 @@ export function createDemosService(deps: DemosDeps) {
       if (changed.length === 0) return false;
       patch.updatedAt = now;
       const updated = await repo.updateDemo(tx, demo.id, patch);
+      // Viewers are served the version, never the draft: publishing freezes the draft (title included).
+      const version = published ? await writeVersion(tx, updated!, auth.userId, now) : undefined;
       await emitEvent(tx, clock, {
         workspaceId: auth.workspaceId,
         kind: 'demo.updated',
@@ -218,7 +221,7 @@ export function createDemosService(deps: DemosDeps) {
         await emitEvent(tx, clock, {
           workspaceId: auth.workspaceId,
           kind: 'demo.published',
-          data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString() },
+          data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString(), version: version!.number },
         });
       }
       // Publishing and unpublishing change who can see a demo: they are audited, edits are not.
@@ -227,7 +230,7 @@ export function createDemosService(deps: DemosDeps) {
           workspaceId: auth.workspaceId,
           action: published ? 'demo.published' : 'demo.unpublished',
           target: { type: 'demo', id: demo.id, label: updated!.title },
-          changes: { status: { from: demo.status, to: updated!.status } },
+          changes: { status: { from: demo.status, to: updated!.status }, ...(version ? { version: version.number } : {}) },
         });
       }
       return true;

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  uniqueIndex,
   text,
 } from 'drizzle-orm/pg-core';
 import { members, workspaces } from '../accounts/accounts.tables';
@@ -152,4 +153,27 @@ export const hotspots = pgTable(
       sql`${t.x} >= 0 and ${t.y} >= 0 and ${t.width} > 0 and ${t.height} > 0 and ${t.x} + ${t.width} <= 1.000001 and ${t.y} + ${t.height} <= 1.000001`,
     ),
   ],
+);
+
+/**
+ * What viewers see of a demo, frozen at each publish (`snapshot`: title, configuration, steps with their
+ * hotspots and asset ids). The viewer serves the newest; the live rows above are the editor's draft.
+ * `asset_ids` lists the assets the snapshot names, so that deleting a step of the draft keeps them.
+ */
+export const demoVersions = pgTable(
+  'demo_versions',
+  {
+    id: id(),
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
+    stepCount: integer('step_count').notNull(),
+    assetIds: text('asset_ids').array().notNull().default([]),
+    /** The user who published; null for versions made by the migration from demos published before. */
+    publishedById: text('published_by_id'),
+    publishedAt: at('published_at').notNull(),
+  },
+  (t) => [uniqueIndex('demo_versions_demo_number_uq').on(t.demoId, t.number)],
 );

@@ -63,7 +63,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       const auth = callerOf(request);
       await steps.replaceSteps(auth, request.params.id, request.body.steps);
       const found = await demos.get(auth, request.params.id);
-      return ok(request, toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken));
+      return ok(request, toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing));
     },
   );
 

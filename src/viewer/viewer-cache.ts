@@ -7,7 +7,8 @@ import type { viewerSessions } from '../shares/shares.tables';
 export interface LinkState {
   share: ShareRow;
   demoStatus: DemoStatus;
-  /** Step numbers a viewer's events may name: 1..stepCount. */
+  /** The version viewers are served (null: never published), whose step numbers events name: 1..stepCount. */
+  version: number | null;
   stepCount: number;
 }
 

@@ -13,7 +13,7 @@ const session = { id: 'sess', shareId: 'shr_1', demoId: 'demo_1', workspaceId: '
 const gates: Pick<ViewerGates, 'requireReady'> = {
   requireReady: async () =>
     ({
-      link: { share: { id: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' }, demoStatus: 'published', stepCount: 3 },
+      link: { share: { id: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' }, demoStatus: 'published', version: 1, stepCount: 3 },
       session,
       gate: 'ready',
     }) as unknown as Awaited<ReturnType<ViewerGates['requireReady']>>,
@@ -24,7 +24,7 @@ function content(record: (item: IngestItem) => Promise<{ accepted: number; dupli
   return createViewerContent({
     gates,
     cache: new ViewerCache(new Changes(createLocalBus())),
-    demos: { content: async () => undefined, asset: async () => undefined },
+    demos: { published: async () => undefined, asset: async () => undefined },
     record,
     assetOrigin: '',
   });
@@ -55,6 +55,6 @@ describe('recording a batch of viewer events', () => {
     });
     const events = [{ id: 'a', type: 'view_started' as const }, { id: 'b', type: 'step_reached' as const, stepNumber: 2 }];
     expect(await service.recordEvents('token', 'cookie', visitor, events)).toEqual({ accepted: 2, duplicates: 0 });
-    expect(recorded).toEqual([{ session, shareId: 'shr_1', stepCount: 3, events }]);
+    expect(recorded).toEqual([{ session, shareId: 'shr_1', stepCount: 3, version: 1, events }]);
   });
 });

@@ -12,7 +12,7 @@ import { gateError, type ViewerGates, type Visitor } from './viewer.service';
 export interface ViewerContentDeps {
   gates: Pick<ViewerGates, 'requireReady'>;
   cache: Pick<ViewerCache, 'payloads'>;
-  demos: Pick<DemoReader, 'content' | 'asset'>;
+  demos: Pick<DemoReader, 'published' | 'asset'>;
   /** Stores a batch of events (the views domain's ingestion). */
   record(item: IngestItem): Promise<IngestResult>;
   /**
@@ -34,7 +34,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
       token,
       () => [`share:${share.id}`, `demo:${share.demoId}`],
       async () => {
-        const demo = await deps.demos.content(share.workspaceId, share.demoId);
+        const demo = await deps.demos.published(share.workspaceId, share.demoId);
         if (!demo) return undefined;
         const built = buildPayload(demo, (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`);
         // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
@@ -75,7 +75,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         : [],
     );
     if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
-    return deps.record({ session, shareId: link.share.id, stepCount, events });
+    return deps.record({ session, shareId: link.share.id, stepCount, version: link.version, events });
   }
 
   /**

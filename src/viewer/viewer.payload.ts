@@ -2,10 +2,10 @@ import type { DemoReader } from '../demos/demos.reader';
 import { resolveConfiguration } from '../demos/demo-configuration.schemas';
 import { toHotspot } from '../demos/hotspots.schemas';
 
-type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['content']>>>;
+type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['published']>>>;
 
 /**
- * What a player needs to play a demo, and nothing of the editor's: no ids of steps, no page addresses.
+ * What a player needs to play a demo (the published version, never the draft), and nothing of the editor's: no ids of steps, no page addresses.
  * Hotspots carry their selector only on snapshot steps (no image): there the box is a placeholder (HTML
  * capture has no layout) and the player finds the element in the snapshot by the selector. `assetUrl`
  * decides where images and snapshots are fetched (the gated viewer route, or the editor's route for
@@ -20,6 +20,7 @@ export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => 
     return assetUrl(id);
   };
   const data = {
+    version: found.version,
     title: found.demo.title,
     configuration: resolveConfiguration(found.demo.configuration),
     steps: found.steps.map((step) => ({

@@ -39,6 +39,9 @@ const ASSET_URL =
 
 export const viewerDemoSchema = z
   .object({
+    version: z.number().int().meta({
+      description: 'The published version played (see GET /v1/demos/:id/versions): views record it.',
+    }),
     title: z.string(),
     configuration: configurationSchema,
     steps: z.array(

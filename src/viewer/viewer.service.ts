@@ -109,7 +109,9 @@ export function createViewerGates(deps: ViewerGatesDeps) {
       async () => {
         const share = await repo.findLinkByToken(db, token);
         const demo = share && (await deps.demos.state(share.demoId));
-        return share && demo ? { share, demoStatus: demo.status, stepCount: demo.stepCount } : undefined;
+        return share && demo
+          ? { share, demoStatus: demo.status, version: demo.version, stepCount: demo.stepCount }
+          : undefined;
       },
     );
   }
@@ -150,7 +152,8 @@ export function createViewerGates(deps: ViewerGatesDeps) {
       if (visitor) await record(share, 'expired', visitor, identity);
       throw gateError('expired', 'gone', 'This link has expired');
     }
-    if (link.demoStatus !== 'published') {
+    // A published demo always has a version; without one there would be nothing to serve but the draft.
+    if (link.demoStatus !== 'published' || link.version === null) {
       if (visitor) await record(share, 'not_published', visitor, identity);
       throw gateError('not_published', 'not_found', 'This demo is not published yet');
     }

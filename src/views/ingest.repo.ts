@@ -25,6 +25,7 @@ export interface ViewCandidate {
   workspaceId: string;
   demoId: string;
   shareId: string;
+  version: number | null;
   sessionId: string;
   viewerEmail: string | null;
   viewerName: string | null;
@@ -68,16 +69,17 @@ export async function claimAndOpenViews(
       returning session_id, event_id
     ),
     opened as (
-      insert into views (id, workspace_id, demo_id, share_id, session_id, viewer_email, viewer_name, anonymous_id,
-        steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
-      select v.id, v.workspace_id, v.demo_id, v.share_id, v.session_id, v.viewer_email, v.viewer_name, v.anonymous_id,
-        '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
+      insert into views (id, workspace_id, demo_id, share_id, version, session_id, viewer_email, viewer_name,
+        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
+      select v.id, v.workspace_id, v.demo_id, v.share_id, v.version, v.session_id, v.viewer_email, v.viewer_name,
+        v.anonymous_id, '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
       from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
-        session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text, user_agent text)
+        version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
+        user_agent text)
       where v.session_id in (select session_id from claimed)
       order by v.session_id
       on conflict (session_id) do update set session_id = excluded.session_id
-      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.started_at, views.steps_viewed,
+      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at, views.steps_viewed,
         views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
         views.viewer_name, (views.xmax = 0) as created
     )
@@ -97,6 +99,7 @@ export async function claimAndOpenViews(
       sessionId: v.session_id as string,
       workspaceId: v.workspace_id as string,
       demoId: v.demo_id as string,
+      version: (v.version as number | null) ?? 0,
       startedAt: new Date(v.started_at as string),
       stepsViewed: v.steps_viewed as number[],
       currentStep: v.current_step as number,
@@ -156,22 +159,22 @@ export async function writeProgress(db: Executor, p: Progress) {
       returning 1
     ),
     daily_rows as (
-      insert into demo_daily_stats (demo_id, day, views, completions, duration_seconds)
-      select x.demo_id, x.day, x.views, x.completions, x.duration_seconds
-      from json_to_recordset(${daily}::json) as x(demo_id text, day date, views integer, completions integer, duration_seconds double precision)
-      order by x.demo_id, x.day
-      on conflict (demo_id, day) do update set
+      insert into demo_daily_stats (demo_id, day, version, views, completions, duration_seconds)
+      select x.demo_id, x.day, x.version, x.views, x.completions, x.duration_seconds
+      from json_to_recordset(${daily}::json) as x(demo_id text, day date, version integer, views integer, completions integer, duration_seconds double precision)
+      order by x.demo_id, x.day, x.version
+      on conflict (demo_id, day, version) do update set
         views = demo_daily_stats.views + excluded.views,
         completions = demo_daily_stats.completions + excluded.completions,
         duration_seconds = demo_daily_stats.duration_seconds + excluded.duration_seconds
       returning 1
     ),
     step_daily_rows as (
-      insert into demo_step_daily_stats (demo_id, day, step_number, views, seconds, ended_here)
-      select x.demo_id, x.day, x.step_number, x.views, x.seconds, x.ended_here
-      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, step_number integer, views integer, seconds double precision, ended_here integer)
-      order by x.demo_id, x.day, x.step_number
-      on conflict (demo_id, day, step_number) do update set
+      insert into demo_step_daily_stats (demo_id, day, version, step_number, views, seconds, ended_here)
+      select x.demo_id, x.day, x.version, x.step_number, x.views, x.seconds, x.ended_here
+      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, version integer, step_number integer, views integer, seconds double precision, ended_here integer)
+      order by x.demo_id, x.day, x.version, x.step_number
+      on conflict (demo_id, day, version, step_number) do update set
         views = demo_step_daily_stats.views + excluded.views,
         seconds = demo_step_daily_stats.seconds + excluded.seconds,
         ended_here = demo_step_daily_stats.ended_here + excluded.ended_here

@@ -19,6 +19,8 @@ export interface IngestEvent {
 export interface ViewState {
   id: string;
   demoId: string;
+  /** The version played (0: recorded before versions): the rollups keep versions apart. */
+  version: number;
   startedAt: Date;
   stepsViewed: number[];
   currentStep: number;
@@ -30,6 +32,7 @@ export interface ViewState {
 export interface DailyDelta {
   demoId: string;
   day: string;
+  version: number;
   views: number;
   completions: number;
   durationSeconds: number;
@@ -38,32 +41,36 @@ export interface DailyDelta {
 export interface StepDailyDelta {
   demoId: string;
   day: string;
+  version: number;
   stepNumber: number;
   views: number;
   seconds: number;
   endedHere: number;
 }
 
+// Key order is the rows' primary-key order (see sorted()): numbers sort as text once padded.
+const pad = (n: number) => String(n).padStart(10, '0');
+
 /** What a batch adds to the rollups, merged per row so that each row is written once per batch. */
 export class RollupDeltas {
   readonly daily = new Map<string, DailyDelta>();
   readonly steps = new Map<string, StepDailyDelta>();
 
-  day(demoId: string, day: string): DailyDelta {
-    const key = `${demoId}|${day}`;
+  day(demoId: string, day: string, version: number): DailyDelta {
+    const key = `${demoId}|${day}|${pad(version)}`;
     let entry = this.daily.get(key);
     if (!entry) {
-      entry = { demoId, day, views: 0, completions: 0, durationSeconds: 0 };
+      entry = { demoId, day, version, views: 0, completions: 0, durationSeconds: 0 };
       this.daily.set(key, entry);
     }
     return entry;
   }
 
-  step(demoId: string, day: string, stepNumber: number): StepDailyDelta {
-    const key = `${demoId}|${day}|${String(stepNumber).padStart(6, '0')}`;
+  step(demoId: string, day: string, version: number, stepNumber: number): StepDailyDelta {
+    const key = `${demoId}|${day}|${pad(version)}|${pad(stepNumber)}`;
     let entry = this.steps.get(key);
     if (!entry) {
-      entry = { demoId, day, stepNumber, views: 0, seconds: 0, endedHere: 0 };
+      entry = { demoId, day, version, stepNumber, views: 0, seconds: 0, endedHere: 0 };
       this.steps.set(key, entry);
     }
     return entry;
@@ -100,7 +107,7 @@ export function applyEvents(
 ): ProgressResult {
   const view: ViewState = { ...before, stepsViewed: [...before.stepsViewed] };
   const day = dayOf(view.startedAt);
-  const { demoId } = view;
+  const { demoId, version } = view;
   const reached = new Set(view.stepsViewed);
   let furthest = Math.max(0, ...view.stepsViewed);
   const stepRows = new Map<number, { seconds: number; firstReachedAt: Date }>();
@@ -115,26 +122,26 @@ export function applyEvents(
 
   if (created) {
     touch(1);
-    deltas.day(demoId, day).views++;
-    deltas.step(demoId, day, 1).views++;
-    deltas.step(demoId, day, 1).endedHere++;
+    deltas.day(demoId, day, version).views++;
+    deltas.step(demoId, day, version, 1).views++;
+    deltas.step(demoId, day, version, 1).endedHere++;
   }
 
   const credit = (seconds: number | undefined) => {
     if (!seconds || seconds <= 0) return;
     touch(view.currentStep).seconds += seconds;
     view.durationSeconds += seconds;
-    deltas.day(demoId, day).durationSeconds += seconds;
-    deltas.step(demoId, day, view.currentStep).seconds += seconds;
+    deltas.day(demoId, day, version).durationSeconds += seconds;
+    deltas.step(demoId, day, version, view.currentStep).seconds += seconds;
   };
   const reach = (step: number) => {
     if (reached.has(step)) return;
     reached.add(step);
     touch(step);
-    deltas.step(demoId, day, step).views++;
+    deltas.step(demoId, day, version, step).views++;
     if (!view.completed && step > furthest) {
-      if (furthest > 0) deltas.step(demoId, day, furthest).endedHere--;
-      deltas.step(demoId, day, step).endedHere++;
+      if (furthest > 0) deltas.step(demoId, day, version, furthest).endedHere--;
+      deltas.step(demoId, day, version, step).endedHere++;
     }
     furthest = Math.max(furthest, step);
   };
@@ -149,11 +156,11 @@ export function applyEvents(
     } else if (event.type === 'completed' && !view.completed) {
       reach(stepCount);
       view.currentStep = stepCount;
-      deltas.step(demoId, day, furthest).endedHere--;
+      deltas.step(demoId, day, version, furthest).endedHere--;
       view.completed = true;
       view.completedAt = now;
       justCompleted = true;
-      deltas.day(demoId, day).completions++;
+      deltas.day(demoId, day, version).completions++;
     }
   }
   view.stepsViewed = [...reached].sort((a, b) => a - b);

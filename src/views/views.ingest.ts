@@ -13,6 +13,8 @@ export interface IngestItem {
   session: ViewerSessionRow;
   shareId: string;
   stepCount: number;
+  /** The published version the viewer plays: a new view records it. */
+  version: number | null;
   events: IngestEvent[];
 }
 
@@ -66,6 +68,7 @@ export function createIngestion(deps: IngestionDeps) {
           workspaceId: session.workspaceId,
           demoId: session.demoId,
           shareId: item.shareId,
+          version: item.version,
           sessionId: session.id,
           viewerEmail: session.viewerEmail,
           viewerName: session.viewerName,

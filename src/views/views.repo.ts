@@ -6,6 +6,7 @@ export interface ViewFilter {
   from?: Date;
   to?: Date;
   viewerEmail?: string;
+  version?: number;
 }
 
 export async function listViews(db: Executor, demoId: string, filter: ViewFilter, page: { limit: number; offset: number }) {
@@ -13,6 +14,7 @@ export async function listViews(db: Executor, demoId: string, filter: ViewFilter
   if (filter.from) conditions.push(gte(views.startedAt, filter.from));
   if (filter.to) conditions.push(lte(views.startedAt, filter.to));
   if (filter.viewerEmail) conditions.push(eq(views.viewerEmail, filter.viewerEmail.toLowerCase()));
+  if (filter.version !== undefined) conditions.push(eq(views.version, filter.version));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
@@ -40,15 +42,28 @@ export async function listViews(db: Executor, demoId: string, filter: ViewFilter
   return { rows, stepRows, total: total?.n ?? 0 };
 }
 
-export async function dailyTotals(db: Executor, demoId: string, fromDay?: string, toDay?: string) {
+/** Rows of one day are one per version: summed here, as the analytics never show versions side by side. */
+export async function dailyTotals(db: Executor, demoId: string, fromDay?: string, toDay?: string, version?: number) {
   const conditions: SQL[] = [eq(demoDailyStats.demoId, demoId)];
+  if (version !== undefined) conditions.push(eq(demoDailyStats.version, version));
   if (fromDay) conditions.push(gte(demoDailyStats.day, fromDay));
   if (toDay) conditions.push(lte(demoDailyStats.day, toDay));
-  return db.select().from(demoDailyStats).where(and(...conditions)).orderBy(asc(demoDailyStats.day));
+  return db
+    .select({
+      day: demoDailyStats.day,
+      views: sql<number>`sum(${demoDailyStats.views})::int`.mapWith(Number),
+      completions: sql<number>`sum(${demoDailyStats.completions})::int`.mapWith(Number),
+      durationSeconds: sql<number>`sum(${demoDailyStats.durationSeconds})::float8`.mapWith(Number),
+    })
+    .from(demoDailyStats)
+    .where(and(...conditions))
+    .groupBy(demoDailyStats.day)
+    .orderBy(asc(demoDailyStats.day));
 }
 
-export async function stepTotals(db: Executor, demoId: string, fromDay?: string, toDay?: string) {
+export async function stepTotals(db: Executor, demoId: string, fromDay?: string, toDay?: string, version?: number) {
   const conditions: SQL[] = [eq(demoStepDailyStats.demoId, demoId)];
+  if (version !== undefined) conditions.push(eq(demoStepDailyStats.version, version));
   if (fromDay) conditions.push(gte(demoStepDailyStats.day, fromDay));
   if (toDay) conditions.push(lte(demoStepDailyStats.day, toDay));
   return db
@@ -74,8 +89,10 @@ export async function uniqueViewers(
   from: Date | undefined,
   to: Date | undefined,
   granularity?: 'day' | 'week' | 'month',
+  version?: number,
 ) {
   const conditions: SQL[] = [eq(views.demoId, demoId)];
+  if (version !== undefined) conditions.push(eq(views.version, version));
   if (from) conditions.push(gte(views.startedAt, from));
   if (to) conditions.push(lte(views.startedAt, to));
   const who = sql`coalesce(${views.viewerEmail}, ${views.anonymousId})`;

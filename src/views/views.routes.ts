@@ -29,7 +29,7 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
     },
     async (request) => {
       const q = request.query;
-      const filters = { startDate: q.start_date, endDate: q.end_date, viewerEmail: q.viewer_email };
+      const filters = { startDate: q.start_date, endDate: q.end_date, viewerEmail: q.viewer_email, version: q.version };
       return paginate(
         request,
         (range) => views.list(callerOf(request), request.params.id, filters, range),
@@ -53,7 +53,8 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
         description:
           'completion_rate = completed views / views; avg_time_seconds = mean view ' +
           'duration; per step: views that reached it, mean seconds on it, and the share of those views that ' +
-          'ended there without completing. The range is applied in whole UTC days.',
+          'ended there without completing. The range is applied in whole UTC days. Step numbers are those ' +
+          'of the version each view played; `version` narrows the figures to one version.',
         params: demoParams,
         querystring: analyticsQuery,
         response: { 200: dataEnvelope(analyticsSchema), ...errors },
@@ -67,6 +68,7 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
           startDate: q.start_date,
           endDate: q.end_date,
           granularity: q.granularity,
+          version: q.version,
         }),
       );
     },

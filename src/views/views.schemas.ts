@@ -12,10 +12,19 @@ const range = {
   end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
 };
 
+const versionFilter = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2_147_483_647)
+  .optional()
+  .meta({ description: 'Only the views of this published version of the demo.' });
+
 export const listViewsQuery = paginationQuery
   .extend({
     ...range,
     viewer_email: text().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
+    version: versionFilter,
   })
   .strict();
 
@@ -25,6 +34,12 @@ export const analyticsQuery = z
     granularity: z.enum(['day', 'week', 'month']).optional().meta({
       description: 'Adds `series`, one entry per period (weeks start on Monday, UTC).',
     }),
+    version: versionFilter.meta({
+      description:
+        'Only the views of this published version (GET /v1/demos/:id/versions), with its steps. Without ' +
+        'it: every view, and the steps of the version viewers are served now (a step number counts the ' +
+        'views of every version that had that number).',
+    }),
   })
   .strict();
 
@@ -33,6 +48,12 @@ export const viewSchema = z
     id: z.string(),
     demo_id: z.string(),
     share_id: z.string().nullable(),
+    version: z.number().int().nullable().meta({
+      description:
+        'The published version the viewer played (GET /v1/demos/:id/versions): `steps_viewed` and ' +
+        '`step_times` are its step numbers, whatever the demo became since. Null for views recorded ' +
+        'before versions existed.',
+    }),
     viewer: z.object({
       email: z.string().nullable(),
       name: z.string().nullable(),
@@ -84,6 +105,7 @@ export function toView(row: ViewRow, steps: ViewStepRow[]) {
     id: row.id,
     demo_id: row.demoId,
     share_id: row.shareId,
+    version: row.version,
     viewer: { email: row.viewerEmail, name: row.viewerName, anonymous_id: row.anonymousId },
     steps_viewed: row.stepsViewed,
     step_times: steps.map((s) => ({ number: s.stepNumber, seconds: round(s.seconds) })),

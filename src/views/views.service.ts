@@ -7,7 +7,7 @@ import * as repo from './views.repo';
 
 export interface ViewsDeps {
   database: Pick<Database, 'db'>;
-  demos: Pick<DemoReader, 'find'>;
+  demos: Pick<DemoReader, 'find' | 'versionStepCount'>;
 }
 
 export interface DateRange {
@@ -46,27 +46,44 @@ export function createViewsService(deps: ViewsDeps) {
   async function list(
     auth: AuthContext,
     demoId: string,
-    filter: DateRange & { viewerEmail?: string },
+    filter: DateRange & { viewerEmail?: string; version?: number },
     page: { limit: number; offset: number },
   ) {
     await requireDemo(auth, demoId);
     const { from, to } = resolveRange(filter);
-    return repo.listViews(db, demoId, { from, to, viewerEmail: filter.viewerEmail }, page);
+    return repo.listViews(db, demoId, { from, to, viewerEmail: filter.viewerEmail, version: filter.version }, page);
+  }
+
+  /**
+   * The steps the figures are given for: those of the version asked for, else of the version viewers are
+   * served (the newest), else of the draft (never published: no views).
+   */
+  async function stepNumbers(demoId: string, draftSteps: number, version: number | undefined) {
+    const count = await deps.demos.versionStepCount(demoId, version);
+    if (version !== undefined && count === undefined) throw notFound('Version');
+    return count ?? draftSteps;
   }
 
   /**
    * GET /v1/demos/:id/analytics from the daily aggregates: O(days × steps). The range is applied in whole
    * UTC days (the days its ends fall on); unique viewers are counted from the views in the exact range.
+   * Rollups are kept per version: with `version`, the figures are those of its views alone.
    */
-  async function analytics(auth: AuthContext, demoId: string, range: DateRange & { granularity?: 'day' | 'week' | 'month' }) {
-    const { stepCount } = await requireDemo(auth, demoId);
+  async function analytics(
+    auth: AuthContext,
+    demoId: string,
+    range: DateRange & { granularity?: 'day' | 'week' | 'month'; version?: number },
+  ) {
+    const found = await requireDemo(auth, demoId);
+    const { version } = range;
+    const stepCount = await stepNumbers(demoId, found.stepCount, version);
     const { from, to } = resolveRange(range);
     const fromDay = from?.toISOString().slice(0, 10);
     const toDay = to?.toISOString().slice(0, 10);
     const [daily, steps, unique] = await Promise.all([
-      repo.dailyTotals(db, demoId, fromDay, toDay),
-      repo.stepTotals(db, demoId, fromDay, toDay),
-      repo.uniqueViewers(db, demoId, from, to, range.granularity),
+      repo.dailyTotals(db, demoId, fromDay, toDay, version),
+      repo.stepTotals(db, demoId, fromDay, toDay, version),
+      repo.uniqueViewers(db, demoId, from, to, range.granularity, version),
     ]);
     const totals = daily.reduce(
       (acc, d) => ({

@@ -23,6 +23,11 @@ export const views = pgTable(
     viewerEmail: text('viewer_email'),
     viewerName: text('viewer_name'),
     anonymousId: text('anonymous_id'),
+    /**
+     * The demo version played (demo_versions.number): its step numbers are the ones in steps_viewed and
+     * view_steps, whatever the draft became since. Null for views recorded before versions existed.
+     */
+    version: integer('version'),
     stepsViewed: integer('steps_viewed').array().notNull().default([]),
     /** The step the viewer is on: the next `seconds_on_previous` is credited to it. */
     currentStep: integer('current_step').notNull().default(1),
@@ -77,11 +82,13 @@ export const demoDailyStats = pgTable(
       .notNull()
       .references(() => demos.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
+    /** The version the views played (views.version); 0 for views recorded before versions existed. */
+    version: integer('version').notNull().default(0),
     views: integer('views').notNull().default(0),
     completions: integer('completions').notNull().default(0),
     durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.demoId, t.day] })],
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version] })],
 );
 
 export const demoStepDailyStats = pgTable(
@@ -91,6 +98,8 @@ export const demoStepDailyStats = pgTable(
       .notNull()
       .references(() => demos.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
+    /** The version whose step this is: step numbers of different versions are different steps. */
+    version: integer('version').notNull().default(0),
     stepNumber: integer('step_number').notNull(),
     /** Views that reached the step. */
     views: integer('views').notNull().default(0),
@@ -98,5 +107,5 @@ export const demoStepDailyStats = pgTable(
     /** Views whose furthest step is this one and that have not completed: the drop-offs so far. */
     endedHere: integer('ended_here').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.demoId, t.day, t.stepNumber] })],
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.stepNumber] })],
 );

@@ -1,5 +1,5 @@
 import { api, apiList, apiUpload } from './client';
-import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, Hotspot, HotspotInput, Step } from './types';
+import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
 
 const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
@@ -14,6 +14,9 @@ export const demosApi = {
     api<DemoDetail>('PATCH', d(id), { body }),
   remove: (id: string) => api<void>('DELETE', d(id)),
   generate: (id: string) => api<DemoDetail>('POST', `${d(id)}/generate`),
+  publish: (id: string) => api<DemoDetail>('POST', `${d(id)}/publish`),
+  versions: (id: string, query: { page: number; per_page: number }) => apiList<DemoVersion>(`${d(id)}/versions`, { query }),
+  restoreVersion: (id: string, version: number) => api<DemoDetail>('POST', `${d(id)}/versions/${version}/restore`),
   replaceSteps: (id: string, steps: Array<string | { id?: string; title?: string }>) => api<DemoDetail>('PUT', `${d(id)}/steps`, { body: { steps } }),
   addStep: (id: string, body: { title?: string; description?: string } = {}) => api<Step>('POST', `${d(id)}/steps`, { body }),
   addImageStep: (id: string, file: Blob) => apiUpload<Step>(`${d(id)}/steps`, file),

@@ -3,6 +3,7 @@ import type { accountSessionSchema } from '../../../src/accounts/account.schemas
 import type { invitationPreviewSchema, sessionSchema, userSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
 import type { configurationSchema } from '../../../src/demos/demo-configuration.schemas';
+import type { demoVersionSchema } from '../../../src/demos/demo-versions.schemas';
 import type { demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
 import type { hotspotSchema, patchHotspotBody } from '../../../src/demos/hotspots.schemas';
 import type { stepSchema } from '../../../src/demos/steps.schemas';
@@ -25,6 +26,7 @@ export type OAuthConsent = z.output<typeof consentSchema>;
 
 export type Demo = z.output<typeof demoSchema>;
 export type DemoDetail = z.output<typeof demoDetailSchema>;
+export type DemoVersion = z.output<typeof demoVersionSchema>;
 export type Step = z.output<typeof stepSchema>;
 export type Hotspot = z.output<typeof hotspotSchema>;
 /** A hotspot's fields as the editor sends them (a new one gives its whole box). */

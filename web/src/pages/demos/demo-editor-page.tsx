@@ -63,7 +63,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
 
   return (
     <div className="editor">
-      <EditorHeader demo={demo} readOnly={readOnly} busy={busy} act={act} onPreview={() => setPreviewing(true)} onDelete={() => setDeleting(true)} />
+      <EditorHeader demo={demo} readOnly={readOnly} busy={busy} act={act} onPreview={() => setPreviewing(true)} onDelete={() => setDeleting(true)} reload={reload} />
 
       {generationFailed(demo) ? (
         <Alert tone="warning" title="Generation did not work">

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { demosApi } from '../../api/demos.api';
 import type { DemoDetail, DemoStatus } from '../../api/types';
+import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useToast } from '../../components/toast';
@@ -10,6 +11,7 @@ import { useCan } from '../../session/use-can';
 import { ShareButton } from '../shares/share-button';
 import { DemoStatusBadge } from './demo-status';
 import type { DemoChange } from './use-demo-change';
+import { VersionsDialog } from './versions-dialog';
 
 /** The editor's header: the title (edited in place), the status, and what can be done to the whole demo. */
 export function EditorHeader({
@@ -19,6 +21,7 @@ export function EditorHeader({
   act,
   onPreview,
   onDelete,
+  reload,
 }: {
   demo: DemoDetail;
   readOnly: boolean;
@@ -26,9 +29,13 @@ export function EditorHeader({
   act: DemoChange;
   onPreview(): void;
   onDelete(): void;
+  reload(): Promise<void>;
 }) {
   const allowed = useCan();
   const [title, setTitle] = useState(demo.title);
+  const [showVersions, setShowVersions] = useState(false);
+  const [discarding, setDiscarding] = useState(false);
+  const changed = demo.status === 'published' && demo.has_unpublished_changes;
 
   useEffect(() => setTitle(demo.title), [demo.title]);
   const setStatus = (status: Exclude<DemoStatus, 'generating'>, done: string) => act(() => demosApi.update(demo.id, { status }), done);
@@ -53,6 +60,11 @@ export function EditorHeader({
           }}
         />
         <DemoStatusBadge status={demo.status} />
+        {changed ? (
+          <span title={`Viewers see version ${demo.published_version} until you publish the changes.`}>
+            <Badge tone="warning">Unpublished changes</Badge>
+          </span>
+        ) : null}
       </div>
       <div className="editor-actions">
         <Button onClick={onPreview} disabled={demo.steps.length === 0}>
@@ -66,12 +78,21 @@ export function EditorHeader({
                 Publish
               </Button>
             ) : null}
+            {changed ? (
+              <>
+                <Button variant="primary" loading={busy} onClick={() => act(() => demosApi.publish(demo.id), 'Changes published')}>
+                  Publish changes
+                </Button>
+                <Button onClick={() => setDiscarding(true)}>Discard changes</Button>
+              </>
+            ) : null}
             {demo.status === 'published' ? <Button onClick={() => setStatus('draft', 'Demo unpublished')}>Unpublish</Button> : null}
             {demo.status === 'draft' || demo.status === 'published' ? <Button onClick={() => setStatus('archived', 'Demo archived')}>Archive</Button> : null}
             {demo.status === 'archived' ? <Button onClick={() => setStatus('draft', 'Demo restored as a draft')}>Restore</Button> : null}
             {demo.source_url && demo.status !== 'published' ? (
               <Button onClick={() => act(() => demosApi.generate(demo.id), 'Generating the demo again')}>Regenerate</Button>
             ) : null}
+            <Button onClick={() => setShowVersions(true)}>Versions</Button>
             {allowed('demos.delete') ? (
               <Button variant="ghost" className="btn-danger-text" onClick={onDelete}>
                 Delete
@@ -79,7 +100,24 @@ export function EditorHeader({
             ) : null}
           </>
         )}
+        {readOnly ? <Button onClick={() => setShowVersions(true)}>Versions</Button> : null}
       </div>
+      {showVersions ? <VersionsDialog demo={demo} readOnly={readOnly} onRestored={reload} onClose={() => setShowVersions(false)} /> : null}
+      {discarding && demo.published_version !== null ? (
+        <ConfirmDialog
+          title="Discard the unpublished changes?"
+          confirmLabel="Discard changes"
+          danger
+          onClose={() => setDiscarding(false)}
+          onConfirm={async () => {
+            await demosApi.restoreVersion(demo.id, demo.published_version!);
+            await reload();
+            setDiscarding(false);
+          }}
+        >
+          <p>The draft goes back to version {demo.published_version}, the one viewers see. Edits made since it was published are lost.</p>
+        </ConfirmDialog>
+      ) : null}
     </header>
   );
 }

@@ -1,0 +1,148 @@
+import type { HotspotRow, StepRow } from './demos.repo';
+import type { HotspotAction } from './demos.tables';
+
+/**
+ * The frozen content of a published version (demo_versions.snapshot). Snake_case because the migration
+ * that made version 1 of demos published before versions existed builds the same shape in SQL
+ * (drizzle/0010_demo_versions.sql): keep the two in step.
+ */
+export interface SnapshotHotspot {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  selector: string | null;
+  label: string;
+  tooltip: string;
+  action_type: HotspotAction;
+  action_target: string | null;
+}
+
+export interface SnapshotStep {
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+  page_url: string | null;
+  image_asset_id: string | null;
+  html_asset_id: string | null;
+  width: number | null;
+  height: number | null;
+  hotspots: SnapshotHotspot[];
+}
+
+export interface DemoSnapshot {
+  title: string;
+  /** As stored on the demo (unresolved): resolveConfiguration fills the defaults when it is served. */
+  configuration: Record<string, unknown>;
+  steps: SnapshotStep[];
+}
+
+export interface DemoContent {
+  demo: { id: string; title: string; configuration: Record<string, unknown> };
+  steps: StepRow[];
+  hotspots: HotspotRow[];
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The draft's content as a snapshot: steps in order, each with its hotspots by id. */
+export function snapshotOf(content: DemoContent): DemoSnapshot {
+  const steps = [...content.steps].sort((a, b) => a.position - b.position || byId(a, b));
+  return {
+    title: content.demo.title,
+    configuration: content.demo.configuration,
+    steps: steps.map((s) => ({
+      id: s.id,
+      position: s.position,
+      title: s.title,
+      description: s.description,
+      page_url: s.pageUrl,
+      image_asset_id: s.imageAssetId,
+      html_asset_id: s.htmlAssetId,
+      width: s.width,
+      height: s.height,
+      hotspots: content.hotspots
+        .filter((h) => h.stepId === s.id)
+        .sort(byId)
+        .map((h) => ({
+          id: h.id,
+          x: h.x,
+          y: h.y,
+          width: h.width,
+          height: h.height,
+          selector: h.selector,
+          label: h.label,
+          tooltip: h.tooltip,
+          action_type: h.actionType,
+          action_target: h.actionTarget,
+        })),
+    })),
+  };
+}
+
+/** Every asset a snapshot names: they outlive the draft's steps while the version exists. */
+export function assetIdsOf(snapshot: DemoSnapshot): string[] {
+  const ids = new Set<string>();
+  for (const s of snapshot.steps) {
+    if (s.image_asset_id) ids.add(s.image_asset_id);
+    if (s.html_asset_id) ids.add(s.html_asset_id);
+  }
+  return [...ids].sort();
+}
+
+/** A snapshot back as rows: what the viewer payload is built from, and what a restore writes. */
+export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { steps: StepRow[]; hotspots: HotspotRow[] } {
+  const steps: StepRow[] = [];
+  const hotspots: HotspotRow[] = [];
+  for (const s of snapshot.steps) {
+    steps.push({
+      id: s.id,
+      demoId,
+      position: s.position,
+      title: s.title,
+      description: s.description,
+      pageUrl: s.page_url,
+      imageAssetId: s.image_asset_id,
+      width: s.width,
+      height: s.height,
+      htmlAssetId: s.html_asset_id,
+      createdAt: at,
+      updatedAt: at,
+    });
+    for (const h of s.hotspots) {
+      hotspots.push({
+        id: h.id,
+        stepId: s.id,
+        demoId,
+        x: h.x,
+        y: h.y,
+        width: h.width,
+        height: h.height,
+        selector: h.selector,
+        label: h.label,
+        tooltip: h.tooltip,
+        actionType: h.action_type,
+        actionTarget: h.action_target,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  }
+  return { steps, hotspots };
+}
+
+/** JSON with keys sorted at every level: jsonb keeps its own key order, so a plain stringify cannot compare. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const sameSnapshot = (a: DemoSnapshot, b: DemoSnapshot) => canonicalJson(a) === canonicalJson(b);

@@ -1,0 +1,91 @@
+import { actorOf } from '../audit/actor';
+import { dataEnvelope, errorEnvelope, listEnvelope, ok } from '../core/envelope';
+import { callerOf, type ZodApp } from '../core/http/types';
+import { paginate } from '../core/pagination';
+import type { ModuleContext, Services } from '../module';
+import { demoParams, demoUrls } from './demo-fields.schemas';
+import { demoVersionSchema, listVersionsQuery, toDemoVersion, versionParams } from './demo-versions.schemas';
+import { demoDetailSchema, toDemoDetail } from './demos.schemas';
+
+const tags = ['Demos'];
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+/** Publishing a demo's draft, its version history, and restoring a version into the draft. */
+export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
+  const { demos, versions } = ctx.services;
+  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
+    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing);
+
+  // POST /v1/demos/:id/publish — the draft becomes the version viewers see
+  app.post(
+    '/demos/:id/publish',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Publish a demo’s changes',
+        description:
+          'Edits to a published demo change its draft; viewers keep the published version until this ' +
+          'call freezes the draft as the next version (`published_version`) and serves it. On a draft demo ' +
+          'it publishes, as PATCH with status `published` does. Nothing changes when the draft is the ' +
+          'published version already (`has_unpublished_changes` false). 409 while generating, when ' +
+          'archived, or without steps. Emits `demo.published`.',
+        params: demoParams,
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await versions.publish(auth, request.params.id, actorOf(request));
+      return ok(request, detail(await demos.get(auth, request.params.id)));
+    },
+  );
+
+  // GET /v1/demos/:id/versions — the publishes of a demo, newest first
+  app.get(
+    '/demos/:id/versions',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'List a demo’s versions',
+        description:
+          'One version per publish, newest first, with who published and when. The newest is the one ' +
+          'viewers are served while the demo is published; unpublishing keeps the history.',
+        params: demoParams,
+        querystring: listVersionsQuery,
+        response: { 200: listEnvelope(demoVersionSchema), ...errors },
+      },
+    },
+    async (request) =>
+      paginate(
+        request,
+        (range) => versions.list(callerOf(request), request.params.id, range),
+        ({ rows }) => rows.map(toDemoVersion),
+      ),
+  );
+
+  // POST /v1/demos/:id/versions/:version/restore — copy a version back into the draft
+  app.post(
+    '/demos/:id/versions/:version/restore',
+    {
+      config: { permission: 'demos.write' },
+      schema: {
+        tags,
+        summary: 'Restore a version into the draft',
+        description:
+          'The version’s title, configuration, steps and hotspots replace the draft’s (steps of the ' +
+          'draft that the version lacks are deleted). It does not publish: viewers see the change once ' +
+          'POST /v1/demos/:id/publish is called. 404 for a version the demo does not have; 409 while generating.',
+        params: versionParams,
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await versions.restore(auth, request.params.id, request.params.version);
+      return ok(request, detail(await demos.get(auth, request.params.id)));
+    },
+  );
+}
