@@ -1,6 +1,6 @@
 /** A swipe: mostly sideways, at least this far (CSS pixels), and quick. */
 const DISTANCE = 50;
-const LONGEST_MS = 800;
+const LONGEST_MS = 1500;
 
 /**
  * Touch screens: a swipe to the left is Next, to the right is Back. On the zoomed picture a swipe first
