@@ -297,6 +297,12 @@ describe.skipIf(!browser)('the player at 390, 768 and 1280 px (Chromium)', () =>
     const bar = await box(page.locator('.ds-bar'));
     expect(bar.height).toBeLessThan(PHONE.height / 5);
 
+    // Finish: the end card covers the frame, inside the screen.
+    await page.getByRole('button', { name: 'Finish' }).tap();
+    await page.getByRole('heading', { name: 'You have reached the end' }).waitFor();
+    expect(within(await box(page.locator('.ds-end-card')), { x: 0, y: 0, ...PHONE }, 0)).toBe(true);
+    await shot(page, 'player-zoom-end-phone');
+
     // The browser's pinch-zoom works on the player.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Input.synthesizePinchGesture', { x: 195, y: 400, scaleFactor: 2, relativeSpeed: 800, gestureSourceType: 'default' });
