@@ -186,6 +186,7 @@ export function createStepView(o: ViewOptions) {
     zoom(centre);
     snapshots.fit(stage.clientWidth);
     if (tip.place(wrap, frame) !== null || !tip.shown()) return;
+    // No side has room (a hotspot panned out of view is not that: its bubble just waits).
     wrap.style.setProperty('--ds-sheet', `${tip.sheet()}px`);
     zoom(centre);
     snapshots.fit(stage.clientWidth);

@@ -36,9 +36,10 @@ export function createTooltip() {
    * Next to the hotspot, on the first side with room for the whole bubble inside `area` (below, above,
    * right, left), so it never covers what it points at. `frame` is the visible part of the picture: a
    * hotspot scrolled partly out of it counts by its visible part. Returns the side, or null when no side
-   * has room (the caller then shows it as a sheet, or not at all while the viewer pans).
+   * has room (the caller then shows it as a sheet, or not at all while the viewer pans), or 'unseen' when
+   * the hotspot is out of view (the bubble waits, invisible).
    */
-  function place(area: HTMLElement, frame: HTMLElement): Placement | null {
+  function place(area: HTMLElement, frame: HTMLElement): Placement | 'unseen' | null {
     if (!anchor || el.hidden) return null;
     delete el.dataset.placement;
     el.style.visibility = '';
@@ -52,7 +53,10 @@ export function createTooltip() {
     const y = Math.max(full.top, seen.top) - bounds.top;
     const right = Math.min(full.right, seen.right) - bounds.left;
     const bottom = Math.min(full.bottom, seen.bottom) - bounds.top;
-    if (right <= x || bottom <= y) return hideForNow();
+    if (right <= x || bottom <= y) {
+      hideForNow();
+      return 'unseen';
+    }
     const W = bounds.width;
     const H = bounds.height;
     const cx = (x + right) / 2;
