@@ -2,6 +2,7 @@ import { safeUrl } from './dom';
 import { bindKeys, createNavigation } from './player-state';
 import { type AssetFallback, createStepView } from './render-step';
 import { createSnapshotView } from './snapshot-view';
+import { bindSwipe } from './swipe';
 import { createTelemetry } from './telemetry';
 import { createTooltip } from './tooltip';
 import type { Tracker } from './tracker';
@@ -63,6 +64,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
 
   const nav = createNavigation(steps, view, telemetry, autoplayMs);
   if (config.navigation?.keyboard !== false) bindKeys(nav);
+  bindSwipe(view.el, view.frame, nav);
   new ResizeObserver(() => view.relayout()).observe(view.wrap);
   nav.start();
 }

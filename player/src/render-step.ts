@@ -1,10 +1,14 @@
 import { h, ICONS, icon, safeUrl } from './dom';
 import { buildEndCard } from './end-card';
-import { hotspotElement, moveHotspot } from './hotspot';
+import { hotspotBox, hotspotElement, moveHotspot } from './hotspot';
 import type { FractionBox } from './snapshot-layout';
 import type { SnapshotView } from './snapshot-view';
 import type { Tooltip } from './tooltip';
 import type { Hotspot, Step } from './wire';
+import { PHONE_MAX_WIDTH, zoomTo } from './zoom';
+
+/** A step without its own size was captured at this one (screenshots and snapshots alike). */
+const CAPTURE = { width: 1280, height: 800 };
 
 /** Loads a gated asset with the session header, for frames where the session cookie is not sent. */
 export interface AssetFallback {
@@ -67,10 +71,18 @@ export function createStepView(o: ViewOptions) {
   if (!o.progressBar) progress.hidden = true;
   const stage = h('div', { class: 'ds-stage' });
   const endCard = h('div', { class: 'ds-end', hidden: true });
-  const wrap = h('div', { class: 'ds-wrap' }, h('div', { class: 'ds-fit' }, stage), tip.el, endCard);
+  // The visible part of the picture: the picture fits in it, or on phones is zoomed and scrolls in it.
+  const frame = h('div', { class: 'ds-fit' }, stage);
+  const wrap = h('div', { class: 'ds-wrap' }, frame, tip.el, endCard);
   const stepTitle = h('h2', { class: 'ds-step-title', id: 'ds-step-title' });
   const stepText = h('p', { class: 'ds-step-text' });
-  const back = h('button', { type: 'button', class: 'ds-button', onclick: o.back }, icon(ICONS.prev, 16), 'Back');
+  // Its word gives way to the arrow on phones (player.css); the name stays.
+  const back = h(
+    'button',
+    { type: 'button', class: 'ds-button ds-button-back', 'aria-label': 'Back', onclick: o.back },
+    icon(ICONS.prev, 16),
+    h('span', { class: 'ds-button-text' }, 'Back'),
+  );
   const forward = h('button', { type: 'button', class: 'ds-button ds-button-primary', onclick: o.forward });
   const ctaLink = cta
     ? h(
@@ -129,23 +141,71 @@ export function createStepView(o: ViewOptions) {
       const el = hotspots[i];
       if (box && el) moveHotspot(el, box);
     });
-    tip.place(wrap);
+    layout(true);
   }
 
-  function showTip(i: number) {
+  function showTip(i: number, centre = false) {
     active = i;
     const spot = steps[index]!.hotspots[i];
     tip.show(hotspots, i, spot ? spot.tooltip || spot.label : '', !o.ended());
-    tip.place(wrap);
+    layout(centre);
   }
 
-  function fitSnapshot() {
+  let zoomed = false;
+
+  /**
+   * Phones: the picture at a readable scale, the frame scrolled to the active hotspot when `centre`.
+   * Wider screens: the picture fits the frame (CSS does it).
+   */
+  function zoom(centre: boolean) {
+    const step = steps[index];
+    const phone = wrap.clientWidth > 0 && wrap.clientWidth <= PHONE_MAX_WIDTH && !!step;
+    if (phone !== zoomed) {
+      zoomed = phone;
+      player.classList.toggle('ds-zoomed', phone);
+    }
+    if (!phone) {
+      stage.style.width = '';
+      stage.style.height = '';
+      return;
+    }
+    const capture = step.width && step.height ? { width: step.width, height: step.height } : CAPTURE;
+    const el = hotspots[active];
+    const z = zoomTo(capture, { width: frame.clientWidth, height: frame.clientHeight }, el ? hotspotBox(el) : null);
+    stage.style.width = `${z.width}px`;
+    stage.style.height = `${z.height}px`;
+    if (centre) frame.scrollTo({ left: z.left, top: z.top, behavior: 'instant' });
+  }
+
+  /**
+   * Sizes the picture, then places the tooltip beside its hotspot; when no side has room, the tooltip
+   * becomes a sheet under the picture, which gives it its height back.
+   */
+  function layout(centre: boolean) {
+    wrap.style.removeProperty('--ds-sheet');
+    zoom(centre);
+    snapshots.fit(stage.clientWidth);
+    if (tip.place(wrap, frame) !== null || !tip.shown()) return;
+    // No side has room (a hotspot panned out of view is not that: its bubble just waits).
+    wrap.style.setProperty('--ds-sheet', `${tip.sheet()}px`);
+    zoom(centre);
     snapshots.fit(stage.clientWidth);
   }
+
+  // Panning moves the hotspot: its tooltip follows, or waits unseen while there is no room beside it.
+  frame.addEventListener(
+    'scroll',
+    () => {
+      if (zoomed && !wrap.style.getPropertyValue('--ds-sheet')) tip.place(wrap, frame);
+    },
+    { passive: true },
+  );
 
   return {
     el: player,
     wrap,
+    /** The picture's frame, which scrolls on phones (swipes there wait for its edge). */
+    frame,
     show(at: number) {
       index = at;
       const step = steps[index]!;
@@ -153,7 +213,6 @@ export function createStepView(o: ViewOptions) {
       stage.style.setProperty('--ds-ratio', String(step.width && step.height ? step.width / step.height : 16 / 10));
       hotspots = step.hotspots.map((spot, i) => hotspotElement(spot, () => showTip(i), () => o.follow(spot)));
       stage.replaceChildren(media(step), ...hotspots);
-      fitSnapshot();
       stepTitle.textContent = step.title || `Step ${index + 1}`;
       stepText.textContent = step.description;
       stepText.hidden = !step.description;
@@ -167,13 +226,14 @@ export function createStepView(o: ViewOptions) {
       if (ctaLink) ctaLink.hidden = !last;
       // Without buttons a step without hotspots would be a dead end: the buttons come back for it.
       nav.classList.toggle('ds-nav-minimal', o.minimalNav && step.hotspots.length > 0);
-      showTip(0);
+      showTip(0, true);
       const nextStep = steps[index + 1];
       if (nextStep?.image_url) new Image().src = nextStep.image_url;
       else if (nextStep?.html_url) void snapshots.prefetch(nextStep.html_url);
     },
     showEnd() {
       tip.hide();
+      layout(false);
       const [card, focus] = buildEndCard(o.title, cta, o.replay, o.ctaClicked);
       endCard.replaceChildren(card);
       endCard.hidden = false;
@@ -197,8 +257,7 @@ export function createStepView(o: ViewOptions) {
     },
     /** The stage changed size: the snapshot scales again and the tooltip follows its hotspot. */
     relayout() {
-      fitSnapshot();
-      tip.place(wrap);
+      layout(true);
     },
     /** A demo without steps: says so, without buttons. */
     showEmpty() {

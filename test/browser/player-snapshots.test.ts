@@ -350,7 +350,7 @@ describe.skipIf(!browser)('HTML-snapshot demos in the player, embedded on anothe
     expect(completed).toBe(true);
   });
 
-  it('fits a phone: the snapshot scales to the width, the hotspot stays on its element', async () => {
+  it('fits a phone: the snapshot is zoomed with its stage, the hotspot stays on its element', async () => {
     const share = await api('POST', `/demos/${demoId}/shares`, { name: 'Phone embed', require_identification: true });
     const hostUrl = await hostPage(share.embed_url);
     const { page, cspViolations } = await open(PHONE);

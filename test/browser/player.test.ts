@@ -207,11 +207,13 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     await page.getByText('Start here: your dashboard').waitFor();
     await shot(page, 'player-step1-phone');
 
-    // Nothing sticks out sideways, and the hotspot sits where its fractions say on the scaled picture.
+    // Nothing sticks out of the page sideways (the zoomed picture pans inside its frame), and the hotspot
+    // sits where its fractions say on the zoomed picture.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     const img = (await page.locator('img.ds-shot').boundingBox())!;
     const spot = (await page.getByRole('button', { name: 'Open the dashboard' }).boundingBox())!;
-    expect(img.width).toBeLessThanOrEqual(PHONE.width);
+    expect((await page.locator('.ds-fit').boundingBox())!.width).toBeLessThanOrEqual(PHONE.width);
+    expect(img.width).toBeGreaterThanOrEqual(0.65 * 1280);
     expect(Math.abs(spot.x - (img.x + 0.2 * img.width))).toBeLessThan(2);
     expect(Math.abs(spot.y - (img.y + 0.12 * img.height))).toBeLessThan(2);
     expect(Math.abs(spot.width - 0.12 * img.width)).toBeLessThan(2);
