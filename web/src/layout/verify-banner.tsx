@@ -1,24 +1,10 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { accountApi } from '../api/account.api';
-import { ApiError } from '../api/client';
 import { Button } from '../components/button';
-import { useToast } from '../components/toast';
+import { useResendVerification } from '../session/use-resend-verification';
 
 /** Unverified accounts work; this says so on every page until the address is proved. */
 export function VerifyBanner({ email }: { email: string }) {
-  const notify = useToast();
-  const [sending, setSending] = useState(false);
-  async function resend() {
-    setSending(true);
-    try {
-      notify((await accountApi.resendVerification()).message);
-    } catch (err) {
-      notify(err instanceof ApiError ? err.message : 'The link could not be sent. Try again.', 'danger');
-    } finally {
-      setSending(false);
-    }
-  }
+  const { resend, sending } = useResendVerification();
   return (
     <div className="banner" role="status">
       <span>

@@ -1,21 +1,19 @@
 import { useState } from 'react';
 import { accountApi } from '../../api/account.api';
-import { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { useFormSubmit } from '../../components/form-dialog';
-import { useToast } from '../../components/toast';
 import { useSession } from '../../session/session-context';
+import { useResendVerification } from '../../session/use-resend-verification';
 
 export function EmailSection() {
   const { user } = useSession();
-  const notify = useToast();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState<string | null>(null);
-  const [resending, setResending] = useState(false);
+  const { resend, sending: resending } = useResendVerification();
   const form = useFormSubmit({
     validate: () => {
       const problems: Record<string, string> = {};
@@ -33,17 +31,6 @@ export function EmailSection() {
     failure: 'The change could not be started. Try again.',
     staysOpen: true,
   });
-
-  async function resend() {
-    setResending(true);
-    try {
-      notify((await accountApi.resendVerification()).message);
-    } catch (err) {
-      notify(err instanceof ApiError ? err.message : 'The link could not be sent. Try again.', 'danger');
-    } finally {
-      setResending(false);
-    }
-  }
 
   return (
     <section className="card" aria-labelledby="email-heading">
