@@ -139,19 +139,19 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     const before = { x: h.x, y: h.y, width: h.width, height: h.height, selector: h.selector };
     const after = h.selector ? { ...box, selector: null } : box;
     const apply = (patch: Partial<Hotspot>) => () => demosApi.updateHotspot(demo.id, h.step_id, h.id, patch);
-    void act(apply(after)).then((ok) => ok && history.record({ undo: apply(before), redo: apply(after) }));
+    void history.perform({ undo: apply(before), redo: apply(after) });
   };
 
   const saveStepText = (s: Step, patch: { title?: string; description?: string }) => {
     const before = { ...(patch.title !== undefined ? { title: s.title } : {}), ...(patch.description !== undefined ? { description: s.description } : {}) };
     const apply = (p: typeof patch) => () => demosApi.updateStep(demo.id, s.id, p);
-    void act(apply(patch)).then((ok) => ok && history.record({ undo: apply(before), redo: apply(patch) }));
+    void history.perform({ undo: apply(before), redo: apply(patch) });
   };
 
   const reorder = (ids: string[]) => {
     const before = demo.steps.map((s) => s.id);
     const apply = (order: string[]) => () => demosApi.replaceSteps(demo.id, order);
-    void act(apply(ids)).then((ok) => ok && history.record({ undo: apply(before), redo: apply(ids) }));
+    void history.perform({ undo: apply(before), redo: apply(ids) });
   };
 
   const deleteStep = async (s: Step) => {

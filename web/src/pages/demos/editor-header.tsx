@@ -52,6 +52,7 @@ export function EditorHeader({
         </Link>
         {/* A text area so that a long title wraps between words instead of being cut; Enter still saves. */}
         <textarea
+          ref={fitHeight}
           className="title-input"
           aria-label="Demo title"
           title={demo.title}
@@ -154,6 +155,21 @@ export function DeleteDemoDialog({ demo, onClose }: { demo: DemoDetail; onClose(
       <p>Its steps, images and share links are deleted for good. Viewers with a link will no longer see it.</p>
     </ConfirmDialog>
   );
+}
+
+/** Grows the title's text area to its lines (it wraps between words instead of scrolling). */
+function fitHeight(el: HTMLTextAreaElement | null) {
+  if (!el) return;
+  const fit = () => {
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + 2}px`;
+  };
+  fit();
+  el.oninput = fit;
+  if (!el.dataset.fitted) {
+    el.dataset.fitted = '1';
+    new ResizeObserver(fit).observe(el);
+  }
 }
 
 /** The quiet word for saves ("Saving…", "All changes saved"), read out politely by screen readers. */

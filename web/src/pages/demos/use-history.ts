@@ -18,24 +18,40 @@ export function useHistory(run: (work: () => Promise<unknown>) => Promise<boolea
   const [, setVersion] = useState(0);
   const changed = () => setVersion((v) => v + 1);
 
-  const record = (entry: HistoryEntry) => {
+  // Entries change stacks as soon as a key is pressed, not when the API answers, so that quick presses
+  // in a row each find their entry; one whose call fails is dropped.
+  // One call at a time, in the order of the key presses, so an undo cannot overtake the change it undoes.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const inOrder = (work: () => Promise<unknown>) => {
+    const next = queue.current.then(() => run(work));
+    queue.current = next.catch(() => undefined);
+    return next;
+  };
+  const drop = (entry: HistoryEntry) => {
+    past.current = past.current.filter((e) => e !== entry);
+    future.current = future.current.filter((e) => e !== entry);
+    changed();
+  };
+  /** Runs `entry.redo` as a new change, recorded at once and dropped should it fail. */
+  const perform = async (entry: HistoryEntry) => {
     past.current.push(entry);
     future.current = [];
     changed();
+    if (!(await inOrder(entry.redo))) drop(entry);
   };
   const undo = async () => {
     const entry = past.current.pop();
     if (!entry) return;
+    future.current.push(entry);
     changed();
-    if (await run(entry.undo)) future.current.push(entry);
-    changed();
+    if (!(await inOrder(entry.undo))) drop(entry);
   };
   const redo = async () => {
     const entry = future.current.pop();
     if (!entry) return;
+    past.current.push(entry);
     changed();
-    if (await run(entry.redo)) past.current.push(entry);
-    changed();
+    if (!(await inOrder(entry.redo))) drop(entry);
   };
 
   const latest = useRef({ undo, redo });
@@ -56,5 +72,5 @@ export function useHistory(run: (work: () => Promise<unknown>) => Promise<boolea
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  return { record, undo, redo, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
+  return { perform, undo, redo, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
 }
