@@ -185,11 +185,11 @@ describe.skipIf(!browser)('the demo editor: no destructive surprises, and room t
     await page.screenshot({ path: `${SHOTS}/editor-1280-panels-hidden.png` });
 
     // Zoom: 100% is the step's own pixels (8 px wide here), + and − step from there, Fit fills the stage.
-    await page.getByRole('button', { name: '100%' }).click();
+    await page.getByRole('button', { name: 'Zoom to 100%' }).click();
     expect(await canvasWidth()).toBeCloseTo(8, 0);
     await page.getByRole('button', { name: 'Zoom in' }).click();
     expect(await page.locator('.zoom-level').textContent()).toBe('125%');
-    await page.getByRole('button', { name: 'Fit' }).click();
+    await page.getByRole('button', { name: 'Fit to the stage' }).click();
     expect(await canvasWidth()).toBeCloseTo(collapsed, 0);
     // The panels stay as they were left, in this browser.
     await page.reload();

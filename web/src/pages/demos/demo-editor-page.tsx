@@ -177,10 +177,19 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
 
   // Zoom: "fit" follows the stage's width; a number is the scale of the step's own pixel width.
   const natural = step?.width ?? 1280;
-  const fitScale = () => (viewport.current ? viewport.current.clientWidth / natural : 1);
+  const [stageWidth, setStageWidth] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the viewport comes and goes with the step
+  useEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setStageWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [step === null]);
   const scale = zoom === 'fit' ? null : zoom;
+  const shownScale = scale ?? (stageWidth ? stageWidth / natural : 1);
   const stepZoom = (dir: 1 | -1) => {
-    const current = scale ?? fitScale();
+    const current = shownScale;
     const next = dir > 0 ? ZOOMS.find((z) => z > current + 0.001) : [...ZOOMS].reverse().find((z) => z < current - 0.001);
     if (next) setZoom(next);
   };
@@ -242,16 +251,16 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               −
             </Button>
             <span className="zoom-level" aria-live="polite">
-              {scale ? `${Math.round(scale * 100)}%` : 'Fit'}
+              {Math.round(shownScale * 100)}%
             </span>
             <Button size="sm" variant="ghost" aria-label="Zoom in" onClick={() => stepZoom(1)}>
               +
             </Button>
-            <Button size="sm" variant="ghost" aria-pressed={zoom === 'fit'} onClick={() => setZoom('fit')}>
+            <Button size="sm" variant="ghost" aria-pressed={zoom === 'fit'} aria-label="Fit to the stage" onClick={() => setZoom('fit')}>
               Fit
             </Button>
-            <Button size="sm" variant="ghost" aria-pressed={zoom === 1} onClick={() => setZoom(1)}>
-              100%
+            <Button size="sm" variant="ghost" aria-pressed={zoom === 1} aria-label="Zoom to 100%" onClick={() => setZoom(1)}>
+              1:1
             </Button>
             <span className="spacer" />
             <Button size="sm" variant="ghost" aria-pressed={!panels.settings} onClick={() => toggle('settings')}>
