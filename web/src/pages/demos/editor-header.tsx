@@ -160,15 +160,15 @@ export function DeleteDemoDialog({ demo, onClose }: { demo: DemoDetail; onClose(
 /** Grows the title's text area to its lines (it wraps between words instead of scrolling). */
 function fitHeight(el: HTMLTextAreaElement | null) {
   if (!el) return;
-  const fit = () => {
+  const resize = () => {
     el.style.height = 'auto';
     el.style.height = `${el.scrollHeight + 2}px`;
   };
-  fit();
-  el.oninput = fit;
+  resize();
+  el.oninput = resize;
   if (!el.dataset.fitted) {
     el.dataset.fitted = '1';
-    new ResizeObserver(fit).observe(el);
+    new ResizeObserver(resize).observe(el);
   }
 }
 

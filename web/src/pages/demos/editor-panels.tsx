@@ -192,6 +192,16 @@ export function HotspotPanel({
   );
 }
 
+/** What the settings panel changes; nested objects may be partial, as the API's PATCH takes them. */
+export interface ConfigurationChange {
+  theme_color?: string;
+  progress_bar?: boolean;
+  call_to_action?: { label: string; url: string } | null;
+  navigation?: Partial<DemoConfiguration['navigation']>;
+  branding?: Partial<DemoConfiguration['branding']>;
+  autoplay?: Partial<DemoConfiguration['autoplay']>;
+}
+
 export function ConfigurationPanel({
   configuration,
   readOnly,
@@ -199,7 +209,7 @@ export function ConfigurationPanel({
 }: {
   configuration: DemoConfiguration;
   readOnly: boolean;
-  onSave(patch: Partial<{ theme_color: string; progress_bar: boolean; call_to_action: { label: string; url: string } | null }>): void;
+  onSave(patch: ConfigurationChange): void;
 }) {
   const [cta, setCta] = useState({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' });
   useEffect(() => setCta({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' }), [configuration.call_to_action]);
@@ -221,6 +231,47 @@ export function ConfigurationPanel({
         />
       </div>
       <Checkbox label="Show a progress bar" disabled={readOnly} checked={configuration.progress_bar} onChange={(e) => onSave({ progress_bar: e.target.checked })} />
+      <Checkbox
+        label="Back and next buttons"
+        disabled={readOnly}
+        checked={configuration.navigation.buttons}
+        onChange={(e) => onSave({ navigation: { buttons: e.target.checked } })}
+      />
+      <Checkbox
+        label="Arrow keys move between steps"
+        disabled={readOnly}
+        checked={configuration.navigation.keyboard}
+        onChange={(e) => onSave({ navigation: { keyboard: e.target.checked } })}
+      />
+      <Checkbox
+        label="Show the “Made with Demoshare” badge"
+        disabled={readOnly}
+        checked={configuration.branding.show_badge}
+        onChange={(e) => onSave({ branding: { show_badge: e.target.checked } })}
+      />
+      <Checkbox
+        label="Play by itself"
+        description="Moves to the next step after a delay."
+        disabled={readOnly}
+        checked={configuration.autoplay.enabled}
+        onChange={(e) => onSave({ autoplay: { enabled: e.target.checked } })}
+      />
+      {configuration.autoplay.enabled ? (
+        <SelectField
+          label="Seconds on each step"
+          disabled={readOnly}
+          value={String(configuration.autoplay.delay_seconds)}
+          onChange={(e) => onSave({ autoplay: { delay_seconds: Number(e.target.value) } })}
+        >
+          {[...new Set([2, 3, 5, 8, 10, 15, 20, 30, 45, 60, configuration.autoplay.delay_seconds])]
+            .sort((a, b) => a - b)
+            .map((n) => (
+              <option key={n} value={n}>
+                {n} seconds
+              </option>
+            ))}
+        </SelectField>
+      ) : null}
       <TextField label="End button label" optional readOnly={readOnly} value={cta.label} onChange={(e) => setCta({ ...cta, label: e.target.value })} />
       <TextField label="End button address" optional type="url" readOnly={readOnly} value={cta.url} onChange={(e) => setCta({ ...cta, url: e.target.value })} />
       {readOnly ? null : (
