@@ -234,11 +234,11 @@ describe.skipIf(!browser)('the demo editor: no destructive surprises, and room t
     const id = await demoWithSteps(server, key, 1, false);
     const page = await open(`/demos/${id}`);
     const config = async () => (await api('GET', `/v1/demos/${id}`)).json().data.configuration;
-    await page.getByLabel('Show the “Made with Demoshare” badge').uncheck();
+    await page.getByLabel('Show the “Made with Demoshare” badge').click();
     await until(config, (c) => c.branding.show_badge === false);
-    await page.getByLabel('Arrow keys move between steps').uncheck();
+    await page.getByLabel('Arrow keys move between steps').click();
     await until(config, (c) => c.navigation.keyboard === false);
-    await page.getByLabel('Play by itself').check();
+    await page.getByLabel('Play by itself').click();
     await page.getByLabel('Seconds on each step').selectOption('8');
     const done = await until(config, (c) => c.autoplay.delay_seconds === 8);
     expect(done).toMatchObject({ autoplay: { enabled: true, delay_seconds: 8 }, navigation: { buttons: true, keyboard: false } });
