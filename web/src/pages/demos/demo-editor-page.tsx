@@ -233,16 +233,16 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
 
         <main className="editor-stage">
           <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
-            <Button size="sm" variant="ghost" aria-pressed={!panels.steps} onClick={() => toggle('steps')}>
-              {panels.steps ? 'Hide steps' : 'Show steps'}
+            <Button size="sm" variant="ghost" aria-label={panels.steps ? 'Hide steps' : 'Show steps'} title={panels.steps ? 'Hide the step list' : 'Show the step list'} onClick={() => toggle('steps')}>
+              {panels.steps ? '◀ Steps' : '▶ Steps'}
             </Button>
             {readOnly ? null : (
               <>
-                <Button size="sm" variant="ghost" disabled={!history.canUndo} onClick={() => void history.undo()} title="Undo (Ctrl+Z)">
-                  Undo
+                <Button size="sm" variant="ghost" aria-label="Undo" disabled={!history.canUndo} onClick={() => void history.undo()} title="Undo (Ctrl+Z)">
+                  ↶
                 </Button>
-                <Button size="sm" variant="ghost" disabled={!history.canRedo} onClick={() => void history.redo()} title="Redo (Ctrl+Shift+Z)">
-                  Redo
+                <Button size="sm" variant="ghost" aria-label="Redo" disabled={!history.canRedo} onClick={() => void history.redo()} title="Redo (Ctrl+Shift+Z)">
+                  ↷
                 </Button>
               </>
             )}
@@ -263,8 +263,14 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               1:1
             </Button>
             <span className="spacer" />
-            <Button size="sm" variant="ghost" aria-pressed={!panels.settings} onClick={() => toggle('settings')}>
-              {panels.settings ? 'Hide settings' : 'Show settings'}
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={panels.settings ? 'Hide settings' : 'Show settings'}
+              title={panels.settings ? 'Hide the settings panels' : 'Show the settings panels'}
+              onClick={() => toggle('settings')}
+            >
+              {panels.settings ? 'Settings ▶' : 'Settings ◀'}
             </Button>
           </div>
           {step ? (
