@@ -128,8 +128,12 @@ describe('draft and published versions of a demo', () => {
     expect(restored.statusCode, restored.body).toBe(200);
     const data = restored.json().data;
     expect(data).toMatchObject({ title: 'Secret roadmap tour', step_count: 3, published_version: 2, has_unpublished_changes: true });
-    // The same steps and hotspots, ids included, and the deleted step's image is back.
-    expect(data.steps).toEqual(v1.steps);
+    // The same steps and hotspots, ids included, and the deleted step's image is back. `edited_at` is the
+    // draft's: kept for the steps still there, the restore's time for the one brought back.
+    const withoutMark = (steps: { edited_at: string | null }[]) => steps.map(({ edited_at: _, ...rest }) => rest);
+    expect(withoutMark(data.steps)).toEqual(withoutMark(v1.steps));
+    expect(data.steps[1].edited_at).toBe(v1.steps[1].edited_at);
+    expect(Date.parse(data.steps[2].edited_at)).toBeGreaterThan(Date.parse(v1.steps[2].edited_at));
     expect(data.hotspots).toEqual(v1.hotspots);
     const image = await call('GET', new URL(data.steps[2].image_url).pathname);
     expect(image.statusCode).toBe(200);

@@ -108,6 +108,8 @@ export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { step
       width: s.width,
       height: s.height,
       htmlAssetId: s.html_asset_id,
+      // Versions do not record it; a restore gives back what the draft knew (demo-versions.service.ts).
+      editedAt: null,
       createdAt: at,
       updatedAt: at,
     });

@@ -117,8 +117,12 @@ export function createDemoVersions(deps: DemoVersionsDeps) {
       const version = await versions.findVersion(tx, demo.id, number);
       if (!version) throw notFound('Version');
       const now = clock.now();
+      // A step still in the draft keeps its edited mark; one the restore brings back was put back by a
+      // person, so it counts as edited (keep_edited_steps keeps it). Versions do not store the mark.
+      const editedAt = new Map((await repo.listSteps(tx, demo.id)).map((s) => [s.id, s.editedAt]));
       await repo.deleteAllSteps(tx, demo.id);
       const rows = rowsOf(demo.id, version.snapshot, now);
+      for (const step of rows.steps) step.editedAt = editedAt.has(step.id) ? editedAt.get(step.id)! : now;
       await repo.insertSteps(tx, rows.steps);
       await repo.insertHotspots(tx, rows.hotspots);
       await repo.updateDemo(tx, demo.id, { title: version.snapshot.title, configuration: version.snapshot.configuration });

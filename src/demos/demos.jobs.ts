@@ -118,6 +118,7 @@ async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, error: st
     generationError: error,
     generationFinishedAt: now,
     generationAttempt: null,
+    generationKeepEdited: false,
     updatedAt: now,
   });
   await emitEvent(tx, ctx.clock, {
@@ -151,8 +152,15 @@ function generatedAction(h: GeneratedHotspot, stepIds: string[]): { actionType: 
 
 async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: GenerationResult, replaceTitle: boolean) {
   const now = ctx.clock.now();
-  // Generating again replaces the steps, and only now that the new ones exist.
-  await repo.deleteSteps(tx, demo.id, await repo.listSteps(tx, demo.id));
+  // Generating again replaces the steps, and only now that the new ones exist; with keep_edited_steps
+  // the steps a person made or changed stay.
+  const current = await repo.listSteps(tx, demo.id);
+  const kept = demo.generationKeepEdited ? current.filter((s) => s.editedAt) : [];
+  await repo.deleteSteps(
+    tx,
+    demo.id,
+    current.filter((s) => !kept.includes(s)),
+  );
   const stepIds = result.steps.map(() => newId('step'));
   const hotspotRows = [];
   const stepRows = [];
@@ -204,8 +212,12 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
       });
     }
   }
-  await repo.insertSteps(tx, stepRows);
+  const fresh = await repo.insertSteps(tx, stepRows);
   await repo.insertHotspots(tx, hotspotRows);
+  if (kept.length > 0) {
+    await repo.renumber(tx, interleave(kept, fresh), now);
+    await repo.retargetGotos(tx, demo.id, [...kept.map((s) => s.id), ...stepIds]);
+  }
   await repo.updateDemo(tx, demo.id, {
     status: 'draft',
     title: replaceTitle && result.title.trim() ? result.title.trim().slice(0, 200) : demo.title,
@@ -215,6 +227,7 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
     generationCaptureMode: result.captureMode,
     generationWriter: result.writer,
     generationAttempt: null,
+    generationKeepEdited: false,
   });
   await repo.touchAfterStepChange(tx, demo.id, now);
   await emitEvent(tx, ctx.clock, {
@@ -229,6 +242,22 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
       warnings: result.warnings,
     },
   });
+}
+
+/**
+ * Kept steps go back to their old numbers where they can; the new steps fill the other places in their
+ * order, and whatever is left (of either) follows at the end.
+ */
+export function interleave<T extends { id: string; position: number }>(kept: T[], fresh: T[]): T[] {
+  const keptQueue = [...kept].sort((a, b) => a.position - b.position);
+  const freshQueue = [...fresh].sort((a, b) => a.position - b.position);
+  const out: T[] = [];
+  while (keptQueue.length > 0 || freshQueue.length > 0) {
+    const next = keptQueue[0];
+    const takeKept = next && (next.position <= out.length + 1 || freshQueue.length === 0);
+    out.push((takeKept ? keptQueue.shift() : freshQueue.shift())!);
+  }
+  return out;
 }
 
 /**

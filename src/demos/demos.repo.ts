@@ -90,6 +90,7 @@ function stepFromJson(o: JsonRow): StepRow {
     width: o.width as number | null,
     height: o.height as number | null,
     htmlAssetId: o.html_asset_id as string | null,
+    editedAt: o.edited_at ? at(o.edited_at) : null,
     createdAt: at(o.created_at),
     updatedAt: at(o.updated_at),
   };
@@ -270,6 +271,14 @@ export async function renumber(db: Executor, ordered: StepRow[], now: Date) {
 }
 
 // ---- hotspots ------------------------------------------------------------------------------------
+
+/** `goto` hotspots whose target step is gone go to the next step instead. */
+export async function retargetGotos(db: Executor, demoId: string, stepIds: string[]) {
+  await db
+    .update(hotspots)
+    .set({ actionType: 'next', actionTarget: null })
+    .where(and(eq(hotspots.demoId, demoId), eq(hotspots.actionType, 'goto'), sql`not (${inArray(hotspots.actionTarget, stepIds)})`));
+}
 
 export async function findHotspot(db: Executor, stepId: string, id: string) {
   const [row] = await db

@@ -5,7 +5,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerialize
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { demoUrls, demoParams } from './demo-fields.schemas';
-import { createDemoBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
+import { createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -133,13 +133,17 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         summary: 'Generate a demo again',
         description:
           'Answers 202 with status `generating`; the steps are replaced when generation ' +
-          'succeeds and kept when it fails. 409 while generating or published.',
+          'succeeds and kept when it fails. With `keep_edited_steps: true` the steps a person made or ' +
+          'changed (`edited_at` set) stay, at their numbers where they can, and only the others are ' +
+          'replaced; the new steps fill the other places in order, and any left over follow at the end. ' +
+          'The body is optional. 409 while generating or published.',
         params: demoParams,
+        body: regenerateBody,
         response: { 202: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
       },
     },
     async (request, reply) => {
-      const found = await demos.regenerate(callerOf(request), request.params.id);
+      const found = await demos.regenerate(callerOf(request), request.params.id, { keepEditedSteps: request.body?.keep_edited_steps });
       reply.code(202);
       return ok(request, detail(found));
     },

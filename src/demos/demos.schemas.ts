@@ -161,3 +161,13 @@ export function toDemoDetail(
   };
 }
 
+
+export const regenerateBody = z
+  .object({
+    keep_edited_steps: z.boolean().default(false).meta({
+      description: 'Keep the steps a person made or changed (`edited_at` set) and replace only the others.',
+    }),
+  })
+  .strict()
+  // No body at all arrives as null: the option is off.
+  .nullish();

@@ -92,8 +92,9 @@ export function createDemosService(deps: DemosDeps) {
     await deps.rateLimits.consume('generation', { points: deps.generationPerMinute, duration: 60 }, workspaceId);
   }
 
-  const generatingState = (now: Date) => ({
+  const generatingState = (now: Date, keepEdited = false) => ({
     status: 'generating' as const,
+    generationKeepEdited: keepEdited,
     generationStatus: 'queued' as const,
     generationError: null,
     generationStartedAt: null,
@@ -260,8 +261,11 @@ export function createDemosService(deps: DemosDeps) {
     await deps.changes.announce(`demo:${id}`);
   }
 
-  /** POST /v1/demos/:id/generate: captures source_url again; the steps are replaced when it succeeds. */
-  async function regenerate(auth: AuthContext, id: string) {
+  /**
+   * POST /v1/demos/:id/generate: captures source_url again; the steps are replaced when it succeeds
+   * (all of them, or only those nobody edited when `keepEditedSteps`).
+   */
+  async function regenerate(auth: AuthContext, id: string, options: { keepEditedSteps?: boolean } = {}) {
     const current = await repo.findDemo(db, auth.workspaceId, id);
     if (!current) throw notFound('Demo');
     if (current.demo.status === 'generating') throw conflict('This demo is being generated already');
@@ -278,7 +282,7 @@ export function createDemosService(deps: DemosDeps) {
       if (!demo) throw notFound('Demo');
       if (demo.status !== current.demo.status) throw conflict('The demo changed meanwhile: try again');
       const now = clock.now();
-      await repo.updateDemo(tx, demo.id, generatingState(now));
+      await repo.updateDemo(tx, demo.id, generatingState(now, options.keepEditedSteps ?? false));
       await emitEvent(tx, clock, {
         workspaceId: auth.workspaceId,
         kind: 'demo.updated',

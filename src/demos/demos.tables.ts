@@ -53,6 +53,8 @@ export const demos = pgTable(
      * presumed dead and wakes up later cannot overwrite the newer attempt's steps.
      */
     generationAttempt: text('generation_attempt'),
+    /** The running generation keeps the steps a person made or changed (regenerate's keep_edited_steps). */
+    generationKeepEdited: boolean('generation_keep_edited').notNull().default(false),
     publishedAt: at('published_at'),
     createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),
     /** The first step's image, kept in step with every step change. */
@@ -111,6 +113,11 @@ export const steps = pgTable(
     width: integer('width'),
     height: integer('height'),
     htmlAssetId: text('html_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    /**
+     * When a person last made or changed this step (text, image, hotspots); null for a generated step
+     * nobody touched. Generating again with keep_edited_steps keeps the steps that have it.
+     */
+    editedAt: at('edited_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

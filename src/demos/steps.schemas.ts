@@ -1,3 +1,4 @@
+import { iso, timestamp } from '../core/time';
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { text } from '../core/text';
@@ -72,6 +73,12 @@ export const stepSchema = z
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
     html_url: z.string().nullable(),
+    edited_at: timestamp.nullable().meta({
+      description:
+        'When a person last made or changed this step (its text, image or hotspots) through the API or the ' +
+        'editor; null for a generated step nobody has touched. Reordering does not count. ' +
+        '`POST /v1/demos/{id}/generate` with `keep_edited_steps` keeps the steps that have it.',
+    }),
   })
   .meta({ id: 'Step' });
 
@@ -86,5 +93,6 @@ export function toStep(row: StepRow, urls: UrlBuilder) {
     width: row.width,
     height: row.height,
     html_url: urls.asset(row.demoId, row.htmlAssetId),
+    edited_at: iso(row.editedAt),
   };
 }

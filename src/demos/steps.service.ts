@@ -141,6 +141,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
           imageAssetId: image?.id ?? null,
           width: image?.width ?? null,
           height: image?.height ?? null,
+          editedAt: now,
           createdAt: now,
           updatedAt: now,
         },
@@ -159,6 +160,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.pageUrl !== undefined ? { pageUrl: input.pageUrl } : {}),
+        editedAt: now,
         updatedAt: now,
       });
     });
@@ -172,6 +174,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
         imageAssetId: image.id,
         width: image.width,
         height: image.height,
+        editedAt: now,
         updatedAt: now,
       });
       if (step.imageAssetId) await repo.deleteAssets(tx, demo.id, [step.imageAssetId]);
@@ -227,6 +230,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
               ...(fields.title !== undefined ? { title: fields.title } : {}),
               ...(fields.description !== undefined ? { description: fields.description } : {}),
               ...(fields.page_url !== undefined ? { pageUrl: fields.page_url } : {}),
+              editedAt: now,
               updatedAt: now,
             });
           }
@@ -241,6 +245,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
               title: fields.title ?? '',
               description: fields.description ?? '',
               pageUrl: fields.page_url ?? null,
+              editedAt: now,
               createdAt: now,
               updatedAt: now,
             },
@@ -274,6 +279,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
           updatedAt: now,
         },
       ]);
+      await repo.updateStep(tx, step.id, { editedAt: now });
       return { hotspot: row!, steps: all };
     });
   }
@@ -300,16 +306,18 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
       if (input.label !== undefined) patch.label = input.label;
       if (input.tooltip !== undefined) patch.tooltip = input.tooltip;
       if (input.action !== undefined) Object.assign(patch, resolveAction(input.action, all));
+      await repo.updateStep(tx, stepId, { editedAt: now });
       return { hotspot: await repo.updateHotspot(tx, id, patch), steps: all };
     });
   }
 
   async function deleteHotspot(auth: AuthContext, demoId: string, stepId: string, id: string) {
-    await edit(auth, demoId, async (tx, demo) => {
+    await edit(auth, demoId, async (tx, demo, now) => {
       await stepOf(tx, demo.id, stepId);
       const current = await repo.findHotspot(tx, stepId, id);
       if (!current) throw notFound('Hotspot');
       await repo.deleteHotspot(tx, id);
+      await repo.updateStep(tx, stepId, { editedAt: now });
     });
   }
 

@@ -46,7 +46,7 @@ export class ApiError extends Error {
 const CSRF_COOKIE = 'ds_csrf';
 const SAFE = new Set(['GET', 'HEAD']);
 
-function csrfToken(): string {
+export function csrfToken(): string {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
   return match ? decodeURIComponent(match.slice(CSRF_COOKIE.length + 1)) : '';
 }

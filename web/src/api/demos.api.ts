@@ -13,7 +13,7 @@ export const demosApi = {
   update: (id: string, body: { title?: string; status?: Exclude<DemoStatus, 'generating'>; configuration?: ConfigurationPatch }) =>
     api<DemoDetail>('PATCH', d(id), { body }),
   remove: (id: string) => api<void>('DELETE', d(id)),
-  generate: (id: string) => api<DemoDetail>('POST', `${d(id)}/generate`),
+  generate: (id: string, body: { keep_edited_steps?: boolean } = {}) => api<DemoDetail>('POST', `${d(id)}/generate`, { body }),
   publish: (id: string) => api<DemoDetail>('POST', `${d(id)}/publish`),
   versions: (id: string, query: { page: number; per_page: number }) => apiList<DemoVersion>(`${d(id)}/versions`, { query }),
   restoreVersion: (id: string, version: number) => api<DemoDetail>('POST', `${d(id)}/versions/${version}/restore`),

@@ -1,13 +1,25 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 
 export type ToastTone = 'success' | 'danger' | 'info';
+interface ToastAction {
+  label: string;
+  onAction(): void;
+}
+export interface ToastOptions {
+  /** One button in the toast (e.g. Undo); pressing it closes the toast. */
+  action?: ToastAction;
+  lifetimeMs?: number;
+  /** Called when the toast goes away without its action being pressed. */
+  onExpire?(): void;
+}
 interface ToastItem {
   id: number;
   tone: ToastTone;
   message: string;
+  action?: ToastAction;
 }
 
-type Notify = (message: string, tone?: ToastTone) => void;
+type Notify = (message: string, tone?: ToastTone, options?: ToastOptions) => void;
 const ToastContext = createContext<Notify>(() => {});
 
 const LIFETIME_MS = 5000;
@@ -19,10 +31,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => setItems((all) => all.filter((t) => t.id !== id)), []);
   const notify = useCallback<Notify>(
-    (message, tone = 'success') => {
+    (message, tone = 'success', options = {}) => {
       const id = next.current++;
-      setItems((all) => [...all.slice(-2), { id, tone, message }]);
-      setTimeout(() => dismiss(id), LIFETIME_MS);
+      let settled = false;
+      const settle = (acted: boolean) => {
+        if (settled) return;
+        settled = true;
+        dismiss(id);
+        if (acted) options.action?.onAction();
+        else options.onExpire?.();
+      };
+      const action = options.action ? { label: options.action.label, onAction: () => settle(true) } : undefined;
+      setItems((all) => [...all.slice(-2), { id, tone, message, action }]);
+      setTimeout(() => settle(false), options.lifetimeMs ?? LIFETIME_MS);
     },
     [dismiss],
   );
@@ -35,6 +56,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {items.map((t) => (
           <div key={t.id} className={`toast toast-${t.tone}`} role={t.tone === 'danger' ? 'alert' : 'status'}>
             <span>{t.message}</span>
+            {t.action ? (
+              <button type="button" className="toast-action" onClick={t.action.onAction}>
+                {t.action.label}
+              </button>
+            ) : null}
             <button type="button" className="icon-button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
               ×
             </button>

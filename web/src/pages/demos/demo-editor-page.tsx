@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { demosApi } from '../../api/demos.api';
-import type { DemoDetail, Hotspot } from '../../api/types';
+import { csrfToken } from '../../api/client';
+import type { DemoDetail, Hotspot, Step } from '../../api/types';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
+import { useToast } from '../../components/toast';
 import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
 import { DemoPreview } from './demo-preview';
@@ -16,7 +18,8 @@ import { GenerationProgress } from './generation-progress';
 import { generationFailed } from './demo-status';
 import { type Box, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
-import { useDemoChange } from './use-demo-change';
+import { type DemoChange, useDemoChange } from './use-demo-change';
+import { useHistory } from './use-history';
 
 const POLL_MS = 1000;
 
@@ -39,31 +42,170 @@ export function DemoEditorPage() {
   return <Editor demo={demo.data} reload={demo.reload} />;
 }
 
+const UNDO_DELETE_MS = 8000;
+const ZOOMS = [0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.25, 1.5, 2];
+const PANELS_KEY = 'demoshare:editor-panels';
+
+/** Which side panels are shown; remembered in this browser. */
+function usePanels() {
+  const [panels, setPanels] = useState<{ steps: boolean; settings: boolean }>(() => {
+    try {
+      return { steps: true, settings: true, ...JSON.parse(localStorage.getItem(PANELS_KEY) ?? '{}') };
+    } catch {
+      return { steps: true, settings: true };
+    }
+  });
+  const toggle = (panel: 'steps' | 'settings') =>
+    setPanels((p) => {
+      const next = { ...p, [panel]: !p[panel] };
+      try {
+        localStorage.setItem(PANELS_KEY, JSON.stringify(next));
+      } catch {
+        // Not remembered then; the toggle still works on this page.
+      }
+      return next;
+    });
+  return { panels, toggle };
+}
+
 /** Steps on the left, the selected step on the stage, its hotspot, text and the demo's settings on the right. */
 function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> }) {
   const readOnly = !useCan()('demos.write');
-  const { busy, act } = useDemoChange(reload);
+  const notify = useToast();
+  const { busy, act: change, saveState } = useDemoChange(reload);
   const [stepId, setStepId] = useState<string | null>(demo.steps[0]?.id ?? null);
   const [hotspotId, setHotspotId] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const { panels, toggle } = usePanels();
+  const [zoom, setZoom] = useState<'fit' | number>('fit');
+  const viewport = useRef<HTMLDivElement>(null);
   const replace = useRef<HTMLInputElement>(null);
 
+  // A deleted step is hidden at once and deleted for real when its Undo toast goes (or before any other
+  // change, or when the editor is left): Undo then only has to show it again, image and hotspots intact.
+  const [hidden, setHidden] = useState<string | null>(null);
+  const pendingDelete = useRef<{ stepId: string; done: boolean } | null>(null);
+  const flushDelete = async () => {
+    const pending = pendingDelete.current;
+    if (!pending || pending.done) return;
+    pending.done = true;
+    pendingDelete.current = null;
+    await change(() => demosApi.removeStep(demo.id, pending.stepId));
+    setHidden((h) => (h === pending.stepId ? null : h));
+  };
+  const latestFlush = useRef(flushDelete);
+  latestFlush.current = flushDelete;
   useEffect(() => {
-    if (!demo.steps.some((s) => s.id === stepId)) setStepId(demo.steps[0]?.id ?? null);
-  }, [demo.steps, stepId]);
+    const leave = () => {
+      const pending = pendingDelete.current;
+      if (!pending || pending.done) return;
+      pending.done = true;
+      void fetch(`/v1/demos/${demo.id}/steps/${pending.stepId}`, {
+        method: 'DELETE',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { 'x-csrf-token': csrfToken() },
+      });
+    };
+    window.addEventListener('pagehide', leave);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      void latestFlush.current();
+    };
+  }, [demo.id]);
 
-  const step = demo.steps.find((s) => s.id === stepId) ?? null;
+  /** Every change of the editor: a pending step deletion goes first, so the two cannot cross. */
+  const act: DemoChange = async (work, done) => {
+    await flushDelete();
+    return change(work, done);
+  };
+  const history = useHistory((work) => act(work));
+
+  const steps = demo.steps.filter((s) => s.id !== hidden);
+  const shown = { ...demo, steps };
+
+  useEffect(() => {
+    if (!steps.some((s) => s.id === stepId)) setStepId(steps[0]?.id ?? null);
+  }, [steps, stepId]);
+
+  const step = steps.find((s) => s.id === stepId) ?? null;
   const stepHotspots = step ? demo.hotspots.filter((h) => h.step_id === step.id) : [];
   const hotspot = stepHotspots.find((h) => h.id === hotspotId) ?? null;
 
   // A box moved or resized by hand is where the author wants it: on a snapshot step the hotspot stops
   // following its element (selector), or the player would put it back on the element.
-  const saveBox = (h: Hotspot, box: Box) => act(() => demosApi.updateHotspot(demo.id, h.step_id, h.id, h.selector ? { ...box, selector: null } : box));
+  const saveBox = (h: Hotspot, box: Box) => {
+    const before = { x: h.x, y: h.y, width: h.width, height: h.height, selector: h.selector };
+    const after = h.selector ? { ...box, selector: null } : box;
+    const apply = (patch: Partial<Hotspot>) => () => demosApi.updateHotspot(demo.id, h.step_id, h.id, patch);
+    void history.perform({ undo: apply(before), redo: apply(after) });
+  };
+
+  const saveStepText = (s: Step, patch: { title?: string; description?: string }) => {
+    const before = { ...(patch.title !== undefined ? { title: s.title } : {}), ...(patch.description !== undefined ? { description: s.description } : {}) };
+    const apply = (p: typeof patch) => () => demosApi.updateStep(demo.id, s.id, p);
+    void history.perform({ undo: apply(before), redo: apply(patch) });
+  };
+
+  const reorder = (ids: string[]) => {
+    const before = demo.steps.map((s) => s.id);
+    const apply = (order: string[]) => () => demosApi.replaceSteps(demo.id, order);
+    void history.perform({ undo: apply(before), redo: apply(ids) });
+  };
+
+  const deleteStep = async (s: Step) => {
+    await flushDelete();
+    pendingDelete.current = { stepId: s.id, done: false };
+    setHidden(s.id);
+    notify(`Step ${s.number} deleted`, 'success', {
+      lifetimeMs: UNDO_DELETE_MS,
+      action: {
+        label: 'Undo',
+        onAction: () => {
+          if (pendingDelete.current?.stepId !== s.id || pendingDelete.current.done) return;
+          pendingDelete.current = null;
+          setHidden(null);
+          setStepId(s.id);
+        },
+      },
+      onExpire: () => {
+        if (pendingDelete.current?.stepId === s.id) void flushDelete();
+      },
+    });
+  };
+
+  // Zoom: "fit" follows the stage's width; a number is the scale of the step's own pixel width.
+  const natural = step?.width ?? 1280;
+  const [stageWidth, setStageWidth] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the viewport comes and goes with the step
+  useEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setStageWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [step === null]);
+  const scale = zoom === 'fit' ? null : zoom;
+  const shownScale = scale ?? (stageWidth ? stageWidth / natural : 1);
+  const stepZoom = (dir: 1 | -1) => {
+    const current = shownScale;
+    const next = dir > 0 ? ZOOMS.find((z) => z > current + 0.001) : [...ZOOMS].reverse().find((z) => z < current - 0.001);
+    if (next) setZoom(next);
+  };
 
   return (
     <div className="editor">
-      <EditorHeader demo={demo} readOnly={readOnly} busy={busy} act={act} onPreview={() => setPreviewing(true)} onDelete={() => setDeleting(true)} reload={reload} />
+      <EditorHeader
+        demo={demo}
+        readOnly={readOnly}
+        busy={busy}
+        act={act}
+        saveState={saveState}
+        onPreview={() => setPreviewing(true)}
+        onDelete={() => setDeleting(true)}
+        reload={reload}
+      />
 
       {generationFailed(demo) ? (
         <Alert tone="warning" title="Generation did not work">
@@ -71,32 +213,80 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         </Alert>
       ) : null}
 
-      <div className="editor-body">
-        <StepList
-          demo={demo}
-          selectedId={stepId}
-          onSelect={(id) => {
-            setStepId(id);
-            setHotspotId(null);
-          }}
-          onAdded={setStepId}
-          readOnly={readOnly}
-          busy={busy}
-          act={act}
-        />
+      <div className={`editor-body${panels.steps ? '' : ' editor-steps-hidden'}${panels.settings ? '' : ' editor-settings-hidden'}`}>
+        {panels.steps ? (
+          <StepList
+            demo={shown}
+            selectedId={stepId}
+            onSelect={(id) => {
+              setStepId(id);
+              setHotspotId(null);
+            }}
+            onAdded={setStepId}
+            readOnly={readOnly}
+            busy={busy}
+            act={act}
+            onReorder={reorder}
+            onDelete={(s) => void deleteStep(s)}
+          />
+        ) : null}
 
         <main className="editor-stage">
+          <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
+            <Button size="sm" variant="ghost" aria-label={panels.steps ? 'Hide steps' : 'Show steps'} title={panels.steps ? 'Hide the step list' : 'Show the step list'} onClick={() => toggle('steps')}>
+              {panels.steps ? '◀ Steps' : '▶ Steps'}
+            </Button>
+            {readOnly ? null : (
+              <>
+                <Button size="sm" variant="ghost" aria-label="Undo" disabled={!history.canUndo} onClick={() => void history.undo()} title="Undo (Ctrl+Z)">
+                  ↶
+                </Button>
+                <Button size="sm" variant="ghost" aria-label="Redo" disabled={!history.canRedo} onClick={() => void history.redo()} title="Redo (Ctrl+Shift+Z)">
+                  ↷
+                </Button>
+              </>
+            )}
+            <span className="spacer" />
+            <Button size="sm" variant="ghost" aria-label="Zoom out" onClick={() => stepZoom(-1)}>
+              −
+            </Button>
+            <span className="zoom-level" aria-live="polite">
+              {Math.round(shownScale * 100)}%
+            </span>
+            <Button size="sm" variant="ghost" aria-label="Zoom in" onClick={() => stepZoom(1)}>
+              +
+            </Button>
+            <Button size="sm" variant="ghost" aria-pressed={zoom === 'fit'} aria-label="Fit to the stage" onClick={() => setZoom('fit')}>
+              Fit
+            </Button>
+            <Button size="sm" variant="ghost" aria-pressed={zoom === 1} aria-label="Zoom to 100%" onClick={() => setZoom(1)}>
+              1:1
+            </Button>
+            <span className="spacer" />
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={panels.settings ? 'Hide settings' : 'Show settings'}
+              title={panels.settings ? 'Hide the settings panels' : 'Show the settings panels'}
+              onClick={() => toggle('settings')}
+            >
+              {panels.settings ? 'Settings ▶' : 'Settings ◀'}
+            </Button>
+          </div>
           {step ? (
             <>
-              <StepCanvas
-                step={step}
-                hotspots={stepHotspots}
-                selectedId={hotspotId}
-                readOnly={readOnly}
-                themeColor={demo.configuration.theme_color}
-                onSelect={setHotspotId}
-                onChange={saveBox}
-              />
+              <div className="canvas-viewport" ref={viewport}>
+                <StepCanvas
+                  step={step}
+                  hotspots={stepHotspots}
+                  selectedId={hotspotId}
+                  readOnly={readOnly}
+                  themeColor={demo.configuration.theme_color}
+                  width={scale ? Math.round(natural * scale) : undefined}
+                  onSelect={setHotspotId}
+                  onChange={saveBox}
+                />
+              </div>
               {readOnly ? null : (
                 <div className="stage-tools">
                   <Button
@@ -133,23 +323,23 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
           )}
         </main>
 
-        <aside className="editor-inspector">
-          {hotspot ? (
-            <HotspotPanel
-              hotspot={hotspot}
-              steps={demo.steps}
-              readOnly={readOnly}
-              onSave={(patch) => act(() => demosApi.updateHotspot(demo.id, hotspot.step_id, hotspot.id, patch))}
-              onDelete={() => act(() => demosApi.removeHotspot(demo.id, hotspot.step_id, hotspot.id), 'Hotspot deleted')}
-            />
-          ) : null}
-          {step ? <StepPanel step={step} readOnly={readOnly} onSave={(patch) => act(() => demosApi.updateStep(demo.id, step.id, patch), 'Step saved')} /> : null}
-          <ConfigurationPanel
-            configuration={demo.configuration}
-            readOnly={readOnly}
-            onSave={(patch) => act(() => demosApi.update(demo.id, { configuration: patch }), 'Settings saved')}
-          />
-        </aside>
+        {panels.settings ? (
+          <aside className="editor-inspector">
+            {hotspot ? (
+              <HotspotPanel
+                key={hotspot.id}
+                hotspot={hotspot}
+                demoId={demo.id}
+                steps={steps}
+                readOnly={readOnly}
+                onSave={(patch) => act(() => demosApi.updateHotspot(demo.id, hotspot.step_id, hotspot.id, patch))}
+                onDelete={() => act(() => demosApi.removeHotspot(demo.id, hotspot.step_id, hotspot.id), 'Hotspot deleted')}
+              />
+            ) : null}
+            {step ? <StepPanel key={step.id} step={step} demoId={demo.id} readOnly={readOnly} onSave={(patch) => saveStepText(step, patch)} /> : null}
+            <ConfigurationPanel configuration={demo.configuration} readOnly={readOnly} onSave={(patch) => act(() => demosApi.update(demo.id, { configuration: patch }))} />
+          </aside>
+        ) : null}
       </div>
 
       {previewing ? <DemoPreview demo={demo} onClose={() => setPreviewing(false)} /> : null}

@@ -6,11 +6,12 @@ import type { DemoDetail, DemoStatus } from '../../api/types';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Checkbox } from '../../components/field';
 import { useToast } from '../../components/toast';
 import { useCan } from '../../session/use-can';
 import { ShareButton } from '../shares/share-button';
 import { DemoStatusBadge } from './demo-status';
-import type { DemoChange } from './use-demo-change';
+import type { DemoChange, SaveState } from './use-demo-change';
 import { VersionsDialog } from './versions-dialog';
 
 /** The editor's header: the title (edited in place), the status, and what can be done to the whole demo. */
@@ -19,6 +20,7 @@ export function EditorHeader({
   readOnly,
   busy,
   act,
+  saveState,
   onPreview,
   onDelete,
   reload,
@@ -26,6 +28,7 @@ export function EditorHeader({
   demo: DemoDetail;
   readOnly: boolean;
   busy: boolean;
+  saveState: SaveState;
   act: DemoChange;
   onPreview(): void;
   onDelete(): void;
@@ -35,6 +38,7 @@ export function EditorHeader({
   const [title, setTitle] = useState(demo.title);
   const [showVersions, setShowVersions] = useState(false);
   const [discarding, setDiscarding] = useState(false);
+  const [regenerating, setRegenerating] = useState(false);
   const changed = demo.status === 'published' && demo.has_unpublished_changes;
 
   useEffect(() => setTitle(demo.title), [demo.title]);
@@ -46,20 +50,29 @@ export function EditorHeader({
         <Link to="/demos" className="back-link">
           ← Demos
         </Link>
-        <input
+        {/* A text area so that a long title wraps between words instead of being cut; Enter still saves. */}
+        <textarea
+          ref={fitHeight}
           className="title-input"
           aria-label="Demo title"
+          title={demo.title}
+          rows={1}
           value={title}
           readOnly={readOnly}
           maxLength={LIMITS.demoTitle}
-          onChange={(e) => setTitle(e.target.value)}
-          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+          onChange={(e) => setTitle(e.target.value.replace(/\n/g, ' '))}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
+            e.preventDefault();
+            e.currentTarget.blur();
+          }}
           onBlur={() => {
             if (title.trim() && title !== demo.title) void act(() => demosApi.update(demo.id, { title: title.trim() }));
             else setTitle(demo.title);
           }}
         />
         <DemoStatusBadge status={demo.status} />
+        {readOnly ? null : <SaveIndicator state={saveState} />}
         {changed ? (
           <span title={`Viewers see version ${demo.published_version} until you publish the changes.`}>
             <Badge tone="warning">Unpublished changes</Badge>
@@ -90,7 +103,7 @@ export function EditorHeader({
             {demo.status === 'draft' || demo.status === 'published' ? <Button onClick={() => setStatus('archived', 'Demo archived')}>Archive</Button> : null}
             {demo.status === 'archived' ? <Button onClick={() => setStatus('draft', 'Demo restored as a draft')}>Restore</Button> : null}
             {demo.source_url && demo.status !== 'published' ? (
-              <Button onClick={() => act(() => demosApi.generate(demo.id), 'Generating the demo again')}>Regenerate</Button>
+              <Button onClick={() => setRegenerating(true)}>Regenerate</Button>
             ) : null}
             <Button onClick={() => setShowVersions(true)}>Versions</Button>
             {allowed('demos.delete') ? (
@@ -103,6 +116,7 @@ export function EditorHeader({
         {readOnly ? <Button onClick={() => setShowVersions(true)}>Versions</Button> : null}
       </div>
       {showVersions ? <VersionsDialog demo={demo} readOnly={readOnly} onRestored={reload} onClose={() => setShowVersions(false)} /> : null}
+      {regenerating ? <RegenerateDialog demo={demo} act={act} onClose={() => setRegenerating(false)} /> : null}
       {discarding && demo.published_version !== null ? (
         <ConfirmDialog
           title="Discard the unpublished changes?"
@@ -139,6 +153,64 @@ export function DeleteDemoDialog({ demo, onClose }: { demo: DemoDetail; onClose(
       }}
     >
       <p>Its steps, images and share links are deleted for good. Viewers with a link will no longer see it.</p>
+    </ConfirmDialog>
+  );
+}
+
+/** Grows the title's text area to its lines (it wraps between words instead of scrolling). */
+function fitHeight(el: HTMLTextAreaElement | null) {
+  if (!el) return;
+  const resize = () => {
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + 2}px`;
+  };
+  resize();
+  el.oninput = resize;
+  if (!el.dataset.fitted) {
+    el.dataset.fitted = '1';
+    new ResizeObserver(resize).observe(el);
+  }
+}
+
+/** The quiet word for saves ("Saving…", "All changes saved"), read out politely by screen readers. */
+function SaveIndicator({ state }: { state: SaveState }) {
+  const text = { idle: '', saving: 'Saving…', saved: 'All changes saved', failed: 'Not saved' }[state];
+  return (
+    <span className={`save-indicator save-indicator-${state}`} role="status" data-testid="save-indicator">
+      {text}
+    </span>
+  );
+}
+
+/** Asks before generating again, saying what is replaced, and offers to keep the steps edited by hand. */
+function RegenerateDialog({ demo, act, onClose }: { demo: DemoDetail; act: DemoChange; onClose(): void }) {
+  const edited = demo.steps.filter((s) => s.edited_at).length;
+  const [keep, setKeep] = useState(edited > 0);
+  return (
+    <ConfirmDialog
+      title="Generate this demo again?"
+      confirmLabel="Regenerate"
+      danger={!keep && edited > 0}
+      onClose={onClose}
+      onConfirm={async () => {
+        onClose();
+        await act(() => demosApi.generate(demo.id, { keep_edited_steps: keep }), 'Generating the demo again');
+      }}
+    >
+      <p>
+        Demoshare captures {demo.source_url} again and writes new steps. {keep ? 'The steps nobody edited are replaced.' : 'Every step is replaced.'} If
+        generation fails, the steps stay as they are.
+      </p>
+      {edited > 0 ? (
+        <Checkbox
+          label={`Keep the ${edited === 1 ? 'step' : `${edited} steps`} you made or edited`}
+          description="They stay at their numbers; the new steps fill the other places."
+          checked={keep}
+          onChange={(e) => setKeep(e.target.checked)}
+        />
+      ) : (
+        <p>No step was edited by hand.</p>
+      )}
     </ConfirmDialog>
   );
 }

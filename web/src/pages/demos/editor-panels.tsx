@@ -4,31 +4,109 @@ import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
 
-/** A text input that saves when it loses focus (or on Enter), and only if the text changed. */
-function useSavedText(value: string, save: (text: string) => void) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+/**
+ * A text input that saves when it loses focus (or on Enter), and only if the text changed. What is typed
+ * and not saved yet is kept in sessionStorage under `draftKey`, so a reload brings it back (with a notice).
+ */
+function useSavedText(value: string, save: (text: string) => void, draftKey: string) {
+  const key = `demoshare:draft:${draftKey}`;
+  const [text, setText] = useState(() => readDraft(key) ?? value);
+  const [restored, setRestored] = useState(() => {
+    const draft = readDraft(key);
+    return draft !== null && draft !== value;
+  });
+  useEffect(() => {
+    // The saved value caught up with the draft (or replaced it): the draft has done its job.
+    const draft = readDraft(key);
+    if (draft === null || draft === value) {
+      writeDraft(key, null);
+      setText(value);
+    }
+  }, [key, value]);
   return {
-    value: text,
-    onChange: (e: { target: { value: string } }) => setText(e.target.value),
-    onBlur: () => {
-      if (text !== value) save(text);
+    restored,
+    discard: () => {
+      writeDraft(key, null);
+      setText(value);
+      setRestored(false);
+    },
+    field: {
+      value: text,
+      onChange: (e: { target: { value: string } }) => {
+        setText(e.target.value);
+        writeDraft(key, e.target.value === value ? null : e.target.value);
+      },
+      onBlur: () => {
+        setRestored(false);
+        if (text !== value) save(text);
+      },
     },
   };
 }
 
-export function StepPanel({ step, readOnly, onSave }: { step: Step; readOnly: boolean; onSave(patch: { title?: string; description?: string }): void }) {
-  const title = useSavedText(step.title, (t) => onSave({ title: t }));
-  const description = useSavedText(step.description, (t) => onSave({ description: t }));
+function readDraft(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(key: string, text: string | null) {
+  try {
+    if (text === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, text);
+  } catch {
+    // Storage may be full or disabled: the text is then only kept on the page.
+  }
+}
+
+/** Says that text typed before a reload was brought back, with a way to drop it. */
+function RestoredNotice({ fields }: { fields: ReturnType<typeof useSavedText>[] }) {
+  const restored = fields.filter((f) => f.restored);
+  if (restored.length === 0) return null;
+  return (
+    <p className="draft-notice" role="status">
+      Text you had not saved was brought back. It is saved when you leave the field.{' '}
+      <button type="button" className="link-button" onClick={() => {
+          for (const f of restored) f.discard();
+        }}
+      >
+        Discard it
+      </button>
+    </p>
+  );
+}
+
+export function StepPanel({
+  step,
+  demoId,
+  readOnly,
+  onSave,
+}: {
+  step: Step;
+  demoId: string;
+  readOnly: boolean;
+  onSave(patch: { title?: string; description?: string }): void;
+}) {
+  const title = useSavedText(step.title, (t) => onSave({ title: t }), `${demoId}:${step.id}:title`);
+  const description = useSavedText(step.description, (t) => onSave({ description: t }), `${demoId}:${step.id}:description`);
   return (
     <section className="panel" aria-label="Step">
       <h2 className="panel-title">Step {step.number}</h2>
-      <TextField label="Step title" readOnly={readOnly} maxLength={LIMITS.stepTitle} {...title} onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()} />
+      <RestoredNotice fields={[title, description]} />
+      <TextField
+        label="Step title"
+        readOnly={readOnly}
+        maxLength={LIMITS.stepTitle}
+        {...title.field}
+        onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+      />
       <div className="field">
         <label className="field-label" htmlFor={`desc-${step.id}`}>
           Step description
         </label>
-        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description} />
+        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description.field} />
       </div>
       {step.page_url ? (
         <p className="cell-sub">
@@ -41,27 +119,32 @@ export function StepPanel({ step, readOnly, onSave }: { step: Step; readOnly: bo
 
 export function HotspotPanel({
   hotspot,
+  demoId,
   steps,
   readOnly,
   onSave,
   onDelete,
 }: {
   hotspot: Hotspot;
+  demoId: string;
   steps: Step[];
   readOnly: boolean;
   onSave(patch: { label?: string; tooltip?: string; action?: Hotspot['action'] }): void;
   onDelete(): void;
 }) {
-  const label = useSavedText(hotspot.label, (t) => onSave({ label: t }));
-  const tooltip = useSavedText(hotspot.tooltip, (t) => onSave({ tooltip: t }));
-  const url = useSavedText(hotspot.action.type === 'url' ? String(hotspot.action.target ?? '') : '', (t) =>
-    onSave({ action: { type: 'url', target: t } }),
+  const label = useSavedText(hotspot.label, (t) => onSave({ label: t }), `${demoId}:${hotspot.id}:label`);
+  const tooltip = useSavedText(hotspot.tooltip, (t) => onSave({ tooltip: t }), `${demoId}:${hotspot.id}:tooltip`);
+  const url = useSavedText(
+    hotspot.action.type === 'url' ? String(hotspot.action.target ?? '') : '',
+    (t) => onSave({ action: { type: 'url', target: t } }),
+    `${demoId}:${hotspot.id}:url`,
   );
   return (
     <section className="panel" aria-label="Hotspot">
       <h2 className="panel-title">Hotspot</h2>
-      <TextField label="Label" readOnly={readOnly} {...label} />
-      <TextField label="Tooltip" readOnly={readOnly} {...tooltip} />
+      <RestoredNotice fields={[label, tooltip, url]} />
+      <TextField label="Label" readOnly={readOnly} {...label.field} />
+      <TextField label="Tooltip" readOnly={readOnly} {...tooltip.field} />
       <SelectField
         label="On click"
         disabled={readOnly}
@@ -91,7 +174,8 @@ export function HotspotPanel({
           ))}
         </SelectField>
       ) : null}
-      {hotspot.action.type === 'url' ? <TextField label="Address" type="url" readOnly={readOnly} {...url} /> : null}
+      {hotspot.action.type === 'url' ? <TextField label="Address" type="url" readOnly={readOnly} {...url.field} /> : null}
+      <p className="cell-sub">Arrow keys move it, Shift with the arrow keys resizes it.</p>
       {hotspot.selector ? (
         <p className="cell-sub">Placed on its element of the page snapshot. Moving or resizing it keeps it where you put it.</p>
       ) : (
@@ -108,6 +192,16 @@ export function HotspotPanel({
   );
 }
 
+/** What the settings panel changes; nested objects may be partial, as the API's PATCH takes them. */
+export interface ConfigurationChange {
+  theme_color?: string;
+  progress_bar?: boolean;
+  call_to_action?: { label: string; url: string } | null;
+  navigation?: Partial<DemoConfiguration['navigation']>;
+  branding?: Partial<DemoConfiguration['branding']>;
+  autoplay?: Partial<DemoConfiguration['autoplay']>;
+}
+
 export function ConfigurationPanel({
   configuration,
   readOnly,
@@ -115,7 +209,7 @@ export function ConfigurationPanel({
 }: {
   configuration: DemoConfiguration;
   readOnly: boolean;
-  onSave(patch: Partial<{ theme_color: string; progress_bar: boolean; call_to_action: { label: string; url: string } | null }>): void;
+  onSave(patch: ConfigurationChange): void;
 }) {
   const [cta, setCta] = useState({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' });
   useEffect(() => setCta({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' }), [configuration.call_to_action]);
@@ -137,6 +231,47 @@ export function ConfigurationPanel({
         />
       </div>
       <Checkbox label="Show a progress bar" disabled={readOnly} checked={configuration.progress_bar} onChange={(e) => onSave({ progress_bar: e.target.checked })} />
+      <Checkbox
+        label="Back and next buttons"
+        disabled={readOnly}
+        checked={configuration.navigation.buttons}
+        onChange={(e) => onSave({ navigation: { buttons: e.target.checked } })}
+      />
+      <Checkbox
+        label="Arrow keys move between steps"
+        disabled={readOnly}
+        checked={configuration.navigation.keyboard}
+        onChange={(e) => onSave({ navigation: { keyboard: e.target.checked } })}
+      />
+      <Checkbox
+        label="Show the “Made with Demoshare” badge"
+        disabled={readOnly}
+        checked={configuration.branding.show_badge}
+        onChange={(e) => onSave({ branding: { show_badge: e.target.checked } })}
+      />
+      <Checkbox
+        label="Play by itself"
+        description="Moves to the next step after a delay."
+        disabled={readOnly}
+        checked={configuration.autoplay.enabled}
+        onChange={(e) => onSave({ autoplay: { enabled: e.target.checked } })}
+      />
+      {configuration.autoplay.enabled ? (
+        <SelectField
+          label="Seconds on each step"
+          disabled={readOnly}
+          value={String(configuration.autoplay.delay_seconds)}
+          onChange={(e) => onSave({ autoplay: { delay_seconds: Number(e.target.value) } })}
+        >
+          {[...new Set([2, 3, 5, 8, 10, 15, 20, 30, 45, 60, configuration.autoplay.delay_seconds])]
+            .sort((a, b) => a - b)
+            .map((n) => (
+              <option key={n} value={n}>
+                {n} seconds
+              </option>
+            ))}
+        </SelectField>
+      ) : null}
       <TextField label="End button label" optional readOnly={readOnly} value={cta.label} onChange={(e) => setCta({ ...cta, label: e.target.value })} />
       <TextField label="End button address" optional type="url" readOnly={readOnly} value={cta.url} onChange={(e) => setCta({ ...cta, url: e.target.value })} />
       {readOnly ? null : (

@@ -1,4 +1,4 @@
-import { type PointerEvent as ReactPointerEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from 'react';
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot, Step } from '../../api/types';
 import { SnapshotFrame } from './snapshot-frame';
@@ -11,6 +11,16 @@ export interface Box {
 }
 
 const MIN_SIZE = 0.02;
+/** Arrow keys move (or, with Shift, resize) the selected hotspot by 1% of the image. */
+const NUDGE = 0.01;
+/** Key presses in a row are saved once, this long after the last. */
+const NUDGE_SAVE_MS = 500;
+
+/** Keys typed into a field belong to the field (its own caret, undo and selection). */
+export function isTextTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
 const round = (v: number) => Math.round(v * 10_000) / 10_000;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
@@ -28,8 +38,9 @@ function applyDrag(start: Box, mode: 'move' | 'resize', dx: number, dy: number):
 
 /**
  * The step image with its hotspots. Hotspots are dragged to move them and by their corner to resize
- * them (or moved with the arrow keys, Shift for bigger steps); the change is saved when the pointer is
- * released, not on every pixel.
+ * them, or, once selected, moved with the arrow keys (Shift + arrows resizes); a drag is saved when the
+ * pointer is released and key presses once they pause, not on every pixel. `width` is the canvas width
+ * in CSS pixels, or undefined to fit the stage.
  */
 export function StepCanvas({
   step,
@@ -37,6 +48,7 @@ export function StepCanvas({
   selectedId,
   readOnly,
   themeColor,
+  width,
   onSelect,
   onChange,
 }: {
@@ -45,6 +57,7 @@ export function StepCanvas({
   selectedId: string | null;
   readOnly: boolean;
   themeColor: string;
+  width?: number;
   onSelect(id: string | null): void;
   onChange(hotspot: Hotspot, box: Box): void;
 }) {
@@ -89,21 +102,46 @@ export function StepCanvas({
     if (hotspot) onChange(hotspot, draft.box);
   }
 
-  function nudge(event: KeyboardEvent, hotspot: Hotspot) {
-    const step = event.shiftKey ? 0.05 : 0.01;
-    const delta: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
-    const d = delta[event.key];
-    if (!d || readOnly) return;
-    event.preventDefault();
-    onChange(hotspot, applyDrag(shownBox(hotspot), event.altKey ? 'resize' : 'move', d[0], d[1]));
-  }
+  // Arrow keys act on the selected hotspot wherever the focus is, except in a text field.
+  const nudged = useRef<{ id: string; box: Box; timer: ReturnType<typeof setTimeout> } | null>(null);
+  const latest = useRef({ hotspots, shownBox, onChange });
+  latest.current = { hotspots, shownBox, onChange };
+  useEffect(() => {
+    if (readOnly || !selectedId) return;
+    const delta: Record<string, [number, number]> = { ArrowLeft: [-NUDGE, 0], ArrowRight: [NUDGE, 0], ArrowUp: [0, -NUDGE], ArrowDown: [0, NUDGE] };
+    const flush = () => {
+      const n = nudged.current;
+      nudged.current = null;
+      if (!n) return;
+      clearTimeout(n.timer);
+      const hotspot = latest.current.hotspots.find((h) => h.id === n.id);
+      if (hotspot) latest.current.onChange(hotspot, n.box);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      const d = delta[event.key];
+      if (!d || event.altKey || event.ctrlKey || event.metaKey || isTextTarget(event.target)) return;
+      const hotspot = latest.current.hotspots.find((h) => h.id === selectedId);
+      if (!hotspot) return;
+      event.preventDefault();
+      const from = nudged.current?.id === hotspot.id ? nudged.current.box : latest.current.shownBox(hotspot);
+      const box = applyDrag(from, event.shiftKey ? 'resize' : 'move', d[0], d[1]);
+      if (nudged.current) clearTimeout(nudged.current.timer);
+      nudged.current = { id: hotspot.id, box, timer: setTimeout(flush, NUDGE_SAVE_MS) };
+      setDraft({ id: hotspot.id, box });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      flush();
+    };
+  }, [readOnly, selectedId]);
 
   const ratio = step.width && step.height ? `${step.width} / ${step.height}` : '16 / 10';
   return (
     <div
       className="canvas"
       ref={frame}
-      style={{ aspectRatio: ratio, ['--theme' as string]: themeColor }}
+      style={{ aspectRatio: ratio, ['--theme' as string]: themeColor, ...(width ? { width, maxWidth: 'none' } : {}) }}
       onPointerDown={() => onSelect(null)}
       onPointerMove={move}
       onPointerUp={end}
@@ -136,7 +174,6 @@ export function StepCanvas({
             aria-pressed={selectedId === h.id}
             data-hotspot-id={h.id}
             onPointerDown={(e) => begin(e, h, 'move')}
-            onKeyDown={(e) => nudge(e, h)}
           >
             {readOnly ? null : <span className="hotspot-handle" aria-hidden="true" onPointerDown={(e) => begin(e, h, 'resize')} />}
           </button>

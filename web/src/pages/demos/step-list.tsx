@@ -37,6 +37,8 @@ export function StepList({
   readOnly,
   busy,
   act,
+  onReorder,
+  onDelete,
 }: {
   demo: DemoDetail;
   selectedId: string | null;
@@ -46,6 +48,9 @@ export function StepList({
   readOnly: boolean;
   busy: boolean;
   act: DemoChange;
+  /** The steps in a new order (ids). */
+  onReorder(ids: string[]): void;
+  onDelete(step: Step): void;
 }) {
   // Drag-and-drop reordering: the step being dragged and the slot it would drop into (0…steps).
   const [drag, setDrag] = useState<{ from: number; slot: number | null } | null>(null);
@@ -55,7 +60,7 @@ export function StepList({
     const ids = demo.steps.map((s) => s.id);
     const [moved] = ids.splice(from, 1);
     ids.splice(to, 0, moved!);
-    return act(() => demosApi.replaceSteps(demo.id, ids));
+    onReorder(ids);
   };
   /** Dropping into slot `slot` (before step `slot`, or at the end) moves the dragged step there. */
   const dropAt = (slot: number) => {
@@ -63,7 +68,7 @@ export function StepList({
     setDrag(null);
     if (from === undefined) return;
     const to = slot > from ? slot - 1 : slot;
-    if (to !== from) void moveStep(from, to);
+    if (to !== from) moveStep(from, to);
   };
   const slotOf = (event: DragEvent<HTMLLIElement>, index: number) => {
     const box = event.currentTarget.getBoundingClientRect();
@@ -130,7 +135,7 @@ export function StepList({
                   className="icon-button"
                   aria-label={`Delete step ${s.number}`}
                   disabled={busy}
-                  onClick={() => act(() => demosApi.removeStep(demo.id, s.id), `Step ${s.number} deleted`)}
+                  onClick={() => onDelete(s)}
                 >
                   ×
                 </button>
