@@ -9,7 +9,7 @@
 import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { members } from '../src/accounts/accounts.tables';
-import { buildApp } from '../src/app';
+import { buildApp, registerJobs } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
@@ -19,8 +19,10 @@ import { SEEDS } from './scenarios';
 const url = process.env.BENCH_DATABASE_URL || undefined;
 const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: process.env.BENCH_DATA_DIR });
 await database.migrate();
+// No workers, but the queue's schema and queues exist: sign-up queues its verification e-mail in its transaction.
 const queue = new JobQueue(database, { work: false });
-const { app } = await buildApp({
+await queue.start((error) => process.stderr.write(`job queue error: ${error.message}\n`));
+const { app, ctx } = await buildApp({
   config: testConfig({
     RATE_LIMIT_PER_MINUTE: 1_000_000_000,
     RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000,
@@ -31,6 +33,7 @@ const { app } = await buildApp({
   queue,
 });
 await app.ready();
+await registerJobs(ctx);
 
 // Seed: one account (workspace, admin member) and an API key with every scope.
 const signup = await app.inject({
@@ -77,6 +80,7 @@ process.stdout.write(`${JSON.stringify({ app: appAddress, bare: bareAddress, key
 process.once('SIGTERM', async () => {
   await bare.close();
   await app.close();
+  await queue.stop();
   await database.close();
   process.exit(0);
 });
