@@ -28,6 +28,7 @@ import { viewerModule } from './viewer/viewer.module';
 import { viewsModule } from './views/views.module';
 import { webModule } from './web/web.module';
 import { webhooksModule } from './webhooks/webhooks.module';
+import { workspacesModule } from './workspaces/workspaces.module';
 
 /**
  * Every domain of the app, one line each. Services are built in this order (a module names the ones it
@@ -36,6 +37,7 @@ import { webhooksModule } from './webhooks/webhooks.module';
 const MODULES: readonly AnyModule[] = [
   healthModule,
   accountsModule,
+  workspacesModule,
   apiKeysModule,
   teamModule,
   demosModule,

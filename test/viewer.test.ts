@@ -302,7 +302,9 @@ describe('viewer gates and the viewer JSON API', () => {
       new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(body)?.[1];
     const open = await createShare(t, key, demoId);
     const page = (await t.app.inject({ method: 'GET', url: `/s/${open.token}` })).body;
-    expect(page).toContain('<title>Secret roadmap tour · Demoshare</title>');
+    // Named after the sharing workspace, which is what a viewer knows.
+    expect(page).toMatch(/<title>Secret roadmap tour · [^<]+<\/title>/);
+    expect(tag(page, 'og:site_name')).toBe(/<title>Secret roadmap tour · ([^<]+)<\/title>/.exec(page)![1]);
     expect(tag(page, 'og:title')).toBe('Secret roadmap tour');
     expect(tag(page, 'og:description')).toBe('Look at part 1');
     expect(tag(page, 'og:url')).toBe(open.url);

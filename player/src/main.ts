@@ -1,5 +1,6 @@
 import './player.css';
 import { ViewerError, viewerApi } from './api';
+import { applyBrand, brandLogo, pageTitle, readBrand } from './brand';
 import { readBootConfig } from './config';
 import { h } from './dom';
 import { identifyScreen, passwordScreen, problemScreen } from './gates';
@@ -14,6 +15,14 @@ const root =
   document.getElementById('demoshare-player') ?? document.getElementById('player') ?? document.body.appendChild(h('div', {}));
 root.classList.add('ds-root');
 const boot = readBootConfig();
+applyBrand(root, boot?.brand ?? null);
+
+/** A gate or problem card under the workspace's logo. */
+function branded(screen: HTMLElement): HTMLElement {
+  const logo = brandLogo(boot?.brand ?? null, 'ds-card-logo');
+  if (logo) screen.querySelector('.ds-card')?.prepend(logo);
+  return screen;
+}
 
 function loading() {
   root.replaceChildren(
@@ -24,8 +33,8 @@ function loading() {
 const asError = (err: unknown) => (err instanceof ViewerError ? err : new ViewerError(0, 'internal_error', 'Something went wrong.'));
 
 function fail(err: unknown, retry: () => void) {
-  root.replaceChildren(problemScreen(asError(err), retry));
-  document.title = 'Demo unavailable · Demoshare';
+  root.replaceChildren(branded(problemScreen(asError(err), retry)));
+  document.title = pageTitle('Demo unavailable', boot?.brand ?? null);
 }
 
 if (!boot) {
@@ -47,21 +56,21 @@ if (!boot) {
 
   async function advance(state: Pick<ViewerState, 'gate'>) {
     if (state.gate === 'password') {
-      document.title = 'Password required · Demoshare';
-      root.replaceChildren(passwordScreen(api, (next) => void advance(next).catch((err) => fail(err, start))));
+      document.title = pageTitle('Password required', boot!.brand);
+      root.replaceChildren(branded(passwordScreen(api, (next) => void advance(next).catch((err) => fail(err, start)))));
       root.querySelector('input')?.focus();
       return;
     }
     if (state.gate === 'identification') {
-      document.title = 'Identify yourself · Demoshare';
-      root.replaceChildren(identifyScreen(api, (next) => void advance(next).catch((err) => fail(err, start))));
+      document.title = pageTitle('Identify yourself', boot!.brand);
+      root.replaceChildren(branded(identifyScreen(api, (next) => void advance(next).catch((err) => fail(err, start)))));
       root.querySelector('input')?.focus();
       return;
     }
     loading();
     const demo: PlayableDemo = await api.demo();
     performance.mark('demoshare:demo');
-    document.title = `${demo.title} · Demoshare`;
+    document.title = pageTitle(demo.title, readBrand(demo.brand) ?? boot!.brand);
     tracker ??= new Tracker(api, boot!.token);
     mountPlayer(root, {
       demo,

@@ -1,3 +1,4 @@
+import { readBrand } from './brand';
 import { safeUrl } from './dom';
 import { bindKeys, createNavigation } from './player-state';
 import { type AssetFallback, createStepView } from './render-step';
@@ -36,6 +37,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, o
   const tip = createTooltip();
   const view = createStepView({
     title: demo.title,
+    brand: readBrand(demo.brand),
     embed,
     accent,
     progressBar: config.progress_bar !== false,

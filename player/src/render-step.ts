@@ -1,3 +1,4 @@
+import { brandLogo, type Brand, textOn } from './brand';
 import { h, ICONS, icon, safeUrl } from './dom';
 import { buildEndCard } from './end-card';
 import { hotspotBox, hotspotElement, moveHotspot } from './hotspot';
@@ -18,6 +19,8 @@ export interface AssetFallback {
 
 export interface ViewOptions {
   title: string;
+  /** The sharing workspace: its logo leads the title bar. */
+  brand: Brand | null;
   embed: boolean;
   accent: string;
   progressBar: boolean;
@@ -41,14 +44,6 @@ export interface ViewOptions {
 }
 
 /** Dark text on light theme colours, white on dark ones (WCAG relative luminance). */
-export function textOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return luminance > 0.45 ? '#101828' : '#ffffff';
-}
 
 /**
  * The player's screen: its frame (title bar, progress, picture, caption, buttons) and one step at a time
@@ -97,7 +92,7 @@ export function createStepView(o: ViewOptions) {
   const player = h(
     'div',
     { class: `ds-player${o.embed ? ' ds-embed' : ''}` },
-    h('header', { class: 'ds-top' }, h('h1', { class: 'ds-title' }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
+    h('header', { class: 'ds-top' }, brandLogo(o.brand, 'ds-logo'), h('h1', { class: 'ds-title' }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
     progress,
     h('main', { class: 'ds-main', 'aria-labelledby': 'ds-step-title' }, wrap),
     h('footer', { class: 'ds-bar' }, h('div', { class: 'ds-caption' }, stepTitle, stepText), nav),

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'oauth_app.secret_rotated',
   'oauth_app.deleted',
   'grant.revoked',
+  // Workspace settings
+  'workspace.changed',
   // Viewer data
   'data.erased',
 ] as const;

@@ -52,6 +52,9 @@ export const PERMISSIONS = {
   'keys.manage_all': { scope: null, roles: ADMINS },
   'oauth_apps.manage': { scope: null, roles: ADMINS },
   'account.read': { scope: null, roles: EVERYONE },
+  /** Workspace settings (name, branding, share defaults): no contract scope covers them, so web app only. */
+  'workspace.read': { scope: null, roles: EVERYONE },
+  'workspace.manage': { scope: null, roles: ADMINS },
   /** The contract's eight scopes have no place for it, so the audit log is read in the web app only. */
   'audit.read': { scope: null, roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;

@@ -16,7 +16,11 @@ const configurationShape = {
   theme_color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #4f46e5')
-    .meta({ description: 'Accent colour of the player (hotspots, buttons, progress bar).' }),
+    .meta({
+      description:
+        "Accent colour of the player (hotspots, buttons, progress bar). Unless the demo sets its own, the workspace's " +
+        'brand colour (or #4f46e5 without one).',
+    }),
   progress_bar: z.boolean().meta({ description: 'Show a progress bar while playing.' }),
   navigation: z
     .object({
@@ -43,7 +47,10 @@ export const configurationSchema = z.object(configurationShape).meta({ id: 'Demo
 /** A change to the configuration: top-level keys are optional, nested objects may be partial. */
 export const configurationPatch = z
   .object({
-    theme_color: configurationShape.theme_color.optional(),
+    theme_color: configurationShape.theme_color
+      .nullable()
+      .optional()
+      .meta({ description: "The demo's own accent colour, or null to follow the workspace's brand colour." }),
     progress_bar: configurationShape.progress_bar.optional(),
     navigation: configurationShape.navigation.partial().optional(),
     call_to_action: configurationShape.call_to_action.optional(),
@@ -53,9 +60,26 @@ export const configurationPatch = z
   .strict();
 export type ConfigurationPatch = z.infer<typeof configurationPatch>;
 
-/** Stored configuration over the defaults, so demos made before a new option existed still read whole. */
-export function resolveConfiguration(stored: Record<string, unknown> | null | undefined): Configuration {
-  return mergeConfiguration(DEFAULT_CONFIGURATION, (stored ?? {}) as ConfigurationPatch);
+/**
+ * Stored configuration over the defaults, so demos made before a new option existed still read whole. A
+ * demo without a theme colour of its own takes `brandColor`, its workspace's.
+ */
+export function resolveConfiguration(stored: Record<string, unknown> | null | undefined, brandColor?: string | null): Configuration {
+  const base = brandColor ? { ...DEFAULT_CONFIGURATION, theme_color: brandColor } : DEFAULT_CONFIGURATION;
+  return mergeConfiguration(base, (stored ?? {}) as ConfigurationPatch);
+}
+
+/**
+ * The configuration to store after `patch`: whole, except `theme_color`, kept only when the demo has a
+ * colour of its own (set now or before, and not reset with null), so that the others follow the brand.
+ */
+export function storedConfiguration(
+  stored: Record<string, unknown> | null | undefined,
+  patch: ConfigurationPatch,
+): Record<string, unknown> {
+  const { theme_color: _, ...rest } = mergeConfiguration(resolveConfiguration(stored), patch);
+  const own = patch.theme_color === undefined ? (stored?.theme_color as string | undefined) : patch.theme_color;
+  return own ? { ...rest, theme_color: own } : rest;
 }
 
 export function mergeConfiguration(base: Configuration, patch: ConfigurationPatch): Configuration {

@@ -65,7 +65,10 @@ export function createDemoReads(deps: DemoReadsDeps) {
    * Rendered details by demo id, each good for one revision, and until its share link expires (share_url
    * then moves to the next link). Bounded: about 10 KB each.
    */
-  const details = new TaggedCache<{ revision: number; staleAt: number; json: string }>(10 * 60_000, 1_000);
+  const details = new TaggedCache<{ revision: number; brandColor: string | null; staleAt: number; json: string }>(
+    10 * 60_000,
+    1_000,
+  );
 
   /**
    * The demo rendered by `render`, from the cache while the demo's revision is the one it was rendered at.
@@ -76,11 +79,18 @@ export function createDemoReads(deps: DemoReadsDeps) {
     const version = await repo.findDemoVersion(db, auth.workspaceId, id);
     if (!version) throw notFound('Demo');
     const hit = details.get(id);
-    if (hit && hit.revision === version.revision && hit.staleAt > Date.now()) return hit.json;
+    // The brand colour is read with the revision: a workspace's new colour shows in its demos at once.
+    const fresh = hit && hit.revision === version.revision && hit.brandColor === version.brandColor;
+    if (fresh && hit.staleAt > Date.now()) return hit.json;
     const { shareExpiresAt, ...found } = await load(auth, id);
     const json = render(found);
     // Stored at the revision it was read at: a write in between leaves it stale, and the next read reloads.
-    details.set(id, { revision: found.demo.revision, staleAt: shareExpiresAt?.getTime() ?? Infinity, json });
+    details.set(id, {
+      revision: found.demo.revision,
+      brandColor: found.brandColor,
+      staleAt: shareExpiresAt?.getTime() ?? Infinity,
+      json,
+    });
     return json;
   }
 

@@ -15,7 +15,7 @@ export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['dem
   const { demos, versions } = ctx.services;
   const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
-    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing);
+    toDemoDetail(found, urls);
 
   // POST /v1/demos/:id/publish — the draft becomes the version viewers see
   app.post(

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
 import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
@@ -121,13 +122,15 @@ function hotspotFromJson(o: JsonRow): HotspotRow {
  */
 export async function loadDemo(db: Executor, workspaceId: string, id: string) {
   const [row] = await db
-    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson })
+    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson, brandColor: workspaces.brandColor })
     .from(demos)
+    .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
     .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
     .limit(1);
   if (!row) return undefined;
   return {
     demo: row.demo,
+    brandColor: row.brandColor,
     steps: row.steps.map(stepFromJson),
     hotspots: row.hotspots.map(hotspotFromJson),
   };
@@ -153,8 +156,9 @@ export async function findDemoVersion(db: Executor, workspaceId: string, id: str
 
 const demoVersion = (db: Executor, name: string) =>
   db
-    .select({ revision: demos.revision })
+    .select({ revision: demos.revision, brandColor: workspaces.brandColor })
     .from(demos)
+    .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
     .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
     .limit(1)
     .prepare(name);

@@ -14,7 +14,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
   const { demos } = ctx.services;
   const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
-    toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing);
+    toDemoDetail(found, urls);
 
   // GET /v1/demos — a page of the workspace's demos, newest first
   app.get(

@@ -144,23 +144,27 @@ export function toDemo(
 }
 
 export function toDemoDetail(
-  demo: DemoRow,
-  steps: StepRow[],
-  hotspots: HotspotRow[],
+  found: {
+    demo: DemoRow;
+    steps: StepRow[];
+    hotspots: HotspotRow[];
+    shareToken: string | null;
+    publishing: { latestVersion: number | null; hasUnpublishedChanges: boolean };
+    /** The workspace's, which a demo without a theme colour of its own takes. */
+    brandColor: string | null;
+  },
   urls: UrlBuilder,
-  shareToken: string | null,
-  publishing: { latestVersion: number | null; hasUnpublishedChanges: boolean },
 ) {
+  const { demo, steps, hotspots, publishing } = found;
   const numbers = new Map(steps.map((s) => [s.id, s.position]));
   return {
-    ...toDemo(demo, steps.length, urls, shareToken, publishing.latestVersion),
+    ...toDemo(demo, steps.length, urls, found.shareToken, publishing.latestVersion),
     has_unpublished_changes: publishing.hasUnpublishedChanges,
     steps: steps.map((s) => toStep(s, urls)),
     hotspots: hotspots.map((h) => toHotspot(h, numbers)),
-    configuration: resolveConfiguration(demo.configuration),
+    configuration: resolveConfiguration(demo.configuration, found.brandColor),
   };
 }
-
 
 export const regenerateBody = z
   .object({

@@ -13,7 +13,7 @@ import type { JobQueue } from '../jobs/queue';
 import { createDemoReads, type DemoLinks } from './demo-reads.service';
 import { writeVersion } from './demo-versions.service';
 import * as repo from './demos.repo';
-import { type Configuration, type ConfigurationPatch, DEFAULT_CONFIGURATION, mergeConfiguration, resolveConfiguration } from './demo-configuration.schemas';
+import { type ConfigurationPatch, resolveConfiguration, storedConfiguration } from './demo-configuration.schemas';
 import type { DemoStatus } from './demos.tables';
 
 export const GENERATE_QUEUE = 'demos.generate';
@@ -131,7 +131,7 @@ export function createDemosService(deps: DemosDeps) {
     }
     if (input.generateWithAi) await consumeBudget(auth.workspaceId);
     const now = clock.now();
-    const configuration: Configuration = mergeConfiguration(DEFAULT_CONFIGURATION, input.configuration ?? {});
+    const configuration = storedConfiguration(undefined, input.configuration ?? {});
     const replaceTitle = !input.title;
     const demo = await db.transaction(async (tx) => {
       if (input.generateWithAi) await admitGeneration(tx, auth.workspaceId);
@@ -178,9 +178,13 @@ export function createDemosService(deps: DemosDeps) {
         changed.push('title');
       }
       if (change.configuration !== undefined) {
-        const before = resolveConfiguration(demo.configuration);
-        const after = mergeConfiguration(before, change.configuration);
-        if (JSON.stringify(before) !== JSON.stringify(after)) {
+        const before = demo.configuration;
+        const after = storedConfiguration(before, change.configuration);
+        // Compared resolved (key order and defaults aside), and by whether the colour is the demo's own.
+        const same =
+          JSON.stringify(resolveConfiguration(before)) === JSON.stringify(resolveConfiguration(after)) &&
+          before.theme_color === after.theme_color;
+        if (!same) {
           patch.configuration = after;
           changed.push('configuration');
         }

@@ -3,7 +3,6 @@ import {
   type AnyPgColumn,
   boolean,
   check,
-  customType,
   doublePrecision,
   index,
   integer,
@@ -13,13 +12,8 @@ import {
   text,
 } from 'drizzle-orm/pg-core';
 import { members, workspaces } from '../accounts/accounts.tables';
-import { at, createdAt, id, updatedAt } from '../db/columns';
+import { at, bytea, createdAt, id, updatedAt } from '../db/columns';
 
-/** PGlite hands bytea back as a Uint8Array, node-postgres as a Buffer: callers always get a Buffer. */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 export const DEMO_STATUSES = ['generating', 'draft', 'published', 'archived'] as const;
 export type DemoStatus = (typeof DEMO_STATUSES)[number];

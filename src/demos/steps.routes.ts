@@ -8,6 +8,7 @@ import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
 import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
 import { IMAGE_TYPES } from './image-sniff';
+import { acceptImageBodies } from '../core/http/content-type';
 
 const tags = ['Demo editor'];
 const errors = {
@@ -40,8 +41,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
   const imageRoute = { accepts: IMAGE_TYPES };
   const bodyLimit = ctx.config.STEP_IMAGE_MAX_BYTES;
 
-  // Images arrive as the raw body; their real type is checked from the bytes, not from this header.
-  app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  acceptImageBodies(app, IMAGE_TYPES);
 
   // PUT /v1/demos/:id/steps — reorder, delete and add steps by sending the new list
   app.put(
@@ -63,7 +63,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       const auth = callerOf(request);
       await steps.replaceSteps(auth, request.params.id, request.body.steps);
       const found = await demos.get(auth, request.params.id);
-      return ok(request, toDemoDetail(found.demo, found.steps, found.hotspots, urls, found.shareToken, found.publishing));
+      return ok(request, toDemoDetail(found, urls));
     },
   );
 

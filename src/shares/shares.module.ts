@@ -26,9 +26,13 @@ export const sharesModule = defineModule({
     events: ['share.created', 'share.revoked'],
     permissions: ['shares.read', 'shares.write'],
   },
-  needs: ['demos'],
-  create: (kernel, { demos }) => ({
-    shares: createSharesService({ ...kernel, demos: demos.reader }),
+  needs: ['demos', 'workspaces'],
+  create: (kernel, { demos, workspaces }) => ({
+    shares: createSharesService({
+      ...kernel,
+      demos: demos.reader,
+      shareDefaults: (workspaceId) => workspaces.workspaces.shareDefaults(workspaceId),
+    }),
     links: createShareLinks(kernel.database),
     countViews: addShareViews,
   }),

@@ -42,8 +42,12 @@ const fields = {
 export const createShareBody = z
   .object({
     password: fields.password.optional(),
-    expires_at: fields.expires_at.optional(),
-    require_identification: fields.require_identification.default(false),
+    expires_at: fields.expires_at
+      .optional()
+      .meta({ description: "After this instant the link answers 410; null: never. Left out: the workspace's share default (never unless an admin set a number of days)." }),
+    require_identification: fields.require_identification
+      .optional()
+      .meta({ description: "Viewers give a name and an e-mail address first. Left out: the workspace's share default (off unless an admin changed it)." }),
     name: fields.name.optional(),
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),

@@ -11,19 +11,23 @@ import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
 import * as repo from './shares.repo';
 import type { ShareRow } from './shares.schemas';
+import type { ShareDefaults } from '../workspaces/workspaces.service';
 
 export interface SharesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
   demos: Pick<DemoReader, 'find' | 'lock' | 'linksChanged'>;
+  /** The workspace's defaults for what a new link's request leaves out. */
+  shareDefaults(workspaceId: string): Promise<ShareDefaults>;
 }
 
 export interface NewShare {
   name?: string;
   password?: string;
   expiresAt?: string | null;
-  requireIdentification: boolean;
+  /** Left out: the workspace's default. */
+  requireIdentification?: boolean;
   allowedEmails?: string[];
   allowedDomains?: string[];
 }
@@ -79,8 +83,13 @@ export function createSharesService(deps: SharesDeps) {
 
   async function create(auth: AuthContext, demoId: string, input: NewShare, actor: Actor) {
     checkExpiry(input.expiresAt);
+    const defaults = await deps.shareDefaults(auth.workspaceId);
+    const expiresAt =
+      input.expiresAt !== undefined
+        ? input.expiresAt && new Date(input.expiresAt)
+        : defaults.expiresInDays && new Date(clock.now().getTime() + defaults.expiresInDays * 86_400_000);
     const lists = {
-      requireIdentification: input.requireIdentification,
+      requireIdentification: input.requireIdentification ?? defaults.requireIdentification,
       allowedEmails: unique(input.allowedEmails ?? []),
       allowedDomains: unique(input.allowedDomains ?? []),
     };
@@ -100,7 +109,7 @@ export function createSharesService(deps: SharesDeps) {
         token: randomToken(32),
         name: input.name ?? '',
         passwordHash,
-        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        expiresAt: expiresAt || null,
         ...lists,
         createdById: auth.memberId,
         createdAt: now,

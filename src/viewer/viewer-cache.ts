@@ -4,8 +4,18 @@ import type { DemoStatus } from '../demos/demos.tables';
 import type { ShareRow } from '../shares/shares.schemas';
 import type { viewerSessions } from '../shares/shares.tables';
 
+/** The sharing workspace as its share pages show it (workspaces/branding.ts makes it a Brand). */
+export interface LinkWorkspace {
+  id: string;
+  name: string;
+  brandColor: string | null;
+  font: string;
+  logoSha256: string | null;
+}
+
 export interface LinkState {
   share: ShareRow;
+  workspace: LinkWorkspace;
   demoStatus: DemoStatus;
   /** The version viewers are served (null: never published), whose step numbers events name: 1..stepCount. */
   version: number | null;
@@ -27,7 +37,7 @@ export type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
 /**
  * What viewer requests read on every hit (the link, its demo's payload, the viewer's session), cached in
- * process. Entries are tagged `share:<id>`, `demo:<id>` and `session:<id>`, and go when a service announces
+ * process. Entries are tagged `share:<id>`, `demo:<id>`, `workspace:<id>` and `session:<id>`, and go when a service announces
  * a change to one of them (core/changes.ts), in this process and every other. The TTL bounds staleness
  * should an announcement be lost.
  */

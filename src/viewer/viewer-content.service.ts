@@ -6,6 +6,8 @@ import type { IngestEvent } from '../views/view-progress';
 import type { IngestItem, IngestResult } from '../views/views.ingest';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
+import { brandOf } from '../workspaces/branding';
+import { workspaceTag } from '../workspaces/workspaces.service';
 import { viewerDemoSchema } from './viewer.schemas';
 import { gateError, type ViewerGates, type Visitor } from './viewer.service';
 
@@ -32,11 +34,12 @@ export function createViewerContent(deps: ViewerContentDeps) {
     const { share } = link;
     const found = await cache.payloads.load(
       token,
-      () => [`share:${share.id}`, `demo:${share.demoId}`],
+      () => [`share:${share.id}`, `demo:${share.demoId}`, workspaceTag(share.workspaceId)],
       async () => {
         const demo = await deps.demos.published(share.workspaceId, share.demoId);
         if (!demo) return undefined;
-        const built = buildPayload(demo, (assetId) => `${base}/v1/viewer/${token}/assets/${assetId}`);
+        const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
+        const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base));
         // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
         const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
         return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds };
@@ -98,7 +101,10 @@ export function createViewerContent(deps: ViewerContentDeps) {
     };
   }
 
-  return { demo, asset, recordEvents, preview };
+  /** How the link's workspace presents itself: on every page of the link, its gates included. */
+  const brand = (link: LinkState) => brandOf(link.workspace, base);
+
+  return { demo, asset, recordEvents, preview, brand };
 }
 
 export interface LinkPreview {

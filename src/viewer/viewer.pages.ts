@@ -10,6 +10,7 @@ import { visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
 import { shareUrls } from '../core/share-urls';
 import type { LinkPreview } from './viewer-content.service';
+import type { Brand } from '../workspaces/branding';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
@@ -18,17 +19,17 @@ const pageParams = z.object({ token: z.string().max(200) });
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Link-preview tags for a link anyone may open; for the others, only the neutral title. */
-function previewTags(preview: LinkPreview | undefined, pageUrl: string): string {
+function previewTags(preview: LinkPreview | undefined, pageUrl: string, siteName: string): string {
   if (!preview) return '<title>Demoshare</title>';
   const origin = new URL(pageUrl).origin;
   const image = preview.imageUrl ? new URL(preview.imageUrl, origin).href : null;
   const meta = (attr: 'name' | 'property', key: string, value: string) =>
     `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
   return [
-    `<title>${escapeHtml(preview.title)} · Demoshare</title>`,
+    `<title>${escapeHtml(preview.title)} · ${escapeHtml(siteName)}</title>`,
     preview.description ? meta('name', 'description', preview.description) : '',
     meta('property', 'og:type', 'website'),
-    meta('property', 'og:site_name', 'Demoshare'),
+    meta('property', 'og:site_name', siteName),
     meta('property', 'og:title', preview.title),
     preview.description ? meta('property', 'og:description', preview.description) : '',
     meta('property', 'og:url', pageUrl),
@@ -42,8 +43,9 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
     .join('\n');
 }
 
-function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string) {
-  const config = scriptJson({ token, embed, status });
+function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand) {
+  // The brand comes with the page, so that even the password and identification forms wear it at once.
+  const config = scriptJson({ token, embed, status, ...(brand ? { brand } : {}) });
   const body = playerBuilt
     ? '<div id="player"></div>'
     : `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
@@ -93,8 +95,10 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
   async function page(token: string, embed: boolean, reply: FastifyReply, visitor: ReturnType<typeof visitorOf>) {
     let status = 200;
     let preview: LinkPreview | undefined;
+    let brand: Brand | undefined;
     try {
       const { link } = await ctx.services.viewer.resolve(token, undefined, visitor);
+      brand = ctx.services.viewer.brand(link);
       preview = await ctx.services.viewer.preview(link);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -124,8 +128,8 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
-    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
-    return reply.send(shell(token, embed, playerBuilt, status, head));
+    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token), brand?.name || 'Demoshare');
+    return reply.send(shell(token, embed, playerBuilt, status, head, brand));
   }
 
   // Each page load records a gate decision: on the viewer budget, like the API calls the player makes.

@@ -1,6 +1,7 @@
 import type { DemoReader } from '../demos/demos.reader';
 import { resolveConfiguration } from '../demos/demo-configuration.schemas';
 import { toHotspot } from '../demos/hotspots.schemas';
+import type { Brand } from '../workspaces/branding';
 
 type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['published']>>>;
 
@@ -11,7 +12,7 @@ type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['published']>>>;
  * decides where images and snapshots are fetched (the gated viewer route, or the editor's route for
  * previews).
  */
-export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => string) {
+export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => string, brand: Brand) {
   const numbers = new Map(found.steps.map((s) => [s.id, s.position]));
   const assetIds = new Set<string>();
   const url = (id: string | null) => {
@@ -22,7 +23,8 @@ export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => 
   const data = {
     version: found.version,
     title: found.demo.title,
-    configuration: resolveConfiguration(found.demo.configuration),
+    configuration: resolveConfiguration(found.demo.configuration, brand.color),
+    brand,
     steps: found.steps.map((step) => ({
       number: step.position,
       title: step.title,

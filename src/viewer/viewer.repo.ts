@@ -1,4 +1,5 @@
 import { eq, lt } from 'drizzle-orm';
+import { workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { shareAccessLog, shares, viewerSessions } from '../shares/shares.tables';
 
@@ -9,7 +10,21 @@ import { shareAccessLog, shares, viewerSessions } from '../shares/shares.tables'
 
 /** A link by its token, revoked or not: every viewer request is decided on it. */
 export async function findLinkByToken(db: Executor, token: string) {
-  const [row] = await db.select().from(shares).where(eq(shares.token, token)).limit(1);
+  const [row] = await db
+    .select({
+      share: shares,
+      workspace: {
+        id: workspaces.id,
+        name: workspaces.name,
+        brandColor: workspaces.brandColor,
+        font: workspaces.font,
+        logoSha256: workspaces.logoSha256,
+      },
+    })
+    .from(shares)
+    .innerJoin(workspaces, eq(workspaces.id, shares.workspaceId))
+    .where(eq(shares.token, token))
+    .limit(1);
   return row;
 }
 

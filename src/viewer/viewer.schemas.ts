@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { brandSchema } from '../workspaces/workspaces.schemas';
 import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
 import { configurationSchema } from '../demos/demo-configuration.schemas';
 import { text, withoutNul } from '../core/text';
@@ -44,6 +45,7 @@ export const viewerDemoSchema = z
     }),
     title: z.string(),
     configuration: configurationSchema,
+    brand: brandSchema,
     steps: z.array(
       z.object({
         number: z.number().int(),

@@ -10,6 +10,7 @@ import type { ShareRow } from '../shares/shares.schemas';
 import type { AccessDecision } from '../shares/shares.tables';
 import type { LinkState, ViewerCache, ViewerSessionRow } from './viewer-cache';
 import * as repo from './viewer.repo';
+import { workspaceTag } from '../workspaces/workspaces.service';
 
 export type Gate = 'password' | 'identification' | 'ready';
 
@@ -105,12 +106,12 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     if (token.length > 100) return undefined;
     return cache.links.load(
       token,
-      (l) => [`share:${l.share.id}`, `demo:${l.share.demoId}`],
+      (l) => [`share:${l.share.id}`, `demo:${l.share.demoId}`, workspaceTag(l.workspace.id)],
       async () => {
-        const share = await repo.findLinkByToken(db, token);
-        const demo = share && (await deps.demos.state(share.demoId));
-        return share && demo
-          ? { share, demoStatus: demo.status, version: demo.version, stepCount: demo.stepCount }
+        const found = await repo.findLinkByToken(db, token);
+        const demo = found && (await deps.demos.state(found.share.demoId));
+        return found && demo
+          ? { ...found, demoStatus: demo.status, version: demo.version, stepCount: demo.stepCount }
           : undefined;
       },
     );

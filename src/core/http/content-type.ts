@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
+import type { ZodApp } from './types';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,4 +32,15 @@ export function registerContentTypePolicy(app: FastifyInstance) {
       ),
     );
   });
+}
+
+/**
+ * Lets the routes that take an image as the raw body (step images, the workspace logo) receive it as a
+ * Buffer. Whichever of them registers first adds the parser; the image's real type is checked from its
+ * bytes, never from this header.
+ */
+export function acceptImageBodies(app: ZodApp, types: readonly string[]) {
+  const missing = types.filter((type) => !app.hasContentTypeParser(type));
+  if (missing.length === 0) return;
+  app.addContentTypeParser(missing, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 }

@@ -1,0 +1,36 @@
+import { eq } from 'drizzle-orm';
+import { workspaces } from '../accounts/accounts.tables';
+import type { Executor } from '../db/client';
+import { workspaceLogos } from './workspaces.tables';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type LogoRow = typeof workspaceLogos.$inferSelect;
+
+export async function findWorkspace(db: Executor, id: string) {
+  const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
+  return row;
+}
+
+export async function lockWorkspace(tx: Executor, id: string) {
+  const [row] = await tx.select().from(workspaces).where(eq(workspaces.id, id)).limit(1).for('update');
+  return row;
+}
+
+export async function updateWorkspace(tx: Executor, id: string, patch: Partial<typeof workspaces.$inferInsert>) {
+  const [row] = await tx.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning();
+  return row!;
+}
+
+export async function findLogo(db: Executor, workspaceId: string) {
+  const [row] = await db.select().from(workspaceLogos).where(eq(workspaceLogos.workspaceId, workspaceId)).limit(1);
+  return row;
+}
+
+export async function upsertLogo(tx: Executor, row: typeof workspaceLogos.$inferInsert) {
+  const { workspaceId: _, ...rest } = row;
+  await tx.insert(workspaceLogos).values(row).onConflictDoUpdate({ target: workspaceLogos.workspaceId, set: rest });
+}
+
+export async function deleteLogo(tx: Executor, workspaceId: string) {
+  await tx.delete(workspaceLogos).where(eq(workspaceLogos.workspaceId, workspaceId));
+}
