@@ -46,7 +46,9 @@ export function pickLinks(page: CapturedPage, already: Iterable<string>, limit: 
 /** Pages that differ only by query or fragment (?plan=pro, #faq) are one page for a tour. */
 export function pageKey(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname.replace(/\/index\.html?$/, '/')}`;
+  // /pricing, /pricing/ and /pricing/index.html are one page on every common server.
+  const path = parsed.pathname.replace(/\/index\.html?$/, '/').replace(/(.)\/+$/, '$1');
+  return `${parsed.origin}${path}`;
 }
 
 function withoutHash(url: URL): string {

@@ -123,7 +123,7 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
   /** The public logo: only the current one (`version` is a prefix of its SHA-256). */
   async function logo(workspaceId: string, version: string) {
     const row = await repo.findLogo(db, workspaceId);
-    if (!row || !row.sha256.startsWith(version)) throw notFound('Logo');
+    if (!row?.sha256.startsWith(version)) throw notFound('Logo');
     return row;
   }
 
