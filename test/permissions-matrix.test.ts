@@ -42,7 +42,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   shares: 'share',
   sessions: 'session',
 };
-const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery' };
+const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');
