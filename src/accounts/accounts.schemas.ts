@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKSPACE_NAME_MAX } from '../workspaces/branding';
 import { PERMISSION_NAMES, ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
@@ -16,7 +17,7 @@ export const signupBody = z
     email,
     password,
     name: text().trim().max(120).optional(),
-    workspace_name: text().trim().min(1).max(120).optional(),
+    workspace_name: text().trim().min(1).max(WORKSPACE_NAME_MAX).optional(),
     invitation_token: invitationTokenSchema
       .optional()
       .meta({ description: 'Accept this invitation too (it must be for `email`): the session then acts in its workspace.' }),

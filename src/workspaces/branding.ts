@@ -24,6 +24,12 @@ export const FONT_STACKS = {
 export type FontKey = keyof typeof FONT_STACKS;
 export const FONT_KEYS = Object.keys(FONT_STACKS) as [FontKey, ...FontKey[]];
 
+/** Also the limit of the signup form's workspace name. */
+export const WORKSPACE_NAME_MAX = 120;
+/** A logo is shown at most 40 px high: this is plenty, and keeps every viewer page light. */
+export const LOGO_MAX_BYTES = 512 * 1024;
+export const LOGO_MAX_SIDE = 2048;
+
 /** The accent of a workspace without a brand colour, and of the product itself. */
 export const DEFAULT_BRAND_COLOR = '#4f46e5';
 

@@ -2,14 +2,10 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import { text } from '../core/text';
-import { FONT_KEYS, logoPath } from './branding';
+import { FONT_KEYS, logoPath, WORKSPACE_NAME_MAX } from './branding';
 import type { LogoRow, WorkspaceRow } from './workspaces.repo';
 
-/** Also the limit of the signup form's workspace name. */
-export const WORKSPACE_NAME_MAX = 120;
-/** A logo is shown at most 40 px high: this is plenty, and keeps every viewer page light. */
-export const LOGO_MAX_BYTES = 512 * 1024;
-export const LOGO_MAX_SIDE = 2048;
+export { LOGO_MAX_BYTES, LOGO_MAX_SIDE, WORKSPACE_NAME_MAX } from './branding';
 
 const brandColor = z
   .string()

@@ -110,12 +110,12 @@ export async function apiList<T>(path: string, options: RequestOptions = {}): Pr
   return { rows: body.data, meta: body.meta };
 }
 
-/** Sends a file as the raw body (step images), with the CSRF header, and returns `data`. */
-export async function apiUpload<T>(path: string, file: Blob): Promise<T> {
+/** Sends a file as the raw body (step images, the logo), with the CSRF header, and returns `data`. */
+export async function apiUpload<T>(path: string, file: Blob, method: 'POST' | 'PUT' = 'POST'): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/v1${path}`, {
-      method: 'POST',
+      method,
       headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfToken() },
       credentials: 'same-origin',
       body: file,

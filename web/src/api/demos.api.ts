@@ -1,10 +1,12 @@
+import type { z } from 'zod';
+import type { configurationPatch } from '../../../src/demos/demo-configuration.schemas';
 import { api, apiList, apiUpload } from './client';
-import type { Demo, DemoConfiguration, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
+import type { Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
 
 const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
 
-type ConfigurationPatch = { [K in keyof DemoConfiguration]?: DemoConfiguration[K] extends object | null ? Partial<NonNullable<DemoConfiguration[K]>> | null : DemoConfiguration[K] };
+type ConfigurationPatch = z.input<typeof configurationPatch>;
 
 export const demosApi = {
   list: (query: { page: number; per_page: number; status?: DemoStatus; search?: string }) => apiList<Demo>('/demos', { query }),

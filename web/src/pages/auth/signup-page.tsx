@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { authApi } from '../../api/auth.api';
+import { WORKSPACE_NAME_MAX } from '../../api/workspace.api';
 import { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -83,6 +84,7 @@ export function SignupPage() {
           optional
           hint="Usually your company or team name."
           value={form.workspace_name}
+          maxLength={WORKSPACE_NAME_MAX}
           onChange={set('workspace_name')}
           error={fieldErrors.workspace_name}
         />

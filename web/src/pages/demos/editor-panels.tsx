@@ -1,3 +1,5 @@
+import { useResource } from '../../lib/use-resource';
+import { DEFAULT_BRAND_COLOR, workspaceApi } from '../../api/workspace.api';
 import { LIMITS } from '../../api/limits';
 import { useEffect, useState } from 'react';
 import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
@@ -194,7 +196,8 @@ export function HotspotPanel({
 
 /** What the settings panel changes; nested objects may be partial, as the API's PATCH takes them. */
 export interface ConfigurationChange {
-  theme_color?: string;
+  /** null: follow the workspace's brand colour again. */
+  theme_color?: string | null;
   progress_bar?: boolean;
   call_to_action?: { label: string; url: string } | null;
   navigation?: Partial<DemoConfiguration['navigation']>;
@@ -214,6 +217,10 @@ export function ConfigurationPanel({
   const [cta, setCta] = useState({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' });
   useEffect(() => setCta({ label: configuration.call_to_action?.label ?? '', url: configuration.call_to_action?.url ?? '' }), [configuration.call_to_action]);
   const ctaChanged = cta.label !== (configuration.call_to_action?.label ?? '') || cta.url !== (configuration.call_to_action?.url ?? '');
+  // A demo without a colour of its own shows its workspace's: when they match, it follows the brand.
+  const workspace = useResource(() => workspaceApi.get());
+  const brand = workspace.data ? (workspace.data.branding.brand_color ?? DEFAULT_BRAND_COLOR) : null;
+  const followsBrand = brand !== null && brand.toLowerCase() === configuration.theme_color.toLowerCase();
   return (
     <section className="panel" aria-label="Settings">
       <h2 className="panel-title">Player settings</h2>
@@ -221,14 +228,25 @@ export function ConfigurationPanel({
         <label className="field-label" htmlFor="theme-color">
           Theme colour
         </label>
-        <input
-          id="theme-color"
-          type="color"
-          className="color-input"
-          disabled={readOnly}
-          value={configuration.theme_color}
-          onChange={(e) => onSave({ theme_color: e.target.value })}
-        />
+        <div className="row">
+          <input
+            id="theme-color"
+            type="color"
+            className="color-input"
+            disabled={readOnly}
+            value={configuration.theme_color}
+            aria-describedby="theme-color-hint"
+            onChange={(e) => onSave({ theme_color: e.target.value })}
+          />
+          {!readOnly && brand !== null && !followsBrand ? (
+            <Button size="sm" variant="ghost" onClick={() => onSave({ theme_color: null })}>
+              Use workspace colour
+            </Button>
+          ) : null}
+        </div>
+        <p className="field-hint" id="theme-color-hint">
+          {followsBrand ? 'The workspace’s brand colour (Settings → Workspace).' : 'This demo’s own colour.'}
+        </p>
       </div>
       <Checkbox label="Show a progress bar" disabled={readOnly} checked={configuration.progress_bar} onChange={(e) => onSave({ progress_bar: e.target.checked })} />
       <Checkbox

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { embedCode, linkName, type Share, sharesApi } from '../../api/shares.api';
+import { workspaceApi } from '../../api/workspace.api';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -26,6 +27,8 @@ type View = { kind: 'list' } | { kind: 'new' } | { kind: 'edit'; share: Share } 
 /** Share links of one demo: create and edit (password, expiry, identification, allow-lists), copy, embed, revoke, audit. */
 export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose(): void }) {
   const links = useResource(() => sharesApi.list(demo.id));
+  // New links start from the workspace's defaults; without them (still loading, or failed) from the product's.
+  const workspace = useResource(() => workspaceApi.get());
   const [view, setView] = useState<View>({ kind: 'list' });
   const [embedding, setEmbedding] = useState<Share | null>(null);
   const [revoking, setRevoking] = useState<Share | null>(null);
@@ -49,6 +52,8 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
         {view.kind === 'new' ? (
           <ShareForm
             demoId={demo.id}
+            key={workspace.status}
+            defaults={workspace.data?.share_defaults}
             onCancel={() => setView({ kind: 'list' })}
             onSaved={(share) => {
               setView({ kind: 'created', share });

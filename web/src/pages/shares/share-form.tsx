@@ -23,6 +23,18 @@ function expiresAt(choice: string, customDate: string): string | null {
   return new Date(Date.now() + Number(choice) * DAY_MS).toISOString();
 }
 
+export interface ShareDefaults {
+  require_identification: boolean;
+  expires_in_days: number | null;
+}
+
+/** The expiry choice a workspace default of `days` makes: one of the presets, or that day picked. */
+function startingExpiry(days: number | null): { choice: string; date: string } {
+  if (days === null) return { choice: 'never', date: '' };
+  if (EXPIRY_CHOICES.some((c) => c.value === String(days))) return { choice: String(days), date: '' };
+  return { choice: 'custom', date: new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10) };
+}
+
 /** "a@x.com, b@y.com\nc@z.com" → three entries; people paste lists in every shape. */
 const splitList = (text: string) =>
   text
@@ -48,20 +60,24 @@ function fieldErrors(err: ApiError): Record<string, string> {
 export function ShareForm({
   demoId,
   share,
+  defaults,
   onSaved,
   onCancel,
 }: {
   demoId: string;
   share?: Share;
+  /** The workspace's share-link defaults: a new link starts from them. */
+  defaults?: ShareDefaults;
   onSaved(share: Share): void;
   onCancel(): void;
 }) {
+  const initial = share ? null : startingExpiry(defaults?.expires_in_days ?? null);
   const [name, setName] = useState(share?.name ?? '');
   const [password, setPassword] = useState('');
   const [removePassword, setRemovePassword] = useState(false);
-  const [expiry, setExpiry] = useState(share?.expires_at ? 'keep' : 'never');
-  const [customDate, setCustomDate] = useState('');
-  const [identify, setIdentify] = useState(share?.require_identification ?? false);
+  const [expiry, setExpiry] = useState(share ? (share.expires_at ? 'keep' : 'never') : initial!.choice);
+  const [customDate, setCustomDate] = useState(initial?.date ?? '');
+  const [identify, setIdentify] = useState(share?.require_identification ?? defaults?.require_identification ?? false);
   const [emails, setEmails] = useState(share?.allowed_emails.join('\n') ?? '');
   const [domains, setDomains] = useState(share?.allowed_domains.join('\n') ?? '');
   const expiryChoices = share?.expires_at
