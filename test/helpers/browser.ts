@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -18,4 +18,26 @@ export async function launchBrowser(): Promise<Browser | null> {
     return null;
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_BASE_ARGS });
+}
+
+/**
+ * A page in a new browser context signed in as `session` (its cookies set for `origin`). Close the
+ * context, or the browser, when done.
+ */
+export async function signedInPage(
+  browser: Browser,
+  origin: string,
+  session: { cookie: string },
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  await context.addCookies(
+    session.cookie.split('; ').map((pair) => {
+      const [name, ...value] = pair.split('=');
+      return { name: name!, value: value.join('='), url: origin };
+    }),
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
 }

@@ -15,7 +15,8 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
   const invalid = custom !== null && !isValidRange(custom);
 
   return (
-    <div className="range-picker" role="group" aria-label="Date range">
+    <fieldset className="range-picker">
+      <legend className="visually-hidden">Date range</legend>
       <div className="segmented">
         {PRESETS.map((p) => (
           <button
@@ -79,6 +80,6 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
       <p className="muted range-summary">
         {describeRange(value)} · {lengthInDays(value)} {lengthInDays(value) === 1 ? 'day' : 'days'}, UTC
       </p>
-    </div>
+    </fieldset>
   );
 }

@@ -46,7 +46,8 @@ export function TimeChart({ points, granularity, title }: { points: Point[]; gra
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 8 } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+      // One period alone would otherwise be spread over years of empty axis.
+      scales: { x: { time: true, range: (_u, min, max) => (min === max ? [min - 43_200, max + 43_200] : [min, max]) }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
       axes: [
         { stroke: '#475467', grid: { show: false }, ticks: { show: false } },
         { stroke: '#475467', grid: { stroke: '#eaecf0' }, ticks: { show: false }, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? formatCount(t) : '')) },
@@ -93,7 +94,7 @@ export function TimeChart({ points, granularity, title }: { points: Point[]; gra
               <span className="legend-key" style={{ background: COMPLETIONS }} /> Completions
             </span>
           ) : null}
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => setAsTable(!asTable)} aria-pressed={asTable}>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAsTable(!asTable)} aria-pressed={asTable}>
             {asTable ? 'Show chart' : 'Show table'}
           </button>
         </div>
@@ -114,10 +115,10 @@ export function TimeChart({ points, granularity, title }: { points: Point[]; gra
         />
       ) : (
         <div className="chart-body">
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes arrow keys to read its points */}
           <div
             ref={box}
             className="chart"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes arrow keys to read its points aloud
             tabIndex={0}
             role="img"
             aria-label={`${title}: ${points.length} periods. Use the left and right arrow keys to read each period, or Show table.`}
