@@ -38,7 +38,7 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     const viewer = await viewerContext.newPage();
     viewer.setDefaultTimeout(15_000);
     await viewer.goto(link.url.replace('http://localhost:3000', server.url));
-    await viewer.getByLabel('Name').fill('Grace Hopper');
+    await viewer.getByLabel('Your name').fill('Grace Hopper');
     await viewer.getByLabel('Work e-mail').fill('grace@globex.test');
     await viewer.getByRole('button', { name: 'Continue to demo' }).click();
     for (let i = 0; i < 3; i++) {
