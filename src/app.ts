@@ -20,6 +20,7 @@ import { registerMailJobs } from './mail/mail-queue';
 import { healthModule } from './health/health.module';
 import { createKernel } from './kernel';
 import type { AnyModule, Services } from './module';
+import { notificationsModule } from './notifications/notifications.module';
 import { oauthModule } from './oauth/oauth.module';
 import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
 import { sharesModule } from './shares/shares.module';
@@ -45,6 +46,7 @@ const MODULES: readonly AnyModule[] = [
   webhooksModule,
   sharesModule,
   viewsModule,
+  notificationsModule,
   viewerModule,
   auditModule,
   webModule,

@@ -16,8 +16,8 @@ declare module '../module' {
 export const viewerModule = defineModule({
   name: 'viewer',
   owns: { events: ['viewer.identified'] },
-  needs: ['demos', 'views'],
-  create(kernel, { demos, views }) {
+  needs: ['demos', 'views', 'notifications'],
+  create(kernel, { demos, views, notifications }) {
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
     const gates = createViewerGates({
@@ -27,6 +27,7 @@ export const viewerModule = defineModule({
       passwordAttempts: config.SHARE_PASSWORD_ATTEMPTS,
       passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
       sessionTtlMs: config.VIEWER_SESSION_TTL,
+      onIdentified: (tx, job) => notifications.notifications.viewerIdentified(tx, job),
     });
     const content = createViewerContent({
       gates,

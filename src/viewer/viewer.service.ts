@@ -3,7 +3,8 @@ import type { Clock } from '../core/clock';
 import { randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError } from '../core/errors';
 import type { RateLimitPolicy, RateLimits } from '../core/rate-limit';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
+import type { IdentifiedJob } from '../notifications/notifications.service';
 import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
 import type { ShareRow } from '../shares/shares.schemas';
@@ -32,6 +33,8 @@ export interface ViewerGatesDeps {
   passwordWindowSeconds: number;
   sessionTtlMs: number;
   log: { warn(obj: object, msg: string): void };
+  /** In the identification's transaction: what else must happen when a viewer identifies (notifications). */
+  onIdentified?(tx: Executor, viewer: IdentifiedJob): Promise<void>;
 }
 
 export interface Resolved {
@@ -266,6 +269,14 @@ export function createViewerGates(deps: ViewerGatesDeps) {
           viewer_name: viewer.name,
           identified_at: clock.now().toISOString(),
         },
+      });
+      await deps.onIdentified?.(tx, {
+        workspaceId: share.workspaceId,
+        shareId: share.id,
+        demoId: share.demoId,
+        email,
+        name: viewer.name || null,
+        at: clock.now().toISOString(),
       });
       return updated;
     });

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { demoDailyViewers } from './views.tables';
 import type { DailyDelta, StepDailyDelta, ViewState } from './view-progress';
 
 /**
@@ -185,4 +186,14 @@ export async function writeProgress(db: Executor, p: Progress) {
       (select count(*) from view_rows) as view_rows,
       (select count(*) from daily_rows) as daily_rows,
       (select count(*) from step_daily_rows) as step_daily_rows`);
+}
+
+/** Adds the viewers of views that just started to their day's set; one already there is skipped. */
+export async function addDailyViewers(db: Executor, rows: Array<{ demoId: string; day: string; version: number; viewerKey: string }>) {
+  if (rows.length === 0) return;
+  // Sorted by key: concurrent batches insert in one order and never wait on each other in a cycle.
+  const sorted = [...rows].sort((a, b) =>
+    a.demoId === b.demoId ? (a.day === b.day ? a.viewerKey.localeCompare(b.viewerKey) : a.day.localeCompare(b.day)) : a.demoId.localeCompare(b.demoId),
+  );
+  await db.insert(demoDailyViewers).values(sorted).onConflictDoNothing();
 }

@@ -120,6 +120,7 @@ export function createIngestion(deps: IngestionDeps) {
       const stepRows: repo.Progress['stepRows'] = [];
       const updates: repo.ViewUpdate[] = [];
       const outbox: NewEvent[] = [];
+      const viewers: Parameters<typeof repo.addDailyViewers>[1] = [];
       for (const row of viewRows) {
         const group = bySession.get(row.sessionId)!;
         const { session, shareId, stepCount } = group.items[0]!;
@@ -130,6 +131,10 @@ export function createIngestion(deps: IngestionDeps) {
         updates.push({ ...progress.view, lastActivityAt: now, viewerEmail, viewerName });
         for (const [stepNumber, r] of progress.stepRows) stepRows.push({ viewId: row.id, stepNumber, ...r });
         if (row.created) {
+          const viewerKey = viewerEmail ?? session.anonymousId;
+          if (viewerKey) {
+            viewers.push({ demoId: row.demoId, day: row.startedAt.toISOString().slice(0, 10), version: row.version, viewerKey });
+          }
           const counter = shareViews.get(shareId) ?? { shareId, views: 0, lastViewedAt: now };
           counter.views++;
           shareViews.set(shareId, counter);
@@ -163,6 +168,7 @@ export function createIngestion(deps: IngestionDeps) {
 
       const rollups = deltas.sorted();
       await repo.writeProgress(tx, { stepRows, views: updates, daily: rollups.daily, steps: rollups.steps });
+      await repo.addDailyViewers(tx, viewers);
       await emitEvents(tx, clock, outbox);
       await deps.countLinkViews(tx, [...shareViews.values()]);
       return results;

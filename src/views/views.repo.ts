@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { demoDailyStats, demoStepDailyStats, viewSteps, views } from './views.tables';
+import { demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views } from './views.tables';
 
 export interface ViewFilter {
   from?: Date;
@@ -80,31 +80,28 @@ export async function stepTotals(db: Executor, demoId: string, fromDay?: string,
 }
 
 /**
- * Distinct viewers (e-mail, else the anonymous visitor id) overall and per period. Distinct counts do not
- * add up across days, so this one reads the views themselves, through the (demo_id, started_at) index.
+ * Distinct viewers over whole UTC days, overall and per period, from the per-day viewer sets
+ * (demo_daily_viewers): the cost follows the viewers of the range, not its views.
  */
 export async function uniqueViewers(
   db: Executor,
   demoId: string,
-  from: Date | undefined,
-  to: Date | undefined,
+  fromDay: string | undefined,
+  toDay: string | undefined,
   granularity?: 'day' | 'week' | 'month',
   version?: number,
 ) {
-  const conditions: SQL[] = [eq(views.demoId, demoId)];
-  if (version !== undefined) conditions.push(eq(views.version, version));
-  if (from) conditions.push(gte(views.startedAt, from));
-  if (to) conditions.push(lte(views.startedAt, to));
-  const who = sql`coalesce(${views.viewerEmail}, ${views.anonymousId})`;
-  const [total] = await db
-    .select({ n: sql<number>`count(distinct ${who})::int`.mapWith(Number) })
-    .from(views)
-    .where(and(...conditions));
+  const conditions: SQL[] = [eq(demoDailyViewers.demoId, demoId)];
+  if (version !== undefined) conditions.push(eq(demoDailyViewers.version, version));
+  if (fromDay) conditions.push(gte(demoDailyViewers.day, fromDay));
+  if (toDay) conditions.push(lte(demoDailyViewers.day, toDay));
+  const distinct = sql<number>`count(distinct ${demoDailyViewers.viewerKey})::int`.mapWith(Number);
+  const [total] = await db.select({ n: distinct }).from(demoDailyViewers).where(and(...conditions));
   if (!granularity) return { total: total?.n ?? 0, byPeriod: new Map<string, number>() };
-  const period = sql<string>`to_char(date_trunc(${sql.raw(`'${granularity}'`)}, ${views.startedAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const period = sql<string>`to_char(date_trunc(${sql.raw(`'${granularity}'`)}, ${demoDailyViewers.day}::timestamp), 'YYYY-MM-DD')`;
   const rows = await db
-    .select({ period, n: sql<number>`count(distinct ${who})::int`.mapWith(Number) })
-    .from(views)
+    .select({ period, n: distinct })
+    .from(demoDailyViewers)
     .where(and(...conditions))
     .groupBy(sql`1`);
   return { total: total?.n ?? 0, byPeriod: new Map(rows.map((r) => [r.period, r.n])) };

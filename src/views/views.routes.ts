@@ -21,7 +21,8 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
         summary: 'List views',
         description:
           'One record per viewer session on the demo, newest first. `start_date` and ' +
-          '`end_date` bound `started_at`; `viewer_email` matches case-insensitively.',
+          '`end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the ' +
+          'start is a 400 naming both. `viewer_email` matches case-insensitively.',
         params: demoParams,
         querystring: listViewsQuery,
         response: { 200: listEnvelope(viewSchema), ...errors },
@@ -53,8 +54,13 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) 
         description:
           'completion_rate = completed views / views; avg_time_seconds = mean view ' +
           'duration; per step: views that reached it, mean seconds on it, and the share of those views that ' +
-          'ended there without completing. The range is applied in whole UTC days. Step numbers are those ' +
-          'of the version each view played; `version` narrows the figures to one version.',
+          'ended there without completing. Every figure, `unique_viewers` included, uses the same range: whole ' +
+          'UTC days, a view counting on the day it started; a timestamp bound counts its whole day; an end ' +
+          'before the start is a 400 naming both. `unique_viewers` is exact: distinct e-mail addresses, else ' +
+          'visitor ids, as the view had them when it started, from per-day viewer sets kept at ingestion. ' +
+          '`series` (with `granularity`) has one entry per period of the range, empty ones included (from the ' +
+          'first to the last day with views when no bounds are given; at most 3660 periods, else a 400). Step ' +
+          'numbers are those of the version each view played; `version` narrows the figures to one version.',
         params: demoParams,
         querystring: analyticsQuery,
         response: { 200: dataEnvelope(analyticsSchema), ...errors },

@@ -32,7 +32,7 @@ export const analyticsQuery = z
   .object({
     ...range,
     granularity: z.enum(['day', 'week', 'month']).optional().meta({
-      description: 'Adds `series`, one entry per period (weeks start on Monday, UTC).',
+      description: 'Adds `series`, one entry per period of the range, zeros included (weeks start on Monday, UTC).',
     }),
     version: versionFilter.meta({
       description:

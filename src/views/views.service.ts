@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/permissions';
-import { notFound } from '../core/errors';
+import { invalid, notFound } from '../core/errors';
 import { resolveDateFilter } from '../core/time';
 import type { Database } from '../db/client';
 import type { DemoReader } from '../demos/demos.reader';
@@ -27,6 +27,30 @@ export function periodStart(day: string, granularity: 'day' | 'week' | 'month'):
   return new Date(date.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** A series answers at most this many periods: ten years of days. */
+export const MAX_PERIODS = 3_660;
+
+/** The start of every period from the one `first` falls in to the one `last` falls in (YYYY-MM-DD, UTC). */
+export function periodStarts(first: string, last: string, granularity: 'day' | 'week' | 'month'): string[] {
+  const out: string[] = [];
+  const end = periodStart(last, granularity);
+  let at = periodStart(first, granularity);
+  while (at <= end) {
+    out.push(at);
+    if (out.length > MAX_PERIODS) {
+      throw invalid(`This range has more than ${MAX_PERIODS} periods of a ${granularity}: choose a shorter range or a coarser granularity`, [
+        { field: 'granularity', message: `more than ${MAX_PERIODS} periods in the range` },
+      ]);
+    }
+    const date = new Date(`${at}T00:00:00.000Z`);
+    if (granularity === 'day') date.setUTCDate(date.getUTCDate() + 1);
+    else if (granularity === 'week') date.setUTCDate(date.getUTCDate() + 7);
+    else date.setUTCMonth(date.getUTCMonth() + 1);
+    at = date.toISOString().slice(0, 10);
+  }
+  return out;
+}
+
 export function createViewsService(deps: ViewsDeps) {
   const { db } = deps.database;
 
@@ -36,11 +60,17 @@ export function createViewsService(deps: ViewsDeps) {
     return found;
   }
 
+  /** The range's instants; an end before the start is a 400 that names both. */
   function resolveRange(range: DateRange) {
-    return {
-      from: range.startDate ? resolveDateFilter(range.startDate, false) : undefined,
-      to: range.endDate ? resolveDateFilter(range.endDate, true) : undefined,
-    };
+    const from = range.startDate ? resolveDateFilter(range.startDate, false) : undefined;
+    const to = range.endDate ? resolveDateFilter(range.endDate, true) : undefined;
+    if (from && to && to < from) {
+      throw invalid('end_date is before start_date', [
+        { field: 'start_date', message: 'must be on or before end_date' },
+        { field: 'end_date', message: 'must be on or after start_date' },
+      ]);
+    }
+    return { from, to };
   }
 
   async function list(
@@ -65,9 +95,9 @@ export function createViewsService(deps: ViewsDeps) {
   }
 
   /**
-   * GET /v1/demos/:id/analytics from the daily aggregates: O(days × steps). The range is applied in whole
-   * UTC days (the days its ends fall on); unique viewers are counted from the views in the exact range.
-   * Rollups are kept per version: with `version`, the figures are those of its views alone.
+   * GET /v1/demos/:id/analytics from the daily roll-ups: O(days × steps), and the day's viewer sets for
+   * unique viewers. Every figure uses whole UTC days: a bound given as a timestamp counts its whole day.
+   * Roll-ups are kept per version: with `version`, the figures are those of its views alone.
    */
   async function analytics(
     auth: AuthContext,
@@ -83,7 +113,7 @@ export function createViewsService(deps: ViewsDeps) {
     const [daily, steps, unique] = await Promise.all([
       repo.dailyTotals(db, demoId, fromDay, toDay, version),
       repo.stepTotals(db, demoId, fromDay, toDay, version),
-      repo.uniqueViewers(db, demoId, from, to, range.granularity, version),
+      repo.uniqueViewers(db, demoId, fromDay, toDay, range.granularity, version),
     ]);
     const totals = daily.reduce(
       (acc, d) => ({
@@ -126,14 +156,17 @@ export function createViewsService(deps: ViewsDeps) {
         p.completions += d.completions;
         periods.set(key, p);
       }
-      result.series = [...periods.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([period_start, p]) => ({
-          period_start,
-          views: p.views,
-          unique_viewers: unique.byPeriod.get(period_start) ?? 0,
-          completions: p.completions,
-        }));
+      // Every period of the range, empty ones included: a chart must not skip days. Without bounds, the
+      // range runs from the first day with views to the last.
+      const first = fromDay ?? daily[0]?.day;
+      const last = toDay ?? daily.at(-1)?.day;
+      const starts = first && last ? periodStarts(first, last, range.granularity) : [];
+      result.series = starts.map((period_start) => ({
+        period_start,
+        views: periods.get(period_start)?.views ?? 0,
+        unique_viewers: unique.byPeriod.get(period_start) ?? 0,
+        completions: periods.get(period_start)?.completions ?? 0,
+      }));
     }
     return result;
   }

@@ -109,3 +109,21 @@ export const demoStepDailyStats = pgTable(
   },
   (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.stepNumber] })],
 );
+
+/**
+ * Who viewed a demo on each UTC day (and version): one row per viewer, added when their view starts. A
+ * viewer is their e-mail address when known, else the visitor id of their session. Unique viewers over a
+ * range are the distinct keys of its days: read from here, never from the views.
+ */
+export const demoDailyViewers = pgTable(
+  'demo_daily_viewers',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    viewerKey: text('viewer_key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.viewerKey] })],
+);

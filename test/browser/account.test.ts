@@ -184,4 +184,28 @@ describe.skipIf(!browser)('account pages (Chromium)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await shot(page, 'account-page-phone');
   });
+
+  it('opts in to viewer e-mails from the link the e-mails carry, and keeps the choice', async () => {
+    const email = uniqueEmail('notify');
+    const page = await open(PHONE);
+    await signUp(page, email);
+    await page.goto(`${server.url}/account#notifications`);
+    const mode = page.getByLabel('E-mail me');
+    await mode.waitFor();
+    expect(await mode.inputValue()).toBe('off');
+    // The section is scrolled to: the link in every notification e-mail lands on it.
+    await expect.poll(() => page.getByRole('heading', { name: 'Notifications' }).evaluate((h) => h.getBoundingClientRect().top)).toBeLessThan(400);
+    expect(await page.getByLabel('About').isDisabled()).toBe(true);
+
+    await mode.selectOption('daily');
+    await page.getByText('Notifications saved').waitFor();
+    await page.getByText('about the day before; nothing on a quiet day').waitFor();
+    await page.getByLabel('About').selectOption('mine');
+    await expect.poll(() => page.getByText('Notifications saved').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/account-notifications-phone.png`, animations: 'disabled' });
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('E-mail me').inputValue()).toBe('daily');
+    expect(await page.getByLabel('About').inputValue()).toBe('mine');
+  });
 });

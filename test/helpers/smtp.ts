@@ -64,5 +64,10 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
 
 /** The text of a (possibly quoted-printable, soft-wrapped) message body, decoded enough to search. */
 export function decodeBody(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  // Quoted-printable encodes the UTF-8 bytes of a character one by one: collect the bytes, then decode them.
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/(?:=[0-9A-F]{2})+/g, (run: string) =>
+      Buffer.from(run.split('=').slice(1).map((hex) => Number.parseInt(hex, 16))).toString('utf8'),
+    );
 }

@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { LoadingBlock } from './components/spinner';
 import { ToastProvider } from './components/toast';
 import { AppLayout } from './layout/app-layout';
 import { RequireSession } from './layout/require-session';
@@ -25,6 +27,9 @@ import { WebhooksPage } from './pages/webhooks/webhooks-page';
 import { RequirePermission } from './session/require-permission';
 import { SessionProvider } from './session/session-context';
 
+// Analytics pages bring their chart library: loaded when first opened, never with the rest of the app.
+const DemoAnalyticsPage = lazy(() => import('./pages/analytics/demo-analytics-page').then((m) => ({ default: m.DemoAnalyticsPage })));
+
 const WEBHOOKS_DENIED = 'Only admins manage webhooks. Ask an admin of this workspace to add one.';
 const AUDIT_DENIED = 'Only workspace admins can read the audit log.';
 
@@ -45,6 +50,14 @@ export function App() {
               <Route index element={<Navigate to="/demos" replace />} />
               <Route path="demos" element={<DemosPage />} />
               <Route path="demos/:id" element={<DemoEditorPage />} />
+              <Route
+                path="demos/:id/analytics"
+                element={
+                  <Suspense fallback={<LoadingBlock label="Loading analytics…" />}>
+                    <DemoAnalyticsPage />
+                  </Suspense>
+                }
+              />
               <Route path="analytics" element={<AnalyticsPage />} />
               <Route path="team" element={<TeamPage />} />
               <Route path="account" element={<AccountPage />} />

@@ -1,5 +1,6 @@
 import { PageHeader } from '../../components/page-header';
 import { EmailSection } from './email-section';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
@@ -8,12 +9,13 @@ import { SessionsSection } from './sessions-section';
 export function AccountPage() {
   return (
     <>
-      <PageHeader title="Your account" description="Your profile, sign-in and sessions. They are the same in every workspace you belong to." />
+      <PageHeader title="Your account" description="Your profile, sign-in, sessions and notifications. All but notifications are the same in every workspace you belong to." />
       <div className="stack">
         <ProfileSection />
         <EmailSection />
         <PasswordSection />
         <SessionsSection />
+        <NotificationsSection />
       </div>
     </>
   );

@@ -73,9 +73,21 @@ export function DemosPage() {
     { key: 'status', header: 'Status', render: (d) => <DemoListStatus demo={d} /> },
     { key: 'steps', header: 'Steps', kind: 'nowrap', render: (d) => d.step_count },
     { key: 'updated', header: 'Updated', kind: 'nowrap', render: (d) => formatRelative(d.updated_at) },
-    ...(allowed('shares.write')
-      ? [{ key: 'actions', header: <span className="visually-hidden">Actions</span>, kind: 'actions' as const, render: (d: Demo) => <ShareButton demo={d} size="sm" /> }]
-      : []),
+    {
+      key: 'actions',
+      header: <span className="visually-hidden">Actions</span>,
+      kind: 'actions' as const,
+      render: (d: Demo) => (
+        <span className="row row-end">
+          {d.published_version !== null ? (
+            <Link className="btn btn-ghost btn-sm" to={`/demos/${d.id}/analytics`} aria-label={`Analytics of ${d.title}`}>
+              Analytics
+            </Link>
+          ) : null}
+          {allowed('shares.write') ? <ShareButton demo={d} size="sm" /> : null}
+        </span>
+      ),
+    },
   ];
 
   return (

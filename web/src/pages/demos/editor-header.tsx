@@ -83,6 +83,11 @@ export function EditorHeader({
         <Button onClick={onPreview} disabled={demo.steps.length === 0}>
           Preview
         </Button>
+        {demo.published_version !== null || demo.status === 'published' ? (
+          <Link className="btn btn-secondary" to={`/demos/${demo.id}/analytics`}>
+            Analytics
+          </Link>
+        ) : null}
         {readOnly ? null : (
           <>
             {allowed('shares.write') ? <ShareButton demo={demo} /> : null}

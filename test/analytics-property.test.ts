@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../src/core/clock';
+import { periodStart, periodStarts } from '../src/views/views.service';
+import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
+import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+
+const DAY = 86_400_000;
+const BASE = Date.parse('2026-03-02T00:00:00.000Z');
+const day = (offset: number) => new Date(BASE + offset * DAY).toISOString().slice(0, 10);
+
+interface ViewPlan {
+  /** Day the view starts on, and the minute of that day. */
+  day: number;
+  minute: number;
+  /** Identified as viewer<who>@… (repeat viewers), or anonymous (-1). */
+  who: number;
+  /** Furthest step reached (1..3), and whether it completes. */
+  reached: number;
+  completes: boolean;
+  /** Seconds on each step. */
+  seconds: number;
+}
+
+interface RawView {
+  viewer: { email: string | null; anonymous_id: string | null };
+  steps_viewed: number[];
+  step_times: { number: number; seconds: number }[];
+  completed: boolean;
+  duration_seconds: number;
+  started_at: string;
+}
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Every figure of the analytics endpoint, computed the slow way from the raw views. */
+function bruteForce(all: RawView[], start: string, end: string, granularity: 'day' | 'week' | 'month', stepCount: number) {
+  const inRange = all.filter((v) => v.started_at.slice(0, 10) >= start && v.started_at.slice(0, 10) <= end);
+  const key = (v: RawView) => v.viewer.email ?? v.viewer.anonymous_id;
+  const n = inRange.length;
+  const steps = Array.from({ length: stepCount }, (_, i) => i + 1).map((number) => {
+    const reached = inRange.filter((v) => v.steps_viewed.includes(number));
+    const seconds = reached.reduce((s, v) => s + (v.step_times.find((t) => t.number === number)?.seconds ?? 0), 0);
+    const ended = reached.filter((v) => !v.completed && Math.max(...v.steps_viewed) === number).length;
+    return {
+      number,
+      views: reached.length,
+      avg_time: reached.length ? round2(seconds / reached.length) : 0,
+      drop_off_rate: reached.length ? round4(ended / reached.length) : 0,
+    };
+  });
+  const series = periodStarts(start, end, granularity).map((period_start) => {
+    const inPeriod = inRange.filter((v) => periodStart(v.started_at.slice(0, 10), granularity) === period_start);
+    return {
+      period_start,
+      views: inPeriod.length,
+      unique_viewers: new Set(inPeriod.map(key)).size,
+      completions: inPeriod.filter((v) => v.completed).length,
+    };
+  });
+  return {
+    total_views: n,
+    unique_viewers: new Set(inRange.map(key)).size,
+    completion_rate: n ? round4(inRange.filter((v) => v.completed).length / n) : 0,
+    avg_time_seconds: n ? round2(inRange.reduce((s, v) => s + v.duration_seconds, 0) / n) : 0,
+    steps,
+    series,
+  };
+}
+
+describe('analytics: every figure equals a brute-force computation over the raw views', () => {
+  let t: TestApp;
+  let key: string;
+  const clock = manualClock(new Date(BASE));
+  const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock, config: { VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_PER_MINUTE: 1_000_000 } });
+    await t.signUp();
+    key = await t.apiKey('all');
+  });
+  afterAll(() => t?.close());
+
+  /** Plays `plan` through the viewer API at the planned time (a view may run past midnight). */
+  async function play(token: string, plan: ViewPlan, index: number) {
+    clock.set(new Date(BASE + plan.day * DAY + plan.minute * 60_000));
+    const v = viewerClient(t, token, `203.0.113.${(index % 200) + 1}`);
+    await v.call('GET', '');
+    if (plan.who >= 0) {
+      const res = await v.call('POST', '/identify', { name: `Viewer ${plan.who}`, email: `viewer${plan.who}@acme.test` });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const events = [ev('view_started')];
+    for (let step = 2; step <= plan.reached; step++) events.push(ev('step_reached', { step_number: step, seconds_on_previous: plan.seconds }));
+    const first = await v.call('POST', '/events', { events });
+    expect(first.statusCode, first.body).toBe(202);
+    if (plan.completes) {
+      // The end comes ten minutes later: across midnight for a view that starts at 23:55.
+      clock.advance(10 * 60_000);
+      const done = await v.call('POST', '/events', { events: [ev('completed', { seconds_on_previous: plan.seconds })] });
+      expect(done.statusCode, done.body).toBe(202);
+    }
+  }
+
+  async function rawViews(demoId: string): Promise<RawView[]> {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views?per_page=100`, headers: bearer(key) });
+    return res.json().data;
+  }
+
+  const viewPlan = fc.record({
+    day: fc.integer({ min: 0, max: 40 }),
+    minute: fc.oneof(fc.integer({ min: 0, max: 1439 }), fc.constant(1435)),
+    who: fc.integer({ min: -1, max: 3 }),
+    reached: fc.integer({ min: 1, max: 3 }),
+    completes: fc.boolean(),
+    seconds: fc.integer({ min: 1, max: 30 }),
+  });
+  const range = fc.tuple(fc.integer({ min: -3, max: 45 }), fc.integer({ min: 0, max: 45 })).map(([a, len]) => ({ start: day(a), end: day(a + len) }));
+
+  it('holds for random views, ranges and granularities', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(viewPlan, { minLength: 0, maxLength: 8 }), fc.array(range, { minLength: 1, maxLength: 3 }), async (plans, ranges) => {
+        clock.set(new Date(BASE - DAY));
+        const demoId = await demoWithSteps(t, key, 3);
+        const link = await createShare(t, key, demoId);
+        for (const [i, plan] of plans.entries()) await play(link.token, plan, i);
+        const all = await rawViews(demoId);
+        expect(all).toHaveLength(plans.length);
+        for (const r of ranges) {
+          for (const granularity of ['day', 'week', 'month'] as const) {
+            const res = await t.app.inject({
+              method: 'GET',
+              url: `/v1/demos/${demoId}/analytics?start_date=${r.start}&end_date=${r.end}&granularity=${granularity}`,
+              headers: bearer(key),
+            });
+            expect(res.statusCode, res.body).toBe(200);
+            expect(res.json().data).toEqual(bruteForce(all, r.start, r.end, granularity, 3));
+          }
+        }
+      }),
+      { numRuns: process.env.CI ? 12 : 8, seed: 20261124 },
+    );
+  }, 240_000);
+
+  it('answers a range whose end is before its start with a 400 naming both', async () => {
+    const demoId = await demoWithSteps(t, key, 1);
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?start_date=2026-03-10&end_date=2026-03-09`, headers: bearer(key) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual(['start_date', 'end_date']);
+    const views = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views?start_date=2026-03-10&end_date=2026-03-09`, headers: bearer(key) });
+    expect(views.statusCode).toBe(400);
+  });
+
+  it('fills every period of the range, zeros included, and a one-day range has one', async () => {
+    const demoId = await demoWithSteps(t, key, 2);
+    const link = await createShare(t, key, demoId);
+    await play(link.token, { day: 5, minute: 600, who: 1, reached: 2, completes: true, seconds: 4 }, 1);
+    const get = async (q: string) =>
+      (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?${q}`, headers: bearer(key) })).json().data;
+    const month = await get(`start_date=${day(0)}&end_date=${day(9)}&granularity=day`);
+    expect(month.series.map((p: { period_start: string }) => p.period_start)).toEqual(Array.from({ length: 10 }, (_, i) => day(i)));
+    expect(month.series.filter((p: { views: number }) => p.views > 0)).toEqual([{ period_start: day(5), views: 1, unique_viewers: 1, completions: 1 }]);
+    const one = await get(`start_date=${day(5)}&end_date=${day(5)}&granularity=day`);
+    expect(one.series).toHaveLength(1);
+    expect(one.total_views).toBe(1);
+    const none = await get(`start_date=${day(20)}&end_date=${day(21)}&granularity=week`);
+    expect(none).toMatchObject({ total_views: 0, unique_viewers: 0, completion_rate: 0, avg_time_seconds: 0 });
+    expect(none.series.every((p: { views: number }) => p.views === 0)).toBe(true);
+    // A timestamp bound counts its whole UTC day, for every figure alike.
+    const stamped = await get(`start_date=${day(5)}T23:00:00Z&end_date=${day(5)}T23:30:00Z`);
+    expect(stamped).toMatchObject({ total_views: 1, unique_viewers: 1 });
+    const tooMany = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?start_date=1990-01-01&end_date=2026-01-01&granularity=day`, headers: bearer(key) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.details[0].field).toBe('granularity');
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, signedInPage } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createShare, demoWithSteps } from '../helpers/shares';
+import type { TestSession } from '../helpers/test-app';
+
+const SHOTS = 'test-results/screenshots';
+const browser: Browser | null = await launchBrowser();
+
+// A viewer plays a demo to its end through a share link; its owner then reads the view, the completion and
+// the funnel on the demo's analytics page, at desktop and phone width.
+describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
+  let server: TestServer;
+  let admin: TestSession;
+  let key: string;
+  let demoId: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ jobs: true });
+    mkdirSync(SHOTS, { recursive: true });
+    admin = await server.signUp();
+    key = await server.apiKey('all', admin);
+    demoId = await demoWithSteps(server, key, 3);
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a view played to the end: figures, completion, funnel, the viewer and their journey', async () => {
+    const link = await createShare(server, key, demoId, { require_identification: true, name: 'Sent to Globex' });
+    const viewerContext = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(viewerContext);
+    const viewer = await viewerContext.newPage();
+    viewer.setDefaultTimeout(15_000);
+    await viewer.goto(link.url.replace('http://localhost:3000', server.url));
+    await viewer.getByLabel('Your name').fill('Grace Hopper');
+    await viewer.getByLabel('Work e-mail').fill('grace@globex.test');
+    await viewer.getByRole('button', { name: 'Continue to demo' }).click();
+    for (let i = 0; i < 3; i++) {
+      await viewer.locator('.ds-step-title', { hasText: `Step ${i + 1}` }).waitFor();
+      await viewer.getByRole('button', { name: i < 2 ? 'Next' : /Next|Finish/ }).click();
+    }
+    await viewer.getByRole('heading', { name: 'You have reached the end' }).waitFor();
+    // The player sends its events in batches: wait until the server has the completion.
+    await expect
+      .poll(async () => (await server.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views`, headers: { authorization: `Bearer ${key}` } })).json().data[0]?.completed, { timeout: 15_000 })
+      .toBe(true);
+
+    const { context, page } = await signedInPage(browser!, server.url, admin);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${demoId}`);
+    await page.locator('.editor-actions').getByRole('link', { name: 'Analytics' }).click();
+    await page.waitForURL(`**/demos/${demoId}/analytics**`);
+    const figure = (label: string) => page.locator('.figure', { has: page.locator('dt', { hasText: label }) }).locator('.figure-value');
+    await expect.poll(() => figure('Views').textContent()).toBe('1');
+    expect(await figure('Unique viewers').textContent()).toBe('1');
+    expect(await figure('Completion rate').textContent()).toBe('100%');
+
+    const funnel = page.getByRole('list', { name: 'Viewers reaching each step' });
+    expect(await funnel.locator('li').count()).toBe(3);
+    expect(await funnel.locator('li').first().textContent()).toContain('1 reached (100%)');
+
+    const row = page.locator('table tbody tr', { hasText: 'Grace Hopper' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('globex.test');
+    expect(await row.textContent()).toContain('3 of 3');
+    expect(await row.textContent()).toContain('Yes');
+    await page.locator('canvas').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/analytics-demo-desktop.png`, fullPage: true, animations: 'disabled' });
+
+    await row.getByRole('button', { name: /Grace Hopper/ }).click();
+    const journey = page.getByRole('dialog', { name: 'Grace Hopper' });
+    await journey.waitFor();
+    expect(await journey.locator('ol.journey li').count()).toBe(3);
+    await page.screenshot({ path: `${SHOTS}/analytics-journey.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    // The chart answers the keyboard and the numbers are there as a table too.
+    await page.getByRole('img', { name: /Views and completions/ }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.locator('.chart-readout').textContent()).toMatch(/1 view, 1 completed/);
+    await page.getByRole('button', { name: 'Show table' }).click();
+    expect(await page.getByRole('table', { name: 'Views and completions' }).locator('tbody tr').count()).toBe(30);
+
+    // Another range, chosen by preset, is in the address (bookmarkable).
+    await page.getByRole('button', { name: '7 days' }).click();
+    await page.waitForURL(/from=\d{4}-\d{2}-\d{2}&to=/);
+    await expect.poll(() => page.getByRole('table', { name: 'Views and completions' }).locator('tbody tr').count()).toBe(7);
+
+    const phone = await signedInPage(browser!, server.url, admin, { width: 390, height: 844 });
+    contexts.push(phone.context);
+    await phone.page.goto(`${server.url}/demos/${demoId}/analytics`);
+    await phone.page.locator('.figure').first().waitFor();
+    await phone.page.locator('canvas').first().waitFor();
+    const wide = await phone.page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 5)
+        .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+    );
+    expect(wide).toEqual([]);
+    await phone.page.screenshot({ path: `${SHOTS}/analytics-demo-phone.png`, fullPage: true, animations: 'disabled' });
+  });
+
+  it('is friendly with no views at all', async () => {
+    const empty = await demoWithSteps(server, key, 2);
+    const { context, page } = await signedInPage(browser!, server.url, admin);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${empty}/analytics`);
+    await page.getByText('No views in this period yet.').waitFor();
+    await page.getByText('Nobody viewed this demo in this period.').waitFor();
+    expect(await page.locator('.figure-value').first().textContent()).toBe('0');
+    await page.screenshot({ path: `${SHOTS}/analytics-demo-empty.png`, fullPage: true, animations: 'disabled' });
+  });
+});

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { DayRange } from '../../api/analytics.api';
+import { describeRange, isValidRange, lastDays, lengthInDays, PRESETS } from './date-range';
+
+/**
+ * Presets (7, 30, 90 days) and a custom range of UTC days. The choice applies at once for a preset, and on
+ * Apply for custom dates, so half-typed dates never load figures.
+ */
+export function DateRangePicker({ value, onChange }: { value: DayRange; onChange(range: DayRange): void }) {
+  const preset = PRESETS.find((p) => {
+    const r = lastDays(p.days);
+    return r.start === value.start && r.end === value.end;
+  });
+  const [custom, setCustom] = useState<DayRange | null>(preset ? null : value);
+  const invalid = custom !== null && !isValidRange(custom);
+
+  return (
+    <fieldset className="range-picker">
+      <legend className="visually-hidden">Date range</legend>
+      <div className="segmented">
+        {PRESETS.map((p) => (
+          <button
+            key={p.days}
+            type="button"
+            className={`segment${preset?.days === p.days && custom === null ? ' active' : ''}`}
+            aria-pressed={preset?.days === p.days && custom === null}
+            onClick={() => {
+              setCustom(null);
+              onChange(lastDays(p.days));
+            }}
+          >
+            {p.days} days
+          </button>
+        ))}
+        <button
+          type="button"
+          className={`segment${custom !== null ? ' active' : ''}`}
+          aria-pressed={custom !== null}
+          onClick={() => setCustom(custom ?? value)}
+        >
+          Custom
+        </button>
+      </div>
+      {custom !== null ? (
+        <form
+          className="range-custom"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!invalid) onChange(custom);
+          }}
+        >
+          <label>
+            <span className="field-label">From</span>
+            <input
+              className="input"
+              type="date"
+              value={custom.start}
+              max={custom.end || undefined}
+              onChange={(e) => setCustom({ ...custom, start: e.target.value })}
+              aria-invalid={invalid || undefined}
+            />
+          </label>
+          <label>
+            <span className="field-label">To</span>
+            <input
+              className="input"
+              type="date"
+              value={custom.end}
+              min={custom.start || undefined}
+              onChange={(e) => setCustom({ ...custom, end: e.target.value })}
+              aria-invalid={invalid || undefined}
+            />
+          </label>
+          <button type="submit" className="btn btn-secondary" disabled={invalid}>
+            Apply
+          </button>
+          {invalid ? <p className="field-error">The start date must be on or before the end date.</p> : null}
+        </form>
+      ) : null}
+      <p className="muted range-summary">
+        {describeRange(value)} · {lengthInDays(value)} {lengthInDays(value) === 1 ? 'day' : 'days'}, UTC
+      </p>
+    </fieldset>
+  );
+}
