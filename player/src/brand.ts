@@ -1,17 +1,8 @@
-import { type Brand, fontStack } from '../../src/workspaces/branding';
+import { type Brand, fontStack, textOn } from '../../src/workspaces/branding';
 import { h, safeUrl } from './dom';
 
 export type { Brand };
-
-/** White or near-black, whichever reads on `hex` (WCAG relative luminance). */
-export function textOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return luminance > 0.45 ? '#101828' : '#ffffff';
-}
+export { textOn };
 
 export const isColour = (value: unknown): value is string => typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value);
 

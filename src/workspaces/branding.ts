@@ -61,3 +61,13 @@ export function brandOf(
     logo_url: workspace.logoSha256 ? `${origin}${logoPath(workspace.id, workspace.logoSha256)}` : null,
   };
 }
+
+/** White or near-black, whichever reads on `hex` (WCAG relative luminance): the text on a brand colour. */
+export function textOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.45 ? '#101828' : '#ffffff';
+}

@@ -135,7 +135,7 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
     };
   }
 
-  return { settings, update, setLogo, removeLogo, logo, shareDefaults, find: (id: string) => repo.findWorkspace(db, id) };
+  return { settings, update, setLogo, removeLogo, logo, shareDefaults };
 }
 
 export type WorkspacesService = ReturnType<typeof createWorkspacesService>;

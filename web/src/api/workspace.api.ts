@@ -11,6 +11,7 @@ export {
   type FontKey,
   LOGO_MAX_BYTES,
   LOGO_MAX_SIDE,
+  textOn,
   WORKSPACE_NAME_MAX,
 } from '../../../src/workspaces/branding';
 

@@ -7,6 +7,7 @@ import {
   type FontKey,
   LOGO_MAX_BYTES,
   LOGO_MAX_SIDE,
+  textOn,
   workspaceApi,
 } from '../../api/workspace.api';
 import { Alert } from '../../components/alert';
@@ -35,15 +36,6 @@ function imageSize(file: File): Promise<{ width: number; height: number } | null
     };
     img.src = url;
   });
-}
-
-/** White or near-black, whichever reads on `hex`: the player makes the same choice for its buttons. */
-function textOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5) > 0.45 ? '#101828' : '#ffffff';
 }
 
 /** Logo, brand colour and font of the share pages and the player, with a preview of how viewers see them. */
