@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WORKSPACE_NAME_MAX } from '../workspaces/branding';
+import { WORKSPACE_NAME_MAX } from './workspace-name';
 import { PERMISSION_NAMES, ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import { text } from '../core/text';
-import { FONT_KEYS, logoPath, WORKSPACE_NAME_MAX } from './branding';
+import { WORKSPACE_NAME_MAX } from '../accounts/workspace-name';
+import { FONT_KEYS, logoPath } from './branding';
 import type { LogoRow, WorkspaceRow } from './workspaces.repo';
 
-export { LOGO_MAX_BYTES, LOGO_MAX_SIDE, WORKSPACE_NAME_MAX } from './branding';
+export { LOGO_MAX_BYTES, LOGO_MAX_SIDE } from './branding';
 
 const brandColor = z
   .string()

@@ -1,0 +1,2 @@
+/** The longest workspace name, at sign-up and in the workspace's settings alike. */
+export const WORKSPACE_NAME_MAX = 120;
