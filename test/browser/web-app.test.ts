@@ -260,6 +260,8 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     await shot(page, 'keys-list-phone');
   });
 
+  // Two sign-ups, a sign-in and some thirty page steps on a server of its own: on a loaded CI machine this
+  // ran past the suite's 120 s (it takes 5 s alone), so it gets twice that.
   it('lets an invited viewer join from the link in the e-mail, switch workspace and see why team changes are not theirs', async () => {
     // A server of its own that really e-mails, with APP_URL its own origin so the link in the mail opens it.
     const smtp = await startSmtpServer();
@@ -336,7 +338,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
       await mailing.close();
       await smtp.close();
     }
-  });
+  }, 240_000);
 
   it('runs the sidebar down the whole of a page taller than the window, its user menu at the foot of the window', async () => {
     const page = await open(DESKTOP);
