@@ -27,6 +27,7 @@ import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
 import { viewerModule } from './viewer/viewer.module';
 import { viewsModule } from './views/views.module';
+import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 import { workspacesModule } from './workspaces/workspaces.module';
@@ -46,6 +47,7 @@ const MODULES: readonly AnyModule[] = [
   webhooksModule,
   sharesModule,
   viewsModule,
+  analyticsModule,
   notificationsModule,
   viewerModule,
   auditModule,

@@ -101,6 +101,9 @@ const settingsSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt(16),
   WEBHOOK_POLL_INTERVAL: duration('1s'),
   VIEWER_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
+  ANALYTICS_EXACT_VIEWERS_UP_TO: z.coerce.number().int().min(0).default(20_000).meta({
+    description: 'Unique viewers are exact up to this many views in a range, estimated (HyperLogLog) beyond.',
+  }),
   SHARE_PASSWORD_ATTEMPTS: positiveInt(5),
   SHARE_PASSWORD_WINDOW: duration('15m'),
   VIEWER_SESSION_TTL: duration('30d'),

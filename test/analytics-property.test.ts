@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
-import { periodStart, periodStarts } from '../src/views/views.service';
+import { periodStart, periodStarts } from '../src/analytics/periods';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -21,6 +21,8 @@ interface ViewPlan {
   completes: boolean;
   /** Seconds on each step. */
   seconds: number;
+  /** Identified with a member's address: internal traffic, left out unless asked for. */
+  member: boolean;
 }
 
 interface RawView {
@@ -30,6 +32,7 @@ interface RawView {
   completed: boolean;
   duration_seconds: number;
   started_at: string;
+  internal: boolean;
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -73,13 +76,15 @@ function bruteForce(all: RawView[], start: string, end: string, granularity: 'da
 describe('analytics: every figure equals a brute-force computation over the raw views', () => {
   let t: TestApp;
   let key: string;
+  let memberEmail: string;
   const clock = manualClock(new Date(BASE));
   const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
 
   beforeAll(async () => {
     t = await createTestApp({ clock, config: { VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_PER_MINUTE: 1_000_000 } });
-    await t.signUp();
-    key = await t.apiKey('all');
+    const admin = await t.signUp();
+    memberEmail = admin.email;
+    key = await t.apiKey('all', admin);
   });
   afterAll(() => t?.close());
 
@@ -88,8 +93,9 @@ describe('analytics: every figure equals a brute-force computation over the raw 
     clock.set(new Date(BASE + plan.day * DAY + plan.minute * 60_000));
     const v = viewerClient(t, token, `203.0.113.${(index % 200) + 1}`);
     await v.call('GET', '');
-    if (plan.who >= 0) {
-      const res = await v.call('POST', '/identify', { name: `Viewer ${plan.who}`, email: `viewer${plan.who}@acme.test` });
+    if (plan.who >= 0 || plan.member) {
+      const email = plan.member ? memberEmail : `viewer${plan.who}@acme.test`;
+      const res = await v.call('POST', '/identify', { name: `Viewer ${plan.who}`, email });
       expect(res.statusCode, res.body).toBe(200);
     }
     const events = [ev('view_started')];
@@ -105,7 +111,7 @@ describe('analytics: every figure equals a brute-force computation over the raw 
   }
 
   async function rawViews(demoId: string): Promise<RawView[]> {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views?per_page=100`, headers: bearer(key) });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views?per_page=100&include_internal=true`, headers: bearer(key) });
     return res.json().data;
   }
 
@@ -116,6 +122,7 @@ describe('analytics: every figure equals a brute-force computation over the raw 
     reached: fc.integer({ min: 1, max: 3 }),
     completes: fc.boolean(),
     seconds: fc.integer({ min: 1, max: 30 }),
+    member: fc.integer({ min: 0, max: 6 }).map((n) => n === 0),
   });
   const range = fc.tuple(fc.integer({ min: -3, max: 45 }), fc.integer({ min: 0, max: 45 })).map(([a, len]) => ({ start: day(a), end: day(a + len) }));
 
@@ -130,13 +137,12 @@ describe('analytics: every figure equals a brute-force computation over the raw 
         expect(all).toHaveLength(plans.length);
         for (const r of ranges) {
           for (const granularity of ['day', 'week', 'month'] as const) {
-            const res = await t.app.inject({
-              method: 'GET',
-              url: `/v1/demos/${demoId}/analytics?start_date=${r.start}&end_date=${r.end}&granularity=${granularity}`,
-              headers: bearer(key),
-            });
+            const url = `/v1/demos/${demoId}/analytics?start_date=${r.start}&end_date=${r.end}&granularity=${granularity}`;
+            const res = await t.app.inject({ method: 'GET', url, headers: bearer(key) });
             expect(res.statusCode, res.body).toBe(200);
-            expect(res.json().data).toEqual(bruteForce(all, r.start, r.end, granularity, 3));
+            expect(res.json().data).toEqual(bruteForce(all.filter((v) => !v.internal), r.start, r.end, granularity, 3));
+            const withInternal = await t.app.inject({ method: 'GET', url: `${url}&include_internal=true`, headers: bearer(key) });
+            expect(withInternal.json().data).toEqual(bruteForce(all, r.start, r.end, granularity, 3));
           }
         }
       }),
@@ -156,7 +162,7 @@ describe('analytics: every figure equals a brute-force computation over the raw 
   it('fills every period of the range, zeros included, and a one-day range has one', async () => {
     const demoId = await demoWithSteps(t, key, 2);
     const link = await createShare(t, key, demoId);
-    await play(link.token, { day: 5, minute: 600, who: 1, reached: 2, completes: true, seconds: 4 }, 1);
+    await play(link.token, { day: 5, minute: 600, who: 1, reached: 2, completes: true, seconds: 4, member: false }, 1);
     const get = async (q: string) =>
       (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?${q}`, headers: bearer(key) })).json().data;
     const month = await get(`start_date=${day(0)}&end_date=${day(9)}&granularity=day`);

@@ -42,7 +42,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   shares: 'share',
   sessions: 'session',
 };
-const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace' };
+const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');
@@ -81,7 +81,7 @@ function contractScope(method: string, url: string): Scope | null {
   if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize|audit-log|workspace)(\/|\.csv$|$)/.test(url)) return null;
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
-  if (/^\/v1\/demos\/:id\/(analytics|views)$/.test(url)) return 'analytics:read';
+  if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
   if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
   throw new Error(`${method} ${url}: no rule of the design covers it; add one here and a row in PERMISSIONS`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalid } from './errors';
 
 /** ISO 8601 UTC with milliseconds, the only timestamp format on the wire. */
 export function iso(date: Date): string;
@@ -27,4 +28,17 @@ export function parseDuration(text: string): number {
   if (!match) throw new Error(`"${text}" is not a duration such as 500ms, 10s, 5m, 2h or 5d`);
   const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'ms'];
   return Math.round(Number(match[1]) * unit);
+}
+
+/** A range's instants from its optional bounds; an end before the start is a 400 that names both. */
+export function resolveDateRange(startDate: string | undefined, endDate: string | undefined) {
+  const from = startDate ? resolveDateFilter(startDate, false) : undefined;
+  const to = endDate ? resolveDateFilter(endDate, true) : undefined;
+  if (from && to && to < from) {
+    throw invalid('end_date is before start_date', [
+      { field: 'start_date', message: 'must be on or before end_date' },
+      { field: 'end_date', message: 'must be on or after start_date' },
+    ]);
+  }
+  return { from, to };
 }

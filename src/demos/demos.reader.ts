@@ -42,6 +42,11 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
       const found = number === undefined ? await versions.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
       return found?.stepCount;
     },
+    /** Step titles of a version, in order (index 0 is step 1); undefined when there is no such version. */
+    versionStepTitles: async (demoId: string, number: number) => {
+      const found = await versions.findVersion(db, demoId, number);
+      return found?.snapshot.steps.map((s) => s.title);
+    },
     /** An asset of one demo. */
     asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
   };

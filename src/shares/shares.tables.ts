@@ -59,6 +59,8 @@ export const viewerSessions = pgTable(
     viewerEmail: text('viewer_email'),
     /** Stable per session: counts anonymous visitors in unique_viewers. */
     anonymousId: text('anonymous_id').notNull(),
+    /** Opened by a signed-in member of the workspace: their views are internal traffic. */
+    internal: boolean('internal').notNull().default(false),
     referrer: text('referrer'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),

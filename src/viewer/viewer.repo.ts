@@ -1,5 +1,5 @@
-import { eq, lt } from 'drizzle-orm';
-import { workspaces } from '../accounts/accounts.tables';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import { members, sessions, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { shareAccessLog, shares, viewerSessions } from '../shares/shares.tables';
 
@@ -30,6 +30,17 @@ export async function findLinkByToken(db: Executor, token: string) {
 
 export async function insertAccessLog(db: Executor, row: typeof shareAccessLog.$inferInsert) {
   await db.insert(shareAccessLog).values(row);
+}
+
+/** Whether the app session with this digest is live and its user a member of the workspace. */
+export async function isMemberSession(db: Executor, tokenDigest: string, workspaceId: string, now: Date) {
+  const [row] = await db
+    .select({ id: members.id })
+    .from(sessions)
+    .innerJoin(members, and(eq(members.userId, sessions.userId), eq(members.workspaceId, workspaceId)))
+    .where(and(eq(sessions.tokenDigest, tokenDigest), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function insertViewerSession(db: Executor, row: typeof viewerSessions.$inferInsert) {

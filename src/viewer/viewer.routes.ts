@@ -15,6 +15,7 @@ import {
   viewerStateSchema,
 } from './viewer.schemas';
 import { type Gate, type Visitor, viewerCookieName } from './viewer.service';
+import { SESSION_COOKIE } from '../auth/authenticate';
 
 const tags = ['Viewer'];
 const errors = {
@@ -41,7 +42,13 @@ function matches(request: FastifyRequest, etag: string): boolean {
 export function visitorOf(request: FastifyRequest): Visitor {
   const ua = request.headers['user-agent'];
   const referer = request.headers.referer;
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null, referrer: typeof referer === 'string' ? referer : null };
+  return {
+    ip: request.ip,
+    userAgent: typeof ua === 'string' ? ua : null,
+    referrer: typeof referer === 'string' ? referer : null,
+    // A member previewing their own link: their views are the workspace's own traffic.
+    appSession: request.cookies[SESSION_COOKIE] || undefined,
+  };
 }
 
 /** The viewer JSON API: public, rate-limited per address, and gated link by link. */

@@ -20,6 +20,8 @@ export interface Visitor {
   ip: string;
   userAgent: string | null;
   referrer: string | null;
+  /** The web app's session cookie, when the browser has one: a member's own views are internal. */
+  appSession?: string;
 }
 
 export interface ViewerGatesDeps {
@@ -169,7 +171,9 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     if (session) return { session, issued: undefined };
     const token = randomToken(32);
     const now = clock.now();
+    const internal = visitor.appSession ? await repo.isMemberSession(db, sha256Hex(visitor.appSession), share.workspaceId, now) : false;
     const created = await repo.insertViewerSession(db, {
+      internal,
       id: sha256Hex(token),
       shareId: share.id,
       demoId: share.demoId,

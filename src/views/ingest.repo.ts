@@ -6,8 +6,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { REGISTERS } from '../core/hll';
 import { demoDailyViewers } from './views.tables';
-import type { DailyDelta, StepDailyDelta, ViewState } from './view-progress';
+import type { DailyDelta, SegmentDelta, StepDailyDelta, ViewState } from './view-progress';
 
 /**
  * Rows as the JSON array json_to_recordset reads: keys in snake_case (the column names), dates as ISO text
@@ -33,6 +34,8 @@ export interface ViewCandidate {
   anonymousId: string;
   referrer: string | null;
   userAgent: string | null;
+  /** The viewer session was opened by a signed-in member. */
+  internal: boolean;
 }
 
 export interface OpenView extends ViewState {
@@ -71,18 +74,23 @@ export async function claimAndOpenViews(
     ),
     opened as (
       insert into views (id, workspace_id, demo_id, share_id, version, session_id, viewer_email, viewer_name,
-        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent)
+        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent, internal, company)
       select v.id, v.workspace_id, v.demo_id, v.share_id, v.version, v.session_id, v.viewer_email, v.viewer_name,
-        v.anonymous_id, '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent
+        v.anonymous_id, '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent,
+        -- A member's own session, or a member's address (invited ones too): the workspace's own traffic.
+        v.internal or exists (
+          select 1 from members m where m.workspace_id = v.workspace_id and m.email = lower(v.viewer_email)
+        ),
+        case when v.viewer_email like '%@%' then lower(split_part(v.viewer_email, '@', 2)) end
       from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
         version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
-        user_agent text)
+        user_agent text, internal boolean)
       where v.session_id in (select session_id from claimed)
       order by v.session_id
       on conflict (session_id) do update set session_id = excluded.session_id
       returning views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at, views.steps_viewed,
         views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
-        views.viewer_name, (views.xmax = 0) as created
+        views.viewer_name, views.share_id, views.internal, views.company, (views.xmax = 0) as created
     )
     select session_id, event_id::text as event_id, null::json as view from claimed
     union all
@@ -101,6 +109,9 @@ export async function claimAndOpenViews(
       workspaceId: v.workspace_id as string,
       demoId: v.demo_id as string,
       version: (v.version as number | null) ?? 0,
+      internal: v.internal as boolean,
+      shareId: (v.share_id as string | null) ?? '',
+      company: (v.company as string | null) ?? '',
       startedAt: new Date(v.started_at as string),
       stepsViewed: v.steps_viewed as number[],
       currentStep: v.current_step as number,
@@ -126,6 +137,7 @@ export interface Progress {
   views: ViewUpdate[];
   daily: DailyDelta[];
   steps: StepDailyDelta[];
+  segments: SegmentDelta[];
 }
 
 /**
@@ -139,6 +151,7 @@ export async function writeProgress(db: Executor, p: Progress) {
   const viewRows = recordset(p.views);
   const daily = recordset(p.daily);
   const stepDaily = recordset(p.steps);
+  const segments = recordset(p.segments);
   await db.execute(sql`
     with
     step_rows as (
@@ -160,40 +173,94 @@ export async function writeProgress(db: Executor, p: Progress) {
       returning 1
     ),
     daily_rows as (
-      insert into demo_daily_stats (demo_id, day, version, views, completions, duration_seconds)
-      select x.demo_id, x.day, x.version, x.views, x.completions, x.duration_seconds
-      from json_to_recordset(${daily}::json) as x(demo_id text, day date, version integer, views integer, completions integer, duration_seconds double precision)
-      order by x.demo_id, x.day, x.version
-      on conflict (demo_id, day, version) do update set
+      insert into demo_daily_stats (demo_id, day, version, internal, views, completions, duration_seconds)
+      select x.demo_id, x.day, x.version, x.internal, x.views, x.completions, x.duration_seconds
+      from json_to_recordset(${daily}::json) as x(demo_id text, day date, version integer, internal boolean, views integer, completions integer, duration_seconds double precision)
+      order by x.demo_id, x.day, x.version, x.internal
+      on conflict (demo_id, day, version, internal) do update set
         views = demo_daily_stats.views + excluded.views,
         completions = demo_daily_stats.completions + excluded.completions,
         duration_seconds = demo_daily_stats.duration_seconds + excluded.duration_seconds
       returning 1
     ),
     step_daily_rows as (
-      insert into demo_step_daily_stats (demo_id, day, version, step_number, views, seconds, ended_here)
-      select x.demo_id, x.day, x.version, x.step_number, x.views, x.seconds, x.ended_here
-      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, version integer, step_number integer, views integer, seconds double precision, ended_here integer)
-      order by x.demo_id, x.day, x.version, x.step_number
-      on conflict (demo_id, day, version, step_number) do update set
+      insert into demo_step_daily_stats (demo_id, day, version, internal, step_number, views, seconds, ended_here)
+      select x.demo_id, x.day, x.version, x.internal, x.step_number, x.views, x.seconds, x.ended_here
+      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, views integer, seconds double precision, ended_here integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.step_number
+      on conflict (demo_id, day, version, internal, step_number) do update set
         views = demo_step_daily_stats.views + excluded.views,
         seconds = demo_step_daily_stats.seconds + excluded.seconds,
         ended_here = demo_step_daily_stats.ended_here + excluded.ended_here
+      returning 1
+    ),
+    segment_rows as (
+      insert into demo_daily_segments (demo_id, day, internal, share_id, company, views, completions, last_viewed_at)
+      select x.demo_id, x.day, x.internal, x.share_id, x.company, x.views, x.completions, x.last_viewed_at
+      from json_to_recordset(${segments}::json) as x(demo_id text, day date, internal boolean, share_id text, company text, views integer, completions integer, last_viewed_at timestamptz)
+      order by x.demo_id, x.day, x.internal, x.share_id, x.company
+      on conflict (demo_id, day, internal, share_id, company) do update set
+        views = demo_daily_segments.views + excluded.views,
+        completions = demo_daily_segments.completions + excluded.completions,
+        last_viewed_at = greatest(demo_daily_segments.last_viewed_at, excluded.last_viewed_at)
       returning 1
     )
     select
       (select count(*) from step_rows) as step_rows,
       (select count(*) from view_rows) as view_rows,
       (select count(*) from daily_rows) as daily_rows,
-      (select count(*) from step_daily_rows) as step_daily_rows`);
+      (select count(*) from step_daily_rows) as step_daily_rows,
+      (select count(*) from segment_rows) as segment_rows`);
 }
 
-/** Adds the viewers of views that just started to their day's set; one already there is skipped. */
-export async function addDailyViewers(db: Executor, rows: Array<{ demoId: string; day: string; version: number; viewerKey: string }>) {
+export interface DailyViewer {
+  demoId: string;
+  day: string;
+  version: number;
+  internal: boolean;
+  shareId: string;
+  viewerKey: string;
+}
+
+/**
+ * Adds the viewers of views that just started to their day's set and to its sketch. The sketches take two
+ * statements: the first creates a day's sketch or, when it exists, locks it (a no-op update, in key order,
+ * so concurrent batches never wait on each other in a cycle); the second adds the keys to rows this
+ * transaction now holds, and its fresh snapshot sees a row another batch created meanwhile.
+ */
+export async function addDailyViewers(db: Executor, rows: DailyViewer[]) {
   if (rows.length === 0) return;
   // Sorted by key: concurrent batches insert in one order and never wait on each other in a cycle.
   const sorted = [...rows].sort((a, b) =>
-    a.demoId === b.demoId ? (a.day === b.day ? a.viewerKey.localeCompare(b.viewerKey) : a.day.localeCompare(b.day)) : a.demoId.localeCompare(b.demoId),
+    compareKeys(
+      [a.demoId, a.day, String(a.version).padStart(10, '0'), a.internal ? '1' : '0', a.shareId, a.viewerKey],
+      [b.demoId, b.day, String(b.version).padStart(10, '0'), b.internal ? '1' : '0', b.shareId, b.viewerKey],
+    ),
   );
   await db.insert(demoDailyViewers).values(sorted).onConflictDoNothing();
+  const sketches = new Map<string, { demo_id: string; day: string; internal: boolean; keys: string[] }>();
+  for (const r of sorted) {
+    const key = JSON.stringify([r.demoId, r.day, r.internal]);
+    const entry = sketches.get(key) ?? { demo_id: r.demoId, day: r.day, internal: r.internal, keys: [] };
+    entry.keys.push(r.viewerKey);
+    sketches.set(key, entry);
+  }
+  const json = JSON.stringify([...sketches.values()]);
+  await db.execute(sql`
+    insert into demo_daily_sketches (demo_id, day, internal, sketch)
+    select x.demo_id, x.day, x.internal, decode(repeat('00', ${REGISTERS}), 'hex')
+    from json_to_recordset(${json}::json) as x(demo_id text, day date, internal boolean)
+    order by 1, 2, 3
+    on conflict (demo_id, day, internal) do update set sketch = demo_daily_sketches.sketch`);
+  await db.execute(sql`
+    update demo_daily_sketches as s set sketch = demoshare_hll_add(s.sketch, array(select json_array_elements_text(x.keys)))
+    from (select * from json_to_recordset(${json}::json) as x(demo_id text, day date, internal boolean, keys json) order by 1, 2, 3) as x
+    where s.demo_id = x.demo_id and s.day = x.day and s.internal = x.internal`);
+}
+
+function compareKeys(a: string[], b: string[]) {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return 0;
 }

@@ -21,6 +21,11 @@ export interface ViewState {
   demoId: string;
   /** The version played (0: recorded before versions): the rollups keep versions apart. */
   version: number;
+  /** Workspace traffic (views.internal): its own roll-up rows, left out of figures by default. */
+  internal: boolean;
+  /** The link ('' for none) and company ('' for anonymous) the view is counted under. */
+  shareId: string;
+  company: string;
   startedAt: Date;
   stepsViewed: number[];
   currentStep: number;
@@ -33,6 +38,7 @@ export interface DailyDelta {
   demoId: string;
   day: string;
   version: number;
+  internal: boolean;
   views: number;
   completions: number;
   durationSeconds: number;
@@ -42,36 +48,68 @@ export interface StepDailyDelta {
   demoId: string;
   day: string;
   version: number;
+  internal: boolean;
   stepNumber: number;
   views: number;
   seconds: number;
   endedHere: number;
 }
 
-// Key order is the rows' primary-key order (see sorted()): numbers sort as text once padded.
+export interface SegmentDelta {
+  demoId: string;
+  day: string;
+  internal: boolean;
+  shareId: string;
+  company: string;
+  views: number;
+  completions: number;
+  lastViewedAt: Date;
+}
+
+// Key order is the rows' primary-key order (see sorted()): numbers sort as text once padded, and false
+// before true as 0 before 1.
 const pad = (n: number) => String(n).padStart(10, '0');
+const flag = (b: boolean) => (b ? '1' : '0');
 
 /** What a batch adds to the rollups, merged per row so that each row is written once per batch. */
 export class RollupDeltas {
   readonly daily = new Map<string, DailyDelta>();
   readonly steps = new Map<string, StepDailyDelta>();
+  readonly segments = new Map<string, SegmentDelta>();
 
-  day(demoId: string, day: string, version: number): DailyDelta {
-    const key = `${demoId}|${day}|${pad(version)}`;
+  day(view: ViewState): DailyDelta {
+    const { demoId, version, internal } = view;
+    const day = dayOf(view.startedAt);
+    const key = `${demoId}|${day}|${pad(version)}|${flag(internal)}`;
     let entry = this.daily.get(key);
     if (!entry) {
-      entry = { demoId, day, version, views: 0, completions: 0, durationSeconds: 0 };
+      entry = { demoId, day, version, internal, views: 0, completions: 0, durationSeconds: 0 };
       this.daily.set(key, entry);
     }
     return entry;
   }
 
-  step(demoId: string, day: string, version: number, stepNumber: number): StepDailyDelta {
-    const key = `${demoId}|${day}|${pad(version)}|${pad(stepNumber)}`;
+  step(view: ViewState, stepNumber: number): StepDailyDelta {
+    const { demoId, version, internal } = view;
+    const day = dayOf(view.startedAt);
+    const key = `${demoId}|${day}|${pad(version)}|${flag(internal)}|${pad(stepNumber)}`;
     let entry = this.steps.get(key);
     if (!entry) {
-      entry = { demoId, day, version, stepNumber, views: 0, seconds: 0, endedHere: 0 };
+      entry = { demoId, day, version, internal, stepNumber, views: 0, seconds: 0, endedHere: 0 };
       this.steps.set(key, entry);
+    }
+    return entry;
+  }
+
+  segment(view: ViewState): SegmentDelta {
+    const { demoId, internal, shareId, company } = view;
+    const day = dayOf(view.startedAt);
+    // JSON keeps the text columns apart whatever they hold; the rows are sorted by their own fields below.
+    const key = JSON.stringify([demoId, day, internal, shareId, company]);
+    let entry = this.segments.get(key);
+    if (!entry) {
+      entry = { demoId, day, internal, shareId, company, views: 0, completions: 0, lastViewedAt: view.startedAt };
+      this.segments.set(key, entry);
     }
     return entry;
   }
@@ -79,8 +117,18 @@ export class RollupDeltas {
   /** Rows in key order: concurrent batches lock rollup rows in the same order and never deadlock. */
   sorted() {
     const byKey = <V>(m: Map<string, V>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
-    return { daily: byKey(this.daily), steps: byKey(this.steps) };
+    const segments = [...this.segments.values()].sort((a, b) =>
+      compareTuples([a.demoId, a.day, flag(a.internal), a.shareId, a.company], [b.demoId, b.day, flag(b.internal), b.shareId, b.company]),
+    );
+    return { daily: byKey(this.daily), steps: byKey(this.steps), segments };
   }
+}
+
+function compareTuples(a: string[], b: string[]) {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return 0;
 }
 
 export interface ProgressResult {
@@ -106,8 +154,6 @@ export function applyEvents(
   deltas: RollupDeltas,
 ): ProgressResult {
   const view: ViewState = { ...before, stepsViewed: [...before.stepsViewed] };
-  const day = dayOf(view.startedAt);
-  const { demoId, version } = view;
   const reached = new Set(view.stepsViewed);
   let furthest = Math.max(0, ...view.stepsViewed);
   const stepRows = new Map<number, { seconds: number; firstReachedAt: Date }>();
@@ -122,26 +168,27 @@ export function applyEvents(
 
   if (created) {
     touch(1);
-    deltas.day(demoId, day, version).views++;
-    deltas.step(demoId, day, version, 1).views++;
-    deltas.step(demoId, day, version, 1).endedHere++;
+    deltas.day(view).views++;
+    deltas.step(view, 1).views++;
+    deltas.step(view, 1).endedHere++;
+    deltas.segment(view).views++;
   }
 
   const credit = (seconds: number | undefined) => {
     if (!seconds || seconds <= 0) return;
     touch(view.currentStep).seconds += seconds;
     view.durationSeconds += seconds;
-    deltas.day(demoId, day, version).durationSeconds += seconds;
-    deltas.step(demoId, day, version, view.currentStep).seconds += seconds;
+    deltas.day(view).durationSeconds += seconds;
+    deltas.step(view, view.currentStep).seconds += seconds;
   };
   const reach = (step: number) => {
     if (reached.has(step)) return;
     reached.add(step);
     touch(step);
-    deltas.step(demoId, day, version, step).views++;
+    deltas.step(view, step).views++;
     if (!view.completed && step > furthest) {
-      if (furthest > 0) deltas.step(demoId, day, version, furthest).endedHere--;
-      deltas.step(demoId, day, version, step).endedHere++;
+      if (furthest > 0) deltas.step(view, furthest).endedHere--;
+      deltas.step(view, step).endedHere++;
     }
     furthest = Math.max(furthest, step);
   };
@@ -156,11 +203,12 @@ export function applyEvents(
     } else if (event.type === 'completed' && !view.completed) {
       reach(stepCount);
       view.currentStep = stepCount;
-      deltas.step(demoId, day, version, furthest).endedHere--;
+      deltas.step(view, furthest).endedHere--;
       view.completed = true;
       view.completedAt = now;
       justCompleted = true;
-      deltas.day(demoId, day, version).completions++;
+      deltas.day(view).completions++;
+      deltas.segment(view).completions++;
     }
   }
   view.stepsViewed = [...reached].sort((a, b) => a - b);

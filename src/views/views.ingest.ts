@@ -5,7 +5,7 @@ import { emitEvents, type NewEvent } from '../events/outbox';
 import type { viewerSessions } from '../shares/shares.tables';
 import { Batcher } from './batcher';
 import * as repo from './ingest.repo';
-import { applyEvents, type IngestEvent, RollupDeltas } from './view-progress';
+import { applyEvents, dayOf, type IngestEvent, RollupDeltas } from './view-progress';
 
 type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
@@ -75,6 +75,7 @@ export function createIngestion(deps: IngestionDeps) {
           anonymousId: session.anonymousId,
           referrer: null,
           userAgent: session.userAgent,
+          internal: session.internal,
         };
         candidate.referrer ??= item.events.find((e) => e.referrer)?.referrer ?? null;
         candidates.set(session.id, candidate);
@@ -120,7 +121,7 @@ export function createIngestion(deps: IngestionDeps) {
       const stepRows: repo.Progress['stepRows'] = [];
       const updates: repo.ViewUpdate[] = [];
       const outbox: NewEvent[] = [];
-      const viewers: Parameters<typeof repo.addDailyViewers>[1] = [];
+      const viewers: repo.DailyViewer[] = [];
       for (const row of viewRows) {
         const group = bySession.get(row.sessionId)!;
         const { session, shareId, stepCount } = group.items[0]!;
@@ -133,7 +134,14 @@ export function createIngestion(deps: IngestionDeps) {
         if (row.created) {
           const viewerKey = viewerEmail ?? session.anonymousId;
           if (viewerKey) {
-            viewers.push({ demoId: row.demoId, day: row.startedAt.toISOString().slice(0, 10), version: row.version, viewerKey });
+            viewers.push({
+              demoId: row.demoId,
+              day: dayOf(row.startedAt),
+              version: row.version,
+              internal: row.internal,
+              shareId: row.shareId,
+              viewerKey,
+            });
           }
           const counter = shareViews.get(shareId) ?? { shareId, views: 0, lastViewedAt: now };
           counter.views++;
@@ -167,7 +175,7 @@ export function createIngestion(deps: IngestionDeps) {
       }
 
       const rollups = deltas.sorted();
-      await repo.writeProgress(tx, { stepRows, views: updates, daily: rollups.daily, steps: rollups.steps });
+      await repo.writeProgress(tx, { stepRows, views: updates, ...rollups });
       await repo.addDailyViewers(tx, viewers);
       await emitEvents(tx, clock, outbox);
       await deps.countLinkViews(tx, [...shareViews.values()]);

@@ -25,21 +25,11 @@ export const listViewsQuery = paginationQuery
     ...range,
     viewer_email: text().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
     version: versionFilter,
-  })
-  .strict();
-
-export const analyticsQuery = z
-  .object({
-    ...range,
-    granularity: z.enum(['day', 'week', 'month']).optional().meta({
-      description: 'Adds `series`, one entry per period of the range, zeros included (weeks start on Monday, UTC).',
-    }),
-    version: versionFilter.meta({
-      description:
-        'Only the views of this published version (GET /v1/demos/:id/versions), with its steps. Without ' +
-        'it: every view, and the steps of the version viewers are served now (a step number counts the ' +
-        'views of every version that had that number).',
-    }),
+    include_internal: z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((v) => v === 'true')
+      .meta({ description: 'List the workspace’s own views (`internal`) too; left out by default.' }),
   })
   .strict();
 
@@ -68,35 +58,14 @@ export const viewSchema = z
     last_activity_at: timestamp,
     referrer: z.string().nullable(),
     user_agent: z.string().nullable(),
+    internal: z.boolean().meta({
+      description:
+        'The workspace’s own traffic: opened from a browser signed in as a member, or identified with a ' +
+        'member’s e-mail address when the view started. Left out of every figure unless asked for.',
+    }),
+    company: z.string().nullable().meta({ description: 'The domain of the viewer’s e-mail address when the view started.' }),
   })
   .meta({ id: 'View' });
-
-export const analyticsSchema = z
-  .object({
-    total_views: z.number().int(),
-    unique_viewers: z.number().int(),
-    completion_rate: z.number(),
-    avg_time_seconds: z.number(),
-    steps: z.array(
-      z.object({
-        number: z.number().int(),
-        views: z.number().int(),
-        avg_time: z.number().meta({ description: 'Mean seconds spent on the step by the views that reached it.' }),
-        drop_off_rate: z.number(),
-      }),
-    ),
-    series: z
-      .array(
-        z.object({
-          period_start: z.string().meta({ description: 'YYYY-MM-DD, UTC.' }),
-          views: z.number().int(),
-          unique_viewers: z.number().int(),
-          completions: z.number().int(),
-        }),
-      )
-      .optional(),
-  })
-  .meta({ id: 'Analytics' });
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -116,5 +85,7 @@ export function toView(row: ViewRow, steps: ViewStepRow[]) {
     last_activity_at: iso(row.lastActivityAt),
     referrer: row.referrer,
     user_agent: row.userAgent,
+    internal: row.internal,
+    company: row.company,
   };
 }

@@ -2,7 +2,7 @@ import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, te
 import { workspaces } from '../accounts/accounts.tables';
 import { demos } from '../demos/demos.tables';
 import { shares, viewerSessions } from '../shares/shares.tables';
-import { at, id } from '../db/columns';
+import { at, bytea, id } from '../db/columns';
 
 /** One viewer session on one demo. */
 export const views = pgTable(
@@ -38,10 +38,19 @@ export const views = pgTable(
     lastActivityAt: at('last_activity_at').notNull(),
     referrer: text('referrer'),
     userAgent: text('user_agent'),
+    /**
+     * Workspace traffic: a signed-in member's session, or a member's e-mail. Decided when the view starts,
+     * like the company; left out of every figure unless asked for.
+     */
+    internal: boolean('internal').notNull().default(false),
+    /** The domain of the viewer's e-mail when the view started (lower case); null: anonymous then. */
+    company: text('company'),
   },
   (t) => [
     index('views_demo_started_idx').on(t.demoId, t.startedAt),
     index('views_demo_email_idx').on(t.demoId, t.viewerEmail),
+    // A viewer's journey lists their views of every demo.
+    index('views_workspace_email_idx').on(t.workspaceId, t.viewerEmail),
   ],
 );
 
@@ -84,11 +93,13 @@ export const demoDailyStats = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     /** The version the views played (views.version); 0 for views recorded before versions existed. */
     version: integer('version').notNull().default(0),
+    /** Members' own views (views.internal), kept apart so that figures can leave them out. */
+    internal: boolean('internal').notNull().default(false),
     views: integer('views').notNull().default(0),
     completions: integer('completions').notNull().default(0),
     durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version] })],
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal] })],
 );
 
 export const demoStepDailyStats = pgTable(
@@ -100,6 +111,7 @@ export const demoStepDailyStats = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     /** The version whose step this is: step numbers of different versions are different steps. */
     version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
     stepNumber: integer('step_number').notNull(),
     /** Views that reached the step. */
     views: integer('views').notNull().default(0),
@@ -107,13 +119,13 @@ export const demoStepDailyStats = pgTable(
     /** Views whose furthest step is this one and that have not completed: the drop-offs so far. */
     endedHere: integer('ended_here').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.stepNumber] })],
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.stepNumber] })],
 );
 
 /**
- * Who viewed a demo on each UTC day (and version): one row per viewer, added when their view starts. A
- * viewer is their e-mail address when known, else the visitor id of their session. Unique viewers over a
- * range are the distinct keys of its days: read from here, never from the views.
+ * Who viewed a demo on each UTC day (and version, and link): one row per viewer, added when their view
+ * starts. A viewer is their e-mail address when known, else the visitor id of their session. Exact unique
+ * viewers over a range are the distinct keys of its days: read from here, never from the views.
  */
 export const demoDailyViewers = pgTable(
   'demo_daily_viewers',
@@ -123,7 +135,49 @@ export const demoDailyViewers = pgTable(
       .references(() => demos.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    /** The link the view came through; '' for none (a view recorded without one). */
+    shareId: text('share_id').notNull().default(''),
     viewerKey: text('viewer_key').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.viewerKey] })],
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.shareId, t.viewerKey] })],
+);
+
+/**
+ * Views per day, link and company (the e-mail domain when the view started; '' for anonymous views):
+ * the per-link and per-company tables read these, never the views. A link deleted since keeps its rows.
+ */
+export const demoDailySegments = pgTable(
+  'demo_daily_segments',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    internal: boolean('internal').notNull().default(false),
+    shareId: text('share_id').notNull().default(''),
+    company: text('company').notNull().default(''),
+    views: integer('views').notNull().default(0),
+    completions: integer('completions').notNull().default(0),
+    lastViewedAt: at('last_viewed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.internal, t.shareId, t.company] })],
+);
+
+/**
+ * A HyperLogLog sketch of each day's viewers (4096 one-byte registers, see hll.ts), filled by the SQL
+ * function demoshare_hll_add at ingestion. Sketches merge across days and demos, so unique viewers over
+ * long busy ranges cost O(days) whatever the views.
+ */
+export const demoDailySketches = pgTable(
+  'demo_daily_sketches',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    internal: boolean('internal').notNull().default(false),
+    sketch: bytea('sketch').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.internal] })],
 );

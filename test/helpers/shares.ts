@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { makePng } from './images';
 import { bearer, type TestApp } from './test-app';
@@ -57,4 +58,33 @@ export function viewerClient(t: TestApp, token: string, ip = '203.0.113.7') {
     return res;
   }
   return { call, jar };
+}
+
+/**
+ * One whole view through the viewer API: opened, identified as `email` (or anonymous), `reached` steps,
+ * maybe completed. With `member`, the browser is signed in to the web app: its session cookie travels with
+ * the viewer requests, so the view is the team's own.
+ */
+export async function playView(
+  t: TestApp,
+  token: string,
+  opts: { email?: string; name?: string; reached: number; complete?: boolean; member?: { cookie: string }; ip?: string },
+) {
+  const v = viewerClient(t, token, opts.ip ?? '203.0.113.9');
+  if (opts.member) {
+    for (const part of opts.member.cookie.split('; ')) {
+      const [name, value] = part.split('=') as [string, string];
+      v.jar.set(name, value);
+    }
+  }
+  const expectStatus = (res: LightMyRequestResponse, status: number) => {
+    if (res.statusCode !== status) throw new Error(`viewer: ${res.statusCode} ${res.body}`);
+  };
+  expectStatus(await v.call('GET', ''), 200);
+  if (opts.email) expectStatus(await v.call('POST', '/identify', { name: opts.name ?? 'Someone', email: opts.email }), 200);
+  const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
+  const events = [ev('view_started')];
+  for (let s = 2; s <= opts.reached; s++) events.push(ev('step_reached', { step_number: s, seconds_on_previous: 3 }));
+  if (opts.complete) events.push(ev('completed', { seconds_on_previous: 2 }));
+  expectStatus(await v.call('POST', '/events', { events }), 202);
 }

@@ -1,0 +1,20 @@
+import { defineModule } from '../module';
+import { analyticsRoutes } from './analytics.routes';
+import { type AnalyticsService, createAnalyticsService } from './analytics.service';
+
+declare module '../module' {
+  interface Services {
+    analytics: { analytics: AnalyticsService };
+  }
+}
+
+/** Figures from the roll-ups the views domain keeps: per demo, per link, per company, per workspace. */
+export const analyticsModule = defineModule({
+  name: 'analytics',
+  owns: {},
+  needs: ['demos'],
+  create: (kernel, { demos }) => ({
+    analytics: createAnalyticsService({ ...kernel, demos: demos.reader, exactViewersUpTo: kernel.config.ANALYTICS_EXACT_VIEWERS_UP_TO }),
+  }),
+  routes: analyticsRoutes,
+});

@@ -1,0 +1,216 @@
+/**
+ * Analytics' SQL, over the roll-ups ingestion keeps (views/views.tables.ts) and never over the views, but
+ * for one view's journey. Every query takes the same range (whole UTC days, inclusive) and leaves internal
+ * traffic out unless asked.
+ */
+import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/client';
+import { demos } from '../demos/demos.tables';
+import { shares } from '../shares/shares.tables';
+import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views } from '../views/views.tables';
+
+export interface Range {
+  fromDay?: string;
+  toDay?: string;
+  includeInternal: boolean;
+  version?: number;
+}
+
+/** One demo, or every demo of a workspace. */
+export type Target = { demoId: string } | { workspaceId: string };
+
+type Granularity = 'day' | 'week' | 'month';
+
+function where(
+  t: { demoId: PgColumn; day: PgColumn; internal: PgColumn; version?: PgColumn },
+  target: Target,
+  range: Range,
+): SQL | undefined {
+  const conditions: SQL[] = [
+    'demoId' in target
+      ? eq(t.demoId, target.demoId)
+      : inArray(t.demoId, sql`(select ${demos.id} from ${demos} where ${demos.workspaceId} = ${target.workspaceId})`),
+  ];
+  if (!range.includeInternal) conditions.push(eq(t.internal, false));
+  if (range.version !== undefined && t.version) conditions.push(eq(t.version, range.version));
+  if (range.fromDay) conditions.push(gte(t.day, range.fromDay));
+  if (range.toDay) conditions.push(lte(t.day, range.toDay));
+  return and(...conditions);
+}
+
+const int = (column: SQL | PgColumn) => sql<number>`coalesce(sum(${column}), 0)::int`.mapWith(Number);
+const float = (column: SQL | PgColumn) => sql<number>`coalesce(sum(${column}), 0)::float8`.mapWith(Number);
+
+/** Views, completions and seconds per day. Rows of one day (versions, internal or not) are summed. */
+export async function dailyTotals(db: Executor, target: Target, range: Range) {
+  return db
+    .select({
+      day: demoDailyStats.day,
+      views: int(demoDailyStats.views),
+      completions: int(demoDailyStats.completions),
+      durationSeconds: float(demoDailyStats.durationSeconds),
+    })
+    .from(demoDailyStats)
+    .where(where(demoDailyStats, target, range))
+    .groupBy(demoDailyStats.day)
+    .orderBy(asc(demoDailyStats.day));
+}
+
+/** The same totals per demo of a workspace, busiest first. */
+export async function demoTotals(db: Executor, workspaceId: string, range: Range, limit: number) {
+  const views = int(demoDailyStats.views);
+  return db
+    .select({
+      demoId: demoDailyStats.demoId,
+      title: demos.title,
+      views,
+      completions: int(demoDailyStats.completions),
+    })
+    .from(demoDailyStats)
+    .innerJoin(demos, eq(demos.id, demoDailyStats.demoId))
+    .where(where(demoDailyStats, { workspaceId }, range))
+    .groupBy(demoDailyStats.demoId, demos.title)
+    .orderBy(desc(views), asc(demoDailyStats.demoId))
+    .limit(limit);
+}
+
+export async function countDemosViewed(db: Executor, workspaceId: string, range: Range) {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${demoDailyStats.demoId})::int`.mapWith(Number) })
+    .from(demoDailyStats)
+    .where(and(where(demoDailyStats, { workspaceId }, range), sql`${demoDailyStats.views} > 0`));
+  return row?.n ?? 0;
+}
+
+export async function stepTotals(db: Executor, demoId: string, range: Range) {
+  return db
+    .select({
+      stepNumber: demoStepDailyStats.stepNumber,
+      views: int(demoStepDailyStats.views),
+      seconds: float(demoStepDailyStats.seconds),
+      endedHere: int(demoStepDailyStats.endedHere),
+    })
+    .from(demoStepDailyStats)
+    .where(where(demoStepDailyStats, { demoId }, range))
+    .groupBy(demoStepDailyStats.stepNumber)
+    .orderBy(asc(demoStepDailyStats.stepNumber));
+}
+
+const periodOf = (day: PgColumn, granularity: Granularity) =>
+  sql<string>`to_char(date_trunc(${sql.raw(`'${granularity}'`)}, ${day}::timestamp), 'YYYY-MM-DD')`;
+
+/** Exact distinct viewers, overall and per period, from the per-day viewer sets: O(viewers of the range). */
+export async function exactViewers(db: Executor, target: Target, range: Range, granularity?: Granularity) {
+  const distinct = sql<number>`count(distinct ${demoDailyViewers.viewerKey})::int`.mapWith(Number);
+  const filter = where(demoDailyViewers, target, range);
+  const [total] = await db.select({ n: distinct }).from(demoDailyViewers).where(filter);
+  if (!granularity) return { total: total?.n ?? 0, byPeriod: new Map<string, number>() };
+  const rows = await db
+    .select({ period: periodOf(demoDailyViewers.day, granularity), n: distinct })
+    .from(demoDailyViewers)
+    .where(filter)
+    .groupBy(sql`1`);
+  return { total: total?.n ?? 0, byPeriod: new Map(rows.map((r) => [r.period, r.n])) };
+}
+
+/** The day sketches of the range (internal and not, and every demo of a workspace, as separate rows). */
+export async function daySketches(db: Executor, target: Target, range: Range) {
+  const rows = await db
+    .select({ day: demoDailySketches.day, sketch: demoDailySketches.sketch })
+    .from(demoDailySketches)
+    .where(where(demoDailySketches, target, { ...range, version: undefined }));
+  return rows.map((r) => ({ day: r.day, sketch: new Uint8Array(r.sketch) }));
+}
+
+/** Per link: views, completions, last view, and exact distinct viewers. A revoked link keeps its figures. */
+export async function linkTotals(db: Executor, demoId: string, range: Range) {
+  const s = demoDailySegments;
+  const views = int(s.views);
+  const [totals, viewers] = await Promise.all([
+    db
+      .select({
+        shareId: s.shareId,
+        name: shares.name,
+        revokedAt: shares.revokedAt,
+        views,
+        completions: int(s.completions),
+        lastViewedAt: sql<Date>`max(${s.lastViewedAt})`.mapWith(s.lastViewedAt),
+      })
+      .from(s)
+      .leftJoin(shares, eq(shares.id, s.shareId))
+      .where(and(where(s, { demoId }, range), ne(s.shareId, '')))
+      .groupBy(s.shareId, shares.name, shares.revokedAt)
+      .orderBy(desc(views), asc(s.shareId)),
+    db
+      .select({ shareId: demoDailyViewers.shareId, n: sql<number>`count(distinct ${demoDailyViewers.viewerKey})::int`.mapWith(Number) })
+      .from(demoDailyViewers)
+      .where(where(demoDailyViewers, { demoId }, { ...range, version: undefined }))
+      .groupBy(demoDailyViewers.shareId),
+  ]);
+  const byLink = new Map(viewers.map((v) => [v.shareId, v.n]));
+  return totals.map((t) => ({ ...t, viewers: byLink.get(t.shareId) ?? 0 }));
+}
+
+/** Per e-mail domain of identified views: views, completions, last view, distinct addresses. */
+export async function companyTotals(db: Executor, demoId: string, range: Range) {
+  const s = demoDailySegments;
+  const domain = sql<string>`lower(split_part(${demoDailyViewers.viewerKey}, '@', 2))`;
+  const [totals, viewers] = await Promise.all([
+    db
+      .select({
+        company: s.company,
+        views: int(s.views),
+        completions: int(s.completions),
+        lastViewedAt: sql<Date>`max(${s.lastViewedAt})`.mapWith(s.lastViewedAt),
+      })
+      .from(s)
+      .where(and(where(s, { demoId }, range), ne(s.company, '')))
+      .groupBy(s.company),
+    db
+      .select({ company: domain, n: sql<number>`count(distinct ${demoDailyViewers.viewerKey})::int`.mapWith(Number) })
+      .from(demoDailyViewers)
+      .where(and(where(demoDailyViewers, { demoId }, { ...range, version: undefined }), sql`${demoDailyViewers.viewerKey} like '%@%'`))
+      .groupBy(sql`1`),
+  ]);
+  const byCompany = new Map(viewers.map((v) => [v.company, v.n]));
+  return totals.map((t) => ({ ...t, viewers: byCompany.get(t.company) ?? 0 }));
+}
+
+/** One view of the workspace's demo, with its step rows in the order they were reached. */
+export async function findViewWithSteps(db: Executor, demoId: string, viewId: string) {
+  const [view] = await db
+    .select()
+    .from(views)
+    .where(and(eq(views.id, viewId), eq(views.demoId, demoId)))
+    .limit(1);
+  if (!view) return undefined;
+  const steps = await db
+    .select()
+    .from(viewSteps)
+    .where(eq(viewSteps.viewId, viewId))
+    .orderBy(asc(viewSteps.firstReachedAt), asc(viewSteps.stepNumber));
+  return { view, steps };
+}
+
+/**
+ * The same person's other views in the workspace, newest first: by e-mail, as a visitor id lives for one
+ * viewer session, which holds one view.
+ */
+export async function otherViews(db: Executor, workspaceId: string, viewId: string, email: string, limit: number) {
+  return db
+    .select({
+      id: views.id,
+      demoId: views.demoId,
+      demoTitle: demos.title,
+      startedAt: views.startedAt,
+      completed: views.completed,
+      stepsViewed: views.stepsViewed,
+      durationSeconds: views.durationSeconds,
+    })
+    .from(views)
+    .innerJoin(demos, eq(demos.id, views.demoId))
+    .where(and(eq(views.workspaceId, workspaceId), eq(views.viewerEmail, email), ne(views.id, viewId)))
+    .orderBy(desc(views.startedAt), desc(views.id))
+    .limit(limit);
+}
