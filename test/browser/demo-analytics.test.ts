@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createShare, demoWithSteps } from '../helpers/shares';
+import { createShare, demoWithSteps, playView } from '../helpers/shares';
 import type { TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
@@ -107,6 +107,83 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     await phone.page.screenshot({ path: `${SHOTS}/analytics-demo-phone.png`, fullPage: true, animations: 'disabled' });
   });
 
+  it('breaks views down by link and company, leaves the team’s own out unless asked, and follows a viewer across views', async () => {
+    const demo = await demoWithSteps(server, key, 3);
+    const globex = await createShare(server, key, demo, { name: 'Sent to Globex' });
+    const initech = await createShare(server, key, demo, { name: 'Sent to Initech' });
+    await playView(server, globex.token, { email: 'grace@globex.test', name: 'Grace Hopper', reached: 3, complete: true });
+    await playView(server, initech.token, { email: 'ian@initech.test', name: 'Ian Initech', reached: 3, complete: true });
+    await playView(server, initech.token, { email: 'ivy@initech.test', name: 'Ivy Initech', reached: 1 });
+    await playView(server, globex.token, { email: 'sam@gmail.com', name: 'Sam Solo', reached: 2 });
+    await playView(server, initech.token, { email: 'grace@globex.test', name: 'Grace Hopper', reached: 2 });
+    // The admin tries the link while signed in: the team's own view.
+    await playView(server, globex.token, { reached: 3, complete: true, member: admin });
+
+    const { context, page } = await signedInPage(browser!, server.url, admin);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${demo}/analytics`);
+    const figure = (label: string) => page.locator('.figure', { has: page.locator('dt', { hasText: label }) }).locator('.figure-value');
+    await expect.poll(() => figure('Views').textContent()).toBe('5');
+
+    const links = page.getByRole('table', { name: 'Views per share link' });
+    const linkRow = (name: string) => links.locator('tbody tr', { hasText: name });
+    expect(await linkRow('Sent to Initech').locator('td').allTextContents()).toEqual(['Sent to Initech', '3', '3', '33.3%', expect.any(String)]);
+    expect(await linkRow('Sent to Globex').locator('td').allTextContents()).toEqual(['Sent to Globex', '2', '2', '50%', expect.any(String)]);
+
+    const companies = page.getByRole('table', { name: 'Identified viewers by company' });
+    const companyRow = (name: string) => companies.locator('tbody tr', { hasText: name });
+    expect((await companyRow('initech.test').locator('td').allTextContents()).slice(0, 4)).toEqual(['initech.test', '2', '2', '50%']);
+    expect((await companyRow('globex.test').locator('td').allTextContents()).slice(0, 4)).toEqual(['globex.test', '1', '2', '50%']);
+    expect((await companyRow('Individuals').locator('td').allTextContents()).slice(0, 4)).toEqual(['Individuals (personal e-mail)', '1', '1', '0%']);
+    expect(await companies.locator('tbody tr').count()).toBe(3);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('region', { name: 'Companies' }).getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(csv[0]).toBe('company,kind,viewers,views,completions,completion_rate,last_seen_at');
+    expect(csv.slice(1).map((line) => line.split(',').slice(0, 5).join(','))).toEqual(
+      expect.arrayContaining(['initech.test,company,2,2,1', 'globex.test,company,1,2,1', ',individuals,1,1,0']),
+    );
+    await page.screenshot({ path: `${SHOTS}/analytics-demo-breakdowns.png`, fullPage: true, animations: 'disabled' });
+
+    // Grace's journey names her other view, which opens in turn.
+    const grace = page.locator('table tbody tr', { hasText: 'Grace Hopper' }).first();
+    await grace.getByRole('button', { name: /Grace Hopper/ }).click();
+    const journey = page.getByRole('dialog', { name: 'Grace Hopper' });
+    await journey.getByRole('heading', { name: 'Their other views' }).waitFor();
+    const firstSteps = await journey.locator('ol.journey li').count();
+    expect(await journey.locator('.journey-list li').count()).toBe(1);
+    await journey.locator('.journey-list li button').click();
+    await expect.poll(() => journey.locator('ol.journey li').count()).toBe(firstSteps === 3 ? 2 : 3);
+    expect(await journey.locator('ol.journey li').first().textContent()).toContain('Step 1');
+    await page.screenshot({ path: `${SHOTS}/analytics-journey-others.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    // The team's own view counts only when asked for, and the choice is in the address.
+    await page.getByLabel('Include team views').check();
+    await page.waitForURL(/team=1/);
+    await expect.poll(() => figure('Views').textContent()).toBe('6');
+    await expect.poll(() => linkRow('Sent to Globex').locator('td').nth(1).textContent()).toBe('3');
+    await page.reload();
+    expect(await page.getByLabel('Include team views').isChecked()).toBe(true);
+    await expect.poll(() => figure('Views').textContent()).toBe('6');
+
+    const phone = await signedInPage(browser!, server.url, admin, { width: 390, height: 844 });
+    contexts.push(phone.context);
+    await phone.page.goto(`${server.url}/demos/${demo}/analytics`);
+    await phone.page.getByRole('table', { name: 'Identified viewers by company' }).waitFor();
+    const wide = await phone.page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 5)
+        .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+    );
+    expect(wide).toEqual([]);
+    await phone.page.screenshot({ path: `${SHOTS}/analytics-demo-breakdowns-phone.png`, fullPage: true, animations: 'disabled' });
+  });
+
   it('is friendly with no views at all', async () => {
     const empty = await demoWithSteps(server, key, 2);
     const { context, page } = await signedInPage(browser!, server.url, admin);
@@ -114,6 +191,9 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     await page.goto(`${server.url}/demos/${empty}/analytics`);
     await page.getByText('No views in this period yet.').waitFor();
     await page.getByText('Nobody viewed this demo in this period.').waitFor();
+    await page.getByText('No link was viewed in this period.').waitFor();
+    await page.getByText('No identified viewer in this period.').waitFor();
+    expect(await page.getByRole('region', { name: 'Companies' }).getByRole('button', { name: 'Download CSV' }).isDisabled()).toBe(true);
     expect(await page.locator('.figure-value').first().textContent()).toBe('0');
     await page.screenshot({ path: `${SHOTS}/analytics-demo-empty.png`, fullPage: true, animations: 'disabled' });
   });

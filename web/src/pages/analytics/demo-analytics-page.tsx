@@ -1,18 +1,17 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { analyticsApi, type DayRange, type Granularity, type View } from '../../api/analytics.api';
+import { Link, useParams } from 'react-router';
+import { analyticsApi, type View } from '../../api/analytics.api';
 import { demosApi } from '../../api/demos.api';
 import { EmptyState } from '../../components/empty-state';
 import { ChartIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
 import { LoadingBlock } from '../../components/spinner';
-import { useResource } from '../../lib/use-resource';
+import { AnalyticsToolbar, useAnalyticsData, useAnalyticsView } from './analytics-view';
+import { CompaniesTable, companiesCsv, LinksTable } from './breakdowns';
 import { downloadCsv } from './csv';
-import { DateRangePicker } from './date-range-picker';
-import { defaultGranularity, describeRange, previousRange, rangeFromSearch } from './date-range';
+import { describeRange, previousRange } from './date-range';
 import { Funnel, funnelSteps } from './funnel';
-import { formatCount, formatPercent, formatSeconds, Headline } from './headline';
+import { formatCount, Headline, periodFigures } from './headline';
 import { TimeChart } from './time-chart';
 import { companyOf, ViewersTable, viewerLabel } from './viewers';
 import './analytics.css';
@@ -20,56 +19,46 @@ import './analytics.css';
 const RECENT = 50;
 const EXPORT_MAX_PAGES = 100;
 
-const GRANULARITIES: Record<Granularity, string> = { day: 'By day', week: 'By week', month: 'By month' };
-
-/** One demo's engagement over a range of days: figures, a time chart, the step funnel and its viewers. */
+/** One demo's engagement over a range of days: figures, a time chart, the funnel, its links, companies and viewers. */
 export function DemoAnalyticsPage() {
   const { id = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const range = rangeFromSearch(params);
-  const granularity = (params.get('by') as Granularity | null) ?? defaultGranularity(range);
-  const key = `${range.start}:${range.end}:${granularity}`;
-
-  const setRange = (next: DayRange, by: Granularity = defaultGranularity(next)) =>
-    setParams({ from: next.start, to: next.end, by }, { replace: true });
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the range or granularity (`key`) changes
-  const load = useCallback(async () => {
-    const [demo, now, before, views] = await Promise.all([
-      demosApi.get(id),
-      analyticsApi.demo(id, range, granularity),
-      analyticsApi.demo(id, previousRange(range)),
-      analyticsApi.views(id, range, { page: 1, per_page: RECENT }),
-    ]);
-    return { demo, now, before, views };
-  }, [id, key]);
-  const data = useResource(load);
-  // useResource loads on mount; a new range or granularity loads again, keeping the old figures meanwhile.
-  const mounted = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the trigger; reload is stable
-  useEffect(() => {
-    if (mounted.current) void data.reload();
-    mounted.current = true;
-  }, [key]);
+  const view = useAnalyticsView();
+  const { range, granularity, includeInternal } = view;
+  const data = useAnalyticsData(
+    view,
+    async () => {
+      const [demo, now, before, views, links, companies] = await Promise.all([
+        demosApi.get(id),
+        analyticsApi.demo(id, range, granularity, includeInternal),
+        analyticsApi.demo(id, previousRange(range), undefined, includeInternal),
+        analyticsApi.views(id, range, { page: 1, per_page: RECENT }, includeInternal),
+        analyticsApi.links(id, range, includeInternal),
+        analyticsApi.companies(id, range, includeInternal),
+      ]);
+      return { demo, now, before, views, links, companies };
+    },
+    id,
+  );
 
   if (data.status === 'loading') return <LoadingBlock label="Loading analytics…" />;
   if (data.status === 'error') return <LoadError error={data.error} onRetry={data.reload} />;
-  const { demo, now, before, views } = data.data;
+  const { demo, now, before, views, links, companies } = data.data;
   // Step titles only when the draft is what viewers are served: otherwise numbers could name other steps.
   const titles = new Map(demo.has_unpublished_changes ? [] : demo.steps.map((s) => [s.number, s.title]));
   const steps = funnelSteps(now, titles);
+  const file = (what: string) => `${demo.title}-${what}-${range.start}-${range.end}.csv`;
 
   async function exportViews() {
     const all: View[] = [];
     for (let page = 1; page <= EXPORT_MAX_PAGES; page++) {
-      const { rows, meta } = await analyticsApi.views(id, range, { page, per_page: 100 });
+      const { rows, meta } = await analyticsApi.views(id, range, { page, per_page: 100 }, includeInternal);
       all.push(...rows);
       if (all.length >= meta.total || rows.length === 0) break;
     }
     downloadCsv(
-      `${demo.title}-views-${range.start}-${range.end}.csv`,
-      ['started_at', 'viewer', 'email', 'company', 'steps_viewed', 'completed', 'duration_seconds', 'version', 'share_id'],
-      all.map((v) => [v.started_at, viewerLabel(v), v.viewer.email, companyOf(v), v.steps_viewed.join(' '), v.completed, v.duration_seconds, v.version, v.share_id]),
+      file('views'),
+      ['started_at', 'viewer', 'email', 'company', 'steps_viewed', 'completed', 'duration_seconds', 'version', 'share_id', 'internal'],
+      all.map((v) => [v.started_at, viewerLabel(v), v.viewer.email, companyOf(v), v.steps_viewed.join(' '), v.completed, v.duration_seconds, v.version, v.share_id, v.internal]),
     );
   }
 
@@ -83,30 +72,10 @@ export function DemoAnalyticsPage() {
           </>
         }
       />
-      <div className="analytics-toolbar">
-        <DateRangePicker value={range} onChange={(r) => setRange(r)} />
-        <label className="analytics-granularity">
-          <span className="visually-hidden">Chart periods</span>
-          <select className="input select" value={granularity} onChange={(e) => setRange(range, e.target.value as Granularity)}>
-            {Object.entries(GRANULARITIES).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <AnalyticsToolbar view={view} />
 
       <div className="stack">
-        <Headline
-          comparedWith={describeRange(previousRange(range))}
-          figures={[
-            { label: 'Views', value: now.total_views, previous: before.total_views, format: formatCount, better: 'up' },
-            { label: 'Unique viewers', value: now.unique_viewers, previous: before.unique_viewers, format: formatCount, better: 'up' },
-            { label: 'Completion rate', value: now.completion_rate, previous: before.completion_rate, format: formatPercent, better: 'up' },
-            { label: 'Average time', value: now.avg_time_seconds, previous: before.avg_time_seconds, format: formatSeconds },
-          ]}
-        />
+        <Headline comparedWith={describeRange(previousRange(range))} figures={periodFigures(now, before)} />
         {now.total_views === 0 && demo.status !== 'published' ? (
           <EmptyState icon={<ChartIcon size={24} />} title="Not published yet">
             Views appear here once the demo is published and people open its share links.
@@ -122,7 +91,7 @@ export function DemoAnalyticsPage() {
               className="btn btn-secondary btn-sm"
               onClick={() =>
                 downloadCsv(
-                  `${demo.title}-funnel-${range.start}-${range.end}.csv`,
+                  file('funnel'),
                   ['step', 'title', 'views', 'share_of_views', 'avg_seconds', 'drop_off_rate'],
                   steps.map((s) => [s.number, s.title, s.views, now.total_views ? s.views / now.total_views : 0, s.avgTime, s.dropOff]),
                 )
@@ -135,6 +104,37 @@ export function DemoAnalyticsPage() {
             <Funnel steps={steps} totalViews={now.total_views} />
           </div>
         </section>
+
+          <section className="card" aria-labelledby="links-title">
+            <div className="card-header">
+              <h2 id="links-title">Share links</h2>
+              <p className="muted">{links.length === 0 ? 'No link was viewed in this period.' : 'With one link per prospect, this is who engaged.'}</p>
+            </div>
+            {links.length > 0 ? <LinksTable links={links} /> : null}
+          </section>
+
+          <section className="card" aria-labelledby="companies-title">
+            <div className="card-header row row-between">
+              <div>
+                <h2 id="companies-title">Companies</h2>
+                <p className="muted">
+                  {companies.length === 0 ? 'No identified viewer in this period.' : 'Identified viewers by the domain of their e-mail address.'}
+                </p>
+              </div>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={companies.length === 0}
+                onClick={() => {
+                  const { header, rows } = companiesCsv(companies);
+                  downloadCsv(file('companies'), header, rows);
+                }}
+              >
+                Download CSV
+              </button>
+            </div>
+            {companies.length > 0 ? <CompaniesTable companies={companies} /> : null}
+          </section>
 
         <section className="card" aria-labelledby="viewers-title">
           <div className="card-header row row-between">
@@ -150,7 +150,7 @@ export function DemoAnalyticsPage() {
               Download CSV
             </button>
           </div>
-          {views.rows.length > 0 ? <ViewersTable views={views.rows} stepCount={demo.steps.length} titles={titles} /> : null}
+          {views.rows.length > 0 ? <ViewersTable demoId={demo.id} views={views.rows} stepCount={demo.steps.length} /> : null}
         </section>
       </div>
     </>

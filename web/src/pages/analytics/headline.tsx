@@ -48,3 +48,18 @@ export function Headline({ figures, comparedWith }: { figures: Figure[]; compare
     </dl>
   );
 }
+
+interface PeriodTotals {
+  total_views: number;
+  unique_viewers: number;
+  completion_rate: number;
+  avg_time_seconds: number;
+}
+
+/** The four headline figures every analytics page opens with, against the period before. */
+export const periodFigures = (now: PeriodTotals, before: PeriodTotals): Figure[] => [
+  { label: 'Views', value: now.total_views, previous: before.total_views, format: formatCount, better: 'up' },
+  { label: 'Unique viewers', value: now.unique_viewers, previous: before.unique_viewers, format: formatCount, better: 'up' },
+  { label: 'Completion rate', value: now.completion_rate, previous: before.completion_rate, format: formatPercent, better: 'up' },
+  { label: 'Average time', value: now.avg_time_seconds, previous: before.avg_time_seconds, format: formatSeconds },
+];

@@ -1,9 +1,12 @@
 import { useState } from 'react';
 import { emailDomain, isFreeMailDomain } from '../../../../src/core/free-mail';
-import type { View } from '../../api/analytics.api';
+import { analyticsApi, type View } from '../../api/analytics.api';
 import { Dialog } from '../../components/dialog';
+import { LoadError } from '../../components/load-error';
+import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatDateTime } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
 import { formatSeconds } from './headline';
 
 /** Who a viewer is, as far as we know: their name and address, or "Anonymous viewer". */
@@ -19,15 +22,15 @@ export function companyOf(v: View): string {
 const reached = (v: View) => (v.steps_viewed.length === 0 ? 0 : Math.max(...v.steps_viewed));
 
 /** Recent viewers; a row opens that view's journey through the steps. */
-export function ViewersTable({ views, stepCount, titles }: { views: View[]; stepCount: number; titles: Map<number, string> }) {
-  const [open, setOpen] = useState<View | null>(null);
+export function ViewersTable({ demoId, views, stepCount }: { demoId: string; views: View[]; stepCount: number }) {
+  const [open, setOpen] = useState<{ demoId: string; viewId: string } | null>(null);
   const columns: Column<View>[] = [
     {
       key: 'viewer',
       header: 'Viewer',
       kind: 'primary',
       render: (v) => (
-        <button type="button" className="link-button cell-stack" onClick={() => setOpen(v)}>
+        <button type="button" className="link-button cell-stack" onClick={() => setOpen({ demoId, viewId: v.id })}>
           <span>{viewerLabel(v)}</span>
           {v.viewer.name && v.viewer.email ? <span className="cell-sub">{v.viewer.email}</span> : null}
         </button>
@@ -42,19 +45,25 @@ export function ViewersTable({ views, stepCount, titles }: { views: View[]; step
   return (
     <>
       <Table caption="Recent viewers" columns={columns} rows={views} rowKey={(v) => v.id} />
-      {open ? <JourneyDialog view={open} others={views.filter((v) => v.id !== open.id && sameViewer(v, open))} titles={titles} onClose={() => setOpen(null)} onOpen={setOpen} /> : null}
+      {open ? <JourneyDialog key={open.viewId} demoId={open.demoId} viewId={open.viewId} onClose={() => setOpen(null)} onOpen={setOpen} /> : null}
     </>
   );
 }
 
-const sameViewer = (a: View, b: View) =>
-  (a.viewer.email !== null && a.viewer.email === b.viewer.email) ||
-  (a.viewer.anonymous_id !== null && a.viewer.anonymous_id === b.viewer.anonymous_id);
-
-/** One view, step by step with the seconds spent on each, and the same viewer's other views. */
-function JourneyDialog({ view, others, titles, onClose, onOpen }: { view: View; others: View[]; titles: Map<number, string>; onClose(): void; onOpen(v: View): void }) {
-  const times = new Map(view.step_times.map((s) => [s.number, s.seconds]));
-  const order = [...view.steps_viewed];
+/**
+ * One view, step by step in the order reached with the seconds spent on each (titles as in the version
+ * played), and the same viewer's other views, of this demo or another, each opening in turn.
+ */
+function JourneyDialog({ demoId, viewId, onClose, onOpen }: { demoId: string; viewId: string; onClose(): void; onOpen(target: { demoId: string; viewId: string }): void }) {
+  const journey = useResource(() => analyticsApi.journey(demoId, viewId));
+  if (journey.status !== 'ready') {
+    return (
+      <Dialog title="Viewer journey" onClose={onClose}>
+        {journey.status === 'loading' ? <LoadingBlock label="Loading the journey…" /> : <LoadError error={journey.error} onRetry={journey.reload} />}
+      </Dialog>
+    );
+  }
+  const { view, steps, other_views: others } = journey.data;
   return (
     <Dialog
       title={viewerLabel(view)}
@@ -62,14 +71,14 @@ function JourneyDialog({ view, others, titles, onClose, onOpen }: { view: View; 
       onClose={onClose}
     >
       <ol className="journey">
-        {order.map((n) => (
-          <li key={n}>
-            <span className="journey-step">Step {n}</span>
-            {titles.get(n) ? <span className="journey-title">{titles.get(n)}</span> : null}
-            <span className="muted">{formatSeconds(times.get(n) ?? 0)}</span>
+        {steps.map((s) => (
+          <li key={s.number}>
+            <span className="journey-step">Step {s.number}</span>
+            {s.title ? <span className="journey-title">{s.title}</span> : null}
+            <span className="muted">{formatSeconds(s.seconds)}</span>
           </li>
         ))}
-        {order.length === 0 ? <li className="muted">Opened the demo but reached no step.</li> : null}
+        {steps.length === 0 ? <li className="muted">Opened the demo but reached no step.</li> : null}
       </ol>
       {others.length > 0 ? (
         <>
@@ -77,16 +86,20 @@ function JourneyDialog({ view, others, titles, onClose, onOpen }: { view: View; 
           <ul className="journey-list">
             {others.map((o) => (
               <li key={o.id}>
-                <button type="button" className="link-button" onClick={() => onOpen(o)}>
+                <button type="button" className="link-button" onClick={() => onOpen({ demoId: o.demo_id, viewId: o.id })}>
                   {formatDateTime(o.started_at)}
                 </button>{' '}
                 <span className="muted">
-                  {o.steps_viewed.length} steps{o.completed ? ', completed' : ''}
+                  {o.demo_id === demoId ? '' : `${o.demo_title || 'Untitled demo'} · `}
+                  {o.steps_viewed.length} {o.steps_viewed.length === 1 ? 'step' : 'steps'}
+                  {o.completed ? ', completed' : ''}
                 </span>
               </li>
             ))}
           </ul>
         </>
+      ) : view.viewer.email ? (
+        <p className="muted journey-others">No other views by {view.viewer.email}.</p>
       ) : null}
     </Dialog>
   );
