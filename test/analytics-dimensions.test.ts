@@ -175,8 +175,8 @@ describe('unique viewers from HyperLogLog sketches', () => {
   it('estimates within three standard errors, and matches exact counts for a handful of viewers', async () => {
     const clock = manualClock(new Date(BASE));
     t = await createTestApp({ clock, config: { ANALYTICS_EXACT_VIEWERS_UP_TO: 0, VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000 } });
-    await t.signUp();
-    const key = await t.apiKey('all');
+    const admin = await t.signUp();
+    const key = await t.apiKey('all', admin);
     // The SQL function the ingestion calls, at scale: 50,000 distinct keys into one sketch.
     const n = 50_000;
     const result = (await t.ctx.database.db.execute(
@@ -198,5 +198,17 @@ describe('unique viewers from HyperLogLog sketches', () => {
     const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?granularity=day`, headers: bearer(key) });
     expect(res.json().data).toMatchObject({ total_views: 6, unique_viewers: 4 });
     expect(res.json().data.series).toEqual([expect.objectContaining({ views: 6, unique_viewers: 4 })]);
+
+    // The workspace's own day sketches: a viewer of two demos counts once, a member's view only when asked.
+    const other = await demoWithSteps(t, key, 1);
+    const otherLink = await createShare(t, key, other);
+    for (const i of [2, 3, 4, 5]) await playView(t, otherLink.token, { email: `v${i}@hll.test`, reached: 1, ip: `203.0.113.${20 + i}` });
+    await playView(t, otherLink.token, { reached: 1, member: admin });
+    const overview = async (query = '') =>
+      (await t.app.inject({ method: 'GET', url: `/v1/analytics?granularity=day${query}`, headers: bearer(key) })).json().data;
+    expect(await overview()).toMatchObject({ total_views: 10, unique_viewers: 6, series: [expect.objectContaining({ views: 10, unique_viewers: 6 })] });
+    expect(await overview('&include_internal=true')).toMatchObject({ total_views: 11, unique_viewers: 7 });
+    const rows = (await t.ctx.database.db.execute(sql`select count(*)::int as n from workspace_daily_sketches`)) as unknown as { rows: Array<{ n: number }> };
+    expect(rows.rows[0]!.n).toBe(2);
   });
 });

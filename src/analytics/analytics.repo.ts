@@ -8,7 +8,16 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
-import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views } from '../views/views.tables';
+import {
+  demoDailySegments,
+  demoDailySketches,
+  demoDailyStats,
+  demoDailyViewers,
+  demoStepDailyStats,
+  viewSteps,
+  views,
+  workspaceDailySketches,
+} from '../views/views.tables';
 
 export interface Range {
   fromDay?: string;
@@ -114,12 +123,29 @@ export async function exactViewers(db: Executor, target: Target, range: Range, g
   return { total: total?.n ?? 0, byPeriod: new Map(rows.map((r) => [r.period, r.n])) };
 }
 
-/** The day sketches of the range (internal and not, and every demo of a workspace, as separate rows). */
+/**
+ * The day sketches of the range: a demo's own, or the workspace's (kept over all its demos at ingestion, so
+ * the overview merges one sketch per day, not one per demo and day). Internal and external days are
+ * separate rows.
+ */
 export async function daySketches(db: Executor, target: Target, range: Range) {
-  const rows = await db
-    .select({ day: demoDailySketches.day, sketch: demoDailySketches.sketch })
-    .from(demoDailySketches)
-    .where(where(demoDailySketches, target, { ...range, version: undefined }));
+  const days = (t: { day: PgColumn; internal: PgColumn }) => {
+    const conditions: SQL[] = [];
+    if (!range.includeInternal) conditions.push(eq(t.internal, false));
+    if (range.fromDay) conditions.push(gte(t.day, range.fromDay));
+    if (range.toDay) conditions.push(lte(t.day, range.toDay));
+    return conditions;
+  };
+  const rows =
+    'demoId' in target
+      ? await db
+          .select({ day: demoDailySketches.day, sketch: demoDailySketches.sketch })
+          .from(demoDailySketches)
+          .where(and(eq(demoDailySketches.demoId, target.demoId), ...days(demoDailySketches)))
+      : await db
+          .select({ day: workspaceDailySketches.day, sketch: workspaceDailySketches.sketch })
+          .from(workspaceDailySketches)
+          .where(and(eq(workspaceDailySketches.workspaceId, target.workspaceId), ...days(workspaceDailySketches)));
   return rows.map((r) => ({ day: r.day, sketch: new Uint8Array(r.sketch) }));
 }
 

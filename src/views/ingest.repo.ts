@@ -214,6 +214,7 @@ export async function writeProgress(db: Executor, p: Progress) {
 }
 
 export interface DailyViewer {
+  workspaceId: string;
   demoId: string;
   day: string;
   version: number;
@@ -223,10 +224,11 @@ export interface DailyViewer {
 }
 
 /**
- * Adds the viewers of views that just started to their day's set and to its sketch. The sketches take two
- * statements: the first creates a day's sketch or, when it exists, locks it (a no-op update, in key order,
- * so concurrent batches never wait on each other in a cycle); the second adds the keys to rows this
- * transaction now holds, and its fresh snapshot sees a row another batch created meanwhile.
+ * Adds the viewers of views that just started to their day's set and to its sketches, the demo's and the
+ * workspace's. Each sketch table takes two statements: the first creates a day's sketch or, when it exists,
+ * locks it (a no-op update, in key order, so concurrent batches never wait on each other in a cycle); the
+ * second adds the keys to rows this transaction now holds, and its fresh snapshot sees a row another batch
+ * created meanwhile.
  */
 export async function addDailyViewers(db: Executor, rows: DailyViewer[]) {
   if (rows.length === 0) return;
@@ -237,25 +239,40 @@ export async function addDailyViewers(db: Executor, rows: DailyViewer[]) {
       [b.demoId, b.day, String(b.version).padStart(10, '0'), b.internal ? '1' : '0', b.shareId, b.viewerKey],
     ),
   );
-  await db.insert(demoDailyViewers).values(sorted).onConflictDoNothing();
-  const sketches = new Map<string, { demo_id: string; day: string; internal: boolean; keys: string[] }>();
-  for (const r of sorted) {
-    const key = JSON.stringify([r.demoId, r.day, r.internal]);
-    const entry = sketches.get(key) ?? { demo_id: r.demoId, day: r.day, internal: r.internal, keys: [] };
-    entry.keys.push(r.viewerKey);
-    sketches.set(key, entry);
+  await db
+    .insert(demoDailyViewers)
+    .values(sorted.map(({ workspaceId: _, ...row }) => row))
+    .onConflictDoNothing();
+  await addToSketches(db, 'demo_daily_sketches', 'demo_id', sorted.map((r) => ({ owner: r.demoId, day: r.day, internal: r.internal, key: r.viewerKey })));
+  await addToSketches(db, 'workspace_daily_sketches', 'workspace_id', sorted.map((r) => ({ owner: r.workspaceId, day: r.day, internal: r.internal, key: r.viewerKey })));
+}
+
+async function addToSketches(
+  db: Executor,
+  table: 'demo_daily_sketches' | 'workspace_daily_sketches',
+  ownerColumn: 'demo_id' | 'workspace_id',
+  rows: Array<{ owner: string; day: string; internal: boolean; key: string }>,
+) {
+  const sketches = new Map<string, { owner: string; day: string; internal: boolean; keys: string[] }>();
+  for (const r of rows) {
+    const id = JSON.stringify([r.owner, r.day, r.internal]);
+    const entry = sketches.get(id) ?? { owner: r.owner, day: r.day, internal: r.internal, keys: [] };
+    entry.keys.push(r.key);
+    sketches.set(id, entry);
   }
   const json = JSON.stringify([...sketches.values()]);
+  const t = sql.identifier(table);
+  const owner = sql.identifier(ownerColumn);
   await db.execute(sql`
-    insert into demo_daily_sketches (demo_id, day, internal, sketch)
-    select x.demo_id, x.day, x.internal, decode(repeat('00', ${REGISTERS}), 'hex')
-    from json_to_recordset(${json}::json) as x(demo_id text, day date, internal boolean)
+    insert into ${t} (${owner}, day, internal, sketch)
+    select x.owner, x.day, x.internal, decode(repeat('00', ${REGISTERS}), 'hex')
+    from json_to_recordset(${json}::json) as x(owner text, day date, internal boolean)
     order by 1, 2, 3
-    on conflict (demo_id, day, internal) do update set sketch = demo_daily_sketches.sketch`);
+    on conflict (${owner}, day, internal) do update set sketch = ${t}.sketch`);
   await db.execute(sql`
-    update demo_daily_sketches as s set sketch = demoshare_hll_add(s.sketch, array(select json_array_elements_text(x.keys)))
-    from (select * from json_to_recordset(${json}::json) as x(demo_id text, day date, internal boolean, keys json) order by 1, 2, 3) as x
-    where s.demo_id = x.demo_id and s.day = x.day and s.internal = x.internal`);
+    update ${t} as s set sketch = demoshare_hll_add(s.sketch, array(select json_array_elements_text(x.keys)))
+    from (select * from json_to_recordset(${json}::json) as x(owner text, day date, internal boolean, keys json) order by 1, 2, 3) as x
+    where s.${owner} = x.owner and s.day = x.day and s.internal = x.internal`);
 }
 
 function compareKeys(a: string[], b: string[]) {

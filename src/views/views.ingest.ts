@@ -135,6 +135,7 @@ export function createIngestion(deps: IngestionDeps) {
           const viewerKey = viewerEmail ?? session.anonymousId;
           if (viewerKey) {
             viewers.push({
+              workspaceId: session.workspaceId,
               demoId: row.demoId,
               day: dayOf(row.startedAt),
               version: row.version,

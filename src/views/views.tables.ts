@@ -181,3 +181,21 @@ export const demoDailySketches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.demoId, t.day, t.internal] })],
 );
+
+/**
+ * The same sketch per workspace and day, over all its demos, kept at ingestion beside the demos' own: the
+ * workspace overview then merges one sketch per day however many demos there are. A demo deleted later
+ * stays in it (a sketch cannot forget a viewer): see docs/analytics.md.
+ */
+export const workspaceDailySketches = pgTable(
+  'workspace_daily_sketches',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    internal: boolean('internal').notNull().default(false),
+    sketch: bytea('sketch').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day, t.internal] })],
+);
