@@ -1,10 +1,13 @@
 /**
- * `npm run bench [-- --seconds 3 --rounds 3 --connections 10 --postgres --pglite-only --only demos,events]`
+ * `npm run bench [-- --seconds 3 --rounds 3 --connections 10 --postgres --pglite-only --only demos,events
+ *   --analytics-sizes 10000,100000,1000000]`
  *
  * Requests/s (or units/s, such as events/s) and latency of the scenarios in bench/scenarios.ts against a server in a child process, on
  * embedded PGlite and, when BENCH_DATABASE_URL or DATABASE_URL is set (or --postgres with TEST_DATABASE_URL),
  * on PostgreSQL in a bench database created for the run and dropped after it. Bounded: `seconds` per
- * scenario plus a one-second warm-up, against 127.0.0.1 only.
+ * scenario plus a one-second warm-up, against 127.0.0.1 only. Then analytics at size (bench/analytics.ts),
+ * unless --only leaves it out or --analytics-sizes is `off`: the longest part (a million views take minutes
+ * to seed on each engine).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     'pglite-only': { type: 'boolean', default: false },
     /** Comma-separated parts of scenario names: run those (and the baselines they name) only. */
     only: { type: 'string' },
+    /** Views the analytics bench seeds its demo to, in order, or `off`. */
+    'analytics-sizes': { type: 'string', default: '10000,100000,1000000' },
   },
 });
 const seconds = Number(args.seconds);
@@ -221,7 +226,7 @@ console.log(
   `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process\n`,
 );
 const all: Figures[] = [];
-for (const engine of engines) all.push(...(await runEngine(engine)));
+if (selected().length > 0) for (const engine of engines) all.push(...(await runEngine(engine)));
 
 const rows = [
   ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target'],
@@ -247,4 +252,16 @@ const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} scenario(s) had failed requests: the figures are not meaningful.`);
   process.exitCode = 1;
+}
+
+const analyticsWanted = !args.only || args.only.split(',').some((p) => p.trim().toLowerCase() === 'analytics');
+if (analyticsWanted && args['analytics-sizes'] !== 'off') {
+  console.log(`\nAnalytics at size (${args['analytics-sizes']} views)`);
+  const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/analytics.ts', args['analytics-sizes']!], {
+    // The analytics bench reads the same variables; an empty one means PGlite only.
+    env: { ...process.env, BENCH_DATABASE_URL: engines.includes('postgres') ? postgresUrl : '', DATABASE_URL: '', TEST_DATABASE_URL: '' },
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) process.exitCode = 1;
 }
