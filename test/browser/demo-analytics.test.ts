@@ -111,11 +111,11 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     const demo = await demoWithSteps(server, key, 3);
     const globex = await createShare(server, key, demo, { name: 'Sent to Globex' });
     const initech = await createShare(server, key, demo, { name: 'Sent to Initech' });
-    await playView(server, globex.token, { email: 'grace@globex.test', name: 'Grace Hopper', reached: 3, complete: true });
+    await playView(server, globex.token, { email: 'hedy@globex.test', name: 'Hedy Lamarr', reached: 3, complete: true });
     await playView(server, initech.token, { email: 'ian@initech.test', name: 'Ian Initech', reached: 3, complete: true });
     await playView(server, initech.token, { email: 'ivy@initech.test', name: 'Ivy Initech', reached: 1 });
     await playView(server, globex.token, { email: 'sam@gmail.com', name: 'Sam Solo', reached: 2 });
-    await playView(server, initech.token, { email: 'grace@globex.test', name: 'Grace Hopper', reached: 2 });
+    await playView(server, initech.token, { email: 'hedy@globex.test', name: 'Hedy Lamarr', reached: 2 });
     // The admin tries the link while signed in: the team's own view.
     await playView(server, globex.token, { reached: 3, complete: true, member: admin });
 
@@ -148,10 +148,10 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     );
     await page.screenshot({ path: `${SHOTS}/analytics-demo-breakdowns.png`, fullPage: true, animations: 'disabled' });
 
-    // Grace's journey names her other view, which opens in turn.
-    const grace = page.locator('table tbody tr', { hasText: 'Grace Hopper' }).first();
-    await grace.getByRole('button', { name: /Grace Hopper/ }).click();
-    const journey = page.getByRole('dialog', { name: 'Grace Hopper' });
+    // Hedy's journey names her other view, which opens in turn.
+    const hedy = page.locator('table tbody tr', { hasText: 'Hedy Lamarr' }).first();
+    await hedy.getByRole('button', { name: /Hedy Lamarr/ }).click();
+    const journey = page.getByRole('dialog', { name: 'Hedy Lamarr' });
     await journey.getByRole('heading', { name: 'Their other views' }).waitFor();
     const firstSteps = await journey.locator('ol.journey li').count();
     expect(await journey.locator('.journey-list li').count()).toBe(1);
