@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
 import { createSmtpMailer } from '../src/mail/mailer';
-import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
+import { createShare, demoWithSteps, playView, viewerClient } from './helpers/shares';
 import { decodeBody, type ReceivedMail, startSmtpServer, type TestSmtpServer } from './helpers/smtp';
 import { type TestApp, type TestSession, createTestApp, uniqueEmail } from './helpers/test-app';
 
@@ -103,6 +103,8 @@ describe('viewer notifications', () => {
     await free.call('POST', '/events', { events: [ev('view_started')] });
     const own = await identify(link.token, admin.email, 'Admin', '203.0.113.22');
     await own.call('POST', '/events', { events: [ev('view_started')] });
+    // A member trying the link while signed in to the app, under another address: the team's own view.
+    await playView(t, link.token, { email: 'tester@outside-digest.test', reached: 2, member: admin, ip: '203.0.113.23' });
 
     const { notifications } = t.ctx.services.notifications;
     expect(await notifications.sendDigests(day)).toBeGreaterThanOrEqual(1);
@@ -112,6 +114,7 @@ describe('viewer notifications', () => {
     expect(digest).not.toContain('gmail.com (');
     expect(digest).toContain(`Ann (${acme}) on “Secret roadmap tour”, to the end`);
     expect(digest).not.toContain(admin.email);
+    expect(digest).not.toContain('outside-digest.test');
     // The job may run again (a retry, a second worker): the digest of a day goes once.
     expect(await notifications.sendDigests(day)).toBe(0);
     // A quiet day sends nothing.

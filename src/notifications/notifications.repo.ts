@@ -78,7 +78,7 @@ export async function findShareWithDemo(db: Executor, shareId: string) {
   return row;
 }
 
-/** The views of one UTC day in a workspace (optionally of one member's demos), for a digest. */
+/** The views of one UTC day in a workspace (optionally of one member's demos), for a digest; the team's own left out as in analytics. */
 export async function viewsOfDay(db: Executor, workspaceId: string, from: Date, to: Date, createdBy?: string) {
   return db
     .select({
@@ -95,6 +95,7 @@ export async function viewsOfDay(db: Executor, workspaceId: string, from: Date, 
         eq(views.workspaceId, workspaceId),
         gte(views.startedAt, from),
         lt(views.startedAt, to),
+        eq(views.internal, false),
         createdBy ? eq(demos.createdById, createdBy) : undefined,
       ),
     );
