@@ -57,9 +57,13 @@ describe('generation without a browser (HTML capture)', () => {
     expect(signup?.title).toBe('Create your Orbit account');
     expect(signup?.description).toContain('Fill in “Full name”, “Work email” and “Password”, then press “Create account”');
 
-    // Order: hero, call to action, navigation, features, form, pricing.
+    // Order: the home page's hero, call to action, navigation and features, then each further page's steps
+    // together, pages in the order they were visited (never back and forth between pages).
     const order = tour.steps.map((s) => s.title);
-    expect(order.indexOf('Create your Orbit account')).toBeLessThan(order.indexOf('Simple pricing that grows with you'));
+    expect(order.slice(0, 2)).toEqual(['Turn your product into a tour people finish', 'Click “Start free trial”']);
+    const pagesInOrder = tour.steps.map((s) => s.pageUrl).filter((url, i, all) => url !== all[i - 1]);
+    expect(new Set(pagesInOrder).size).toBe(pagesInOrder.length);
+    expect(pagesInOrder[0]).toBe(`${site.origin}/`);
     expect(new Set(order).size).toBe(order.length);
   });
 

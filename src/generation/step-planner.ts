@@ -57,7 +57,9 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
     });
   }
 
-  const rank = (step: PlannedStep) => ORDER.indexOf(step.role) * 1000 + step.pageIndex;
+  // A tour walks the site as a visitor would: page by page in the order they were visited, each page's
+  // steps together in the order a visitor meets them. Sorting by role across pages jumped back and forth.
+  const rank = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step.role);
   return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
 }
 

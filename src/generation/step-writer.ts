@@ -2,6 +2,9 @@ import type { CapturedPage } from './generation.types';
 import { clip } from './html-elements';
 import type { PlannedStep } from './step-planner';
 
+/** The separators sites put between a page's name and their own in `<title>`. */
+const TITLE_PARTS = /\s+[—–|·:-]\s+/;
+
 /** The words of one step: what the player shows as title and body, and on the hotspot. */
 export interface StepCopy {
   title: string;
@@ -25,7 +28,7 @@ export function writeSteps(steps: PlannedStep[], pages: CapturedPage[]): StepCop
     const copy = writeOne(step, site, featureSteps);
     if (step.role === 'features') featureSteps++;
     // Two steps with one title read as a mistake: the later one names its page.
-    if (titles.has(copy.title.toLowerCase())) copy.title = clip(`${copy.title} (${pageName(step.page)})`, 90);
+    if (titles.has(copy.title.toLowerCase())) copy.title = clip(`${copy.title} (${pageName(step.page, site)})`, 90);
     titles.add(copy.title.toLowerCase());
     copies.push(copy);
   }
@@ -49,7 +52,7 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
     case 'cta':
       return {
         title: `Click “${clip(text, 60)}”`,
-        description: `${sentence(`Click “${text}” to ${purpose(text, site)}`)} It is the main call to action, right under the headline.`,
+        description: `${sentence(`Click “${text}” to ${purpose(text, site, el.href)}`)} It is the main call to action, right under the headline.`,
         label,
         tooltip: `Click “${clip(text, 60)}” to continue`,
       };
@@ -64,7 +67,7 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
     }
     case 'features': {
       const items = el.items ?? [];
-      const lead = featureSteps === 0 ? 'Key features at a glance' : `More on the ${pageName(step.page)} page`;
+      const lead = featureSteps === 0 ? 'Key features at a glance' : `More on the ${pageName(step.page, site)} page`;
       return {
         title: clip(text, 90),
         description: sentence(`${lead}: ${list(items)}`) + (el.context ? ` ${sentence(el.context)}` : ''),
@@ -97,7 +100,7 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
       const about = el.context ?? step.page.description;
       return {
         title: clip(text, 90),
-        description: sentence(`On the ${pageName(step.page)} page: “${text}”`) + (about ? ` ${sentence(about)}` : ''),
+        description: sentence(`On the ${pageName(step.page, site)} page: “${text}”`) + (about ? ` ${sentence(about)}` : ''),
         label,
         tooltip: clip(text, 80),
       };
@@ -112,8 +115,12 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
   }
 }
 
-/** A guess at what a call to action leads to, from its own words. */
-function purpose(action: string, site: string): string {
+const READING = /\/(docs?|documentation|guides?|learn|tutorials?|getting-started|quick-?start|manual)(\/|\.|$|#)/i;
+
+/** A guess at what a call to action leads to, from where it goes and then from its own words. */
+function purpose(action: string, site: string, href?: string): string {
+  // "Get started" into the documentation is reading, not signing up.
+  if (href && READING.test(new URL(href, 'http://site.invalid').pathname)) return `read how to get started with ${site}`;
   if (/trial|start|get started|sign ?up|join|create|register|try/i.test(action)) return `create an account and try ${site} yourself`;
   if (/demo|book|call|meeting|schedule/i.test(action)) return 'book a walkthrough with the team';
   if (/contact|sales|talk/i.test(action)) return 'get in touch with the team';
@@ -125,7 +132,7 @@ function purpose(action: string, site: string): string {
 
 /** The name a site goes by: the part of the home page's title that the other pages repeat. */
 export function siteName(pages: CapturedPage[]): string {
-  const parts = (pages[0]?.title ?? '').split(/\s+[—–|·:-]\s+/).map((p) => p.trim()).filter(Boolean);
+  const parts = (pages[0]?.title ?? '').split(TITLE_PARTS).map((p) => p.trim()).filter(Boolean);
   const others = pages.slice(1).map((p) => p.title);
   const shared = parts.find((part) => others.some((title) => title.includes(part)));
   if (shared) return shared;
@@ -138,11 +145,22 @@ export function siteName(pages: CapturedPage[]): string {
   return new URL(pages[0]?.url ?? 'http://site.invalid').hostname.replace(/^www\./, '');
 }
 
-export function pageName(page: CapturedPage): string {
-  const first = page.title.split(/\s+[—–|·:-]\s+/)[0]?.trim();
-  if (first && first.length <= 40) return first;
+/**
+ * What a page is called within its site: the part of its title that is not the site's name ("Pricing" in
+ * "Micro — Pricing" or "Pricing | Micro"), else the last segment of its address, else "home".
+ */
+export function pageName(page: CapturedPage, site?: string): string {
+  const parts = page.title
+    .split(TITLE_PARTS)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const own = parts.filter((p) => !site || p.toLowerCase() !== site.toLowerCase());
+  const pick = own.find((p) => p.length <= 40);
+  if (pick && (own.length < parts.length || parts.length === 1)) return pick;
   const path = new URL(page.url).pathname.split('/').filter(Boolean).pop() ?? '';
-  return path.replace(/\.html?$/, '').replace(/[-_]/g, ' ') || 'home';
+  const fromPath = path.replace(/\.html?$/, '').replace(/[-_]/g, ' ');
+  if (fromPath && fromPath !== 'index') return fromPath;
+  return pick ?? 'home';
 }
 
 function list(items: string[]): string {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { CapturedElement, CapturedPage } from './generation.types';
+import { planSteps } from './step-planner';
+import { pageName, writeSteps } from './step-writer';
+
+const page = (url: string, title: string, elements: CapturedElement[]): CapturedPage => ({
+  url,
+  title,
+  description: '',
+  width: 1280,
+  height: 800,
+  elements,
+});
+const el = (kind: CapturedElement['kind'], text: string, selector: string, extra: Partial<CapturedElement> = {}): CapturedElement => ({
+  kind,
+  text,
+  selector,
+  ...extra,
+});
+
+describe('the built-in tour', () => {
+  const home = page('https://micro.example/', 'Micro — Ship faster', [
+    el('heading', 'Ship faster with Micro', '#hero', { detail: 'h1', context: 'The toolkit for small teams.' }),
+    el('link', 'Get started', '#start', { href: 'https://micro.example/docs/getting-started.html' }),
+    el('nav', 'Main', '#nav', { items: ['Features', 'Docs', 'Pricing'] }),
+    el('other', 'Features', '#features', { detail: 'features', items: ['Fast', 'Small', 'Typed'] }),
+  ]);
+  const pricing = page('https://micro.example/pricing.html', 'Pricing | Micro', [
+    el('heading', 'Plans for every team', '#plans-title', { detail: 'h1' }),
+    el('pricing', 'Plans', '#plans', { items: ['Free at $0', 'Team at $9/month'] }),
+  ]);
+  const about = page('https://micro.example/about.html', 'Micro - About', [
+    el('heading', 'Who we are', '#about', { detail: 'h1', context: 'A team of four.' }),
+    el('other', 'What we value', '#values', { detail: 'features', items: ['Craft', 'Speed'] }),
+  ]);
+
+  it('walks the pages in the order they were visited, each page’s steps together', () => {
+    const plan = planSteps([home, pricing, about]);
+    expect(plan.map((s) => [s.pageIndex, s.role])).toEqual([
+      [0, 'hero'],
+      [0, 'cta'],
+      [0, 'nav'],
+      [0, 'features'],
+      [1, 'pricing'],
+      [2, 'features'],
+    ]);
+  });
+
+  it('names a page by the part of its title that is not the site’s name', () => {
+    expect(pageName(about, 'Micro')).toBe('About');
+    expect(pageName(pricing, 'Micro')).toBe('Pricing');
+    expect(pageName(page('https://micro.example/team.html', 'Micro', []), 'Micro')).toBe('team');
+    expect(pageName(page('https://micro.example/', 'Welcome', []), 'Micro')).toBe('Welcome');
+    const copies = writeSteps(planSteps([home, pricing, about]), [home, pricing, about]);
+    expect(copies.at(-1)!.description).toContain('More on the About page');
+  });
+
+  it('sends a “Get started” into the documentation to reading, not to signing up', () => {
+    const [, cta] = writeSteps(planSteps([home, pricing, about]), [home, pricing, about]);
+    expect(cta!.title).toBe('Click “Get started”');
+    expect(cta!.description).toContain('read how to get started with Micro');
+    expect(cta!.description).not.toContain('create an account');
+  });
+});
