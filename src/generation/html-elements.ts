@@ -21,6 +21,8 @@ const PRICE = /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b|\b
 const BUTTON_CLASS = /\b(btn|button|cta)\b|(^|[-_\s])(btn|button|cta)([-_\s]|$)/i;
 const PRIMARY_CLASS = /primary|cta|main/i;
 const MAX_TEXT = 140;
+/** A figure and little else: 10k+, 99.9%, $2M, 4.8/5, 24/7. */
+const STAT = /^[\s\d.,:+×x%$€£/~<>-]*\d[\s\d.,:+×x%$€£/~<>kKmMbB-]*$/;
 
 /**
  * Finds the elements a tour talks about, in document order: headings (with the prose after them),
@@ -105,18 +107,22 @@ function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {
   return !/display\s*:\s*none|visibility\s*:\s*hidden/i.test(el.attribs.style ?? '');
 }
 
-/** Plans: elements holding one price and one heading, grouped under their common parent. */
+/**
+ * Plans: cards holding one price and a call to action, two or more under a common parent. A price is the
+ * innermost short text with a currency or "free" (a wrapper and the span inside it are one price), never
+ * in a table (salaries, invoices) and never a card without something to click (KPI cards, statistics).
+ */
 function findPricing(doc: Document, layout?: Map<Element, ElementLayout>): Map<Element, string[]> {
   const cards = new Map<Element, Element[]>();
   forEachElement(doc, (el) => {
-    if (!isVisible(el, layout) || !isLeafText(el)) return true;
-    const text = clean(textContent(el));
-    if (text.length > 40 || !PRICE.test(text) || !/\d/.test(text)) return true;
+    if (!isVisible(el, layout)) return layout !== undefined;
+    if (el.name === 'table') return false;
+    if (!isPriceText(el)) return true;
     let card: Element = el;
     while (card.parent && isTag(card.parent) && countPrices(card.parent) === 1) card = card.parent;
-    if (card === el || !card.parent || !isTag(card.parent)) return true;
+    if (card === el || !card.parent || !isTag(card.parent) || !hasAction(card)) return true;
     const list = cards.get(card.parent) ?? [];
-    list.push(card);
+    if (!list.includes(card)) list.push(card);
     cards.set(card.parent, list);
     return true;
   });
@@ -131,27 +137,57 @@ function findPricing(doc: Document, layout?: Map<Element, ElementLayout>): Map<E
   return result;
 }
 
+/**
+ * Short text with a price in it, counted once however it is wrapped: `<div><span>$12</span>/mo</div>` is
+ * one price, "$12/mo", the outermost short text around it.
+ */
+function isPriceText(el: Element): boolean {
+  return isPriceLeaf(el) && !(el.parent && isTag(el.parent) && isPriceLeaf(el.parent));
+}
+
+function isPriceLeaf(el: Element): boolean {
+  if (!isLeafText(el)) return false;
+  const text = clean(textContent(el));
+  return text.length <= 40 && PRICE.test(text) && /\d/.test(text);
+}
+
+function hasAction(card: Element): boolean {
+  return findFirstMatching(card, (el) => (el.name === 'a' && !!el.attribs.href) || el.name === 'button' || (el.attribs.role ?? '') === 'button') !== null;
+}
+
+function findFirstMatching(root: Element, test: (el: Element) => boolean): Element | null {
+  let found: Element | null = null;
+  forEachElement(root, (el) => {
+    if (!found && test(el)) found = el;
+    return !found;
+  });
+  return found;
+}
+
 function describePlan(plan: Element): string {
   let name = '';
+  let firstLine = '';
   let price = '';
   let badge = '';
   forEachElement(plan, (el) => {
     const text = clean(textContent(el));
+    const leaf = isLeafText(el);
     if (!name && /^h[2-5]$/.test(el.name)) name = text;
-    else if (!price && isLeafText(el) && PRICE.test(text) && /\d/.test(text) && text.length <= 40) price = text;
-    else if (!badge && isLeafText(el) && /popular|recommended|best value/i.test(text) && text.length <= 40) badge = text;
+    else if (!price && isPriceText(el)) price = text;
+    else if (!badge && leaf && /popular|recommended|best value/i.test(text) && text.length <= 40) badge = text;
+    // Plan names in a div or a strong, not a heading: the card's first short line that is not its price,
+    // its badge or its button.
+    else if (!firstLine && leaf && text && text.length <= 30 && el.name !== 'a' && el.name !== 'button' && !PRICE.test(text)) firstLine = text;
     return true;
   });
-  return [name || 'Plan', price ? `at ${price}` : '', badge ? `(${badge.toLowerCase()})` : ''].filter(Boolean).join(' ');
+  return [name || firstLine || 'Plan', price ? `at ${price}` : '', badge ? `(${badge.toLowerCase()})` : ''].filter(Boolean).join(' ');
 }
 
 function countPrices(el: Element): number {
   let count = 0;
   forEachElement(el, (child) => {
-    if (isLeafText(child)) {
-      const text = clean(textContent(child));
-      if (text.length <= 40 && PRICE.test(text) && /\d/.test(text)) count++;
-    }
+    if (child.name === 'table') return false;
+    if (isPriceText(child)) count++;
     return true;
   });
   return count;
@@ -173,6 +209,8 @@ function findCardGroups(
       return heading ? clean(textContent(heading)) : null;
     });
     if (titles.some((t) => !t)) return true;
+    // "10k+ teams", "99.9% uptime": a row of statistics names no feature.
+    if ((titles as string[]).every((t) => STAT.test(t))) return true;
     const heading = headingBefore(el);
     groups.set(el, {
       heading: heading ?? 'Features',

@@ -1,0 +1,42 @@
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { extractFacts } from './html-elements';
+
+const facts = (body: string) => extractFacts(parseDocument(`<html><head><title>T</title></head><body>${body}</body></html>`), 'https://site.example/');
+
+describe('the classifiers on real-world markup', () => {
+  it('counts a price wrapped in a span once and names plans from their first line when not in headings', () => {
+    const { elements } = facts(`
+      <h2>Pricing</h2>
+      <div class="row">
+        <div class="card"><div class="plan-name">Starter</div><div class="price"><span>$0</span></div><a class="btn" href="/s">Start</a></div>
+        <div class="card"><div class="plan-name">Team</div><div class="price"><span>$12</span>/mo</div><span class="badge">Most popular</span><a class="btn" href="/t">Buy</a></div>
+      </div>`);
+    const pricing = elements.find((e) => e.kind === 'pricing');
+    expect(pricing?.items).toEqual(['Starter at $0', 'Team at $12/mo (most popular)']);
+  });
+
+  it('never takes a table of amounts or KPI cards without a call to action for pricing', () => {
+    const { elements } = facts(`
+      <h2>Team</h2>
+      <table><tbody>
+        <tr><td>Ada</td><td>$40,000</td><td><a href="/ada">Edit</a></td></tr>
+        <tr><td>Bob</td><td>$52,000</td><td><a href="/bob">Edit</a></td></tr>
+      </tbody></table>
+      <div class="kpis">
+        <div class="kpi"><h5>Revenue</h5><p>$40,000</p></div>
+        <div class="kpi"><h5>Refunds</h5><p>$1,200</p></div>
+      </div>`);
+    expect(elements.filter((e) => e.kind === 'pricing')).toEqual([]);
+  });
+
+  it('takes a row of statistics for no features, and a grid of named cards for features', () => {
+    const { elements } = facts(`
+      <h2>In numbers</h2>
+      <div class="stats"><div><h3>10k+</h3><p>teams</p></div><div><h3>99.9%</h3><p>uptime</p></div><div><h3>24/7</h3><p>support</p></div></div>
+      <h2>What you get</h2>
+      <div class="grid"><div><h3>Fast builds</h3><p>In seconds.</p></div><div><h3>Typed APIs</h3><p>End to end.</p></div></div>`);
+    const features = elements.filter((e) => e.detail === 'features');
+    expect(features.map((f) => [f.text, f.items])).toEqual([['What you get', ['Fast builds', 'Typed APIs']]]);
+  });
+});
