@@ -40,3 +40,27 @@ describe('the classifiers on real-world markup', () => {
     expect(features.map((f) => [f.text, f.items])).toEqual([['What you get', ['Fast builds', 'Typed APIs']]]);
   });
 });
+
+describe('the hero as a visitor sees it', () => {
+  it('takes a site name in an h1 in the header for its logo, and a display or lead text for the headline', async () => {
+    const { planSteps } = await import('./step-planner');
+    const page = (body: string) => {
+      const f = facts(body);
+      return { url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements };
+    };
+    const logoFirst = page(`
+      <header><h1><a href="/">Micro</a></h1><nav><a href="/docs">Docs</a><a href="/pricing">Pricing</a></nav></header>
+      <section><p class="display-4">Ship faster with Micro</p><p class="lead">The toolkit for small teams.</p><a class="btn btn-primary" href="/start">Start free</a></section>
+      <section><h2>Why Micro</h2><p>Because.</p></section>`);
+    expect(logoFirst.elements.find((e) => e.text === 'Micro')).toMatchObject({ kind: 'link', detail: 'logo' });
+    const [hero, cta] = planSteps([logoFirst]);
+    expect(hero).toMatchObject({ role: 'hero', element: { text: 'Ship faster with Micro' } });
+    expect(cta).toMatchObject({ role: 'cta', element: { text: 'Start free' } });
+
+    const leadOnly = page(`
+      <header><a href="/"><img src="/logo.png" alt="Acme"></a></header>
+      <section class="hero"><p class="lead">Invoices that pay themselves</p><a class="btn btn-primary" href="/signup">Try it</a></section>
+      <section><h2>Features</h2><p>Many.</p></section>`);
+    expect(planSteps([leadOnly])[0]).toMatchObject({ role: 'hero', element: { text: 'Invoices that pay themselves' } });
+  });
+});

@@ -21,6 +21,8 @@ const PRICE = /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b|\b
 const BUTTON_CLASS = /\b(btn|button|cta)\b|(^|[-_\s])(btn|button|cta)([-_\s]|$)/i;
 const PRIMARY_CLASS = /primary|cta|main/i;
 const MAX_TEXT = 140;
+const DISPLAY_CLASS = /(^|\s)(display-[1-6]|hero-title|hero-heading|headline|hero__title)(\s|$)/i;
+const LEAD_CLASS = /(^|\s)(lead|hero-lead|hero-text|tagline)(\s|$)/i;
 /** A figure and little else: 10k+, 99.9%, $2M, 4.8/5, 24/7. */
 const STAT = /^[\s\d.,:+×x%$€£/~<>-]*\d[\s\d.,:+×x%$€£/~<>kKmMbB-]*$/;
 
@@ -59,8 +61,19 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       push(el, 'pricing', headingBefore(el) ?? 'Pricing', { items: plans, detail: 'plans' });
     } else if (group) {
       push(el, 'other', group.heading, { items: group.items, detail: 'features', context: group.context });
+    } else if (/^h[1-3]$/.test(name) && isLogo(el, pageUrl)) {
+      // A site's name in an h1 in its header is its logo, not the page's headline.
+      const link = findFirstMatching(el, (a) => a.name === 'a' && !!a.attribs.href);
+      const href = link ? absoluteHttp(link.attribs.href!, pageUrl) : null;
+      push(el, 'link', accessibleName(el), { detail: 'logo', ...(href ? { href } : {}) });
+      return false;
     } else if (/^h[1-3]$/.test(name)) {
       push(el, 'heading', readable(el), { detail: name, context: proseAfter(el) });
+    } else if ((DISPLAY_CLASS.test(el.attribs.class ?? '') || LEAD_CLASS.test(el.attribs.class ?? '')) && isLeafText(el) && readable(el).length <= 160) {
+      // Headlines set in a <p> or <div> with a display class (Bootstrap's display-4, "hero-title"...), and
+      // lead paragraphs, which carry a hero that has no heading.
+      const detail = DISPLAY_CLASS.test(el.attribs.class ?? '') ? 'display' : 'lead';
+      push(el, 'heading', readable(el), { detail, context: proseAfter(el) });
     } else if (name === 'nav' || role === 'navigation') {
       const items = unique(linksIn(el).map(readable)).slice(0, 10);
       if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items });
@@ -98,6 +111,19 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
     });
   }
   return { title: clean(titleEl ? textContent(titleEl) : ''), description: clean(description), elements, links };
+}
+
+/**
+ * A heading that is the site's logo: inside the header or navigation, and either only an image or a link
+ * to the home page.
+ */
+function isLogo(el: Element, pageUrl: string): boolean {
+  if (!hasAncestor(el, (a) => a.name === 'header' || a.name === 'nav' || (a.attribs.role ?? '') === 'banner')) return false;
+  if (!readable(el)) return true;
+  const link = findFirstMatching(el, (a) => a.name === 'a' && !!a.attribs.href);
+  if (!link) return false;
+  const href = absoluteHttp(link.attribs.href!, pageUrl);
+  return href !== null && new URL(href).pathname.replace(/index\.html?$/, '') === '/' && new URL(href).origin === new URL(pageUrl).origin;
 }
 
 function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {

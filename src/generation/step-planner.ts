@@ -31,9 +31,9 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
 
   pages.forEach((page, index) => {
     const els = page.elements;
-    const h1Index = els.findIndex((e) => e.kind === 'heading' && e.detail === 'h1');
+    const h1Index = els.findIndex((e) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display'));
     if (index === 0) {
-      const heroIndex = h1Index >= 0 ? h1Index : els.findIndex((e) => e.kind === 'heading');
+      const heroIndex = heroOf(els);
       add('hero', index, els[heroIndex]);
       add('cta', index, primaryAction(els, heroIndex));
       add('nav', index, els.find((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2));
@@ -42,7 +42,7 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
     add('features', index, els.find((e) => e.detail === 'features'));
     add('form', index, els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
     add('pricing', index, els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2));
-    if (index > 0 && planned.length === before) add('page', index, els[h1Index] ?? els.find((e) => e.kind === 'heading'));
+    if (index > 0 && planned.length === before) add('page', index, els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
   });
 
   if (planned.length < MIN_STEPS) {
@@ -63,11 +63,31 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
 }
 
+/** Where the first screen ends, in page pixels, when the capture measured boxes (Chromium mode). */
+const FIRST_SCREEN = 900;
+
+/**
+ * The hero: the first headline (an h1 or text set as a display heading) in the first screen, else a lead
+ * paragraph there (a hero without a heading), else the first headline anywhere, else the first heading.
+ * Logos are links, never headings (html-elements.ts).
+ */
+function heroOf(els: CapturedElement[]): number {
+  const onFirstScreen = (e: CapturedElement) => !e.box || e.box.y < FIRST_SCREEN;
+  const headline = (e: CapturedElement) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display');
+  const lead = (e: CapturedElement) => e.kind === 'heading' && e.detail === 'lead';
+  for (const test of [(e: CapturedElement) => headline(e) && onFirstScreen(e), (e: CapturedElement) => lead(e) && onFirstScreen(e), headline]) {
+    const i = els.findIndex(test);
+    if (i >= 0) return i;
+  }
+  return els.findIndex((e) => e.kind === 'heading' && e.detail !== 'lead');
+}
+
 /** The call to action of the hero: a primary button after the headline, before the next section. */
 function primaryAction(els: CapturedElement[], heroIndex: number): CapturedElement | undefined {
   if (heroIndex >= 0) {
     const rest = els.slice(heroIndex + 1);
-    const end = rest.findIndex((e) => e.kind === 'heading' || e.detail === 'features' || e.kind === 'pricing');
+    // The hero ends at the next section: a heading, but not the lead paragraph under the headline.
+    const end = rest.findIndex((e) => (e.kind === 'heading' && e.detail !== 'lead') || e.detail === 'features' || e.kind === 'pricing');
     const hero = end >= 0 ? rest.slice(0, end) : rest.slice(0, 8);
     const found =
       hero.find((e) => e.kind === 'button' && e.detail === 'primary') ??
