@@ -64,3 +64,24 @@ describe('the hero as a visitor sees it', () => {
     expect(planSteps([leadOnly])[0]).toMatchObject({ role: 'hero', element: { text: 'Invoices that pay themselves' } });
   });
 });
+
+describe('what is hidden without a browser', () => {
+  it('reads nothing inside closed menus, dropdowns, collapsed regions, modals or closed details', () => {
+    const { elements } = facts(`
+      <nav class="navbar"><div class="collapse navbar-collapse"><a href="/docs">Docs</a><a href="/blog">Blog</a></div>
+        <div class="dropdown"><button aria-expanded="false">Notifications</button>
+          <div class="dropdown-menu"><h1>3 new alerts</h1><a class="btn btn-primary" href="/alerts">View all alerts</a></div></div></nav>
+      <div class="modal"><h2>Sign in</h2><form><input name="email"><input name="password" type="password"></form></div>
+      <details><summary>More</summary><h2>Hidden answer</h2></details>
+      <p class="d-none d-lg-block display-5">Shown on desktops</p>
+      <span class="hidden md:flex"><a class="btn" href="/wide">Wide only</a></span>
+      <h1>The real headline</h1>`);
+    const texts = elements.map((e) => e.text);
+    expect(texts).not.toContain('3 new alerts');
+    expect(texts).not.toContain('View all alerts');
+    expect(texts).not.toContain('Sign in');
+    expect(texts).not.toContain('Hidden answer');
+    expect(texts).toEqual(expect.arrayContaining(['Docs', 'Blog', 'Notifications', 'Shown on desktops', 'Wide only', 'The real headline']));
+    expect(elements.find((e) => e.kind === 'nav')?.items).toEqual(['Docs', 'Blog']);
+  });
+});

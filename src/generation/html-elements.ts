@@ -75,7 +75,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const detail = DISPLAY_CLASS.test(el.attribs.class ?? '') ? 'display' : 'lead';
       push(el, 'heading', readable(el), { detail, context: proseAfter(el) });
     } else if (name === 'nav' || role === 'navigation') {
-      const items = unique(linksIn(el).map(readable)).slice(0, 10);
+      const items = unique(linksIn(el, layout).map(readable)).slice(0, 10);
       if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items });
     } else if (name === 'form') {
       const fields = formFields(el, labels);
@@ -126,11 +126,28 @@ function isLogo(el: Element, pageUrl: string): boolean {
   return href !== null && new URL(href).pathname.replace(/index\.html?$/, '') === '/' && new URL(href).origin === new URL(pageUrl).origin;
 }
 
+/**
+ * Classes that hide an element until a script opens it, in the frameworks most sites use: Bootstrap's
+ * dropdowns, collapsed regions, modals and off-canvas panels (open with `show`), utility classes that hide
+ * (`d-none`, Tailwind's `hidden`, screen-reader-only text), and common menu and popover names.
+ */
+const CLOSED_CLASS = /(^|\s)(dropdown-menu|collapse|modal|offcanvas|popover|tooltip|d-none|hidden|invisible|sr-only|visually-hidden|screen-reader-text|dropdown-content|submenu|mega-menu)(\s|$)/i;
+const OPEN_CLASS = /(^|\s)(show|open|is-open|active|in)(\s|$)/i;
+/** Hidden on phones only: Bootstrap's expanding navbar, `d-none d-lg-block`, Tailwind's `hidden md:flex`. */
+const SHOWN_ON_DESKTOP = /(^|\s)(navbar-collapse|d-(sm|md|lg)-(block|flex|inline|inline-block|inline-flex|grid|table)|(sm|md|lg):(block|flex|inline|inline-block|inline-flex|grid|table))(\s|$)/i;
+
 function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {
   const known = layout?.get(el);
   if (known) return known.visible;
   if (el.attribs.hidden !== undefined || el.attribs['aria-hidden'] === 'true') return false;
-  return !/display\s*:\s*none|visibility\s*:\s*hidden/i.test(el.attribs.style ?? '');
+  if (/display\s*:\s*none|visibility\s*:\s*hidden/i.test(el.attribs.style ?? '')) return false;
+  if (layout) return true;
+  // Without a browser, guess as a visitor on a desktop screen sees the page before touching it.
+  if (['template', 'noscript', 'dialog'].includes(el.name) && el.attribs.open === undefined) return false;
+  // The content of a closed <details> (all but its summary).
+  if (el.parent && isTag(el.parent) && el.parent.name === 'details' && el.parent.attribs.open === undefined && el.name !== 'summary') return false;
+  const cls = el.attribs.class ?? '';
+  return !(CLOSED_CLASS.test(cls) && !OPEN_CLASS.test(cls) && !SHOWN_ON_DESKTOP.test(cls));
 }
 
 /**
@@ -349,9 +366,11 @@ function submitText(form: Element): string | undefined {
   return text;
 }
 
-function linksIn(el: Element): Element[] {
+/** The links a visitor sees in `el`: those in closed dropdowns and menus are not listed. */
+function linksIn(el: Element, layout?: Map<Element, ElementLayout>): Element[] {
   const found: Element[] = [];
   forEachElement(el, (child) => {
+    if (!isVisible(child, layout)) return layout !== undefined;
     if (child.name === 'a' && child.attribs.href) found.push(child);
     return true;
   });
