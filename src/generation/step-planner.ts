@@ -20,9 +20,11 @@ const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|cr
 export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   const planned: PlannedStep[] = [];
   const used = new Set<string>();
-  const add = (role: StepRole, pageIndex: number, element: CapturedElement | undefined) => {
+  const add = (role: StepRole, pageIndex: number, found: CapturedElement | undefined) => {
     const page = pages[pageIndex];
-    if (!element || !page) return;
+    if (!found || !page) return;
+    const element = fitted(page, role, found);
+    if (!element) return;
     const key = `${pageKey(page.url)} ${element.selector}`;
     if (used.has(key)) return;
     used.add(key);
@@ -61,6 +63,23 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   // steps together in the order a visitor meets them. Sorting by role across pages jumped back and forth.
   const rank = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step.role);
   return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
+}
+
+/** A hotspot larger than this share of the screen points at nothing in particular. */
+const MAX_HOTSPOT_SHARE = 0.4;
+
+/**
+ * The element a step's hotspot can sit on, when boxes are known (Chromium mode). A "features grid" as
+ * large as the screen is a page's content area, not a grid: no step. Any other element too large for a
+ * hotspot gives way to its heading (a group's title), or gives no step.
+ */
+function fitted(page: CapturedPage, role: StepRole, el: CapturedElement): CapturedElement | undefined {
+  const box = el.box;
+  if (!box || page.width <= 0 || page.height <= 0) return el;
+  if (role === 'features' && box.width > 0.75 * page.width && box.height > 0.85 * page.height) return undefined;
+  if ((box.width * box.height) / (page.width * page.height) <= MAX_HOTSPOT_SHARE) return el;
+  const heading = page.elements.find((e) => e !== el && e.kind === 'heading' && e.text === el.text && e.box);
+  return heading ? { ...el, selector: heading.selector, box: heading.box } : undefined;
 }
 
 /** Where the first screen ends, in page pixels, when the capture measured boxes (Chromium mode). */

@@ -62,3 +62,24 @@ describe('the built-in tour', () => {
     expect(cta!.description).not.toContain('create an account');
   });
 });
+
+describe('hotspots that point at something', () => {
+  const box = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+  it('moves a hotspot too large for the screen to its group’s heading, and takes a content area for no features grid', () => {
+    const home = page('https://micro.example/', 'Micro', [
+      el('heading', 'Ship faster', '#hero', { detail: 'h1', box: box(100, 100, 600, 60) }),
+      el('link', 'Get started', '#start', { href: 'https://micro.example/signup', box: box(100, 200, 120, 40) }),
+      el('heading', 'Plans', '#plans-title', { detail: 'h2', box: box(100, 900, 300, 40) }),
+      el('pricing', 'Plans', '#plans', { items: ['Free at $0', 'Team at $9'], box: box(0, 950, 1280, 700) }),
+    ]);
+    const docs = page('https://micro.example/docs.html', 'Docs | Micro', [
+      el('heading', 'Guides', '#guides', { detail: 'h1', box: box(300, 80, 400, 50) }),
+      el('other', 'Guides', '#content', { detail: 'features', items: ['Install', 'Deploy'], box: box(240, 40, 1040, 760) }),
+    ]);
+    const plan = planSteps([home, docs]);
+    const pricing = plan.find((s) => s.role === 'pricing');
+    expect(pricing?.element).toMatchObject({ selector: '#plans-title', items: ['Free at $0', 'Team at $9'] });
+    expect(plan.some((s) => s.role === 'features')).toBe(false);
+    expect(plan.find((s) => s.pageIndex === 1)).toMatchObject({ role: 'page', element: { selector: '#guides' } });
+  });
+});
