@@ -83,3 +83,15 @@ describe('hotspots that point at something', () => {
     expect(plan.find((s) => s.pageIndex === 1)).toMatchObject({ role: 'page', element: { selector: '#guides' } });
   });
 });
+
+describe('words that fit', () => {
+  it('never says “Navigation navigation”', () => {
+    const named = (text: string) =>
+      writeSteps(planSteps([page('https://a.example/', 'A', [el('heading', 'Hi', '#h', { detail: 'h1' }), el('nav', text, '#n', { items: ['One', 'Two'] })])]), [
+        page('https://a.example/', 'A', []),
+      ]).find((c) => c.title === 'Find your way around')!.label;
+    expect(named('Navigation')).toBe('Navigation');
+    expect(named('Main menu')).toBe('Main menu');
+    expect(named('Main')).toBe('Main navigation');
+  });
+});

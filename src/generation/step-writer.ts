@@ -61,7 +61,7 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
       return {
         title: 'Find your way around',
         description: sentence(`The navigation links to ${list(items)}, so every part of ${site} is one click away`),
-        label: clip(`${text} navigation`, 60),
+        label: clip(/\b(navigation|menu|nav)$/i.test(text) ? text : `${text} navigation`, 60),
         tooltip: `${items.length} sections, always at the top of the page`,
       };
     }
