@@ -84,6 +84,17 @@ describe.skipIf(!hasChromium)('generation in Chromium', () => {
     expect(h.y + h.height).toBeLessThanOrEqual(1);
   });
 
+  it('measures an animated page as it ends up: motion is frozen before boxes and screenshots', async () => {
+    const animated = await generator.generate({ url: `${site.origin}/animated.html`, maxPages: 0 });
+    const hero = animated.steps.find((s) => s.title === 'Deploys that glide into production');
+    expect(animated.steps.map((s) => s.title)).toContain('Deploys that glide into production');
+    writeFileSync('test-results/generation/animated-hero.png', hero!.image!.data);
+    // The headline's final box: 80 px from the left, 640 px wide (less the hotspot's padding of 6 px).
+    const [h] = hero!.hotspots;
+    expect(h!.x * 1280).toBeCloseTo(74, 0);
+    expect(h!.width * 1280).toBeCloseTo(652, 0);
+  });
+
   it('answers every browser request through the guard: nothing reaches a forbidden address', async () => {
     expect(tour.warnings.some((w) => w.startsWith(`Skipped ${site.origin}/docs`))).toBe(true);
     const attack = await generator.generate({ url: `${site.origin}/attack.html`, maxPages: 0 });

@@ -41,6 +41,22 @@ const SETTLE_MS = 2_500;
 const RELAUNCH_AFTER_FAILURE_MS = 60_000;
 
 /**
+ * Motion frozen before anything is measured: entrance animations and transitions jump to their end (where
+ * a visitor sees the element once they settle), looping ones stop at their start, none start afterwards,
+ * and scrolling is instant, so boxes, visibility and every screenshot show the page at rest. The style
+ * stays in the snapshot, which the player then shows at rest too.
+ */
+const FREEZE_MOTION_SCRIPT = `(() => {
+  const style = document.createElement('style');
+  style.setAttribute('data-demoshare', 'still');
+  style.textContent = '*, *::before, *::after { transition: none !important; animation-play-state: paused !important; caret-color: transparent !important; } html, body { scroll-behavior: auto !important; }';
+  for (const animation of document.getAnimations()) {
+    try { animation.finish(); } catch { animation.currentTime = 0; animation.pause(); }
+  }
+  document.head.appendChild(style);
+})()`;
+
+/**
  * Captures pages in headless Chromium through playwright-core: a 1280×800 viewport, a screenshot at the
  * top and further down where the tour's elements are, the boxes of visible elements, and a sanitised
  * snapshot of the rendered DOM. One browser serves every job (a fresh context per job), started on
@@ -110,6 +126,7 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
 
   async function readPage(page: Page, deadline: number, guard: GuardStats): Promise<CapturedPage> {
     if (!/^https?:/.test(page.url())) throw new CaptureError('the page replaced itself with an error page');
+    await page.evaluate(FREEZE_MOTION_SCRIPT);
     const stamp = (await page.evaluate(STAMP_SCRIPT)) as StampResult;
     const layout = new Map<number, ElementLayout>(
       stamp.items.map(([n, x, y, width, height, visible]) => [n, { box: { x, y, width, height }, visible: visible === 1 }]),
