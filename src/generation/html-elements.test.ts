@@ -85,3 +85,31 @@ describe('what is hidden without a browser', () => {
     expect(elements.find((e) => e.kind === 'nav')?.items).toEqual(['Docs', 'Blog']);
   });
 });
+
+describe('what the page’s own stylesheets hide', () => {
+  it('follows display and visibility rules as a desktop browser would: media queries, specificity, order, importance', () => {
+    const { elements } = facts(`
+      <style>
+        .notice-panel { display: none; }
+        .tray { display: none; } .tray.is-shown { display: block; }
+        .collapse:not(.show) { display: none; }
+        @media (min-width: 992px) { .navbar-expand-lg .navbar-collapse { display: flex !important; } }
+        @media (max-width: 767px) { .desktop-only { display: none; } }
+        @media print { .screen-only { display: none; } }
+        .menu:hover .sub { display: block; } .sub { display: none; }
+        .ghost { visibility: hidden; }
+      </style>
+      <nav class="navbar navbar-expand-lg"><div class="collapse navbar-collapse"><a href="/docs">Docs</a></div>
+        <div class="notice-panel"><h1>2 unread notices</h1><a class="btn btn-primary" href="/n">Open notices</a></div>
+        <ul class="menu"><li><a href="/a">Products</a><ul class="sub"><li><a href="/x">Secret item</a></li></ul></li></ul></nav>
+      <div class="tray is-shown"><h2>Shown tray</h2></div>
+      <div class="tray"><h2>Closed tray</h2></div>
+      <p class="desktop-only display-4">Desktop headline</p>
+      <h2 class="screen-only">On screen</h2>
+      <h2 class="ghost">Invisible heading</h2>`);
+    const texts = elements.map((e) => e.text);
+    expect(texts).toEqual(expect.arrayContaining(['Docs', 'Products', 'Shown tray', 'Desktop headline', 'On screen']));
+    for (const gone of ['2 unread notices', 'Open notices', 'Secret item', 'Closed tray', 'Invisible heading']) expect(texts).not.toContain(gone);
+    expect(elements.find((e) => e.kind === 'nav')?.items).toEqual(['Docs', 'Products']);
+  });
+});

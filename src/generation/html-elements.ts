@@ -1,6 +1,7 @@
 import { type Document, type Element, isTag } from 'domhandler';
 import { getAttributeValue, textContent } from 'domutils';
 import { createSelectorFinder } from './css-path';
+import { hiddenByStylesheets } from './css-visibility';
 import type { CapturedElement, ElementKind, PixelBox } from './generation.types';
 import { findFirst, forEachElement } from './dom-walk';
 
@@ -39,8 +40,11 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
   const links: PageFacts['links'] = [];
   const seen = new Set<Element>();
   const labels = labelIndex(doc);
-  const pricing = findPricing(doc, layout);
-  const groups = findCardGroups(doc, layout, pricing);
+  // Without a browser, the page's own stylesheets say what is hidden too (css-visibility.ts).
+  const cssHidden = layout ? undefined : hiddenByStylesheets(doc);
+  const vis: Visibility = { visible: (el) => isVisible(el, layout, cssHidden), measured: layout !== undefined };
+  const pricing = findPricing(doc, vis);
+  const groups = findCardGroups(doc, vis, pricing);
 
   const push = (el: Element, kind: ElementKind, text: string, extra: Partial<CapturedElement> = {}) => {
     if (!text || seen.has(el)) return;
@@ -52,7 +56,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
   const body = findFirst(doc, 'body') ?? doc;
   forEachElement(body, (el) => {
     // Without layout a hidden element hides its subtree; with it, each element's own box decides.
-    if (!isVisible(el, layout)) return layout !== undefined;
+    if (!vis.visible(el)) return vis.measured;
     const name = el.name;
     const role = (getAttributeValue(el, 'role') ?? '').toLowerCase();
     const group = groups.get(el);
@@ -75,7 +79,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const detail = DISPLAY_CLASS.test(el.attribs.class ?? '') ? 'display' : 'lead';
       push(el, 'heading', readable(el), { detail, context: proseAfter(el) });
     } else if (name === 'nav' || role === 'navigation') {
-      const items = unique(linksIn(el, layout).map(readable)).slice(0, 10);
+      const items = unique(linksIn(el, vis).map(readable)).slice(0, 10);
       if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items });
     } else if (name === 'form') {
       const fields = formFields(el, labels);
@@ -136,12 +140,20 @@ const OPEN_CLASS = /(^|\s)(show|open|is-open|active|in)(\s|$)/i;
 /** Hidden on phones only: Bootstrap's expanding navbar, `d-none d-lg-block`, Tailwind's `hidden md:flex`. */
 const SHOWN_ON_DESKTOP = /(^|\s)(navbar-collapse|d-(sm|md|lg)-(block|flex|inline|inline-block|inline-flex|grid|table)|(sm|md|lg):(block|flex|inline|inline-block|inline-flex|grid|table))(\s|$)/i;
 
-function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {
+/** Whether a visitor sees an element, and whether that was measured (a browser) or guessed (markup). */
+interface Visibility {
+  visible(el: Element): boolean;
+  /** Measured visibility is per element; a guess hides a hidden element's whole subtree. */
+  measured: boolean;
+}
+
+function isVisible(el: Element, layout?: Map<Element, ElementLayout>, cssHidden?: Set<Element>): boolean {
   const known = layout?.get(el);
   if (known) return known.visible;
   if (el.attribs.hidden !== undefined || el.attribs['aria-hidden'] === 'true') return false;
   if (/display\s*:\s*none|visibility\s*:\s*hidden/i.test(el.attribs.style ?? '')) return false;
   if (layout) return true;
+  if (cssHidden?.has(el)) return false;
   // Without a browser, guess as a visitor on a desktop screen sees the page before touching it.
   if (['template', 'noscript', 'dialog'].includes(el.name) && el.attribs.open === undefined) return false;
   // The content of a closed <details> (all but its summary).
@@ -155,10 +167,10 @@ function isVisible(el: Element, layout?: Map<Element, ElementLayout>): boolean {
  * innermost short text with a currency or "free" (a wrapper and the span inside it are one price), never
  * in a table (salaries, invoices) and never a card without something to click (KPI cards, statistics).
  */
-function findPricing(doc: Document, layout?: Map<Element, ElementLayout>): Map<Element, string[]> {
+function findPricing(doc: Document, vis: Visibility): Map<Element, string[]> {
   const cards = new Map<Element, Element[]>();
   forEachElement(doc, (el) => {
-    if (!isVisible(el, layout)) return layout !== undefined;
+    if (!vis.visible(el)) return vis.measured;
     if (el.name === 'table') return false;
     if (!isPriceText(el)) return true;
     let card: Element = el;
@@ -239,12 +251,13 @@ function countPrices(el: Element): number {
 /** A grid of two or more cards that each start with a sub-heading: a features section, usually. */
 function findCardGroups(
   doc: Document,
-  layout: Map<Element, ElementLayout> | undefined,
+  vis: Visibility,
   pricing: Map<Element, string[]>,
 ): Map<Element, { heading: string; items: string[]; context?: string }> {
   const groups = new Map<Element, { heading: string; items: string[]; context?: string }>();
   forEachElement(doc, (el) => {
-    if (pricing.has(el) || !isVisible(el, layout)) return true;
+    if (pricing.has(el)) return true;
+    if (!vis.visible(el)) return vis.measured;
     const cards = el.children.filter((c): c is Element => isTag(c));
     if (cards.length < 2) return true;
     const titles = cards.map((card) => {
@@ -367,10 +380,10 @@ function submitText(form: Element): string | undefined {
 }
 
 /** The links a visitor sees in `el`: those in closed dropdowns and menus are not listed. */
-function linksIn(el: Element, layout?: Map<Element, ElementLayout>): Element[] {
+function linksIn(el: Element, vis: Visibility): Element[] {
   const found: Element[] = [];
   forEachElement(el, (child) => {
-    if (!isVisible(child, layout)) return layout !== undefined;
+    if (!vis.visible(child)) return vis.measured;
     if (child.name === 'a' && child.attribs.href) found.push(child);
     return true;
   });

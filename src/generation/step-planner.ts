@@ -32,7 +32,8 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   };
 
   pages.forEach((page, index) => {
-    const els = page.elements;
+    // With screenshots, only what the browser laid out can carry a hotspot.
+    const els = page.screenshot ? page.elements.filter((e) => e.box && e.box.width > 0 && e.box.height > 0) : page.elements;
     const h1Index = els.findIndex((e) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display'));
     if (index === 0) {
       const heroIndex = heroOf(els);
@@ -69,12 +70,15 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
 const MAX_HOTSPOT_SHARE = 0.4;
 
 /**
- * The element a step's hotspot can sit on, when boxes are known (Chromium mode). A "features grid" as
+ * The element a step's hotspot can sit on, when boxes are known (Chromium mode): none without a box. A "features grid" as
  * large as the screen is a page's content area, not a grid: no step. Any other element too large for a
  * hotspot gives way to its heading (a group's title), or gives no step.
  */
 function fitted(page: CapturedPage, role: StepRole, el: CapturedElement): CapturedElement | undefined {
   const box = el.box;
+  // With screenshots, a step shows its element: one the browser did not lay out would get a hotspot
+  // on nothing.
+  if (page.screenshot && (!box || box.width <= 0 || box.height <= 0)) return undefined;
   if (!box || page.width <= 0 || page.height <= 0) return el;
   if (role === 'features' && box.width > 0.75 * page.width && box.height > 0.85 * page.height) return undefined;
   if ((box.width * box.height) / (page.width * page.height) <= MAX_HOTSPOT_SHARE) return el;

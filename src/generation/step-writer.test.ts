@@ -95,3 +95,17 @@ describe('words that fit', () => {
     expect(named('Main')).toBe('Main navigation');
   });
 });
+
+describe('no step without a hotspot', () => {
+  it('plans nothing on an element the browser did not lay out, when the page has screenshots', () => {
+    const shot = Buffer.from('png');
+    const withShots = {
+      ...page('https://a.example/', 'A', [
+        el('heading', 'Unmeasured', '#ghost', { detail: 'h1' }),
+        el('heading', 'Measured', '#real', { detail: 'h1', box: { x: 10, y: 10, width: 300, height: 40 } }),
+      ]),
+      screenshot: shot,
+    };
+    expect(planSteps([withShots])[0]).toMatchObject({ role: 'hero', element: { selector: '#real' } });
+  });
+});
