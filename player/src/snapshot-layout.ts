@@ -32,7 +32,8 @@ export function placeOnElements(
   const doc = frame.contentDocument;
   const view = frame.contentWindow;
   if (!doc || !view) return selectors.map(() => null);
-  view.scrollTo(0, 0);
+  // Instant whatever the site's `scroll-behavior: smooth` says: boxes are read right after scrolling.
+  view.scrollTo({ left: 0, top: 0, behavior: 'instant' });
   const elements = selectors.map((selector) => {
     if (!selector) return null;
     try {
@@ -46,7 +47,7 @@ export function placeOnElements(
   const first = elements.find((el) => el !== null);
   if (first) {
     const box = first.getBoundingClientRect();
-    if (box.top + Math.min(box.height, height) > height) view.scrollTo(0, Math.max(0, box.top - SCROLL_MARGIN));
+    if (box.top + Math.min(box.height, height) > height) view.scrollTo({ left: 0, top: Math.max(0, box.top - SCROLL_MARGIN), behavior: 'instant' });
   }
   return elements.map((el) => {
     if (!el) return null;
