@@ -87,12 +87,14 @@ function collect(container: Container, rules: DisplayRule[]) {
     } else if (node.type === 'rule') {
       const rule = node as Rule;
       let display: { hides: boolean; important: boolean } | undefined;
-      rule.walkDecls(/^(display|visibility)$/i, (decl) => {
-        const value = decl.value.trim().toLowerCase();
+      // The rule's own declarations only (a nested rule, such as `&:hover`, is another state); the last wins.
+      for (const decl of rule.nodes) {
+        if (decl.type !== 'decl') continue;
         const prop = decl.prop.toLowerCase();
-        if (prop === 'display') display = { hides: value === "none", important: decl.important === true };
-        else if (value === "hidden" || value === "collapse") display = { hides: true, important: decl.important === true };
-      });
+        const value = decl.value.trim().toLowerCase();
+        if (prop === 'display') display = { hides: value === 'none', important: decl.important === true };
+        else if (prop === 'visibility' && (value === 'hidden' || value === 'collapse')) display = { hides: true, important: decl.important === true };
+      }
       if (!display) return;
       for (const selector of rule.selectors) {
         if (INTERACTIVE.test(selector)) continue;
