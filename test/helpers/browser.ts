@@ -41,3 +41,13 @@ export async function signedInPage(
   page.setDefaultTimeout(15_000);
   return { context, page };
 }
+
+/** Up to five elements reaching past the window's right edge, named so a failure says what overflows. */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+  );
+}
