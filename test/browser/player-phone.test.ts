@@ -279,9 +279,21 @@ describe.skipIf(!browser)('the player at 390, 768 and 1280 px (Chromium)', () =>
     await stepShown(page, 3);
     await shot(page, 'player-zoom-step3-panned-phone');
     // … until it is at its left edge; the swipe after that goes back.
-    for (let i = 0; i < 10 && (await page.locator('.ds-fit').evaluate((el) => el.scrollLeft)) > 0; i++) {
+    // Each swipe waits for the previous pan's fling to stop: one that reaches the edge mid-fling would
+    // otherwise be followed by a swipe at the edge, which goes back a step (seen on a loaded CI machine).
+    const scrollLeft = () => page.locator('.ds-fit').evaluate((el) => el.scrollLeft);
+    const still = async () => {
+      for (let last = await scrollLeft(), i = 0; i < 20; i++) {
+        await page.waitForTimeout(150);
+        const now = await scrollLeft();
+        if (now === last) return;
+        last = now;
+      }
+    };
+    for (let i = 0; i < 10; i++) {
+      await still();
+      if ((await scrollLeft()) <= 0) break;
       await swipe(page, onFrame, 250);
-      await page.waitForTimeout(200);
     }
     // At the edge and still (a fling from the last pan is over), on the same step.
     await page.waitForFunction(() => (document.querySelector('.ds-fit') as HTMLElement).scrollLeft === 0);
