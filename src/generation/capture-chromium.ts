@@ -2,10 +2,10 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { guardContext, type GuardStats } from './browser-guard';
 import { CaptureError } from './capture-error';
-import type { CapturedElement, CapturedFrame, CapturedPage } from './generation.types';
+import type { CapturedElement, CapturedFrame, CapturedPage, PixelBox } from './generation.types';
 import { type Capturer, type CaptureSession, CapturerUnavailableError, type GenerationLog } from './generator';
-import type { ElementLayout } from './html-elements';
-import { STAMP_SCRIPT, type StampResult } from './page-probe';
+import { CONSENT, type ElementLayout } from './html-elements';
+import { STAMP_SCRIPT, type StampResult, scrollToScript } from './page-probe';
 import { buildSnapshot } from './snapshot';
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -34,10 +34,20 @@ const LAUNCH_ARGS = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
-const MAX_FRAMES = 4;
+const MAX_FRAMES = 6;
+/** Room above an element in its screenshot, so the reader sees what leads to it (and a sticky header does not cover it). */
+const SHOT_MARGIN = 120;
 const MAX_REQUESTS_PER_JOB = 400;
 const MAX_BYTES_PER_JOB = 60 * 1024 * 1024;
 const SETTLE_MS = 2_500;
+/** Characters of text at load from which a page counts as rendered (a client-rendered app has a few). */
+const RENDERED_TEXT = 400;
+/** Waits for the page's fonts and the next frame, and says how much text the page shows. */
+const SETTLE_SCRIPT = `(async () => {
+  await Promise.race([document.fonts.ready, new Promise((done) => setTimeout(done, 500))]);
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  return document.body ? document.body.innerText.length : 0;
+})()`;
 const RELAUNCH_AFTER_FAILURE_MS = 60_000;
 
 /**
@@ -46,7 +56,7 @@ const RELAUNCH_AFTER_FAILURE_MS = 60_000;
  * and scrolling is instant, so boxes, visibility and every screenshot show the page at rest. The style
  * stays in the snapshot, which the player then shows at rest too.
  */
-const FREEZE_MOTION_SCRIPT = `(() => {
+export const FREEZE_MOTION_SCRIPT = `(() => {
   const style = document.createElement('style');
   style.setAttribute('data-demoshare', 'still');
   style.textContent = '*, *::before, *::after { transition: none !important; animation-play-state: paused !important; caret-color: transparent !important; } html, body { scroll-behavior: auto !important; }';
@@ -54,6 +64,22 @@ const FREEZE_MOTION_SCRIPT = `(() => {
     try { animation.finish(); } catch { animation.currentTime = 0; animation.pause(); }
   }
   document.head.appendChild(style);
+})()`;
+
+/**
+ * Cookie and consent banners cover what the tour shows until a visitor dismisses them: those pinned to
+ * the screen (fixed or sticky) and named or worded as such are hidden, in the screenshots and the snapshot.
+ */
+const DISMISS_CONSENT_SCRIPT = `(() => {
+  const named = ${CONSENT.toString()};
+  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+    const position = getComputedStyle(el).position;
+    if (position !== 'fixed' && position !== 'sticky') continue;
+    const words = (el.innerText || '').slice(0, 800);
+    if (named.test((el.id || '') + ' ' + (typeof el.className === 'string' ? el.className : '')) || (/\bcookies?\b|\bconsent\b/i.test(words) && words.length < 800)) {
+      el.style.setProperty('display', 'none', 'important');
+    }
+  }
 })()`;
 
 /**
@@ -110,11 +136,11 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
         if (other !== page) other.close().catch(() => {});
       });
       return {
-        capture: async (url) => {
+        capture: async (url, show) => {
           navigations.clear();
           navigations.add(url);
           await open(page, url, deadline, guard, navigations);
-          return readPage(page, deadline, guard);
+          return readPage(page, deadline, guard, show);
         },
         close: () => context.close().catch(() => {}),
       };
@@ -124,33 +150,32 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
     }
   }
 
-  async function readPage(page: Page, deadline: number, guard: GuardStats): Promise<CapturedPage> {
+  async function readPage(page: Page, deadline: number, guard: GuardStats, show: (page: CapturedPage) => CapturedElement[]): Promise<CapturedPage> {
     if (!/^https?:/.test(page.url())) throw new CaptureError('the page replaced itself with an error page');
+    const t0 = Date.now();
     await page.evaluate(FREEZE_MOTION_SCRIPT);
+    await page.evaluate(DISMISS_CONSENT_SCRIPT);
     const stamp = (await page.evaluate(STAMP_SCRIPT)) as StampResult;
     const layout = new Map<number, ElementLayout>(
-      stamp.items.map(([n, x, y, width, height, visible]) => [n, { box: { x, y, width, height }, visible: visible === 1 }]),
+      stamp.items.map(([n, x, y, width, height, visible]) => [n, { box: { x, y, width, height }, visible: visible === 1, key: n }]),
     );
     const snapshot = await buildSnapshot(await page.content(), page.url(), { net: deps.net, deadline, layout, stylesheets: guard.stylesheets });
-    const screenshot = await page.screenshot({ type: 'png' });
-    const frames: CapturedFrame[] = [];
-    for (const top of frameTops(snapshot.elements, stamp.height)) {
-      const actual = (await page.evaluate(`window.scrollTo(0, ${top}); window.scrollY`)) as number;
-      if (actual <= 0 || frames.some((f) => f.top === actual)) continue;
-      frames.push({ top: actual, screenshot: await page.screenshot({ type: 'png' }) });
-    }
-    return {
+    const captured: CapturedPage = {
       url: page.url(),
       title: snapshot.title || (await page.title()),
       description: snapshot.description,
-      screenshot,
-      frames,
+      screenshot: await page.screenshot({ type: 'png' }),
+      frames: [],
       width: VIEWPORT.width,
       height: VIEWPORT.height,
       html: snapshot.html,
       elements: snapshot.elements,
       links: snapshot.links,
     };
+    const t1 = Date.now();
+    captured.frames = await shoot(page, show(captured), stamp.height);
+    if (process.env.DEBUG_CAPTURE) console.log('TIMING', page.url(), t1 - t0, Date.now() - t1, captured.frames.length);
+    return captured;
   }
 
   return {
@@ -183,22 +208,32 @@ async function open(page: Page, url: string, deadline: number, guard: GuardStats
   if (response && response.status() >= 400) throw new CaptureError(`${url} answered HTTP ${response.status()}`);
   const contentType = response?.headers()['content-type'] ?? '';
   if (contentType && !/html/i.test(contentType)) throw new CaptureError(`${url} is not a web page (${contentType.split(';')[0]})`);
-  // Scripts that render after load (single-page apps) get a moment; a busy page does not hold the job.
-  await page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, remaining()) }).catch(() => {});
+  // Scripts that render after load (single-page apps, with little text at load) get a moment; a busy page
+  // does not hold the job. A page with its content there only waits for its fonts and a frame.
+  const rendered = (await page.evaluate(SETTLE_SCRIPT).catch(() => 0)) as number;
+  if (rendered < RENDERED_TEXT) await page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, remaining()) }).catch(() => {});
 }
 
-/** Where to take screenshots further down: the fewest viewport-high windows that show the tour's elements. */
-function frameTops(elements: CapturedElement[], pageHeight: number): number[] {
-  const tops: number[] = [];
-  const covered = (y: number, h: number) => y + h <= VIEWPORT.height || tops.some((t) => y >= t && y + h <= t + VIEWPORT.height);
-  const wanted = elements
-    .filter((e) => e.box && (e.kind !== 'link' && e.kind !== 'input'))
-    .map((e) => e.box!)
-    .sort((a, b) => a.y - b.y);
-  for (const box of wanted) {
-    if (tops.length >= MAX_FRAMES) break;
-    if (covered(box.y, Math.min(box.height, VIEWPORT.height))) continue;
-    tops.push(Math.max(0, Math.min(box.y - 120, pageHeight - VIEWPORT.height)));
+/**
+ * One screenshot per element a tour may show that the first screen does not: the page is scrolled to put
+ * it near the top, scroll-driven scripts react, and its box is measured again there (a reveal animation
+ * may have moved it), so the hotspot drawn on that screenshot sits on it. Elements that fit a screenshot
+ * already taken share it.
+ */
+async function shoot(page: Page, elements: CapturedElement[], pageHeight: number): Promise<CapturedFrame[]> {
+  const frames: CapturedFrame[] = [];
+  const tops = [0];
+  const shows = (box: PixelBox, top: number) => box.y >= top && box.y + Math.min(box.height, VIEWPORT.height) <= top + VIEWPORT.height;
+  for (const element of [...elements].sort((a, b) => (a.box?.y ?? 0) - (b.box?.y ?? 0))) {
+    const box = element.box;
+    if (!box || element.probe === undefined || tops.some((top) => shows(box, top))) continue;
+    if (frames.length >= MAX_FRAMES) break;
+    const wanted = Math.max(0, Math.min(box.y - SHOT_MARGIN, pageHeight - VIEWPORT.height));
+    const seen = (await page.evaluate(scrollToScript(element.probe, wanted))) as { top: number; box: PixelBox | null };
+    if (seen.box) element.box = seen.box;
+    if (tops.includes(seen.top)) continue;
+    tops.push(seen.top);
+    frames.push({ top: seen.top, screenshot: await page.screenshot({ type: 'png' }) });
   }
-  return tops;
+  return frames;
 }

@@ -24,6 +24,8 @@ export interface CapturedElement {
   selector: string;
   /** Pixels in page (document) coordinates; absent in the HTML capture mode, which has no layout. */
   box?: PixelBox;
+  /** Chromium mode: the number the capture stamped on the element in the live page, to scroll to it for its screenshot. */
+  probe?: number;
   href?: string;
   /** Heading level, input type, etc. */
   detail?: string;
@@ -73,6 +75,8 @@ export interface GeneratedStep {
   description: string;
   pageUrl: string;
   image?: { data: Buffer; contentType: 'image/png' | 'image/jpeg' | 'image/webp'; width: number; height: number };
+  /** Where the image's top edge sits on the captured page, in page pixels (0 for the first screen). */
+  imageTop?: number;
   /** Sanitised snapshot HTML for the HTML capture mode. */
   html?: string;
   width: number;
@@ -87,6 +91,8 @@ export interface GenerationResult {
   /** A title suggestion for the demo (page title). */
   title: string;
   steps: GeneratedStep[];
+  /** The addresses captured, in visit order (the start page first). */
+  pages: string[];
   /** Non-fatal problems worth showing (AI fell back to built-in, a linked page failed...). */
   warnings: string[];
 }

@@ -3,10 +3,10 @@ import { BlockedUrlError } from '../core/net/safe-fetch';
 import { type AiSettings, AiWriterError, type AiWriterInput } from './ai-writer';
 import { CaptureError } from './capture-error';
 import { captureHtml } from './capture-html';
-import type { CapturedPage, CaptureMode, GenerationOptions, GenerationResult } from './generation.types';
+import type { CapturedElement, CapturedPage, CaptureMode, GenerationOptions, GenerationResult } from './generation.types';
 import { pageKey, pickLinks } from './link-picker';
 import { buildStep } from './step-builder';
-import { planSteps } from './step-planner';
+import { elementsToShow, planSteps } from './step-planner';
 import { type StepCopy, writeSteps } from './step-writer';
 
 /** The few logger methods generation uses; a pino or Fastify logger fits. */
@@ -47,7 +47,11 @@ export interface Capturer {
 }
 
 export interface CaptureSession {
-  capture(url: string): Promise<CapturedPage>;
+  /**
+   * Captures one page. `show` names the elements a tour of the page may point at (from its facts, before
+   * any screenshot): a capturer with screenshots takes one where each is in view, measured there.
+   */
+  capture(url: string, show: (page: CapturedPage) => CapturedElement[]): Promise<CapturedPage>;
   close(): Promise<void>;
 }
 
@@ -97,7 +101,7 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
 
     const pages: CapturedPage[] = [];
     try {
-      const first = await session.capture(start.toString()).catch((error: unknown) => {
+      const first = await session.capture(start.toString(), (page) => elementsToShow(page, 0)).catch((error: unknown) => {
         throw new GenerationError(`Could not capture ${start}: ${describe(error)}`);
       });
       pages.push(first);
@@ -108,7 +112,7 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
           break;
         }
         try {
-          const page = await session.capture(link);
+          const page = await session.capture(link, (captured) => elementsToShow(captured, pages.length, first));
           if (seen.has(pageKey(page.url))) continue;
           seen.add(pageKey(page.url));
           pages.push(page);
@@ -140,6 +144,7 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
       writer,
       title: first.title || plan[0]!.element.text,
       steps: plan.map((step, i) => buildStep(step, copies[i]!)),
+      pages: pages.map((page) => page.url),
       warnings,
     };
   }

@@ -9,6 +9,8 @@ import { findFirst, forEachElement } from './dom-walk';
 export interface ElementLayout {
   box: PixelBox;
   visible: boolean;
+  /** The number the in-page probe stamped on the element, to find it again in the live page. */
+  key: number;
 }
 
 export interface PageFacts {
@@ -45,12 +47,13 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
   const vis: Visibility = { visible: (el) => isVisible(el, layout, cssHidden), measured: layout !== undefined };
   const pricing = findPricing(doc, vis);
   const groups = findCardGroups(doc, vis, pricing);
+  const figures = findFigureGroups(doc, vis, pricing);
 
   const push = (el: Element, kind: ElementKind, text: string, extra: Partial<CapturedElement> = {}) => {
     if (!text || seen.has(el)) return;
     seen.add(el);
-    const box = layout?.get(el)?.box;
-    elements.push({ kind, text: clip(text), selector: selectorFor(el), ...(box ? { box } : {}), ...extra });
+    const known = layout?.get(el);
+    elements.push({ kind, text: clip(text), selector: selectorFor(el), ...(known ? { box: known.box, probe: known.key } : {}), ...extra });
   };
 
   const body = findFirst(doc, 'body') ?? doc;
@@ -61,7 +64,26 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
     const role = (getAttributeValue(el, 'role') ?? '').toLowerCase();
     const group = groups.get(el);
     const plans = pricing.get(el);
-    if (plans) {
+    const kpis = figures.get(el);
+    if (name === 'footer' || role === 'contentinfo') {
+      // The footer's link lists and newsletter box are not the product: only its links are kept, to follow.
+      for (const a of linksIn(el, vis)) {
+        const href = absoluteHttp(a.attribs.href!, pageUrl);
+        if (href) links.push({ href, text: accessibleName(a), inNav: false });
+      }
+      return false;
+    } else if (kpis) {
+      push(el, 'other', headingBefore(el) ?? 'Key figures', { items: kpis, detail: 'kpis' });
+      return false;
+    } else if (name === 'table' && isDataTable(el)) {
+      const caption = findFirst(el, 'caption');
+      const title = (caption ? readable(caption) : '') || cardTitle(el) || headingBefore(el) || 'Table';
+      push(el, 'other', title, { items: columnsOf(el), detail: 'table' });
+      return false;
+    } else if (name === 'canvas' && vis.measured && isChart(el, layout?.get(el)?.box)) {
+      push(el, 'other', cardTitle(el) ?? headingBefore(el) ?? 'Chart', { detail: 'chart' });
+      return false;
+    } else if (plans) {
       push(el, 'pricing', headingBefore(el) ?? 'Pricing', { items: plans, detail: 'plans' });
     } else if (group) {
       push(el, 'other', group.heading, { items: group.items, detail: 'features', context: group.context });
@@ -159,8 +181,13 @@ function isVisible(el: Element, layout?: Map<Element, ElementLayout>, cssHidden?
   // The content of a closed <details> (all but its summary).
   if (el.parent && isTag(el.parent) && el.parent.name === 'details' && el.parent.attribs.open === undefined && el.name !== 'summary') return false;
   const cls = el.attribs.class ?? '';
+  // Consent banners cover the page until dismissed, and the capture dismisses them (capture-chromium.ts).
+  if (el.name !== 'a' && CONSENT.test(`${el.attribs.id ?? ''} ${cls}`)) return false;
   return !(CLOSED_CLASS.test(cls) && !OPEN_CLASS.test(cls) && !SHOWN_ON_DESKTOP.test(cls));
 }
+
+/** Ids and classes of cookie and consent banners (and of the consent platforms' own containers). */
+export const CONSENT = /(^|[\s_-])(cookies?|consent|gdpr|cookiebanner|cookie-?notice|cc-window|onetrust[\w-]*|cmp)([\s_-]|$)/i;
 
 /**
  * Plans: cards holding one price and a call to action, two or more under a common parent. A price is the
@@ -248,6 +275,80 @@ function countPrices(el: Element): number {
   return count;
 }
 
+/**
+ * Rows of figures: two to eight cards side by side, each a number ("150", "53%", "$40,000") with a short
+ * label and little else, the KPI cards of a dashboard or the statistics strip of a landing page.
+ * Items read "150 New Orders".
+ */
+function findFigureGroups(doc: Document, vis: Visibility, pricing: Map<Element, string[]>): Map<Element, string[]> {
+  const groups = new Map<Element, string[]>();
+  forEachElement(doc, (el) => {
+    if (pricing.has(el) || el.name === 'table' || el.name === 'footer') return false;
+    if (!vis.visible(el)) return vis.measured;
+    const cards = el.children.filter((c): c is Element => isTag(c) && vis.visible(c));
+    if (cards.length < 2 || cards.length > 8) return true;
+    const items = cards.map(figureOf);
+    if (items.some((item) => item === null)) return true;
+    groups.set(el, items as string[]);
+    return false;
+  });
+  return groups;
+}
+
+/** A card's figure and label ("150 New Orders"), or null when it holds more than a figure. */
+function figureOf(card: Element): string | null {
+  const text = readable(card);
+  if (text.length > 120) return null;
+  let figure = '';
+  let label = '';
+  forEachElement(card, (el) => {
+    if (!isLeafText(el) || el.name === 'a' || el.name === 'button') return el.name !== 'a' && el.name !== 'button';
+    const leaf = readable(el);
+    if (!leaf) return true;
+    if (!figure && leaf.length <= 16 && STAT.test(leaf)) figure = leaf;
+    else if (!label && leaf.length <= 40 && !STAT.test(leaf)) label = leaf;
+    return true;
+  });
+  return figure && label ? `${figure} ${label}` : null;
+}
+
+/** A table of data: a header row and rows under it (not a layout table, not a pricing grid). */
+function isDataTable(table: Element): boolean {
+  let rows = 0;
+  let headers = 0;
+  forEachElement(table, (el) => {
+    if (el.name === 'tr') rows++;
+    if (el.name === 'th') headers++;
+    return el.name !== 'table' || el === table;
+  });
+  return rows >= 3 && headers >= 2;
+}
+
+function columnsOf(table: Element): string[] {
+  const names: string[] = [];
+  forEachElement(table, (el) => {
+    if (el.name === 'th' && names.length < 8) names.push(readable(el));
+    return el.name !== 'tbody';
+  });
+  return unique(names).slice(0, 6);
+}
+
+const CHART_CLASS = /chart|graph|plot|sparkline/i;
+
+/** A canvas big enough to be a chart, or in a chart's container (a browser drew it: Chromium mode only). */
+function isChart(canvas: Element, box: PixelBox | undefined): boolean {
+  if (box && box.width >= 160 && box.height >= 100) return true;
+  return hasAncestor(canvas, (a) => CHART_CLASS.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`));
+}
+
+/** The title of the card (dashboard panel) holding an element: its header's heading or `.card-title`. */
+function cardTitle(el: Element): string | undefined {
+  const card = ancestor(el, (a) => /(^|[\s_-])(card|panel|box|widget)(\s|$)/i.test(a.attribs.class ?? ''));
+  if (!card) return undefined;
+  const title = findFirstMatching(card, (t) => /^h[1-6]$/.test(t.name) || /(^|\s)(card-title|panel-title|box-title)(\s|$)/.test(t.attribs.class ?? ''));
+  return title ? clip(readable(title), 80) || undefined : undefined;
+}
+
 /** A grid of two or more cards that each start with a sub-heading: a features section, usually. */
 function findCardGroups(
   doc: Document,
@@ -257,6 +358,8 @@ function findCardGroups(
   const groups = new Map<Element, { heading: string; items: string[]; context?: string }>();
   forEachElement(doc, (el) => {
     if (pricing.has(el)) return true;
+    // A footer's columns of links, each under a heading, are not features.
+    if (el.name === 'footer' || (el.attribs.role ?? '') === 'contentinfo') return false;
     if (!vis.visible(el)) return vis.measured;
     const cards = el.children.filter((c): c is Element => isTag(c));
     if (cards.length < 2) return true;

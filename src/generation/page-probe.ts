@@ -6,25 +6,68 @@ export interface StampResult {
   height: number;
 }
 
+/** How long scroll-driven scripts (reveal-on-scroll libraries throttle their handlers to ~100 ms) get to react. */
+const SCROLL_SETTLE_MS = 150;
+
 /**
- * Runs in the captured page: numbers every element of the body (`data-ds-n`, read back from the
- * serialised DOM) and records its box in page coordinates and whether a person can see it. Kept as
- * source text so that no compiler helper leaks into the page.
+ * Runs in the captured page at rest (motion frozen): numbers every element of the body (`data-ds-n`,
+ * read back from the serialised DOM) and records its box in page coordinates and whether a person can
+ * see it, counting the opacity and visibility of its ancestors. Elements that sites reveal only when
+ * scrolled into view (AOS, WOW, IntersectionObserver "reveal" classes) are transparent at the top of
+ * the page: when there are any, the page is scrolled through once and each counts as seen, with its box
+ * where it was shown. Kept as source text so that no compiler helper leaks into the page.
  */
-export const STAMP_SCRIPT = `(() => {
+export const STAMP_SCRIPT = `(async () => {
+  const settle = () => new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), ${SCROLL_SETTLE_MS}));
+  const finish = () => { for (const a of document.getAnimations()) { try { a.finish(); } catch { a.currentTime = 0; a.pause(); } } };
+  const shown = (el, r) => r.width > 2 && r.height > 2 &&
+    el.checkVisibility({ opacityProperty: true, checkOpacity: true, visibilityProperty: true, checkVisibilityCSS: true });
+  const all = document.body ? [...document.body.querySelectorAll('*')] : [];
   const items = [];
-  const sx = window.scrollX, sy = window.scrollY;
-  const all = document.body ? document.body.querySelectorAll('*') : [];
-  let n = 0;
-  for (const el of all) {
+  const measure = (el, i) => {
     const r = el.getBoundingClientRect();
-    const s = getComputedStyle(el);
-    const visible = r.width > 2 && r.height > 2 && r.right > 0 && r.bottom + sy > 0 &&
-      s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.05;
-    el.setAttribute('${LAYOUT_ATTRIBUTE}', String(n));
-    items.push([n, Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height), visible ? 1 : 0]);
-    n++;
+    const sy = window.scrollY;
+    items[i] = [i, Math.round(r.left + window.scrollX), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height),
+      shown(el, r) && r.right > 0 && r.bottom + sy > 0 ? 1 : 0];
+    return r;
+  };
+  all.forEach((el, i) => { el.setAttribute('${LAYOUT_ATTRIBUTE}', String(i)); measure(el, i); });
+  const height = () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+  const waiting = () => all.map((el, i) => [el, i]).filter(([el, i]) => items[i][5] === 0 && items[i][3] > 2 && items[i][4] > 2 &&
+    el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true }));
+  let hidden = waiting();
+  if (hidden.length > 0 && hidden.length < 2000) {
+    const view = window.innerHeight;
+    for (let top = view / 2; top < height() && hidden.length > 0; top += view / 2) {
+      window.scrollTo(0, top);
+      await settle();
+      finish();
+      hidden = hidden.filter(([el, i]) => {
+        const r = el.getBoundingClientRect();
+        if (r.bottom <= 0 || r.top >= view) return true;
+        measure(el, i);
+        return items[i][5] === 0;
+      });
+    }
+    window.scrollTo(0, 0);
+    await settle();
+    finish();
   }
-  const height = Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-  return { items, height };
+  return { items, height: height() };
 })()`;
+
+/**
+ * Scrolls the captured page so the element stamped `n` shows near the top of the screen (or as high as the
+ * page allows), lets scroll-driven scripts react, and returns where the page stopped and the element's box there.
+ */
+export function scrollToScript(n: number, top: number): string {
+  return `(async () => {
+    window.scrollTo(0, ${Math.max(0, Math.round(top))});
+    await new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), ${SCROLL_SETTLE_MS}));
+    for (const a of document.getAnimations()) { try { a.finish(); } catch { a.currentTime = 0; a.pause(); } }
+    const el = document.querySelector('[${LAYOUT_ATTRIBUTE}="${n}"]');
+    const r = el ? el.getBoundingClientRect() : null;
+    const sy = window.scrollY;
+    return { top: sy, box: r && r.width > 0 && r.height > 0 ? { x: Math.round(r.left + window.scrollX), y: Math.round(r.top + sy), width: Math.round(r.width), height: Math.round(r.height) } : null };
+  })()`;
+}

@@ -26,7 +26,9 @@ export function buildStep(plan: PlannedStep, copy: StepCopy): GeneratedStep {
     title: copy.title,
     description: copy.description,
     pageUrl: page.url,
-    ...(frame ? { image: { data: frame.screenshot, contentType: 'image/png' as const, width: page.width, height: page.height } } : {}),
+    ...(frame
+      ? { image: { data: frame.screenshot, contentType: 'image/png' as const, width: page.width, height: page.height }, imageTop: frame.top }
+      : {}),
     // The snapshot is what HTML mode shows; with a screenshot it would only be stored once per step for nothing.
     ...(!frame && page.html ? { html: page.html } : {}),
     width: page.width,

@@ -1,7 +1,7 @@
 import type { CapturedElement, CapturedPage } from './generation.types';
 import { pageKey } from './link-picker';
 
-export type StepRole = 'hero' | 'cta' | 'nav' | 'features' | 'form' | 'pricing' | 'page' | 'section';
+export type StepRole = 'hero' | 'cta' | 'nav' | 'kpis' | 'chart' | 'table' | 'features' | 'form' | 'pricing' | 'page' | 'section';
 
 /** One step of the tour before it has words: which page, which element, and what part it plays. */
 export interface PlannedStep {
@@ -12,7 +12,7 @@ export interface PlannedStep {
 }
 
 /** The order a visitor meets a product: what it is, what to do, where things are, what it does, how to join, what it costs. */
-const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'features', 'form', 'pricing', 'page', 'section'];
+const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'kpis', 'chart', 'table', 'features', 'form', 'pricing', 'page', 'section'];
 export const MIN_STEPS = 4;
 export const MAX_STEPS = 10;
 const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
@@ -20,42 +20,25 @@ const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|cr
 export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   const planned: PlannedStep[] = [];
   const used = new Set<string>();
-  const add = (role: StepRole, pageIndex: number, found: CapturedElement | undefined) => {
-    const page = pages[pageIndex];
-    if (!found || !page) return;
-    const element = fitted(page, role, found);
-    if (!element) return;
-    const key = `${pageKey(page.url)} ${element.selector}`;
+  const add = (pageIndex: number, candidate: Candidate) => {
+    const page = pages[pageIndex]!;
+    const key = `${pageKey(page.url)} ${candidate.element.selector}`;
     if (used.has(key)) return;
     used.add(key);
-    planned.push({ role, page, pageIndex, element });
+    planned.push({ ...candidate, page, pageIndex });
   };
-
+  const app = isApp(pages[0]);
   pages.forEach((page, index) => {
-    // With screenshots, only what the browser laid out can carry a hotspot.
-    const els = page.screenshot ? page.elements.filter((e) => e.box && e.box.width > 0 && e.box.height > 0) : page.elements;
-    const h1Index = els.findIndex((e) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display'));
-    if (index === 0) {
-      const heroIndex = heroOf(els);
-      add('hero', index, els[heroIndex]);
-      add('cta', index, primaryAction(els, heroIndex));
-      add('nav', index, els.find((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2));
-    }
-    const before = planned.length;
-    add('features', index, els.find((e) => e.detail === 'features'));
-    add('form', index, els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
-    add('pricing', index, els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2));
-    if (index > 0 && planned.length === before) add('page', index, els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
+    for (const candidate of candidatesOf(page, index, app)) add(index, candidate);
   });
 
   if (planned.length < MIN_STEPS) {
     const titles = new Set(planned.map((p) => p.element.text));
     pages.forEach((page, index) => {
-      for (const el of page.elements) {
-        if (el.kind === 'heading' && (el.detail === 'h2' || el.detail === 'h3') && el.context && !titles.has(el.text)) {
-          titles.add(el.text);
-          add('section', index, el);
-        }
+      for (const candidate of sectionsOf(page)) {
+        if (titles.has(candidate.element.text)) continue;
+        titles.add(candidate.element.text);
+        add(index, candidate);
       }
     });
   }
@@ -64,6 +47,69 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   // steps together in the order a visitor meets them. Sorting by role across pages jumped back and forth.
   const rank = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step.role);
   return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
+}
+
+/**
+ * The elements of one page that a tour may show (`index` is its place in the visit, 0 for the start
+ * page): the capture takes a screenshot for each of these, and no other, before the tour is planned.
+ */
+export function elementsToShow(page: CapturedPage, index: number, first: CapturedPage = page): CapturedElement[] {
+  return [...candidatesOf(page, index, isApp(first)), ...sectionsOf(page).slice(0, 3)].map((c) => c.element);
+}
+
+/**
+ * A web application's screens (an admin dashboard) rather than a marketing site: the start page shows
+ * figures and a chart or a table. Its tour shows the figures, charts and tables, not features and prices.
+ */
+function isApp(first: CapturedPage | undefined): boolean {
+  const details = new Set(first?.elements.map((e) => e.detail));
+  return details.has('kpis') && (details.has('chart') || details.has('table'));
+}
+
+interface Candidate {
+  role: StepRole;
+  element: CapturedElement;
+}
+
+/** The steps one page offers by itself, each on an element that can carry a hotspot. */
+function candidatesOf(page: CapturedPage, index: number, app: boolean): Candidate[] {
+  const found: Candidate[] = [];
+  const add = (role: StepRole, el: CapturedElement | undefined) => {
+    const element = el && fitted(page, role, el);
+    if (element && !found.some((c) => c.element.selector === element.selector)) found.push({ role, element });
+  };
+  // With screenshots, only what the browser laid out can carry a hotspot.
+  const els = page.screenshot ? page.elements.filter((e) => e.box && e.box.width > 0 && e.box.height > 0) : page.elements;
+  const h1Index = els.findIndex((e) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display'));
+  if (index === 0) {
+    const heroIndex = heroOf(els);
+    add('hero', els[heroIndex]);
+    if (!app) add('cta', primaryAction(els, heroIndex));
+    add('nav', els.find((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2));
+  }
+  if (app) {
+    if (index > 0) add('page', els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
+    add('kpis', els.find((e) => e.detail === 'kpis'));
+    add('chart', els.find((e) => e.detail === 'chart'));
+    add('table', els.find((e) => e.detail === 'table'));
+    add('form', els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
+    return found;
+  }
+  const before = found.length;
+  add('features', els.find((e) => e.detail === 'features'));
+  add('form', els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
+  add('pricing', els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2));
+  if (index > 0 && found.length === before) add('page', els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
+  return found;
+}
+
+/** Titled sections with prose under them: steps for a tour that found too little else. */
+function sectionsOf(page: CapturedPage): Candidate[] {
+  return page.elements
+    .filter((el) => el.kind === 'heading' && (el.detail === 'h2' || el.detail === 'h3') && el.context)
+    .map((el) => fitted(page, 'section', el))
+    .filter((el): el is CapturedElement => el !== undefined)
+    .map((element) => ({ role: 'section' as const, element }));
 }
 
 /** A hotspot larger than this share of the screen points at nothing in particular. */

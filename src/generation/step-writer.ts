@@ -105,6 +105,31 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
         tooltip: clip(text, 80),
       };
     }
+    case 'kpis': {
+      const items = el.items ?? [];
+      return {
+        title: clip(text === 'Key figures' ? 'Key figures at a glance' : text, 90),
+        description: sentence(`The ${pageName(step.page, site)} page opens on ${countWord(items.length).toLowerCase()} key figures: ${list(items)}`),
+        label,
+        tooltip: items[0] ? `Start with “${clip(items[0], 50)}”` : 'The figures that matter most',
+      };
+    }
+    case 'chart':
+      return {
+        title: clip(text === 'Chart' ? 'Read the chart' : text, 90),
+        description: sentence(`The “${text}” chart on the ${pageName(step.page, site)} page shows the trend behind the numbers`),
+        label,
+        tooltip: `The “${clip(text, 50)}” chart`,
+      };
+    case 'table': {
+      const columns = el.items ?? [];
+      return {
+        title: clip(text === 'Table' ? 'Browse the records' : text, 90),
+        description: sentence(`The “${text}” table lists each entry${columns.length ? ` with its ${list(columns.map((c) => c.toLowerCase()))}` : ''}`),
+        label,
+        tooltip: columns.length ? `${columns.length} columns, one row per entry` : `The “${clip(text, 50)}” table`,
+      };
+    }
     case 'section':
       return {
         title: clip(text, 90),

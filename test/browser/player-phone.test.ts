@@ -58,7 +58,7 @@ function snapshotResult(): GenerationResult {
       { x: 0.5, y: 0.5, width: 0.1, height: 0.1, selector: '#create', label: 'Create a tour', tooltip: 'Start your first tour here', action: { type: 'next' as const } },
     ],
   });
-  return { captureMode: 'html', writer: 'builtin', title: 'Orbit', warnings: [], steps: [step(1), step(2)] };
+  return { captureMode: 'html', writer: 'builtin', title: 'Orbit', warnings: [], pages: [], steps: [step(1), step(2)] };
 }
 
 const within = (inner: Box, outer: Box, slack = 1) =>

@@ -14,6 +14,7 @@ export function fixtureResult(url: string, pages: number, title: string): Genera
     writer: 'builtin',
     title,
     warnings: [],
+    pages: [url],
     steps: Array.from({ length: pages }, (_, i) => ({
       title: `Step ${i + 1} of ${title}`,
       description: `Look at part ${i + 1}.`,
