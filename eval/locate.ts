@@ -4,7 +4,7 @@ import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { Browser } from 'playwright-core';
 import type { GeneratedStep } from '../src/generation';
-import { FREEZE_MOTION_SCRIPT, VIEWPORT } from '../src/generation/capture-chromium';
+import { DISMISS_CONSENT_SCRIPT, FREEZE_MOTION_SCRIPT, VIEWPORT } from '../src/generation/capture-chromium';
 import { DEFAULT_HOTSPOT_BOX } from '../src/generation/step-builder';
 import { type Avoid, pagePath, type Target } from './corpus';
 import { type Box, normalise, type Placement, type Relation, relate } from './score';
@@ -92,6 +92,7 @@ export async function measurePage(browser: Browser, url: string, places: Place[]
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle', { timeout: 2_500 }).catch(() => {});
     await page.evaluate(FREEZE_MOTION_SCRIPT);
+    await page.evaluate(DISMISS_CONSENT_SCRIPT);
     const boxes: PageBoxes = new Map();
     for (const place of places) {
       const box = await page.evaluate((selector) => {

@@ -70,7 +70,7 @@ export const FREEZE_MOTION_SCRIPT = `(() => {
  * Cookie and consent banners cover what the tour shows until a visitor dismisses them: those pinned to
  * the screen (fixed or sticky) and named or worded as such are hidden, in the screenshots and the snapshot.
  */
-const DISMISS_CONSENT_SCRIPT = `(() => {
+export const DISMISS_CONSENT_SCRIPT = `(() => {
   const named = ${CONSENT.toString()};
   for (const el of document.body ? document.body.querySelectorAll('*') : []) {
     const position = getComputedStyle(el).position;
@@ -152,7 +152,6 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
 
   async function readPage(page: Page, deadline: number, guard: GuardStats, show: (page: CapturedPage) => CapturedElement[]): Promise<CapturedPage> {
     if (!/^https?:/.test(page.url())) throw new CaptureError('the page replaced itself with an error page');
-    const t0 = Date.now();
     await page.evaluate(FREEZE_MOTION_SCRIPT);
     await page.evaluate(DISMISS_CONSENT_SCRIPT);
     const stamp = (await page.evaluate(STAMP_SCRIPT)) as StampResult;
@@ -172,9 +171,7 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
       elements: snapshot.elements,
       links: snapshot.links,
     };
-    const t1 = Date.now();
     captured.frames = await shoot(page, show(captured), stamp.height);
-    if (process.env.DEBUG_CAPTURE) console.log('TIMING', page.url(), t1 - t0, Date.now() - t1, captured.frames.length);
     return captured;
   }
 

@@ -24,6 +24,8 @@ export interface CapturedElement {
   selector: string;
   /** Pixels in page (document) coordinates; absent in the HTML capture mode, which has no layout. */
   box?: PixelBox;
+  /** A part to point at when the element is too large for a hotspot (a table's header row). */
+  focus?: { selector: string; box?: PixelBox };
   /** Chromium mode: the number the capture stamped on the element in the live page, to scroll to it for its screenshot. */
   probe?: number;
   href?: string;

@@ -112,4 +112,48 @@ describe('what the page’s own stylesheets hide', () => {
     for (const gone of ['2 unread notices', 'Open notices', 'Secret item', 'Closed tray', 'Invisible heading']) expect(texts).not.toContain(gone);
     expect(elements.find((e) => e.kind === 'nav')?.items).toEqual(['Docs', 'Products']);
   });
+
+  it('reads a row of figures as key figures, and a data table with its columns, pointing at its header row when too big', () => {
+    const { elements } = facts(`
+      <h1>Dashboard</h1>
+      <div class="row">
+        <div class="col"><div class="small-box"><div class="inner"><h3>150</h3><p>New Orders</p></div><a href="#" class="small-box-footer">More info</a></div></div>
+        <div class="col"><div class="small-box"><div class="inner"><h3>53<sup>%</sup></h3><p>Bounce Rate</p></div><a href="#" class="small-box-footer">More info</a></div></div>
+      </div>
+      <div class="card"><div class="card-header"><h3 class="card-title">Latest Orders</h3></div>
+        <div class="card-body"><table><thead><tr><th>Order ID</th><th>Item</th><th>Status</th></tr></thead>
+          <tbody><tr><td>OR9842</td><td>Call of Duty</td><td>Shipped</td></tr><tr><td>OR1848</td><td>Samsung</td><td>Pending</td></tr></tbody></table></div></div>`);
+    expect(elements.find((e) => e.detail === 'kpis')?.items).toEqual(['150 New Orders', '53% Bounce Rate']);
+    const table = elements.find((e) => e.detail === 'table');
+    expect([table?.text, table?.items]).toEqual(['Latest Orders', ['Order ID', 'Item', 'Status']]);
+    expect(table?.focus?.selector).toMatch(/thead$/);
+  });
+
+  it('takes no features from a footer’s link columns or from dated posts, and keeps the footer’s links to follow', () => {
+    const { elements, links } = facts(`
+      <h2>From the blog</h2>
+      <div class="posts"><article><h3>Release 2.0</h3><time datetime="2026-03-01">March 1, 2026</time></article><article><h3>Our roadmap</h3><p>Feb 12, 2026 · 5 min read</p></article></div>
+      <footer><div class="cols"><div><h4>Product</h4><a href="/pricing">Pricing</a></div><div><h4>Company</h4><a href="/about">About</a></div></div></footer>`);
+    expect(elements.filter((e) => e.detail === 'features')).toEqual([]);
+    expect(elements.some((e) => e.text === 'Pricing')).toBe(false);
+    expect(links.map((l) => [l.text, l.inNav])).toEqual([
+      ['Pricing', false],
+      ['About', false],
+    ]);
+  });
+
+  it('points a navigation’s hotspot at its list of links, not at the bar with the logo and buttons', () => {
+    const { elements } = facts(`
+      <nav class="navbar"><a class="navbar-brand" href="/">Acme</a>
+        <div id="menu"><ul class="nav"><li><a href="/features">Features</a></li><li><a href="/pricing">Pricing</a></li><li><a href="/docs">Docs</a></li></ul>
+        <ul class="nav right"><li><a href="/login">Log in</a></li></ul></div></nav>`);
+    const nav = elements.find((e) => e.kind === 'nav');
+    expect(nav?.selector).toBe('#menu > ul:nth-of-type(1)');
+    expect(nav?.items).toEqual(['Acme', 'Features', 'Pricing', 'Docs', 'Log in']);
+  });
+
+  it('hides cookie and consent banners', () => {
+    const { elements } = facts(`<h1>Acme</h1><div id="cookie-consent"><p>We use cookies.</p><button class="btn-primary">Accept all</button></div>`);
+    expect(elements.map((e) => e.text)).toEqual(['Acme']);
+  });
 });

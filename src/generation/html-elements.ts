@@ -49,11 +49,18 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
   const groups = findCardGroups(doc, vis, pricing);
   const figures = findFigureGroups(doc, vis, pricing);
 
-  const push = (el: Element, kind: ElementKind, text: string, extra: Partial<CapturedElement> = {}) => {
+  /** `at` is where the hotspot goes when that is a part of the element (a nav's list of links). */
+  const push = (el: Element, kind: ElementKind, text: string, extra: Partial<CapturedElement> = {}, at: Element = el) => {
     if (!text || seen.has(el)) return;
     seen.add(el);
-    const known = layout?.get(el);
-    elements.push({ kind, text: clip(text), selector: selectorFor(el), ...(known ? { box: known.box, probe: known.key } : {}), ...extra });
+    const known = layout?.get(at);
+    elements.push({ kind, text: clip(text), selector: selectorFor(at), ...(known ? { box: known.box, probe: known.key } : {}), ...extra });
+  };
+  /** A smaller part of an element to point at when the whole is too large for a hotspot. */
+  const focusOf = (part: Element | null): Partial<CapturedElement> => {
+    if (!part) return {};
+    const known = layout?.get(part);
+    return { focus: { selector: selectorFor(part), ...(known ? { box: known.box } : {}) } };
   };
 
   const body = findFirst(doc, 'body') ?? doc;
@@ -78,7 +85,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
     } else if (name === 'table' && isDataTable(el)) {
       const caption = findFirst(el, 'caption');
       const title = (caption ? readable(caption) : '') || cardTitle(el) || headingBefore(el) || 'Table';
-      push(el, 'other', title, { items: columnsOf(el), detail: 'table' });
+      push(el, 'other', title, { items: columnsOf(el), detail: 'table', ...focusOf(findFirst(el, 'thead') ?? findFirst(el, 'tr')) });
       return false;
     } else if (name === 'canvas' && vis.measured && isChart(el, layout?.get(el)?.box)) {
       push(el, 'other', cardTitle(el) ?? headingBefore(el) ?? 'Chart', { detail: 'chart' });
@@ -101,8 +108,9 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const detail = DISPLAY_CLASS.test(el.attribs.class ?? '') ? 'display' : 'lead';
       push(el, 'heading', readable(el), { detail, context: proseAfter(el) });
     } else if (name === 'nav' || role === 'navigation') {
-      const items = unique(linksIn(el, vis).map(readable)).slice(0, 10);
-      if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items });
+      const shown = linksIn(el, vis);
+      const items = unique(shown.map(readable)).slice(0, 10);
+      if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items }, linkList(el, shown));
     } else if (name === 'form') {
       const fields = formFields(el, labels);
       const submit = submitText(el);
@@ -304,10 +312,10 @@ function figureOf(card: Element): string | null {
   forEachElement(card, (el) => {
     if (!isLeafText(el) || el.name === 'a' || el.name === 'button') return el.name !== 'a' && el.name !== 'button';
     const leaf = readable(el);
-    if (!leaf) return true;
     if (!figure && leaf.length <= 16 && STAT.test(leaf)) figure = leaf;
-    else if (!label && leaf.length <= 40 && !STAT.test(leaf)) label = leaf;
-    return true;
+    else if (!label && leaf.length <= 40 && /\p{L}/u.test(leaf) && !STAT.test(leaf)) label = leaf;
+    // A leaf's own spans ("53<sup>%</sup>") are part of its text.
+    return false;
   });
   return figure && label ? `${figure} ${label}` : null;
 }
@@ -370,6 +378,8 @@ function findCardGroups(
     if (titles.some((t) => !t)) return true;
     // "10k+ teams", "99.9% uptime": a row of statistics names no feature.
     if ((titles as string[]).every((t) => STAT.test(t))) return true;
+    // Posts, articles and events carry dates: a list of them is news, not features.
+    if (cards.every(isDated)) return false;
     const heading = headingBefore(el);
     groups.set(el, {
       heading: heading ?? 'Features',
@@ -379,6 +389,13 @@ function findCardGroups(
     return false;
   });
   return groups;
+}
+
+const DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d+ min(ute)?s? read\b/i;
+
+/** A card with a date: a `<time>` element, or a date written out ("March 3, 2026", "5 min read"). */
+function isDated(card: Element): boolean {
+  return findFirst(card, 'time') !== null || DATE.test(readable(card));
 }
 
 function findHeading(el: Element, level: RegExp): Element | null {
@@ -480,6 +497,31 @@ function submitText(form: Element): string | undefined {
     return true;
   });
   return text;
+}
+
+/**
+ * Where a navigation's links are: the deepest element inside it holding most of its visible links (the
+ * menu list, without the logo, the search box and the sign-in buttons beside it), else the whole nav.
+ */
+function linkList(nav: Element, all: Element[]): Element {
+  const links = all.filter((a) => !/brand|logo/i.test(a.attribs.class ?? ''));
+  if (links.length < 2) return nav;
+  const counts = new Map<Element, number>();
+  for (const link of links) {
+    for (let up = link.parent; up && isTag(up) && up !== nav; up = up.parent) counts.set(up, (counts.get(up) ?? 0) + 1);
+  }
+  let best: Element = nav;
+  let bestDepth = -1;
+  for (const [candidate, count] of counts) {
+    if (count < Math.max(2, Math.ceil(0.5 * links.length))) continue;
+    let depth = 0;
+    for (let up = candidate.parent; up && up !== nav; up = up.parent) depth++;
+    if (depth > bestDepth) {
+      best = candidate;
+      bestDepth = depth;
+    }
+  }
+  return best;
 }
 
 /** The links a visitor sees in `el`: those in closed dropdowns and menus are not listed. */

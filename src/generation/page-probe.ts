@@ -33,12 +33,14 @@ export const STAMP_SCRIPT = `(async () => {
   };
   all.forEach((el, i) => { el.setAttribute('${LAYOUT_ATTRIBUTE}', String(i)); measure(el, i); });
   const height = () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-  const waiting = () => all.map((el, i) => [el, i]).filter(([el, i]) => items[i][5] === 0 && items[i][3] > 2 && items[i][4] > 2 &&
-    el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true }));
-  let hidden = waiting();
+  // Waiting to be revealed: transparent blocks below the first screen (small ones, such as copy buttons
+  // shown on hover, are not worth scrolling for).
+  const view = window.innerHeight;
+  let hidden = all.map((el, i) => [el, i]).filter(([el, i]) => items[i][5] === 0 && items[i][2] >= view * 0.9 &&
+    items[i][3] * items[i][4] >= 5000 && el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true }));
   if (hidden.length > 0 && hidden.length < 2000) {
-    const view = window.innerHeight;
-    for (let top = view / 2; top < height() && hidden.length > 0; top += view / 2) {
+    const last = Math.max(...hidden.map(([, i]) => items[i][2]));
+    for (let top = view * 0.75; top < height() && top - view < last && hidden.length > 0; top += view * 0.75) {
       window.scrollTo(0, top);
       await settle();
       finish();

@@ -12,7 +12,7 @@ export interface PlannedStep {
 }
 
 /** The order a visitor meets a product: what it is, what to do, where things are, what it does, how to join, what it costs. */
-const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'kpis', 'chart', 'table', 'features', 'form', 'pricing', 'page', 'section'];
+const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'page', 'kpis', 'chart', 'table', 'features', 'form', 'pricing', 'section'];
 export const MIN_STEPS = 4;
 export const MAX_STEPS = 10;
 const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
@@ -85,7 +85,8 @@ function candidatesOf(page: CapturedPage, index: number, app: boolean): Candidat
     const heroIndex = heroOf(els);
     add('hero', els[heroIndex]);
     if (!app) add('cta', primaryAction(els, heroIndex));
-    add('nav', els.find((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2));
+    // The main navigation is the one with the most places to go (a dashboard's sidebar, not its top bar).
+    add('nav', mostLinks(els.filter((e) => e.kind === 'nav' && (e.items?.length ?? 0) >= 2)));
   }
   if (app) {
     if (index > 0) add('page', els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
@@ -95,12 +96,30 @@ function candidatesOf(page: CapturedPage, index: number, app: boolean): Candidat
     add('form', els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
     return found;
   }
-  const before = found.length;
-  add('features', els.find((e) => e.detail === 'features'));
-  add('form', els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2));
-  add('pricing', els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2));
-  if (index > 0 && found.length === before) add('page', els[h1Index] ?? els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
+  const features = els.find((e) => e.detail === 'features');
+  const form = els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2);
+  const pricing = els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2);
+  if (index === 0) {
+    add('features', features);
+    add('form', form);
+    add('pricing', pricing);
+    return found;
+  }
+  // A further page is introduced by its own headline, which the step reads with the page's cards (the
+  // services of a services page); pricing and forms are what a visitor comes to the page for.
+  add('pricing', pricing);
+  add('form', form);
+  if (found.length === 0) {
+    const headline = els[h1Index];
+    if (headline) add('page', features ? { ...headline, items: features.items } : headline);
+    else add('features', features);
+  }
+  if (found.length === 0) add('page', els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
   return found;
+}
+
+function mostLinks(navs: CapturedElement[]): CapturedElement | undefined {
+  return navs.reduce<CapturedElement | undefined>((best, nav) => (!best || (nav.items?.length ?? 0) > (best.items?.length ?? 0) ? nav : best), undefined);
 }
 
 /** Titled sections with prose under them: steps for a tour that found too little else. */
@@ -128,6 +147,7 @@ function fitted(page: CapturedPage, role: StepRole, el: CapturedElement): Captur
   if (!box || page.width <= 0 || page.height <= 0) return el;
   if (role === 'features' && box.width > 0.75 * page.width && box.height > 0.85 * page.height) return undefined;
   if ((box.width * box.height) / (page.width * page.height) <= MAX_HOTSPOT_SHARE) return el;
+  if (el.focus?.box) return { ...el, selector: el.focus.selector, box: el.focus.box };
   const heading = page.elements.find((e) => e !== el && e.kind === 'heading' && e.text === el.text && e.box);
   return heading ? { ...el, selector: heading.selector, box: heading.box } : undefined;
 }

@@ -42,7 +42,7 @@ describe('the built-in tour', () => {
       [0, 'nav'],
       [0, 'features'],
       [1, 'pricing'],
-      [2, 'features'],
+      [2, 'page'],
     ]);
   });
 
@@ -52,7 +52,8 @@ describe('the built-in tour', () => {
     expect(pageName(page('https://micro.example/team.html', 'Micro', []), 'Micro')).toBe('team');
     expect(pageName(page('https://micro.example/', 'Welcome', []), 'Micro')).toBe('Welcome');
     const copies = writeSteps(planSteps([home, pricing, about]), [home, pricing, about]);
-    expect(copies.at(-1)!.description).toContain('More on the About page');
+    // A further page is introduced by its headline, with what its cards cover.
+    expect(copies.at(-1)!.description).toBe('On the About page: “Who we are”. A team of four. It covers Craft and Speed.');
   });
 
   it('sends a “Get started” into the documentation to reading, not to signing up', () => {

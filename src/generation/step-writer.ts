@@ -98,9 +98,10 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
     }
     case 'page': {
       const about = el.context ?? step.page.description;
+      const cards = el.items?.length ? ` ${sentence(`It covers ${list(el.items)}`)}` : '';
       return {
         title: clip(text, 90),
-        description: sentence(`On the ${pageName(step.page, site)} page: “${text}”`) + (about ? ` ${sentence(about)}` : ''),
+        description: sentence(`On the ${pageName(step.page, site)} page: “${text}”`) + (about ? ` ${sentence(about)}` : '') + cards,
         label,
         tooltip: clip(text, 80),
       };
