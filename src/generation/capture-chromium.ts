@@ -156,7 +156,7 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
     await page.evaluate(DISMISS_CONSENT_SCRIPT);
     const stamp = (await page.evaluate(STAMP_SCRIPT)) as StampResult;
     const layout = new Map<number, ElementLayout>(
-      stamp.items.map(([n, x, y, width, height, visible]) => [n, { box: { x, y, width, height }, visible: visible === 1, key: n }]),
+      stamp.items.map(([n, x, y, width, height, visible, fontSize]) => [n, { box: { x, y, width, height }, visible: visible === 1, key: n, fontSize }]),
     );
     const snapshot = await buildSnapshot(await page.content(), page.url(), { net: deps.net, deadline, layout, stylesheets: guard.stylesheets });
     const captured: CapturedPage = {

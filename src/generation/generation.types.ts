@@ -31,6 +31,8 @@ export interface CapturedElement {
   href?: string;
   /** Heading level, input type, etc. */
   detail?: string;
+  /** Chromium mode: a heading's font size in pixels (how prominent it is). */
+  size?: number;
   /** Nearby prose a step can quote: the paragraph after a heading, a form's intro... */
   context?: string;
   /** What the element groups: a nav's link texts, a form's field labels, a pricing block's plans. */

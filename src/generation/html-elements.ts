@@ -11,6 +11,8 @@ export interface ElementLayout {
   visible: boolean;
   /** The number the in-page probe stamped on the element, to find it again in the live page. */
   key: number;
+  /** Computed font size in pixels. */
+  fontSize?: number;
 }
 
 export interface PageFacts {
@@ -24,7 +26,10 @@ const PRICE = /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b|\b
 const BUTTON_CLASS = /\b(btn|button|cta)\b|(^|[-_\s])(btn|button|cta)([-_\s]|$)/i;
 const PRIMARY_CLASS = /primary|cta|main/i;
 const MAX_TEXT = 140;
-const DISPLAY_CLASS = /(^|\s)(display-[1-6]|hero-title|hero-heading|headline|hero__title)(\s|$)/i;
+const DISPLAY_CLASS =
+  /(^|\s)(display-[1-6]|[\w-]*(hero|masthead|banner|jumbotron|intro|splash)[-_]{1,2}(title|heading|headline)|headline|heading-(xl|xxl|2xl|large|jumbo|hero))(\s|$)/i;
+/** Text this large (px), short and on its own, is set as a headline whatever its tag (Chromium mode). */
+const DISPLAY_SIZE = 34;
 const LEAD_CLASS = /(^|\s)(lead|hero-lead|hero-text|tagline)(\s|$)/i;
 /** A figure and little else: 10k+, 99.9%, $2M, 4.8/5, 24/7. */
 const STAT = /^[\s\d.,:+×x%$€£/~<>-]*\d[\s\d.,:+×x%$€£/~<>kKmMbB-]*$/;
@@ -101,20 +106,29 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       push(el, 'link', accessibleName(el), { detail: 'logo', ...(href ? { href } : {}) });
       return false;
     } else if (/^h[1-3]$/.test(name)) {
-      push(el, 'heading', readable(el), { detail: name, context: proseAfter(el) });
-    } else if ((DISPLAY_CLASS.test(el.attribs.class ?? '') || LEAD_CLASS.test(el.attribs.class ?? '')) && isLeafText(el) && readable(el).length <= 160) {
-      // Headlines set in a <p> or <div> with a display class (Bootstrap's display-4, "hero-title"...), and
-      // lead paragraphs, which carry a hero that has no heading.
-      const detail = DISPLAY_CLASS.test(el.attribs.class ?? '') ? 'display' : 'lead';
-      push(el, 'heading', readable(el), { detail, context: proseAfter(el) });
-    } else if (name === 'nav' || role === 'navigation') {
+      const size = layout?.get(el)?.fontSize;
+      push(el, 'heading', readable(el), { detail: name, context: proseAfter(el), ...(size ? { size } : {}) });
+    } else if (
+      (DISPLAY_CLASS.test(el.attribs.class ?? '') || LEAD_CLASS.test(el.attribs.class ?? '') || isLarge(el, layout)) &&
+      isLeafText(el) &&
+      readable(el).length <= 160 &&
+      !PRICE.test(readable(el)) &&
+      !STAT.test(readable(el))
+    ) {
+      // Headlines set in a <p> or <div> with a display class (Bootstrap's display-4, "hero-title"...) or
+      // at a display size, and lead paragraphs, which carry a hero that has no heading.
+      const detail = LEAD_CLASS.test(el.attribs.class ?? '') && !DISPLAY_CLASS.test(el.attribs.class ?? '') && !isLarge(el, layout) ? 'lead' : 'display';
+      const size = layout?.get(el)?.fontSize;
+      push(el, 'heading', readable(el), { detail, context: proseAfter(el), ...(size ? { size } : {}) });
+    } else if (name === 'nav' || role === 'navigation' || isMenuList(el)) {
       const shown = linksIn(el, vis);
       const items = unique(shown.map(readable)).slice(0, 10);
       if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items }, linkList(el, shown));
     } else if (name === 'form') {
       const fields = formFields(el, labels);
       const submit = submitText(el);
-      const heading = getAttributeValue(el, 'aria-label') ?? headingBefore(el) ?? submit ?? 'Form';
+      const own = findHeading(el, /^h[1-4]$/);
+      const heading = getAttributeValue(el, 'aria-label') ?? (own ? clip(readable(own)) || undefined : undefined) ?? headingBefore(el) ?? submit ?? 'Form';
       push(el, 'form', heading, { items: fields, ...(submit ? { detail: submit } : {}), context: proseAfterHeadingOf(el) });
     } else if (name === 'a' && el.attribs.href) {
       const href = absoluteHttp(el.attribs.href, pageUrl);
@@ -145,6 +159,20 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
     });
   }
   return { title: clean(titleEl ? textContent(titleEl) : ''), description: clean(description), elements, links };
+}
+
+const MENU_CLASS = /(^|\s)(navbar-nav|nav-menu|main-menu|primary-menu|menu-primary|site-menu|nav-links|main-nav)(\s|$)/i;
+
+/** A site's menu written without a <nav> (Tabler, many themes): a list with a menu class, not inside a nav. */
+function isMenuList(el: Element): boolean {
+  return (el.name === 'ul' || el.name === 'div') && MENU_CLASS.test(el.attribs.class ?? '') && !hasAncestor(el, (a) => a.name === 'nav' || (a.attribs.role ?? '') === 'navigation');
+}
+
+/** Set at a display size on its own (not a link or a button's text): a headline in a div. */
+function isLarge(el: Element, layout?: Map<Element, ElementLayout>): boolean {
+  const size = layout?.get(el)?.fontSize ?? 0;
+  if (size < DISPLAY_SIZE || ['a', 'button', 'label', 'span', 'strong', 'b', 'i', 'em', 'li', 'td', 'th'].includes(el.name)) return false;
+  return !hasAncestor(el, (a) => a.name === 'a' || a.name === 'button');
 }
 
 /**
@@ -210,7 +238,7 @@ function findPricing(doc: Document, vis: Visibility): Map<Element, string[]> {
     if (!isPriceText(el)) return true;
     let card: Element = el;
     while (card.parent && isTag(card.parent) && countPrices(card.parent) === 1) card = card.parent;
-    if (card === el || !card.parent || !isTag(card.parent) || !hasAction(card)) return true;
+    if (card === el || !card.parent || !isTag(card.parent) || !hasAction(card) || !priceNearTop(card, el)) return true;
     const list = cards.get(card.parent) ?? [];
     if (!list.includes(card)) list.push(card);
     cards.set(card.parent, list);
@@ -239,6 +267,28 @@ function isPriceLeaf(el: Element): boolean {
   if (!isLeafText(el)) return false;
   const text = clean(textContent(el));
   return text.length <= 40 && PRICE.test(text) && /\d/.test(text);
+}
+
+/**
+ * A plan card leads with its name and price; a section that mentions a price after its prose (a service
+ * described, then "From £62") is not a plan.
+ */
+function priceNearTop(card: Element, price: Element): boolean {
+  let before = 0;
+  let found = false;
+  forEachElement(card, (el) => {
+    if (found) return false;
+    if (el === price) {
+      found = true;
+      return false;
+    }
+    if (isLeafText(el) && readable(el)) {
+      before++;
+      return false;
+    }
+    return true;
+  });
+  return found && before <= 4;
 }
 
 function hasAction(card: Element): boolean {
@@ -407,13 +457,23 @@ function findHeading(el: Element, level: RegExp): Element | null {
   return found;
 }
 
+function countHeadings(el: Element): number {
+  let count = 0;
+  forEachElement(el, (child) => {
+    if (/^h[1-3]$/.test(child.name)) count++;
+    return count < 2;
+  });
+  return count;
+}
+
 /** The nearest heading above an element: a previous sibling's, or one further up the tree. */
 function headingBefore(el: Element): string | undefined {
   let current: Element | null = el;
   for (let depth = 0; current && depth < 4; depth++) {
     let sibling = current.prev;
     while (sibling) {
-      if (isTag(sibling)) {
+      // A block holding several headings is a group of cards (contact details, a previous section), not a title.
+      if (isTag(sibling) && (/^h[1-3]$/.test(sibling.name) || countHeadings(sibling) === 1)) {
         const heading = /^h[1-3]$/.test(sibling.name) ? sibling : findHeading(sibling, /^h[1-3]$/);
         if (heading) return clip(clean(textContent(heading)));
       }

@@ -1,13 +1,15 @@
 import { LAYOUT_ATTRIBUTE } from './snapshot';
 
-/** Per element: [number, x, y, width, height, visible]; page pixels. */
+/** Per element: [number, x, y, width, height, visible, font size]; page pixels. */
 export interface StampResult {
-  items: Array<[number, number, number, number, number, 0 | 1]>;
+  items: Array<[number, number, number, number, number, 0 | 1, number]>;
   height: number;
 }
 
 /** How long scroll-driven scripts (reveal-on-scroll libraries throttle their handlers to ~100 ms) get to react. */
 const SCROLL_SETTLE_MS = 150;
+/** How long entrance effects delayed after load (AOS's data-aos-delay, staggered reveals) get on the first screen. */
+const FIRST_SCREEN_WAIT_MS = 350;
 
 /**
  * Runs in the captured page at rest (motion frozen): numbers every element of the body (`data-ds-n`,
@@ -28,16 +30,23 @@ export const STAMP_SCRIPT = `(async () => {
     const r = el.getBoundingClientRect();
     const sy = window.scrollY;
     items[i] = [i, Math.round(r.left + window.scrollX), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height),
-      shown(el, r) && r.right > 0 && r.bottom + sy > 0 ? 1 : 0];
+      shown(el, r) && r.right > 0 && r.bottom + sy > 0 ? 1 : 0, Math.round(parseFloat(getComputedStyle(el).fontSize) || 0)];
     return r;
   };
   all.forEach((el, i) => { el.setAttribute('${LAYOUT_ATTRIBUTE}', String(i)); measure(el, i); });
   const height = () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
-  // Waiting to be revealed: transparent blocks below the first screen (small ones, such as copy buttons
-  // shown on hover, are not worth scrolling for).
+  // Waiting to be revealed: transparent blocks (small ones, such as copy buttons shown on hover, are not
+  // worth waiting for). Those on the first screen may be waiting for a delayed entrance: one short wait.
   const view = window.innerHeight;
-  let hidden = all.map((el, i) => [el, i]).filter(([el, i]) => items[i][5] === 0 && items[i][2] >= view * 0.9 &&
-    items[i][3] * items[i][4] >= 5000 && el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true }));
+  let hidden = all.map((el, i) => [el, i]).filter(([el, i]) => items[i][5] === 0 && items[i][3] * items[i][4] >= 5000 &&
+    el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true }));
+  if (hidden.some(([, i]) => items[i][2] < view * 0.9)) {
+    await new Promise((done) => setTimeout(done, ${FIRST_SCREEN_WAIT_MS}));
+    await settle();
+    finish();
+    hidden = hidden.filter(([el, i]) => { measure(el, i); return items[i][5] === 0; });
+  }
+  hidden = hidden.filter(([, i]) => items[i][2] >= view * 0.9);
   if (hidden.length > 0 && hidden.length < 2000) {
     const last = Math.max(...hidden.map(([, i]) => items[i][2]));
     for (let top = view * 0.75; top < height() && top - view < last && hidden.length > 0; top += view * 0.75) {

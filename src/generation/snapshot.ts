@@ -3,7 +3,7 @@ import { Element as DomElement, type Element, Text } from 'domhandler';
 import { appendChild, replaceElement } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { SafeFetch } from '../core/net/safe-fetch';
-import { forEachElement } from './dom-walk';
+import { findFirst, forEachElement } from './dom-walk';
 import { type ElementLayout, extractFacts, type PageFacts } from './html-elements';
 import { absolutizeCss, cssForStyleElement, sanitizeDocument } from './sanitize';
 
@@ -53,8 +53,21 @@ export async function buildSnapshot(html: string, pageUrl: string, options: Snap
     }
   });
   await inlineStylesheets(stylesheets, options, mayReach);
+  showRevealedOnScroll(doc);
   const facts = extractFacts(doc, pageUrl, options.layout ? layout : undefined);
   return { ...facts, html: render(doc, { encodeEntities: 'utf8' }) };
+}
+
+/**
+ * Blocks that sites reveal when scrolled into view (AOS, Webflow interactions, WOW, "reveal" classes) start
+ * transparent and wait for a script the snapshot does not run: the player shows them as they end up.
+ */
+const REVEALED =
+  '[data-aos], [data-w-id][style*="opacity:0"], [data-w-id][style*="opacity: 0"], [data-sal], [data-scroll], .wow, .reveal, .aos-init, .animate-on-scroll { opacity: 1 !important; transform: none !important; visibility: visible !important; }';
+
+function showRevealedOnScroll(doc: ReturnType<typeof parseDocument>): void {
+  const head = findFirst(doc, 'head');
+  if (head) appendChild(head, new DomElement('style', { 'data-demoshare': 'shown' }, [new Text(REVEALED)]));
 }
 
 async function inlineStylesheets(links: Element[], options: SnapshotOptions, mayReach: (url: string) => boolean): Promise<void> {

@@ -164,6 +164,13 @@ function heroOf(els: CapturedElement[]): number {
   const onFirstScreen = (e: CapturedElement) => !e.box || e.box.y < FIRST_SCREEN;
   const headline = (e: CapturedElement) => e.kind === 'heading' && (e.detail === 'h1' || e.detail === 'display');
   const lead = (e: CapturedElement) => e.kind === 'heading' && e.detail === 'lead';
+  // With sizes measured, the most prominent headline of the first screen (a larger one further down
+  // the hero beats a small heading above it); else the first.
+  const sized = els
+    .map((e, i) => [e, i] as const)
+    .filter(([e]) => headline(e) && onFirstScreen(e) && e.size)
+    .sort(([a, i], [b, j]) => (b.size ?? 0) - (a.size ?? 0) || i - j);
+  if (sized[0]) return sized[0][1];
   for (const test of [(e: CapturedElement) => headline(e) && onFirstScreen(e), (e: CapturedElement) => lead(e) && onFirstScreen(e), headline]) {
     const i = els.findIndex(test);
     if (i >= 0) return i;
