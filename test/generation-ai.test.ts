@@ -24,15 +24,15 @@ async function startChatServer() {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
     calls.push({ body, authorization: req.headers.authorization, path: req.url ?? '' });
     const tour = JSON.parse(body.messages.find((m) => m.role === 'user')!.content) as {
-      steps: Array<{ number: number; element: { text: string } }>;
+      candidates: Array<{ candidate: number; page: number; suggested?: boolean; element: { text: string } }>;
     };
-    const good = JSON.stringify({
-      steps: tour.steps.map((s) => ({
-        title: `AI ${s.number}: ${s.element.text}`.slice(0, 60),
-        description: `A guided look at “${s.element.text}”.`,
-        tooltip: `Have a look at ${s.element.text}`.slice(0, 100),
-      })),
+    const write = (c: (typeof tour.candidates)[number], i: number) => ({
+      candidate: c.candidate,
+      title: `AI ${i + 1}: ${c.element.text}`.slice(0, 60),
+      description: `A guided look at “${c.element.text}”.`,
+      tooltip: `Have a look at ${c.element.text}`.slice(0, 100),
     });
+    const good = JSON.stringify({ steps: tour.candidates.filter((c) => c.suggested).map(write) });
     const answer = (content: string, finish = 'stop') =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }] }),
@@ -45,7 +45,19 @@ async function startChatServer() {
       case 'chatty':
         return answer('Sure! Here is a lovely tour of the site. Step 1: look at the hero.');
       case 'one-short':
-        return answer(JSON.stringify({ steps: JSON.parse(good).steps.slice(1) }));
+        return answer(JSON.stringify({ steps: JSON.parse(good).steps.slice(0, 1) }));
+      case 'twice':
+        return answer(JSON.stringify({ steps: [...JSON.parse(good).steps.slice(0, 4), JSON.parse(good).steps[0]] }));
+      case 'unknown-candidate':
+        return answer(JSON.stringify({ steps: [...JSON.parse(good).steps.slice(0, 4), { ...JSON.parse(good).steps[0], candidate: 999 }] }));
+      case 'picky': {
+        // Its own choice: the last candidate of every page first, then the first of every page, in reverse page order.
+        const byPage = new Map<number, typeof tour.candidates>();
+        for (const c of tour.candidates) byPage.set(c.page, [...(byPage.get(c.page) ?? []), c]);
+        const pages = [...byPage.values()].reverse();
+        const chosen = [...pages.map((p) => p.at(-1)!), ...pages.map((p) => p[0]!)].filter((c, i, all) => all.indexOf(c) === i).slice(0, 10);
+        return answer(JSON.stringify({ steps: chosen.map(write) }));
+      }
       case 'slow':
         return; // never answers
       case 'json-object-only':
@@ -115,6 +127,31 @@ describe('generation with an AI writer (OpenAI-compatible chat completions)', ()
     const facts = call!.body.messages.find((m) => m.role === 'user')!.content;
     expect(facts).toContain('Start free trial');
     expect(facts).toContain('Growth at $29/month (most popular)');
+  });
+
+  it('lets the model choose the steps among the candidates, and walks its choice page by page in visit order', async () => {
+    const builtin = await generate('missing-model');
+    const result = await generate('picky');
+    expect(result.writer).toBe('ai');
+    const facts = JSON.parse(chat.calls[0]!.body.messages.find((m) => m.role === 'user')!.content) as { candidates: Array<{ suggested?: boolean }> };
+    // More candidates than the rules chose, the rules' choice marked.
+    expect(facts.candidates.length).toBeGreaterThan(facts.candidates.filter((c) => c.suggested).length);
+    expect(facts.candidates.filter((c) => c.suggested)).toHaveLength(builtin.steps.length);
+    const pages = result.steps.map((s) => s.pageUrl);
+    const runs = pages.filter((p, i) => i === 0 || pages[i - 1] !== p);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(runs).toEqual(result.pages.filter((p) => runs.includes(p)));
+    expect(result.steps.map((s) => s.title)).not.toEqual(builtin.steps.map((s) => s.title));
+    // Each chosen step keeps the built-in hotspot of its element.
+    for (const step of result.steps) expect(step.hotspots[0]!.selector).toBeTruthy();
+  });
+
+  it('falls back on a choice that repeats a candidate or names one that does not exist', async () => {
+    for (const model of ['twice', 'unknown-candidate']) {
+      const result = await generate(model);
+      expect(result.writer).toBe('builtin');
+      expect(result.warnings.some((w) => /did not match the expected shape \(steps: a candidate/.test(w))).toBe(true);
+    }
   });
 
   it('accepts a reply wrapped in a code fence', async () => {

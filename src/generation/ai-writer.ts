@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import type { CapturedPage } from './generation.types';
-import type { PlannedStep } from './step-planner';
+import { MAX_STEPS, MIN_STEPS, type PlannedStep } from './step-planner';
 import { type StepCopy, siteName } from './step-writer';
 
 export interface AiSettings {
@@ -14,11 +14,20 @@ export interface AiSettings {
 
 export interface AiWriterInput {
   pages: CapturedPage[];
-  plan: PlannedStep[];
-  /** The built-in writer's text: the model improves it, and it is what stays if the model fails. */
-  draft: StepCopy[];
+  /** Every step the pages offer, in tour order: the model chooses among these. */
+  candidates: PlannedStep[];
+  /** The built-in writer's text for each candidate: the model improves on it. */
+  drafts: StepCopy[];
+  /** The candidates the built-in planner chose, suggested to the model. */
+  suggested: PlannedStep[];
   /** Epoch milliseconds by which the writing must be done. */
   deadline: number;
+}
+
+/** The model's tour: the steps it chose (in tour order) and their words. */
+export interface AiTour {
+  plan: PlannedStep[];
+  copies: StepCopy[];
 }
 
 /** Why the model's text was not used; generation falls back to the built-in writer and warns with this. */
@@ -34,21 +43,27 @@ export class AiWriterError extends Error {
 
 const MAX_REPLY_BYTES = 1024 * 1024;
 const SYSTEM_PROMPT = [
-  'You write the steps of an interactive product demo (a guided click-through tour of a website).',
-  'You get the site name and, for each step, the page, the element the step points at, what that element contains, and a draft.',
-  'Rewrite each step to sound like a friendly, confident product marketer guiding a first-time visitor:',
+  'You plan and write an interactive product demo: a guided click-through tour of a website.',
+  'You get the site name and a numbered list of candidate steps, each an element of a captured page (the page, what part it plays,',
+  'its text and what it contains) with a draft; the drafts marked "suggested" are a plan made by rules.',
+  `Choose the ${MIN_STEPS} to ${MAX_STEPS} candidates that make the best tour for a first-time visitor: what the product is, what to do,`,
+  'where things are, what it does, what it costs, how to join. Leave out candidates that would bore or confuse. Keep the pages in the',
+  'order given, and each page\'s steps together.',
+  'For each chosen step write, like a friendly, confident product marketer:',
   'a short title (at most 60 characters), a description of one to three sentences (at most 300 characters),',
   'and a tooltip shown on the highlighted element (at most 100 characters).',
-  'Use only facts present in the input: never invent features, prices, numbers or names.',
-  'Keep the order and the number of steps exactly. Quote button labels as they appear.',
-  'Answer with JSON only: {"steps": [{"title": "...", "description": "...", "tooltip": "..."}]}.',
+  'Use only facts present in the input: never invent features, prices, numbers or names. Quote button labels as they appear.',
+  'Answer with JSON only: {"steps": [{"candidate": 1, "title": "...", "description": "...", "tooltip": "..."}]}.',
 ].join(' ');
 
-const replyStep = z.object({
-  title: z.string().trim().min(1).max(90),
-  description: z.string().trim().min(1).max(400),
-  tooltip: z.string().trim().min(1).max(160),
-}).strict();
+const replyStep = z
+  .object({
+    candidate: z.number().int().min(1),
+    title: z.string().trim().min(1).max(90),
+    description: z.string().trim().min(1).max(400),
+    tooltip: z.string().trim().min(1).max(160),
+  })
+  .strict();
 
 /** The JSON schema sent as response_format; it says what replyStep checks. */
 const RESPONSE_SCHEMA = {
@@ -61,8 +76,8 @@ const RESPONSE_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['title', 'description', 'tooltip'],
-        properties: { title: { type: 'string' }, description: { type: 'string' }, tooltip: { type: 'string' } },
+        required: ['candidate', 'title', 'description', 'tooltip'],
+        properties: { candidate: { type: 'integer' }, title: { type: 'string' }, description: { type: 'string' }, tooltip: { type: 'string' } },
       },
     },
   },
@@ -73,14 +88,22 @@ const RESPONSE_SCHEMA = {
  * the operator's own setting, so it does not go through the SSRF guard; the call still has a timeout, a
  * reply size cap, one retry, and a strict check of the reply. Any failure throws AiWriterError.
  */
-export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => Promise<StepCopy[]> {
+export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => Promise<AiTour> {
   const endpoint = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
-  return async function writeWithAi(input: AiWriterInput): Promise<StepCopy[]> {
-    const replySchema = z.object({ steps: z.array(replyStep).length(input.plan.length) }).strict();
+  return async function writeWithAi(input: AiWriterInput): Promise<AiTour> {
+    const count = input.candidates.length;
+    const replySchema = z
+      .object({ steps: z.array(replyStep).min(Math.min(MIN_STEPS, count)).max(MAX_STEPS) })
+      .strict()
+      .superRefine((reply, ctx) => {
+        const chosen = reply.steps.map((s) => s.candidate);
+        if (chosen.some((n) => n > count)) ctx.addIssue({ code: 'custom', path: ['steps'], message: `a candidate number is not between 1 and ${count}` });
+        if (new Set(chosen).size !== chosen.length) ctx.addIssue({ code: 'custom', path: ['steps'], message: 'a candidate was chosen twice' });
+      });
     const messages = [
       { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: JSON.stringify(describeTour(input)) },
+      { role: 'user', content: JSON.stringify(describeCandidates(input)) },
     ];
     let format: object = { type: 'json_schema', json_schema: { name: 'demo_steps', strict: true, schema: RESPONSE_SCHEMA } };
     let last: AiWriterError | undefined;
@@ -91,7 +114,7 @@ export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => 
         const content = await complete(endpoint, settings, { model: settings.model, messages, temperature: 0.4, response_format: format }, Math.min(settings.timeoutMs ?? 20_000, remaining));
         const parsed = replySchema.safeParse(parseJson(content));
         if (!parsed.success) throw new AiWriterError(`the reply did not match the expected shape (${parsed.error.issues[0]?.path.join('.') || 'root'}: ${parsed.error.issues[0]?.message})`);
-        return parsed.data.steps.map((step, i) => ({ ...step, label: input.draft[i]!.label }));
+        return toTour(input, parsed.data.steps);
       } catch (error) {
         last = error instanceof AiWriterError ? error : new AiWriterError((error as Error).message);
         if (!last.retryable) throw last;
@@ -100,6 +123,20 @@ export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => 
       }
     }
     throw last!;
+  };
+}
+
+/**
+ * The chosen candidates in tour order whatever order the model gave (pages as visited, each page's steps
+ * together, the model's order within a page), with the model's words and the built-in hotspot label.
+ */
+function toTour(input: AiWriterInput, steps: Array<z.infer<typeof replyStep>>): AiTour {
+  const chosen = steps
+    .map((step, order) => ({ step, order, planned: input.candidates[step.candidate - 1]! }))
+    .sort((a, b) => a.planned.pageIndex - b.planned.pageIndex || a.order - b.order);
+  return {
+    plan: chosen.map((c) => c.planned),
+    copies: chosen.map(({ step }) => ({ title: step.title, description: step.description, tooltip: step.tooltip, label: input.drafts[step.candidate - 1]!.label })),
   };
 }
 
@@ -159,14 +196,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** What the model sees: the facts of each step, and the built-in draft to improve on. */
-function describeTour(input: AiWriterInput) {
+/** What the model sees: every candidate with its facts and the built-in draft, the rules' choice marked. */
+function describeCandidates(input: AiWriterInput) {
+  const key = (step: PlannedStep) => `${step.pageIndex} ${step.element.selector}`;
+  const suggested = new Set(input.suggested.map(key));
   return {
     site: siteName(input.pages),
-    steps: input.plan.map((step, i) => ({
-      number: i + 1,
+    pages: input.pages.map((page, i) => ({ number: i + 1, title: page.title, url: page.url, description: page.description || undefined })),
+    candidates: input.candidates.map((step, i) => ({
+      candidate: i + 1,
+      page: step.pageIndex + 1,
       part: step.role,
-      page: { title: step.page.title, url: step.page.url, description: step.page.description || undefined },
       element: {
         kind: step.element.kind,
         text: step.element.text,
@@ -174,7 +214,8 @@ function describeTour(input: AiWriterInput) {
         ...(step.element.context ? { nearby_text: step.element.context } : {}),
         ...(step.element.detail ? { detail: step.element.detail } : {}),
       },
-      draft: { title: input.draft[i]!.title, description: input.draft[i]!.description, tooltip: input.draft[i]!.tooltip },
+      draft: { title: input.drafts[i]!.title, description: input.drafts[i]!.description, tooltip: input.drafts[i]!.tooltip },
+      ...(suggested.has(key(step)) ? { suggested: true } : {}),
     })),
   };
 }

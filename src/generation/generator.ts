@@ -1,13 +1,13 @@
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { BlockedUrlError } from '../core/net/safe-fetch';
-import { type AiSettings, AiWriterError, type AiWriterInput } from './ai-writer';
+import { type AiSettings, type AiTour, AiWriterError, type AiWriterInput } from './ai-writer';
 import { CaptureError } from './capture-error';
 import { captureHtml } from './capture-html';
 import type { CapturedElement, CapturedPage, CaptureMode, GenerationOptions, GenerationResult } from './generation.types';
 import { pageKey, pickLinks } from './link-picker';
 import { buildStep } from './step-builder';
-import { elementsToShow, planSteps } from './step-planner';
-import { type StepCopy, writeSteps } from './step-writer';
+import { candidateSteps, elementsToShow, planSteps } from './step-planner';
+import { writeSteps } from './step-writer';
 
 /** The few logger methods generation uses; a pino or Fastify logger fits. */
 export interface GenerationLog {
@@ -60,7 +60,7 @@ export class CapturerUnavailableError extends Error {
   override name = 'CapturerUnavailableError';
 }
 
-export type AiWriter = (input: AiWriterInput) => Promise<StepCopy[]>;
+export type AiWriter = (input: AiWriterInput) => Promise<AiTour>;
 
 export interface GeneratorParts {
   browser: Capturer | null;
@@ -125,13 +125,18 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
     }
     const first = pages[0]!;
 
-    const plan = planSteps(pages);
+    let plan = planSteps(pages);
     if (plan.length === 0) throw new GenerationError(`Found no headings, buttons or forms to build steps from on ${first.url}.`);
     let copies = writeSteps(plan, pages);
     let writer: GenerationResult['writer'] = 'builtin';
     if (parts.aiWriter) {
       try {
-        copies = await parts.aiWriter({ pages, plan, draft: copies, deadline: end });
+        // The model chooses from the same candidates as the rules (the rules' choice suggested), and
+        // the rules' plan and words stay when it fails.
+        const candidates = candidateSteps(pages);
+        const tour = await parts.aiWriter({ pages, candidates, drafts: writeSteps(candidates, pages), suggested: plan, deadline: end });
+        plan = tour.plan;
+        copies = tour.copies;
         writer = 'ai';
       } catch (error) {
         deps.log?.warn({ err: error }, 'generation: the AI writer failed, using the built-in writer');

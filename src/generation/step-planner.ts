@@ -45,9 +45,29 @@ export function planSteps(pages: CapturedPage[]): PlannedStep[] {
 
   // A tour walks the site as a visitor would: page by page in the order they were visited, each page's
   // steps together in the order a visitor meets them. Sorting by role across pages jumped back and forth.
-  const rank = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step.role);
-  return planned.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_STEPS);
+  return planned.sort((a, b) => rankOf(a) - rankOf(b)).slice(0, MAX_STEPS);
 }
+
+/**
+ * Every step the pages offer, in tour order (page by page, each page's in the order a visitor meets
+ * them): what `planSteps` chooses from, and what an AI writer may choose from instead.
+ */
+export function candidateSteps(pages: CapturedPage[]): PlannedStep[] {
+  const app = isApp(pages[0]);
+  const seen = new Set<string>();
+  const all: PlannedStep[] = [];
+  pages.forEach((page, pageIndex) => {
+    for (const candidate of [...candidatesOf(page, pageIndex, app), ...sectionsOf(page).slice(0, 3)]) {
+      const key = `${pageKey(page.url)} ${candidate.element.selector}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      all.push({ ...candidate, page, pageIndex });
+    }
+  });
+  return all.sort((a, b) => rankOf(a) - rankOf(b));
+}
+
+const rankOf = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step.role);
 
 /**
  * The elements of one page that a tour may show (`index` is its place in the visit, 0 for the start
