@@ -4,6 +4,7 @@ import { appendChild, replaceElement } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { findFirst, forEachElement } from './dom-walk';
+import { inlineFonts } from './font-inliner';
 import { type ElementLayout, extractFacts, type PageFacts } from './html-elements';
 import { absolutizeCss, cssForStyleElement, sanitizeDocument } from './sanitize';
 
@@ -53,6 +54,7 @@ export async function buildSnapshot(html: string, pageUrl: string, options: Snap
     }
   });
   await inlineStylesheets(stylesheets, options, mayReach);
+  await inlineFonts(doc, options);
   showRevealedOnScroll(doc);
   const facts = extractFacts(doc, pageUrl, options.layout ? layout : undefined);
   return { ...facts, html: render(doc, { encodeEntities: 'utf8' }) };
