@@ -123,7 +123,9 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
     } else if (name === 'nav' || role === 'navigation' || isMenuList(el)) {
       const shown = linksIn(el, vis);
       const items = unique(shown.map(readable)).slice(0, 10);
-      if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items }, linkList(el, shown));
+      // A sidebar's navigation (documentation, an app's menu) is told apart: it says what kind of page this is.
+      const sidebar = el.name === 'aside' || hasAncestor(el, (a) => a.name === 'aside' || SIDEBAR_CLASS.test(a.attribs.class ?? '')) || SIDEBAR_CLASS.test(el.attribs.class ?? '');
+      if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items, ...(sidebar ? { detail: 'sidebar' } : {}) }, linkList(el, shown));
     } else if (name === 'form') {
       const fields = formFields(el, labels);
       const submit = submitText(el);
@@ -161,6 +163,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
   return { title: clean(titleEl ? textContent(titleEl) : ''), description: clean(description), elements, links };
 }
 
+const SIDEBAR_CLASS = /(^|[\s_-])(sidebar|side-?nav|docs-nav|doc-sidebar)([\s_-]|$)/i;
 const MENU_CLASS = /(^|\s)(navbar-nav|nav-menu|main-menu|primary-menu|menu-primary|site-menu|nav-links|main-nav)(\s|$)/i;
 
 /** A site's menu written without a <nav> (Tabler, many themes): a list with a menu class, not inside a nav. */

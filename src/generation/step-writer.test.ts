@@ -109,4 +109,22 @@ describe('no step without a hotspot', () => {
     };
     expect(planSteps([withShots])[0]).toMatchObject({ role: 'hero', element: { selector: '#real' } });
   });
+
+  it('reads a documentation page as a chapter of the docs, with where its sidebar leads', () => {
+    const home = page('https://micro.example/', 'Micro — Ship faster', [
+      el('heading', 'Ship faster with Micro', '#hero', { detail: 'h1' }),
+      el('nav', 'Main', '#nav', { items: ['Docs', 'Pricing'] }),
+    ]);
+    const install = page('https://micro.example/docs/installation.html', 'Installation | Micro', [
+      el('nav', 'Docs', '#sidebar', { detail: 'sidebar', items: ['Introduction', 'Installation', 'Configuration', 'API'] }),
+      el('heading', 'Installation', '#title', { detail: 'h1', context: 'Micro needs Node.js 20 or later.' }),
+    ]);
+    const plan = planSteps([home, install]);
+    const copies = writeSteps(plan, [home, install]);
+    const step = copies[plan.findIndex((p) => p.pageIndex === 1)]!;
+    expect(step.description).toBe(
+      'In the documentation: “Installation”. Micro needs Node.js 20 or later. The sidebar leads on to Introduction, Configuration and API.',
+    );
+    expect(step.tooltip).toBe('Read “Installation”');
+  });
 });

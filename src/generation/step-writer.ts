@@ -1,4 +1,4 @@
-import type { CapturedPage } from './generation.types';
+import type { CapturedElement, CapturedPage } from './generation.types';
 import { clip } from './html-elements';
 import type { PlannedStep } from './step-planner';
 
@@ -99,6 +99,18 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
     case 'page': {
       const about = el.context ?? step.page.description;
       const cards = el.items?.length ? ` ${sentence(`It covers ${list(el.items)}`)}` : '';
+      const docs = docsSidebar(step.page);
+      if (docs) {
+        // A documentation page reads as a chapter of the docs, with where the sidebar leads next.
+        const next = (docs.items ?? []).filter((item) => item.toLowerCase() !== text.toLowerCase());
+        return {
+          title: clip(text, 90),
+          description:
+            sentence(`In the documentation: “${text}”`) + (about ? ` ${sentence(about)}` : '') + (next.length ? ` ${sentence(`The sidebar leads on to ${list(next)}`)}` : ''),
+          label,
+          tooltip: `Read “${clip(text, 60)}”`,
+        };
+      }
       return {
         title: clip(text, 90),
         description: sentence(`On the ${pageName(step.page, site)} page: “${text}”`) + (about ? ` ${sentence(about)}` : '') + cards,
@@ -142,6 +154,14 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
 }
 
 const READING = /\/(docs?|documentation|guides?|learn|tutorials?|getting-started|quick-?start|manual)(\/|\.|$|#)/i;
+
+/** The documentation sidebar of a page that is a chapter of the docs (a docs address, or a sidebar of links), if any. */
+function docsSidebar(page: CapturedPage): CapturedElement | undefined {
+  const sidebar = page.elements.find((e) => e.kind === 'nav' && e.detail === 'sidebar' && (e.items?.length ?? 0) >= 3);
+  if (!sidebar) return undefined;
+  const path = new URL(page.url).pathname;
+  return READING.test(path) || /\/(reference|api|user-guide|handbook)(\/|\.|$)/i.test(path) ? sidebar : undefined;
+}
 
 /** A guess at what a call to action leads to, from where it goes and then from its own words. */
 function purpose(action: string, site: string, href?: string): string {
