@@ -156,4 +156,15 @@ describe('what the page’s own stylesheets hide', () => {
     const { elements } = facts(`<h1>Acme</h1><div id="cookie-consent"><p>We use cookies.</p><button class="btn-primary">Accept all</button></div>`);
     expect(elements.map((e) => e.text)).toEqual(['Acme']);
   });
+
+  it('reads a product form whose options sit outside it (form attribute) and names option groups by their legend', () => {
+    const { elements } = facts(`
+      <h1>The Everyday Mug</h1>
+      <fieldset><legend>Glaze</legend><input type="radio" name="g" value="Oat" form="buy" checked><input type="radio" name="g" value="Sea" form="buy"></fieldset>
+      <label for="qty">Quantity</label><input id="qty" type="number" value="1" form="buy">
+      <form id="buy" action="/cart/add"><button type="submit">Add to cart</button></form>
+      <form id="other"><input name="q" aria-label="Search"></form>`);
+    const buy = elements.find((e) => e.kind === 'form' && e.detail === 'Add to cart');
+    expect(buy?.items).toEqual(['Glaze', 'Quantity']);
+  });
 });

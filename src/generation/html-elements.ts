@@ -127,7 +127,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const sidebar = el.name === 'aside' || hasAncestor(el, (a) => a.name === 'aside' || SIDEBAR_CLASS.test(a.attribs.class ?? '')) || SIDEBAR_CLASS.test(el.attribs.class ?? '');
       if (items.length > 0) push(el, 'nav', getAttributeValue(el, 'aria-label') ?? 'Navigation', { items, ...(sidebar ? { detail: 'sidebar' } : {}) }, linkList(el, shown));
     } else if (name === 'form') {
-      const fields = formFields(el, labels);
+      const fields = formFields(el, labels, doc);
       const submit = submitText(el);
       const own = findHeading(el, /^h[1-4]$/);
       const heading = getAttributeValue(el, 'aria-label') ?? (own ? clip(readable(own)) || undefined : undefined) ?? headingBefore(el) ?? submit ?? 'Form';
@@ -535,18 +535,43 @@ function fieldLabel(el: Element, labels: Map<string, string>): string {
   );
 }
 
-function formFields(form: Element, labels: Map<string, string>): string[] {
+/**
+ * What a visitor fills in: text fields, lists and text areas by their labels, and a group of options
+ * (a product's colour, a plan's billing) by its fieldset's legend. Fields outside the form that belong to
+ * it through their `form` attribute count too (Shopify's product forms). Boxes to tick do not.
+ */
+function formFields(form: Element, labels: Map<string, string>, doc: Document): string[] {
   const fields: string[] = [];
-  forEachElement(form, (el) => {
+  const visit = (el: Element) => {
     const type = (el.attribs.type ?? 'text').toLowerCase();
-    // Boxes to tick (terms, newsletters) are not what a visitor "fills in".
     if ((el.name === 'input' && !/^(submit|button|reset|image|hidden|checkbox|radio)$/.test(type)) || el.name === 'select' || el.name === 'textarea') {
       const label = clean(fieldLabel(el, labels));
       if (label) fields.push(clip(label, 60));
+    } else if (el.name === 'input' && type === 'radio') {
+      const fieldset = ancestor(el, (a) => a.name === 'fieldset');
+      const legend = fieldset ? fieldset.children.find((c): c is Element => isTag(c) && c.name === 'legend') : undefined;
+      const label = legend ? readable(legend) : '';
+      if (label) fields.push(clip(label, 60));
     }
+  };
+  forEachElement(form, (el) => {
+    visit(el);
     return true;
   });
+  for (const el of ownedFields(form, doc)) visit(el);
   return unique(fields);
+}
+
+/** Controls outside a form that belong to it (`form="its-id"`). */
+function ownedFields(form: Element, doc: Document): Element[] {
+  const id = form.attribs.id;
+  if (!id) return [];
+  const owned: Element[] = [];
+  forEachElement(doc, (el) => {
+    if (el.attribs.form === id && !hasAncestor(el, (a) => a === form)) owned.push(el);
+    return true;
+  });
+  return owned;
 }
 
 function submitText(form: Element): string | undefined {

@@ -81,7 +81,7 @@ function writeOne(step: PlannedStep, site: string, featureSteps: number): StepCo
       return {
         title: clip(text, 90),
         description:
-          sentence(`Fill in ${list(fields.map((f) => `“${f}”`))}${submit ? `, then press “${submit}”` : ''}`) +
+          sentence(`${/add to (cart|bag|basket)|buy|order/i.test(submit ?? '') ? 'Choose' : 'Fill in'} ${list(fields.map((f) => `“${f}”`))}${submit ? `, then press “${submit}”` : ''}`) +
           (el.context ? ` ${sentence(el.context)}` : ''),
         label,
         tooltip: submit ? `Fill in the form and press “${clip(submit, 40)}”` : 'Fill in the form',
