@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, overflowing } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
@@ -97,6 +97,10 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
     const page = await open(admin, { width: 375, height: 812 });
     await page.goto(`${server.url}/settings/audit-log`);
     await page.getByText('Page 1 of 2 · 32 entries').waitFor();
+    // Measured once the page has settled: a CI run on PostgreSQL once found it wider than the window
+    // right after the pager showed (cause unknown; it passed on rerun). An element past the right edge
+    // is named in the failure.
+    await expect.poll(() => overflowing(page), { timeout: 5_000 }).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await page.screenshot({ path: `${SHOTS}/audit-log-phone.png`, animations: 'disabled' });
   });
