@@ -5,12 +5,11 @@ import { parseDocument } from 'htmlparser2';
 import type { Browser } from 'playwright-core';
 import type { GeneratedStep } from '../src/generation';
 import { DISMISS_CONSENT_SCRIPT, FREEZE_MOTION_SCRIPT, VIEWPORT } from '../src/generation/capture-chromium';
-import { DEFAULT_HOTSPOT_BOX } from '../src/generation/step-builder';
+import { DEFAULT_HOTSPOT_BOX, HOTSPOT_PADDING as PADDING } from '../src/generation/step-builder';
 import { type Avoid, pagePath, type Target } from './corpus';
 import { type Box, normalise, type Placement, type Relation, relate } from './score';
 
 type Place = Target | Avoid;
-const PADDING = 6;
 
 /**
  * HTML mode: the player finds a hotspot's element by its selector in the step's snapshot, so that is

@@ -5,7 +5,7 @@ import { CaptureError } from './capture-error';
 import type { CapturedElement, CapturedFrame, CapturedPage, PixelBox } from './generation.types';
 import { type Capturer, type CaptureSession, CapturerUnavailableError, type GenerationLog } from './generator';
 import { CONSENT, type ElementLayout } from './html-elements';
-import { STAMP_SCRIPT, type StampResult, scrollToScript } from './page-probe';
+import { FINISH_ANIMATIONS, STAMP_SCRIPT, type StampResult, scrollToScript } from './page-probe';
 import { buildSnapshot } from './snapshot';
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -60,9 +60,7 @@ export const FREEZE_MOTION_SCRIPT = `(() => {
   const style = document.createElement('style');
   style.setAttribute('data-demoshare', 'still');
   style.textContent = '*, *::before, *::after { transition: none !important; animation-play-state: paused !important; caret-color: transparent !important; } html, body { scroll-behavior: auto !important; }';
-  for (const animation of document.getAnimations()) {
-    try { animation.finish(); } catch { animation.currentTime = 0; animation.pause(); }
-  }
+  ${FINISH_ANIMATIONS}
   document.head.appendChild(style);
 })()`;
 

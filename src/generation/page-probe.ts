@@ -6,6 +6,12 @@ export interface StampResult {
   height: number;
 }
 
+/**
+ * In-page source: entrance animations and transitions jump to their end, looping ones stop at their start.
+ * Run when motion is frozen and again after each scroll, which may start new ones.
+ */
+export const FINISH_ANIMATIONS = 'for (const a of document.getAnimations()) { try { a.finish(); } catch { a.currentTime = 0; a.pause(); } }';
+
 /** How long scroll-driven scripts (reveal-on-scroll libraries throttle their handlers to ~100 ms) get to react. */
 const SCROLL_SETTLE_MS = 150;
 /** How long entrance effects delayed after load (AOS's data-aos-delay, staggered reveals) get on the first screen. */
@@ -21,7 +27,7 @@ const FIRST_SCREEN_WAIT_MS = 350;
  */
 export const STAMP_SCRIPT = `(async () => {
   const settle = () => new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), ${SCROLL_SETTLE_MS}));
-  const finish = () => { for (const a of document.getAnimations()) { try { a.finish(); } catch { a.currentTime = 0; a.pause(); } } };
+  const finish = () => { ${FINISH_ANIMATIONS} };
   const shown = (el, r) => r.width > 2 && r.height > 2 &&
     el.checkVisibility({ opacityProperty: true, checkOpacity: true, visibilityProperty: true, checkVisibilityCSS: true });
   const all = document.body ? [...document.body.querySelectorAll('*')] : [];
@@ -75,7 +81,7 @@ export function scrollToScript(n: number, top: number): string {
   return `(async () => {
     window.scrollTo(0, ${Math.max(0, Math.round(top))});
     await new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), ${SCROLL_SETTLE_MS}));
-    for (const a of document.getAnimations()) { try { a.finish(); } catch { a.currentTime = 0; a.pause(); } }
+    ${FINISH_ANIMATIONS}
     const el = document.querySelector('[${LAYOUT_ATTRIBUTE}="${n}"]');
     const r = el ? el.getBoundingClientRect() : null;
     const sy = window.scrollY;

@@ -4,7 +4,8 @@ import type { StepCopy } from './step-writer';
 
 /** Where a hotspot sits when the page has no layout (HTML mode): the player finds it by selector. */
 export const DEFAULT_HOTSPOT_BOX = { x: 0.35, y: 0.4, width: 0.3, height: 0.12 } as const;
-const PADDING = 6;
+/** Room around an element inside its hotspot, in pixels. */
+export const HOTSPOT_PADDING = 6;
 
 /**
  * A planned step with its words becomes the step the demos module stores: the screenshot that shows
@@ -48,10 +49,10 @@ function chooseFrame(page: CapturedPage, box: PixelBox | undefined): { top: numb
 }
 
 function fractions(box: PixelBox, top: number, page: CapturedPage): Pick<GeneratedHotspot, 'x' | 'y' | 'width' | 'height'> {
-  const left = clamp((box.x - PADDING) / page.width);
-  const upper = clamp((box.y - top - PADDING) / page.height);
-  const right = clamp((box.x + box.width + PADDING) / page.width);
-  const lower = clamp((box.y - top + box.height + PADDING) / page.height);
+  const left = clamp((box.x - HOTSPOT_PADDING) / page.width);
+  const upper = clamp((box.y - top - HOTSPOT_PADDING) / page.height);
+  const right = clamp((box.x + box.width + HOTSPOT_PADDING) / page.width);
+  const lower = clamp((box.y - top + box.height + HOTSPOT_PADDING) / page.height);
   return { x: round(left), y: round(upper), width: round(Math.max(right - left, 0.01)), height: round(Math.max(lower - upper, 0.01)) };
 }
 

@@ -18,31 +18,16 @@ export const MAX_STEPS = 10;
 const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
 
 export function planSteps(pages: CapturedPage[]): PlannedStep[] {
-  const planned: PlannedStep[] = [];
-  const used = new Set<string>();
-  const add = (pageIndex: number, candidate: Candidate) => {
-    const page = pages[pageIndex]!;
-    const key = `${pageKey(page.url)} ${candidate.element.selector}`;
-    if (used.has(key)) return;
-    used.add(key);
-    planned.push({ ...candidate, page, pageIndex });
-  };
-  const app = isApp(pages[0]);
-  pages.forEach((page, index) => {
-    for (const candidate of candidatesOf(page, index, app)) add(index, candidate);
-  });
-
+  const offered = candidateSteps(pages);
+  const planned = offered.filter((step) => step.role !== 'section');
   if (planned.length < MIN_STEPS) {
     const titles = new Set(planned.map((p) => p.element.text));
-    pages.forEach((page, index) => {
-      for (const candidate of sectionsOf(page)) {
-        if (titles.has(candidate.element.text)) continue;
-        titles.add(candidate.element.text);
-        add(index, candidate);
-      }
-    });
+    for (const section of offered.filter((step) => step.role === 'section')) {
+      if (titles.has(section.element.text)) continue;
+      titles.add(section.element.text);
+      planned.push(section);
+    }
   }
-
   // A tour walks the site as a visitor would: page by page in the order they were visited, each page's
   // steps together in the order a visitor meets them. Sorting by role across pages jumped back and forth.
   return planned.sort((a, b) => rankOf(a) - rankOf(b)).slice(0, MAX_STEPS);
@@ -57,7 +42,7 @@ export function candidateSteps(pages: CapturedPage[]): PlannedStep[] {
   const seen = new Set<string>();
   const all: PlannedStep[] = [];
   pages.forEach((page, pageIndex) => {
-    for (const candidate of [...candidatesOf(page, pageIndex, app), ...sectionsOf(page).slice(0, 3)]) {
+    for (const candidate of offeredBy(page, pageIndex, app)) {
       const key = `${pageKey(page.url)} ${candidate.element.selector}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -74,8 +59,15 @@ const rankOf = (step: PlannedStep) => step.pageIndex * 1000 + ORDER.indexOf(step
  * page): the capture takes a screenshot for each of these, and no other, before the tour is planned.
  */
 export function elementsToShow(page: CapturedPage, index: number, first: CapturedPage = page): CapturedElement[] {
-  return [...candidatesOf(page, index, isApp(first)), ...sectionsOf(page).slice(0, 3)].map((c) => c.element);
+  return offeredBy(page, index, isApp(first)).map((c) => c.element);
 }
+
+/** What one page offers: its own steps, then a few titled sections should the tour find too little else. */
+function offeredBy(page: CapturedPage, index: number, app: boolean): Candidate[] {
+  return [...candidatesOf(page, index, app), ...sectionsOf(page).slice(0, MAX_SECTIONS)];
+}
+
+const MAX_SECTIONS = 3;
 
 /**
  * A web application's screens (an admin dashboard) rather than a marketing site: the start page shows
