@@ -86,6 +86,15 @@ const settingsSchema = z.object({
     .default('')
     .meta({ description: 'Comma-separated CIDR ranges that server-side fetches may reach despite the SSRF guard.' }),
   STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
+  RECORDER_EXTENSION_IDS: z
+    .string()
+    .default('hndijdjkhibnckcfpfhekjgiokmoppli')
+    .transform((v) => v.split(',').map((id) => id.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-p]{32}$/, 'each must be a 32-letter Chromium extension id (letters a to p)')))
+    .meta({
+      description:
+        'Comma-separated ids of the recorder extension builds allowed to sign in through the built-in `demoshare-recorder` OAuth client.',
+    }),
   GENERATION_PER_MINUTE: positiveInt(10),
   GENERATION_CONCURRENCY: positiveInt(2),
   GENERATION_WORKERS: positiveInt(2),

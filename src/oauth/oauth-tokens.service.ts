@@ -11,6 +11,7 @@ import type { Database, Executor } from '../db/client';
 import { OAuthError } from './oauth-error';
 import * as repo from './oauth.repo';
 import { CODE_CHALLENGE, verifyPkce } from './pkce';
+import { RECORDER_CLIENT_ID, recorderRedirectUris } from './recorder-client';
 
 export const ACCESS_TOKEN_PREFIX = 'dsa_';
 const REFRESH_TOKEN_PREFIX = 'dsr_';
@@ -23,6 +24,7 @@ export interface OAuthTokensDeps {
   clock: Clock;
   credentials: CredentialCache;
   digestKey: Buffer;
+  config: { RECORDER_EXTENSION_IDS: string[] };
 }
 
 export interface AuthorizationRequest {
@@ -53,13 +55,20 @@ export interface TokenResponse {
  * detection, and revocation (RFC 7009). Each step is a small named function; the security-critical ones
  * (consuming a code, using a refresh token) are single atomic UPDATEs.
  */
-export function createOAuthTokensService({ database, clock, credentials, digestKey }: OAuthTokensDeps) {
+export function createOAuthTokensService({ database, clock, credentials, digestKey, config }: OAuthTokensDeps) {
   const { db } = database;
   const digest = (secret: string) => hmacHex(digestKey, secret);
+  const recorderRedirects = recorderRedirectUris(config.RECORDER_EXTENSION_IDS);
+
+  /** A registered app, or the built-in recorder client with the redirect addresses this instance trusts. */
+  async function findClient(clientId: string | undefined) {
+    const app = clientId ? await repo.findApp(db, clientId) : undefined;
+    return app?.id === RECORDER_CLIENT_ID ? { ...app, redirectUris: recorderRedirects } : app;
+  }
 
   /** Errors that must not redirect (RFC 6749 §4.1.2.1): the redirect target itself is not trusted yet. */
   async function clientAndRedirect(req: AuthorizationRequest) {
-    const app = req.clientId ? await repo.findApp(db, req.clientId) : undefined;
+    const app = await findClient(req.clientId);
     if (!app) throw new AppError('invalid_request', 'Unknown client_id: this application is not registered');
     const redirectUri = req.redirectUri ?? (app.redirectUris.length === 1 ? app.redirectUris[0] : undefined);
     if (!redirectUri || !app.redirectUris.includes(redirectUri)) {
@@ -75,7 +84,8 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       if (req.responseType !== 'code') {
         throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
       }
-      const member = await findActiveMember(db, app.workspaceId, auth.userId);
+      // A built-in client (no workspace of its own) is granted the workspace the user is signed in to.
+      const member = await findActiveMember(db, app.workspaceId ?? auth.workspaceId, auth.userId);
       if (!member) throw new OAuthError('access_denied', 'You are not a member of the workspace of this application');
       const requested = (req.scope ?? '').split(' ').filter(Boolean);
       const scopes = requested.length > 0 ? requested : app.scopes;
@@ -120,7 +130,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       const grant = await repo.insertGrant(tx, {
         id: newId('oauthGrant'),
         appId: checked.app.id,
-        workspaceId: checked.app.workspaceId,
+        workspaceId: checked.member!.workspaceId,
         memberId: checked.member!.id,
         userId: auth.userId,
         scopes: checked.scopes,
@@ -141,7 +151,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
   }
 
   async function authenticateClient({ clientId, clientSecret }: ClientCredentials) {
-    const app = clientId ? await repo.findApp(db, clientId) : undefined;
+    const app = await findClient(clientId);
     if (!app) throw new OAuthError('invalid_client', 'Unknown client');
     if (app.isPublic) {
       if (clientSecret) throw new OAuthError('invalid_client', 'This public client has no secret');

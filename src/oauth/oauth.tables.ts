@@ -7,9 +7,8 @@ export const oauthApps = pgTable(
   'oauth_apps',
   {
     id: id(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Null for the clients built into the instance (the recorder extension): any workspace's member may use them. */
+    workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** Exact-match list: a redirect_uri must equal one of these, character for character. */
     redirectUris: text('redirect_uris').array().notNull(),

@@ -67,7 +67,7 @@ export function ConsentPage() {
       }
       footer={
         <>
-          You will be sent to <code className="nowrap">{new URL(data.redirect_uri).origin}</code>. You can revoke access at any time by asking an admin to
+          You will be sent to <code className="nowrap">{destination(data.redirect_uri)}</code>. You can revoke access at any time by asking an admin to
           delete the app.
         </>
       }
@@ -96,4 +96,10 @@ export function ConsentPage() {
       </div>
     </AuthLayout>
   );
+}
+
+/** Where the browser goes next, as scheme and host (URL.origin is "null" for an extension's address in some browsers). */
+function destination(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return `${url.protocol}//${url.host}`;
 }
