@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   accountToken: 'atk',
   auditEntry: 'aud',
   demoVersion: 'dver',
+  recording: 'rec',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
