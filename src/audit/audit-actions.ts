@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'demo.published',
   'demo.unpublished',
   'demo.deleted',
+  'demo.redacted',
   'share.created',
   'share.changed',
   'share.revoked',

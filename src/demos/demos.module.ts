@@ -4,14 +4,25 @@ import { demoVersionsRoutes } from './demo-versions.routes';
 import { registerDemosJobs } from './demos.jobs';
 import { createDemoReader, type DemoReader } from './demos.reader';
 import { demosRoutes } from './demos.routes';
+import { createRedactions, type RedactionsService } from './redactions.service';
+import { redactionsRoutes } from './redactions.routes';
 import { createDemosService, type DemosService } from './demos.service';
 import { stepsRoutes } from './steps.routes';
+import { createStepImports, type StepImportsService } from './step-imports.service';
 import { createStepsService, type StepsService } from './steps.service';
 
 declare module '../module' {
   interface Services {
     /** `reader` is what other modules may ask of demos. */
-    demos: { demos: DemosService; steps: StepsService; versions: DemoVersionsService; reader: DemoReader };
+    demos: {
+      demos: DemosService;
+      steps: StepsService;
+      versions: DemoVersionsService;
+      reader: DemoReader;
+      /** Steps made elsewhere (recordings), written in the caller's transaction. */
+      imports: StepImportsService;
+      redactions: RedactionsService;
+    };
   }
 }
 
@@ -36,11 +47,14 @@ export const demosModule = defineModule({
     steps: createStepsService(kernel),
     versions: createDemoVersions(kernel),
     reader: createDemoReader(kernel.database),
+    imports: createStepImports(kernel),
+    redactions: createRedactions(kernel),
   }),
   routes(app, ctx) {
     demosRoutes(app, ctx);
     stepsRoutes(app, ctx);
     demoVersionsRoutes(app, ctx);
+    redactionsRoutes(app, ctx);
   },
   jobs: registerDemosJobs,
 });
