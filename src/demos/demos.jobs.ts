@@ -1,5 +1,5 @@
 import type { Kernel } from '../context';
-import { randomToken, sha256Hex } from '../core/crypto';
+import { randomToken } from '../core/crypto';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
@@ -9,7 +9,7 @@ import type { DemoRow } from './demos.repo';
 import { GENERATE_QUEUE, type GenerateJob } from './demos.service';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from './image-sniff';
-import { storeImage } from './steps.service';
+import { storeHtml, storeImage } from './steps.service';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
 
@@ -166,21 +166,7 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
   const stepRows = [];
   for (const [index, step] of result.steps.entries()) {
     const image = step.image ? await storeImage(tx, demo, step.image.data, now) : undefined;
-    let htmlAssetId: string | null = null;
-    if (step.html) {
-      const bytes = Buffer.from(step.html, 'utf8');
-      htmlAssetId = newId('asset');
-      await repo.insertAsset(tx, {
-        id: htmlAssetId,
-        workspaceId: demo.workspaceId,
-        demoId: demo.id,
-        contentType: 'text/html; charset=utf-8',
-        bytes,
-        size: bytes.length,
-        sha256: sha256Hex(bytes),
-        createdAt: now,
-      });
-    }
+    const htmlAssetId = step.html ? (await storeHtml(tx, demo, step.html, now)).id : null;
     stepRows.push({
       id: stepIds[index]!,
       demoId: demo.id,

@@ -307,6 +307,10 @@ export async function deleteHotspot(db: Executor, id: string) {
   await db.delete(hotspots).where(eq(hotspots.id, id));
 }
 
+export async function deleteHotspotsOfStep(db: Executor, stepId: string) {
+  await db.delete(hotspots).where(eq(hotspots.stepId, stepId));
+}
+
 // ---- assets --------------------------------------------------------------------------------------
 
 export async function insertAsset(db: Executor, row: typeof assets.$inferInsert) {

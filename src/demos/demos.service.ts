@@ -66,6 +66,23 @@ export function titleFromUrl(url: string): string {
   return `${parsed.hostname.replace(/^www\./, '')}${path}`.slice(0, 200);
 }
 
+/** Inserts a demo and records demo.created, in the caller's transaction (POST /v1/demos, recordings). */
+export async function insertCreatedDemo(tx: Executor, clock: Clock, row: Parameters<typeof repo.insertDemo>[1]) {
+  const created = await repo.insertDemo(tx, row);
+  await emitEvent(tx, clock, {
+    workspaceId: created.workspaceId,
+    kind: 'demo.created',
+    data: {
+      demo_id: created.id,
+      title: created.title,
+      status: created.status,
+      source_url: created.sourceUrl,
+      generate_with_ai: created.generateWithAi,
+    },
+  });
+  return created;
+}
+
 export function createDemosService(deps: DemosDeps) {
   const { db } = deps.database;
   const { clock } = deps;
@@ -135,7 +152,7 @@ export function createDemosService(deps: DemosDeps) {
     const replaceTitle = !input.title;
     const demo = await db.transaction(async (tx) => {
       if (input.generateWithAi) await admitGeneration(tx, auth.workspaceId);
-      const created = await repo.insertDemo(tx, {
+      const created = await insertCreatedDemo(tx, clock, {
         id: newId('demo'),
         workspaceId: auth.workspaceId,
         title: input.title ?? titleFromUrl(input.sourceUrl!),
@@ -148,17 +165,6 @@ export function createDemosService(deps: DemosDeps) {
         createdAt: now,
         updatedAt: now,
         ...(input.generateWithAi ? generatingState(now) : {}),
-      });
-      await emitEvent(tx, clock, {
-        workspaceId: auth.workspaceId,
-        kind: 'demo.created',
-        data: {
-          demo_id: created.id,
-          title: created.title,
-          status: created.status,
-          source_url: created.sourceUrl,
-          generate_with_ai: created.generateWithAi,
-        },
       });
       if (input.generateWithAi) await enqueue(tx, created.id, { demoId: created.id, replaceTitle });
       return created;

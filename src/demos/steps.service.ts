@@ -49,6 +49,50 @@ export async function storeImage(tx: Executor, demo: Pick<DemoRow, 'id' | 'works
   return { id, ...info };
 }
 
+/** Stores an HTML snapshot (already sanitised) as an asset of the demo. */
+export async function storeHtml(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, html: string, now: Date) {
+  const bytes = Buffer.from(html, 'utf8');
+  const id = newId('asset');
+  await repo.insertAsset(tx, {
+    id,
+    workspaceId: demo.workspaceId,
+    demoId: demo.id,
+    contentType: 'text/html; charset=utf-8',
+    bytes,
+    size: bytes.length,
+    sha256: sha256Hex(bytes),
+    createdAt: now,
+  });
+  return { id };
+}
+
+/**
+ * Runs `change` on a locked demo that may be edited, then refreshes the demo's thumbnail and updated_at
+ * and records demo.updated, in the caller's transaction. Announce `demo:<id>` once it commits.
+ */
+export async function editInTransaction<T>(
+  tx: Executor,
+  clock: Clock,
+  auth: Pick<AuthContext, 'workspaceId'>,
+  demoId: string,
+  change: (tx: Executor, demo: DemoRow, now: Date) => Promise<T>,
+) {
+  const demo = await repo.lockDemo(tx, auth.workspaceId, demoId);
+  if (!demo) throw notFound('Demo');
+  if (demo.status === 'generating') {
+    throw conflict('This demo is being generated: edit its steps when generation finishes');
+  }
+  const now = clock.now();
+  const result = await change(tx, demo, now);
+  await repo.touchAfterStepChange(tx, demo.id, now);
+  await emitEvent(tx, clock, {
+    workspaceId: auth.workspaceId,
+    kind: 'demo.updated',
+    data: { demo_id: demo.id, changes: ['steps'], status: demo.status, title: demo.title },
+  });
+  return result;
+}
+
 /** Checks a hotspot action against the demo's steps; `goto` targets are stored as step ids. */
 export function resolveAction(action: HotspotActionInput | undefined, steps: StepRow[]) {
   const type: HotspotAction = action?.type ?? 'next';
@@ -88,27 +132,9 @@ function isHttpUrl(text: string): boolean {
 export function createStepsService({ database, clock, changes }: StepsDeps) {
   const { db } = database;
 
-  /**
-   * Runs `change` on a locked demo that may be edited, then refreshes the demo's thumbnail and
-   * updated_at and records demo.updated, all in one transaction.
-   */
+  /** `editInTransaction` in a transaction of its own, announced once it commits. */
   async function edit<T>(auth: AuthContext, demoId: string, change: (tx: Executor, demo: DemoRow, now: Date) => Promise<T>) {
-    const result = await db.transaction(async (tx) => {
-      const demo = await repo.lockDemo(tx, auth.workspaceId, demoId);
-      if (!demo) throw notFound('Demo');
-      if (demo.status === 'generating') {
-        throw conflict('This demo is being generated: edit its steps when generation finishes');
-      }
-      const now = clock.now();
-      const result = await change(tx, demo, now);
-      await repo.touchAfterStepChange(tx, demo.id, now);
-      await emitEvent(tx, clock, {
-        workspaceId: auth.workspaceId,
-        kind: 'demo.updated',
-        data: { demo_id: demo.id, changes: ['steps'], status: demo.status, title: demo.title },
-      });
-      return result;
-    });
+    const result = await db.transaction((tx) => editInTransaction(tx, clock, auth, demoId, change));
     await changes.announce(`demo:${demoId}`);
     return result;
   }
