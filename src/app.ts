@@ -22,6 +22,7 @@ import { createKernel } from './kernel';
 import type { AnyModule, Services } from './module';
 import { notificationsModule } from './notifications/notifications.module';
 import { oauthModule } from './oauth/oauth.module';
+import { recordingsModule } from './recordings/recordings.module';
 import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
@@ -43,6 +44,7 @@ const MODULES: readonly AnyModule[] = [
   apiKeysModule,
   teamModule,
   demosModule,
+  recordingsModule,
   oauthModule,
   webhooksModule,
   sharesModule,

@@ -86,6 +86,12 @@ const settingsSchema = z.object({
     .default('')
     .meta({ description: 'Comma-separated CIDR ranges that server-side fetches may reach despite the SSRF guard.' }),
   STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
+  RECORDING_STEP_MAX_BYTES: byteSize('24mb').meta({
+    description: 'Largest request body of one recorded step (PUT /v1/recordings/{id}/steps/{number}): screenshot, snapshot and text.',
+  }),
+  RECORDING_SNAPSHOT_MAX_BYTES: byteSize('8mb').meta({
+    description: 'Largest HTML snapshot of one recorded step, in UTF-8 bytes.',
+  }),
   RECORDER_EXTENSION_IDS: z
     .string()
     .default('hndijdjkhibnckcfpfhekjgiokmoppli')

@@ -38,6 +38,7 @@ const ID_KIND_BY_PATH: Array<[RegExp, IdKind]> = [
   [/^\/v1\/webhooks/, 'webhook'],
   [/^\/v1\/shares/, 'share'],
   [/^\/v1\/demos/, 'demo'],
+  [/^\/v1\/recordings/, 'recording'],
 ];
 
 describe('malformed bodies of every content type, on every route', () => {
@@ -63,6 +64,7 @@ describe('malformed bodies of every content type, on every route', () => {
       .replace('*', 'anything')
       .replace(/:(\w+)/g, (_, name: string) => {
         if (name === 'token') return share.token;
+        if (name === 'number') return '1';
         if (name === 'id' && route.url.startsWith('/v1/demos')) return demoId;
         if (name === 'id' && route.url.startsWith('/v1/shares')) return share.id;
         const kind = PARAM_KINDS[name] ?? ID_KIND_BY_PATH.find(([re]) => re.test(route.url))?.[1] ?? 'demo';

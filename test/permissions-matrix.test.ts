@@ -41,6 +41,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   webhooks: 'webhook',
   shares: 'share',
   sessions: 'session',
+  recordings: 'recording',
 };
 const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view' };
 
@@ -51,8 +52,8 @@ function concreteUrl(url: string): string {
       if (!part.startsWith(':')) return part;
       const name = part.slice(1);
       if (name === 'token') return randomBytes(32).toString('base64url');
-      // A demo's version is a number, not an id.
-      if (name === 'version') return '1';
+      // A demo's version and a recorded step's number are numbers, not ids.
+      if (name === 'version' || name === 'number') return '1';
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);
@@ -84,6 +85,8 @@ function contractScope(method: string, url: string): Scope | null {
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
   if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
+  // A recording becomes steps of a demo: it is demo writing, and reading it is reading demos.
+  if (url.startsWith('/v1/recordings')) return read ? 'demos:read' : 'demos:write';
   throw new Error(`${method} ${url}: no rule of the design covers it; add one here and a row in PERMISSIONS`);
 }
 

@@ -6,12 +6,14 @@ describe('error codes', () => {
   it('maps each documented code to its one status', () => {
     expect(ERROR_STATUS).toEqual({
       invalid_request: 400,
+      checksum_mismatch: 400,
       unauthorized: 401,
       forbidden: 403,
       insufficient_scope: 403,
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,
+      recording_incomplete: 409,
       gone: 410,
       payload_too_large: 413,
       unsupported_media_type: 415,

@@ -1,12 +1,16 @@
 /** The one table that maps an error code to its HTTP status. */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  /** A body that does not match its Content-Digest (RFC 9530): it changed on the way; send it again. */
+  checksum_mismatch: 400,
   unauthorized: 401,
   forbidden: 403,
   insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** Completing a recording (docs/recording-upload.md) before every step is uploaded. */
+  recording_incomplete: 409,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,0 +1,59 @@
+import { type Document, type Element, isText } from 'domhandler';
+import { removeElement } from 'domutils';
+import { forEachElement } from '../generation/dom-walk';
+import { redactElement } from './redact-snapshot';
+
+/** The attribute a page (or the recorder) puts on an element whose content must never be kept. */
+export const REDACT_MARK = 'data-demoshare-redact';
+
+/** `autocomplete` tokens that name a payment or secret field (WHATWG autofill detail tokens). */
+const SECRET_AUTOCOMPLETE = new Set([
+  'cc-number',
+  'cc-csc',
+  'cc-exp',
+  'cc-exp-month',
+  'cc-exp-year',
+  'current-password',
+  'new-password',
+  'one-time-code',
+]);
+
+/** A form control whose value is a secret: a password input, or one whose autocomplete says so. */
+export function holdsSecret(el: Element): boolean {
+  const name = el.name.toLowerCase();
+  if (name !== 'input' && name !== 'textarea' && name !== 'select') return false;
+  if (name === 'input' && (el.attribs.type ?? '').trim().toLowerCase() === 'password') return true;
+  const tokens = (el.attribs.autocomplete ?? '').toLowerCase().split(/\s+/);
+  return tokens.some((token) => SECRET_AUTOCOMPLETE.has(token));
+}
+
+/**
+ * Takes out of a page snapshot what must never be stored, whatever its sender already did: the value of
+ * password inputs and of controls whose `autocomplete` names a payment or secret field (an input's value
+ * attribute, a textarea's text, a select's chosen option), and everything an element marked
+ * `data-demoshare-redact` says, obscured as the editor's redactions are (`redactElement`: bullets).
+ * Changes `doc` in place; run it before anything else reads or stores the document.
+ *
+ * @example
+ * const doc = parseDocument('<input type="password" value="hunter2">');
+ * removePrivateFields(doc); // <input type="password">
+ */
+export function removePrivateFields(doc: Document): void {
+  forEachElement(doc, (el) => {
+    if (el.attribs[REDACT_MARK] !== undefined) {
+      redactElement(el);
+      // Everything inside is obscured already, secret controls included.
+      return false;
+    }
+    if (holdsSecret(el)) {
+      delete el.attribs.value;
+      for (const child of [...el.children]) if (isText(child)) removeElement(child);
+      forEachElement(el, (option) => {
+        delete option.attribs.selected;
+        return true;
+      });
+      return false;
+    }
+    return true;
+  });
+}

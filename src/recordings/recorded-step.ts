@@ -1,0 +1,134 @@
+import render from 'dom-serializer';
+import { parseDocument } from 'htmlparser2';
+import { AppError, invalid } from '../core/errors';
+import { formatBytes } from '../core/http/error-handler';
+import { sniffImage } from '../demos/image-sniff';
+import { removePrivateFields } from '../demos/private-fields';
+import type { ImportedStep } from '../demos/step-imports.service';
+import { sanitizeDocument } from '../generation/sanitize';
+import type { RecordedStepBody } from './recordings.schemas';
+import type { RecordedStepFields } from './recordings.tables';
+
+export interface StepLimits {
+  /** STEP_IMAGE_MAX_BYTES: the decoded screenshot. */
+  screenshotBytes: number;
+  /** RECORDING_SNAPSHOT_MAX_BYTES: the snapshot in UTF-8. */
+  snapshotBytes: number;
+}
+
+/** What a recorded step is stored as until completion: checked, cleaned, its typed value dropped. */
+export interface CleanStep {
+  fields: RecordedStepFields;
+  screenshot: Buffer | null;
+  snapshot: Buffer | null;
+}
+
+const tooLarge = (what: string, field: string, size: number, limit: number, setting: string) =>
+  new AppError('payload_too_large', `The ${what} is ${formatBytes(size)}: the limit is ${formatBytes(limit)} (${setting})`, {
+    details: [{ field, message: `may be at most ${formatBytes(limit)} (${setting})` }],
+  });
+
+const DATA_URL = /^data:image\/(?:png|jpeg|webp);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The screenshot's bytes from its data URL: 400 if malformed, 413 over the limit, 415 if not an image. */
+export function decodeScreenshot(value: string, limit: number): Buffer {
+  const prefix = DATA_URL.exec(value);
+  const data = prefix ? value.slice(prefix[0].length) : '';
+  if (!prefix || !BASE64.test(data) || data.length % 4 === 1) {
+    throw invalid('screenshot must be a data URL: data:image/png, image/jpeg or image/webp;base64,...', [
+      { field: 'screenshot', message: 'must be data:image/png|jpeg|webp;base64,<base64>' },
+    ]);
+  }
+  // Checked before decoding: a body within the request limit can still hold more than an image may be.
+  const size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  if (size > limit) throw tooLarge('screenshot', 'screenshot', size, limit, 'STEP_IMAGE_MAX_BYTES');
+  const bytes = Buffer.from(data, 'base64');
+  if (!sniffImage(bytes)) {
+    throw new AppError('unsupported_media_type', 'The screenshot is not a PNG, JPEG or WebP image (checked from its bytes)', {
+      details: [{ field: 'screenshot', message: 'is not a PNG, JPEG or WebP image' }],
+    });
+  }
+  return bytes;
+}
+
+/**
+ * The snapshot as it may be stored: private fields out first (`removePrivateFields`), then sanitised for
+ * the player as generated snapshots are. `mayReach` is the SSRF guard's syntax check: no address it
+ * refuses on sight stays in the page.
+ */
+export function cleanSnapshot(html: string, pageUrl: string, mayReach: (url: string) => boolean): string {
+  const doc = parseDocument(html);
+  removePrivateFields(doc);
+  sanitizeDocument(doc, pageUrl, mayReach);
+  return render(doc, { encodeEntities: 'utf8' });
+}
+
+/** Checks and cleans one uploaded step; throws the documented 400, 413 or 415. */
+export function cleanStep(body: RecordedStepBody, limits: StepLimits, mayReach: (url: string) => boolean): CleanStep {
+  const screenshot = body.screenshot === null ? null : decodeScreenshot(body.screenshot, limits.screenshotBytes);
+  let snapshot: Buffer | null = null;
+  if (body.snapshot !== null) {
+    const size = Buffer.byteLength(body.snapshot, 'utf8');
+    if (size > limits.snapshotBytes) throw tooLarge('snapshot', 'snapshot', size, limits.snapshotBytes, 'RECORDING_SNAPSHOT_MAX_BYTES');
+    snapshot = Buffer.from(cleanSnapshot(body.snapshot, body.page_url, mayReach), 'utf8');
+  }
+  return {
+    fields: {
+      action: body.action,
+      title: body.title,
+      description: body.description ?? '',
+      pageUrl: body.page_url,
+      viewport: body.viewport,
+      target: body.target,
+    },
+    screenshot,
+    snapshot,
+  };
+}
+
+/** The smallest side of a hotspot, as a fraction: a target of no size (or off screen) is still clickable. */
+const MIN_SIDE = 0.01;
+
+/** One axis of a box in CSS pixels as [start, size] fractions of `extent`, clamped inside 0..1. */
+function span(start: number, size: number, extent: number): [number, number] {
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  const from = clamp(start / extent);
+  // Unclipped, the size is its own fraction (0.2, not the 0.19999999999999998 of 0.3 - 0.1).
+  const inside = start >= 0 && start + size <= extent;
+  const side = Math.min(inside ? size / extent : clamp((start + size) / extent) - from, 1 - from);
+  if (side >= MIN_SIDE) return [from, side];
+  return [Math.min(from, 1 - MIN_SIDE), MIN_SIDE];
+}
+
+/** The target's box as fractions of the viewport (so of the screenshot that covers it), inside it. */
+export function hotspotBox(target: NonNullable<RecordedStepFields['target']>, viewport: RecordedStepFields['viewport']) {
+  const [x, width] = span(target.x, target.width, viewport.width);
+  const [y, height] = span(target.y, target.height, viewport.height);
+  return { x, y, width, height };
+}
+
+/** A stored step as the demos module imports it: one hotspot on the target, its tooltip the step's text. */
+export function toImportedStep(fields: RecordedStepFields, screenshot: Buffer | null, snapshot: Buffer | null): ImportedStep {
+  const { target } = fields;
+  return {
+    title: fields.title,
+    description: fields.description,
+    pageUrl: fields.pageUrl,
+    image: screenshot,
+    html: snapshot === null ? null : snapshot.toString('utf8'),
+    hotspot: target
+      ? {
+          ...hotspotBox(target, fields.viewport),
+          selector: target.selector,
+          label: target.label ?? '',
+          tooltip: fields.description || fields.title,
+        }
+      : null,
+  };
+}
+
+/** "Recording of app.example.com": the default title of a new demo, from its first page. */
+export function defaultTitle(firstPageUrl: string): string {
+  return `Recording of ${new URL(firstPageUrl).host}`.slice(0, 200);
+}
