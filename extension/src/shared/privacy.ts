@@ -1,0 +1,107 @@
+/**
+ * What never leaves the browser. The recorder blurs these elements in the live page while recording (so
+ * screenshots show them blurred), and the snapshot code strips them from every DOM snapshot before it is
+ * sent. Both read the rules from here, so a field is never blurred on screen yet readable in the HTML.
+ *
+ * Pure DOM: no `chrome.*`, usable in content scripts, the popup and tests alike.
+ */
+
+/** Set by a site's developers (or by hand in devtools) on anything whose content must not be recorded. */
+export const REDACT_ATTRIBUTE = 'data-demoshare-redact';
+/** Set by the recorder when the user marks an element to blur while recording. Treated like redact. */
+export const BLUR_ATTRIBUTE = 'data-demoshare-blur';
+
+/** What redacted text becomes: one bullet per character, so the layout keeps its shape. */
+export const MASK_CHARACTER = '•';
+
+/**
+ * `autocomplete` tokens (WHATWG autofill field names) whose values are secrets or payment data.
+ *
+ * The cardholder name (`cc-name` and its parts) is included: it is a real person's name printed on the
+ * card and typed next to the number, and no demo needs it. Billing names and addresses (`name`,
+ * `street-address`, …) are not: sign-up and settings demos show them on purpose, and a user who minds
+ * marks them with the blur tool.
+ */
+export const SENSITIVE_AUTOCOMPLETE_TOKENS: readonly string[] = [
+  'cc-number',
+  'cc-csc',
+  'cc-exp',
+  'cc-exp-month',
+  'cc-exp-year',
+  'cc-name',
+  'cc-given-name',
+  'cc-additional-name',
+  'cc-family-name',
+  'current-password',
+  'new-password',
+  'one-time-code',
+];
+
+const SENSITIVE_TOKENS = new Set(SENSITIVE_AUTOCOMPLETE_TOKENS);
+const REDACTED_SELECTOR = `[${REDACT_ATTRIBUTE}], [${BLUR_ATTRIBUTE}]`;
+
+/**
+ * A form field whose value must never be recorded: any password input (also one a "show password" button
+ * has not yet switched to text), and inputs and textareas whose autocomplete names a secret or card field.
+ * The attribute may carry section and billing/shipping tokens before the field name
+ * ("section-pay billing cc-number"), so it is read token by token, case-insensitively.
+ */
+export function isSensitiveField(el: Element): boolean {
+  const tag = el.localName;
+  if (tag !== 'input' && tag !== 'textarea') return false;
+  if (tag === 'input' && (el.getAttribute('type') ?? '').trim().toLowerCase() === 'password') return true;
+  const autocomplete = el.getAttribute('autocomplete');
+  if (!autocomplete) return false;
+  return autocomplete
+    .toLowerCase()
+    .split(/\s+/)
+    .some((token) => SENSITIVE_TOKENS.has(token));
+}
+
+/**
+ * The element, or an ancestor, is marked redact or blur. Crosses shadow-root boundaries upwards, so an
+ * element inside a web component under a marked ancestor counts too.
+ */
+export function isRedacted(el: Element): boolean {
+  let current: Element | null = el;
+  while (current) {
+    if (current.closest(REDACTED_SELECTOR)) return true;
+    // Not instanceof ShadowRoot: an element of a same-origin frame belongs to the frame's window.
+    const root = current.getRootNode() as Node & { host?: Element };
+    current = root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && root.host ? root.host : null;
+  }
+  return false;
+}
+
+/** The redaction root: the outermost marked element of each marked subtree of `root`, in document order. */
+export function redactedRoots(root: ParentNode): Element[] {
+  return [...root.querySelectorAll(REDACTED_SELECTOR)].filter((el) => !el.parentElement?.closest(REDACTED_SELECTOR));
+}
+
+/** Text of the same length with every non-space character masked, so lines still wrap where they did. */
+export function maskText(text: string): string {
+  return text.replace(/\S/gu, MASK_CHARACTER);
+}
+
+/** The selector list matching sensitive fields, built from the same token list as isSensitiveField. */
+export function sensitiveFieldSelector(): string {
+  const autocomplete = SENSITIVE_AUTOCOMPLETE_TOKENS.flatMap((token) => [
+    `input[autocomplete~="${token}" i]`,
+    `textarea[autocomplete~="${token}" i]`,
+  ]);
+  return ['input[type="password" i]', ...autocomplete].join(',\n');
+}
+
+/** How strongly marked content is blurred on screen: enough that text of any size cannot be read. */
+export const REDACTION_BLUR = '6px';
+
+/**
+ * Injected into the live page while recording: sensitive fields and marked elements are blurred, so the
+ * screenshots taken while recording never show them. `!important` because the page's own filters must not
+ * undo it; nested marked elements blur twice, which does no harm.
+ */
+export const REDACTION_CSS = `${sensitiveFieldSelector()},
+${REDACTED_SELECTOR} {
+  filter: blur(${REDACTION_BLUR}) !important;
+}
+`;

@@ -1,0 +1,236 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchResource, SerializedSnapshot } from '../extension/src/content/snapshot';
+import { launchBrowser } from './helpers/browser';
+import { INVOICE_FORM, openInvoiceForm, type RecorderApp, startRecorderApp } from './helpers/recorder-app';
+import {
+  freezeTimes,
+  injectSnapshot,
+  nodeFetchResource,
+  offlineSnapshotPage,
+  quantile,
+  type SnapshotGlobal,
+  sanitizeSnapshot,
+  snapshotOnce,
+} from './helpers/snapshot-harness';
+
+declare global {
+  interface Window {
+    __demoshareSnapshot: SnapshotGlobal;
+    __fetchResource: FetchResource;
+    __frozen?: ReturnType<SnapshotGlobal['freezeDocument']>;
+    __frozenAt?: { freezeMs: number; pathname: string };
+  }
+}
+
+const browser = await launchBrowser();
+const VIEWPORT = { width: 1280, height: 900 };
+const { apiSecret: SECRET, card: CARD, redactedEmail: EMAIL } = INVOICE_FORM;
+
+/** Computed styles the snapshot must reproduce, read in the live page (in its frame or shadow root where needed). */
+const CHECKS = [
+  // From the cross-origin theme.css (unreadable through the CSSOM: fetched as text).
+  { name: 'sidebar (cross-origin CSS)', selector: '.sidebar', props: ['background-color', 'color'] },
+  // From theme-extra.css, @imported by theme.css.
+  { name: 'primary button (@import)', selector: '#create-invoice-submit', props: ['background-color', 'color', 'border-radius'] },
+  // The web font, declared in the cross-origin CSS with a URL relative to it.
+  { name: 'title (web font)', selector: '.page-title', props: ['font-family', 'font-size'] },
+  // CSS-in-JS inserted with insertRule (the style element's text is empty).
+  { name: 'draft badge (insertRule)', selector: '.status-draft', props: ['background-color', 'color', 'padding-left'] },
+  { name: 'form outline (insertRule)', selector: '#invoice-form', props: ['outline-color', 'outline-width'] },
+  // An adopted constructed stylesheet.
+  { name: 'form actions (adoptedStyleSheets)', selector: '.form-actions', props: ['justify-content', 'border-top-style', 'border-top-color'] },
+  // Same-origin CSS.
+  { name: 'layout (same-origin CSS)', selector: '.layout', props: ['grid-template-columns'] },
+] as const;
+
+type Styles = Record<string, Record<string, string>>;
+
+async function readStyles(page: Page, snapshot: boolean): Promise<Styles> {
+  return page.evaluate(
+    ({ checks, snapshot }) => {
+      const out: Record<string, Record<string, string>> = {};
+      const read = (name: string, el: Element | null | undefined, props: readonly string[]) => {
+        const style = el ? getComputedStyle(el) : null;
+        out[name] = Object.fromEntries(props.map((p) => [p, style ? style.getPropertyValue(p) : 'MISSING']));
+      };
+      for (const check of checks) read(check.name, document.querySelector(check.selector), check.props);
+      // The shadow root's pill: in the live page inside the shadow root, in the snapshot flattened into the host.
+      const host = document.querySelector('.muted invoice-status');
+      read('status pill (shadow root)', snapshot ? host?.querySelector('.pill') : host?.shadowRoot?.querySelector('.pill'), [
+        'background-color',
+        'color',
+        'border-top-left-radius',
+      ]);
+      // The iframe's title and total: in the live page inside the frame, in the snapshot inside the div standing in for it.
+      const frameDoc = snapshot ? document.querySelector('[data-ds-frame]') : (document.querySelector('#preview') as HTMLIFrameElement).contentDocument;
+      read('frame title (iframe CSS)', frameDoc?.querySelector('.preview-title'), ['color', 'font-size', 'letter-spacing', 'text-transform', 'font-family']);
+      read('frame total (html.preview selector)', frameDoc?.querySelector('.total'), ['font-weight', 'border-top-width', 'border-top-color']);
+      return out;
+    },
+    { checks: CHECKS, snapshot },
+  );
+}
+
+describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
+  let app: RecorderApp;
+  let context: BrowserContext;
+  let page: Page;
+  let snapshot: SerializedSnapshot;
+  let sanitized: string;
+  let live: Styles;
+  const fetched: string[] = [];
+
+  beforeAll(async () => {
+    app = await startRecorderApp();
+    context = await browser!.newContext({ viewport: VIEWPORT });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.exposeFunction('__fetchResource', nodeFetchResource(context, fetched));
+
+    await openInvoiceForm(page, app);
+    live = await readStyles(page, false);
+    mkdirSync('test-results/extension-snapshot', { recursive: true });
+    await page.screenshot({ path: 'test-results/extension-snapshot/live.png' });
+
+    // As the recorder does: freeze in a capture-phase click listener, before the app handles the click.
+    await injectSnapshot(page);
+    await page.evaluate(() => {
+      document.addEventListener(
+        'click',
+        (event) => {
+          const started = performance.now();
+          window.__frozen = window.__demoshareSnapshot.freezeDocument(document, { target: event.target as Element });
+          window.__frozenAt = { freezeMs: performance.now() - started, pathname: location.pathname };
+        },
+        { capture: true, once: true },
+      );
+    });
+    await page.click('#create-invoice-submit');
+    // The app reacted to the click (it saved the invoice and went back to the list) after the freeze.
+    await page.waitForURL('**/app/invoices');
+    snapshot = await page.evaluate(() => window.__demoshareSnapshot.serializeFrozen(window.__frozen!, { fetchResource: window.__fetchResource }));
+    sanitized = sanitizeSnapshot(snapshot.html, `${app.url}app/invoices/new`);
+    writeFileSync('test-results/extension-snapshot/snapshot.html', snapshot.html);
+    writeFileSync('test-results/extension-snapshot/sanitized.html', sanitized);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('freezes the page as it was when clicked, before the app reacted', async () => {
+    const frozenAt = await page.evaluate(() => window.__frozenAt!);
+    expect(frozenAt.pathname).toBe('/app/invoices/new');
+    expect(page.url()).toMatch(/\/app\/invoices$/);
+    expect(sanitized).toContain('New invoice');
+    expect(sanitized).not.toContain('INV-1044'); // the invoice the click created
+    console.log(
+      `fixture app: freeze ${frozenAt.freezeMs.toFixed(1)} ms in the click handler, serialise ${snapshot.stats.serializeMs.toFixed(0)} ms, ` +
+        `${snapshot.bytes} bytes (${snapshot.stats.inlinedResources} resources inlined, ${snapshot.stats.inlinedBytes} bytes of them)`,
+    );
+  });
+
+  it('keeps what was typed in ordinary fields and drops secrets, card numbers and redacted content', () => {
+    for (const html of [snapshot.html, sanitized]) {
+      expect(html).toContain('Acme GmbH');
+      expect(html).toContain('4200');
+      expect(html).toContain('2026-12-31');
+      expect(html).toContain('Net 30, thank you!');
+      expect(html).not.toContain(SECRET);
+      expect(html).not.toContain(CARD);
+      expect(html).not.toContain(CARD.replaceAll(' ', ''));
+      expect(html).not.toContain(EMAIL);
+      expect(html).not.toContain('jane.doe');
+    }
+    // The redacted e-mail became bullets of the same length.
+    expect(sanitized).toContain('•'.repeat(EMAIL.length));
+  });
+
+  it('renders offline after the server’s sanitiser with the live page’s styles, font, image, shadow root and iframe', async () => {
+    const offline = await offlineSnapshotPage(browser!, sanitized, VIEWPORT);
+    try {
+      expect(JSON.stringify(live)).not.toContain('MISSING');
+      const styles = await readStyles(offline.page, true);
+      expect(styles).toEqual(live);
+      const state = await offline.page.evaluate(() => {
+        const form = document.querySelector('#invoice-form') as HTMLFormElement;
+        const images = [...document.querySelectorAll('img')].map((img) => ({ src: img.src.slice(0, 22), loaded: img.complete && img.naturalWidth > 0 }));
+        const fonts = [...document.fonts].map((face) => `${face.family} ${face.status}`);
+        return {
+          target: document.querySelector('[data-ds-target]')?.textContent,
+          client: (form.elements.namedItem('client') as HTMLInputElement).value,
+          currency: (form.elements.namedItem('currency') as HTMLSelectElement).value,
+          notes: (form.elements.namedItem('notes') as HTMLTextAreaElement).value,
+          reminder: (form.elements.namedItem('reminder') as HTMLInputElement).checked,
+          secret: (form.elements.namedItem('apiSecret') as HTMLInputElement).value,
+          card: (form.elements.namedItem('card') as HTMLInputElement).value,
+          frameTotal: document.querySelector('[data-ds-frame] .total')?.textContent,
+          frameBox: document.querySelector('[data-ds-frame]')?.getBoundingClientRect().height,
+          chart: (document.querySelector('img[data-ds-media=canvas]') as HTMLImageElement | null)?.naturalWidth,
+          images,
+          fonts,
+          fontUsed: document.fonts.check('26px "Ledger Mono"'),
+        };
+      });
+      expect(state).toMatchObject({
+        target: 'Create invoice',
+        client: 'Acme GmbH',
+        currency: 'EUR',
+        notes: 'Net 30, thank you!',
+        reminder: true,
+        secret: '',
+        card: '',
+        frameTotal: expect.stringContaining('4,200.00'),
+        frameBox: 220,
+        chart: 260,
+        fontUsed: true,
+      });
+      expect(state.fonts).toContain('Ledger Mono loaded');
+      expect(state.images.length).toBeGreaterThanOrEqual(3); // logo, avatar, chart
+      for (const image of state.images) expect(image).toEqual({ src: expect.stringMatching(/^data:image\//), loaded: true });
+      expect(await offline.page.evaluate(() => getComputedStyle(document.querySelector('.card')!).backgroundImage)).toMatch(/^url\("data:image\/svg\+xml/);
+      // Nothing needed the network: no request left the page.
+      expect(offline.blocked).toEqual([]);
+      await offline.page.screenshot({ path: 'test-results/extension-snapshot/offline.png' });
+    } finally {
+      await offline.context.close();
+    }
+  });
+
+  it('fetched only the cross-origin stylesheets, the font and the images through fetchResource', () => {
+    const kinds = fetched.map((line) => line.split(' ')[0]);
+    expect(fetched).toContain(`css ${app.styleOrigin}/theme.css`);
+    expect(fetched).toContain(`css ${app.styleOrigin}/theme-extra.css`);
+    expect(fetched).toContain(`font ${app.styleOrigin}/fonts/source-code-pro-500.woff2`);
+    expect(fetched).toContain(`image ${app.url}app/files/avatar.png`);
+    expect(fetched).not.toContain(`css ${app.url}static/app.css`); // readable: taken from the CSSOM
+    expect(kinds.filter((k) => k === 'css')).toHaveLength(2);
+    expect(snapshot.stats).toMatchObject({ fetchedStylesheets: 2, failedStylesheets: 0, frozenFrames: 1, shadowRoots: 1, sensitiveFields: 2, redactedSubtrees: 1 });
+  });
+
+  it('freezes a 10 000-element page in a few milliseconds and serialises it (timings printed, not asserted)', async () => {
+    const large = await context.newPage();
+    try {
+      await large.goto(`${app.url}large?n=10000`);
+      await large.evaluate(() => document.fonts.ready.then(() => undefined));
+      await injectSnapshot(large);
+      const { times, elements } = await freezeTimes(large, 9, 'button');
+      const once = await snapshotOnce(large, 'button');
+      console.log(
+        `10k page: ${elements} elements, freeze median ${quantile(times, 0.5).toFixed(1)} ms (runs: ${times.map((t) => t.toFixed(1)).join(', ')}), ` +
+          `serialise ${once.serializeMs.toFixed(0)} ms, ${once.snapshot.bytes} bytes`,
+      );
+      expect(elements).toBeGreaterThanOrEqual(10_000);
+      expect(once.snapshot.stats.elements).toBeGreaterThanOrEqual(10_000);
+      expect(once.snapshot.html).toContain('value="note 999"');
+      // Only a sanity bound: a loaded CI machine must not fail this; a freeze of seconds would.
+      expect(quantile(times, 0.5)).toBeLessThan(1_000);
+    } finally {
+      await large.close();
+    }
+  });
+});
