@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { configurationPatch } from '../../../src/demos/demo-configuration.schemas';
+import type { redactionsBody } from '../../../src/demos/redactions.schemas';
 import { api, apiList, apiUpload } from './client';
 import type { Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
 
@@ -7,6 +8,8 @@ const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
 
 type ConfigurationPatch = z.input<typeof configurationPatch>;
+/** Areas of the step image and elements of its snapshot to blur for good. */
+export type RedactionsBody = z.input<typeof redactionsBody>;
 
 export const demosApi = {
   list: (query: { page: number; per_page: number; status?: DemoStatus; search?: string }) => apiList<Demo>('/demos', { query }),
@@ -29,6 +32,7 @@ export const demosApi = {
   updateHotspot: (id: string, stepId: string, hotspotId: string, body: HotspotInput) =>
     api<Hotspot>('PATCH', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`, { body }),
   removeHotspot: (id: string, stepId: string, hotspotId: string) => api<void>('DELETE', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`),
+  redact: (id: string, stepId: string, body: RedactionsBody) => api<Step>('POST', `${s(id, stepId)}/redactions`, { body }),
 };
 
 /** Asset URLs are absolute on the API origin; the web app is served by the same server, so use the path. */

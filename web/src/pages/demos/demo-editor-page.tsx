@@ -1,22 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { demosApi } from '../../api/demos.api';
+import { demosApi, type RedactionsBody } from '../../api/demos.api';
 import { csrfToken } from '../../api/client';
 import type { DemoDetail, Hotspot, Step } from '../../api/types';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
+import { type BlurDraft, blurBody, newBlurDraft } from './blur-layer';
+import { BlurPanel } from './blur-panel';
 import { DemoPreview } from './demo-preview';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
 import { DeleteDemoDialog, EditorHeader } from './editor-header';
 import { GenerationProgress } from './generation-progress';
 import { generationFailed } from './demo-status';
-import { type Box, StepCanvas } from './step-canvas';
+import { type Box, isTextTarget, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
 import { type DemoChange, useDemoChange } from './use-demo-change';
 import { useHistory } from './use-history';
@@ -43,6 +46,12 @@ export function DemoEditorPage() {
 }
 
 const UNDO_DELETE_MS = 8000;
+
+const withoutLastMark = (d: BlurDraft | null) => (d ? { ...d, items: d.items.slice(0, -1), selected: null } : d);
+
+/** "screenshot and page snapshot": what a blur request changes, in words. */
+const blurredParts = (body: RedactionsBody) =>
+  [body.regions?.length ? 'screenshot' : null, body.selectors?.length ? 'page snapshot' : null].filter(Boolean).join(' and ');
 const ZOOMS = [0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.25, 1.5, 2];
 const PANELS_KEY = 'demoshare:editor-panels';
 
@@ -133,6 +142,32 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const stepHotspots = step ? demo.hotspots.filter((h) => h.step_id === step.id) : [];
   const hotspot = stepHotspots.find((h) => h.id === hotspotId) ?? null;
 
+  // The blur tool: marks on the shown step, kept on the page until applied (another step drops them).
+  const [blurState, setBlur] = useState<BlurDraft | null>(null);
+  const [confirmingBlur, setConfirmingBlur] = useState(false);
+  const blur = blurState && step && blurState.stepId === step.id ? blurState : null;
+  const canBlur = !readOnly && !!step && (!!step.image_url || !!step.html_url);
+  const undoBlurMark = () => setBlur(withoutLastMark);
+  // While the tool is open, Ctrl/Cmd+Z takes back the last mark, not the last saved edit.
+  const blurring = blur !== null;
+  useEffect(() => {
+    if (!blurring) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== 'z' || isTextTarget(event.target)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setBlur(withoutLastMark);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [blurring]);
+  const applyBlur = async () => {
+    if (!blur || !step) return;
+    const done = await act(() => demosApi.redact(demo.id, step.id, blurBody(blur, step)), `Step ${step.number} blurred. The original is deleted.`);
+    setConfirmingBlur(false);
+    if (done) setBlur(null);
+  };
+
   // A box moved or resized by hand is where the author wants it: on a snapshot step the hotspot stops
   // following its element (selector), or the player would put it back on the element.
   const saveBox = (h: Hotspot, box: Box) => {
@@ -213,7 +248,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         </Alert>
       ) : null}
 
-      <div className={`editor-body${panels.steps ? '' : ' editor-steps-hidden'}${panels.settings ? '' : ' editor-settings-hidden'}`}>
+      <div className={`editor-body${panels.steps ? '' : ' editor-steps-hidden'}${panels.settings || blur ? '' : ' editor-settings-hidden'}`}>
         {panels.steps ? (
           <StepList
             demo={shown}
@@ -238,10 +273,10 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
             </Button>
             {readOnly ? null : (
               <>
-                <Button size="sm" variant="ghost" aria-label="Undo" disabled={!history.canUndo} onClick={() => void history.undo()} title="Undo (Ctrl+Z)">
+                <Button size="sm" variant="ghost" aria-label="Undo" disabled={!history.canUndo || !!blur} onClick={() => void history.undo()} title="Undo (Ctrl+Z)">
                   ↶
                 </Button>
-                <Button size="sm" variant="ghost" aria-label="Redo" disabled={!history.canRedo} onClick={() => void history.redo()} title="Redo (Ctrl+Shift+Z)">
+                <Button size="sm" variant="ghost" aria-label="Redo" disabled={!history.canRedo || !!blur} onClick={() => void history.redo()} title="Redo (Ctrl+Shift+Z)">
                   ↷
                 </Button>
               </>
@@ -285,6 +320,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                   width={scale ? Math.round(natural * scale) : undefined}
                   onSelect={setHotspotId}
                   onChange={saveBox}
+                  blur={blur ? { draft: blur, onChange: setBlur } : undefined}
                 />
               </div>
               {readOnly ? null : (
@@ -292,6 +328,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                   <Button
                     size="sm"
                     icon={<PlusIcon />}
+                    disabled={!!blur}
                     onClick={() =>
                       act(async () => {
                         const created = await demosApi.addHotspot(demo.id, step.id, { x: 0.4, y: 0.4, width: 0.2, height: 0.1, label: 'Click here' });
@@ -301,9 +338,23 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                   >
                     Add hotspot
                   </Button>
-                  <Button size="sm" onClick={() => replace.current?.click()}>
+                  <Button size="sm" disabled={!!blur} onClick={() => replace.current?.click()}>
                     {step.image_url ? 'Replace image' : 'Upload image'}
                   </Button>
+                  {canBlur ? (
+                    <Button
+                      size="sm"
+                      variant={blur ? 'primary' : 'secondary'}
+                      aria-pressed={!!blur}
+                      title="Hide names, e-mails or numbers: blurred for good in the stored image and page snapshot"
+                      onClick={() => {
+                        setHotspotId(null);
+                        setBlur(blur ? null : newBlurDraft(step));
+                      }}
+                    >
+                      Blur
+                    </Button>
+                  ) : null}
                   <input
                     ref={replace}
                     type="file"
@@ -323,9 +374,20 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
           )}
         </main>
 
-        {panels.settings ? (
+        {panels.settings || blur ? (
           <aside className="editor-inspector">
-            {hotspot ? (
+            {blur && step ? (
+              <BlurPanel
+                step={step}
+                draft={blur}
+                busy={busy}
+                onChange={setBlur}
+                onUndo={undoBlurMark}
+                onApply={() => setConfirmingBlur(true)}
+                onCancel={() => setBlur(null)}
+              />
+            ) : null}
+            {blur ? null : hotspot ? (
               <HotspotPanel
                 key={hotspot.id}
                 hotspot={hotspot}
@@ -342,6 +404,20 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         ) : null}
       </div>
 
+      {confirmingBlur && blur && step ? (
+        <ConfirmDialog
+          title="Blur for good?"
+          confirmLabel="Apply blur"
+          danger
+          onClose={() => setConfirmingBlur(false)}
+          onConfirm={applyBlur}
+        >
+          <p>
+            What you marked is blurred in the stored {blurredParts(blurBody(blur, step))} of step {step.number}. The original is deleted, also from
+            published versions and the thumbnail: this cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {previewing ? <DemoPreview demo={demo} onClose={() => setPreviewing(false)} /> : null}
       {deleting ? <DeleteDemoDialog demo={demo} onClose={() => setDeleting(false)} /> : null}
     </div>

@@ -67,6 +67,7 @@ export function SnapshotFrame({
   title,
   hotspots,
   onPlaced,
+  onFrame,
   thumbnail = false,
 }: {
   url: string;
@@ -76,6 +77,8 @@ export function SnapshotFrame({
   /** Hotspots to place on their elements (those with a selector); `onPlaced` gets their boxes. */
   hotspots?: Hotspot[];
   onPlaced?(placed: Record<string, Box>): void;
+  /** Gets the frame once its document has loaded, and null when it goes (the blur tool picks elements in it). */
+  onFrame?(frame: HTMLIFrameElement | null): void;
   thumbnail?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -110,6 +113,13 @@ export function SnapshotFrame({
     if (!loaded || !el || !placedRef.current) return;
     placedRef.current(placeOnHotspots(el, hotspotsRef.current ?? [], width, height));
   }, [loaded, placementKey, width, height]);
+
+  const frameRef = useRef(onFrame);
+  frameRef.current = onFrame;
+  useEffect(() => {
+    frameRef.current?.(loaded ? frame.current : null);
+  }, [loaded]);
+  useEffect(() => () => frameRef.current?.(null), []);
 
   return (
     <div className={`snapshot-view${thumbnail ? ' snapshot-thumb' : ''}`} ref={box} aria-hidden={thumbnail || undefined}>

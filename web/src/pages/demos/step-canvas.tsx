@@ -1,7 +1,8 @@
 import { type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from 'react';
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot, Step } from '../../api/types';
-import { SnapshotFrame } from './snapshot-frame';
+import { type BlurDraft, BlurLayer } from './blur-layer';
+import { SNAPSHOT_SIZE, SnapshotFrame } from './snapshot-frame';
 
 export interface Box {
   x: number;
@@ -25,7 +26,7 @@ const round = (v: number) => Math.round(v * 10_000) / 10_000;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /** Moves or resizes a box by a pointer delta in fractions, keeping it inside the image. */
-function applyDrag(start: Box, mode: 'move' | 'resize', dx: number, dy: number): Box {
+export function applyDrag(start: Box, mode: 'move' | 'resize', dx: number, dy: number): Box {
   if (mode === 'move') {
     return { ...start, x: round(clamp(start.x + dx, 0, 1 - start.width)), y: round(clamp(start.y + dy, 0, 1 - start.height)) };
   }
@@ -51,6 +52,7 @@ export function StepCanvas({
   width,
   onSelect,
   onChange,
+  blur,
 }: {
   step: Step;
   hotspots: Hotspot[];
@@ -60,8 +62,15 @@ export function StepCanvas({
   width?: number;
   onSelect(id: string | null): void;
   onChange(hotspot: Hotspot, box: Box): void;
+  /** The blur tool, while it is open: hotspots step aside for the areas and elements being marked. */
+  blur?: { draft: BlurDraft; onChange(draft: BlurDraft): void };
 }) {
   const frame = useRef<HTMLDivElement>(null);
+  // The loaded snapshot frame, where the blur tool finds the elements it marks.
+  const [snapshotFrame, setSnapshotFrame] = useState<HTMLIFrameElement | null>(null);
+  const layout = { width: step.width ?? SNAPSHOT_SIZE.width, height: step.height ?? SNAPSHOT_SIZE.height };
+  // Picking elements shows the snapshot, also on a step that has a screenshot of the same page.
+  const showSnapshot = !!step.html_url && (!step.image_url || blur?.draft.mode === 'element');
   const [draft, setDraft] = useState<{ id: string; box: Box } | null>(null);
   // Snapshot steps: where hotspots with a selector sit on their elements (as the player puts them).
   const [placed, setPlaced] = useState<Record<string, Box>>({});
@@ -147,22 +156,24 @@ export function StepCanvas({
       onPointerUp={end}
       onPointerCancel={end}
     >
-      {step.image_url ? (
-        <img className="canvas-image" src={assetPath(step.image_url)} alt={`Step ${step.number}: ${step.title}`} draggable={false} />
-      ) : step.html_url ? (
+      {showSnapshot && step.html_url ? (
         <SnapshotFrame
-          key={step.id}
+          key={`${step.id}:${step.html_url}`}
           url={step.html_url}
           width={step.width ?? undefined}
           height={step.height ?? undefined}
           title={`Step ${step.number}: ${step.title}`}
           hotspots={hotspots}
           onPlaced={setPlaced}
+          onFrame={setSnapshotFrame}
         />
+      ) : step.image_url ? (
+        <img className="canvas-image" src={assetPath(step.image_url)} alt={`Step ${step.number}: ${step.title}`} draggable={false} />
       ) : (
         <div className="canvas-empty">No image yet: upload a screenshot of this step.</div>
       )}
-      {hotspots.map((h) => {
+      {blur ? <BlurLayer draft={blur.draft} frame={showSnapshot ? snapshotFrame : null} layout={layout} onChange={blur.onChange} /> : null}
+      {(blur ? [] : hotspots).map((h) => {
         const box = draft?.id === h.id ? draft.box : shownBox(h);
         return (
           <button
