@@ -1,0 +1,218 @@
+import type { FetchedResource, RecordingView, StepDraft, StepTarget } from '../shared/messages';
+import { BLUR_ATTRIBUTE, REDACTION_CSS } from '../shared/privacy';
+import { actionableTarget, clickTitle, isTextEntry, labelOf, selectorOf, typeTitle } from './describe';
+import { Indicator, type IndicatorAction } from './indicator';
+import { randomId, send } from './messaging';
+import { freezeDocument, serializeFrozen } from './snapshot';
+
+/**
+ * The recorder in the page. It runs in every frame; a frame of another origin than the top page ignores
+ * clicks (its content cannot be part of the top page's snapshot). Everything it records goes straight to the
+ * background worker, which stores it before answering.
+ */
+declare global {
+  interface Window {
+    __demoshareRecorder?: boolean;
+  }
+}
+
+/** The top window when this frame may read it (same origin), else null. */
+function reachableTop(): Window | null {
+  try {
+    void window.top?.document;
+    return window.top;
+  } catch {
+    return null;
+  }
+}
+
+function boot(): void {
+  if (window.__demoshareRecorder) return;
+  window.__demoshareRecorder = true;
+  const top = reachableTop();
+  if (!top) return;
+  const isTop = top === window;
+
+  let view: RecordingView = { recording: false, paused: false, steps: 0 };
+  let picking = false;
+  /** The screenshot asked for when the pointer went down, for the click that follows. */
+  let shotPromise: Promise<string> | null = null;
+  let lastClick: { el: Element; at: number } | null = null;
+  const indicator = isTop ? new Indicator(onIndicator) : null;
+  const redactionStyle = document.createElement('style');
+  redactionStyle.setAttribute('data-demoshare-ui', '');
+  redactionStyle.textContent = REDACTION_CSS;
+  /** Steps whose snapshot is still being serialised, with a fallback to send if the page goes away first. */
+  const unfinished = new Map<string, () => string | null>();
+
+  function apply(next: RecordingView): void {
+    view = next;
+    indicator?.show(view);
+    if (view.recording) (document.head ?? document.documentElement).append(redactionStyle);
+    else redactionStyle.remove();
+    if (!view.recording && picking) setPicking(false);
+  }
+
+  function setPicking(on: boolean): void {
+    picking = on;
+    indicator?.picking(on, view);
+  }
+
+  function onIndicator(action: IndicatorAction): void {
+    if (action === 'blur') setPicking(!picking);
+    else void send({ type: 'control', action });
+  }
+
+  const recordingNow = () => view.recording && !view.paused;
+
+  /** Screenshot before the page reacts: asked for when the pointer goes down, with the indicator hidden. */
+  function requestShot(): Promise<string> {
+    const token = randomId();
+    indicator?.hide(true);
+    return new Promise((resolve) => {
+      requestAnimationFrame(() => {
+        void send({ type: 'prepare-shot', token })
+          .catch(() => undefined)
+          .finally(() => {
+            indicator?.hide(false);
+            resolve(token);
+          });
+      });
+    });
+  }
+
+  /** The element's box in the top page's viewport, through the same-origin frames it sits in. */
+  function boxInTop(el: Element): Pick<StepTarget, 'x' | 'y' | 'width' | 'height'> {
+    const rect = el.getBoundingClientRect();
+    let x = rect.left;
+    let y = rect.top;
+    let win: Window = el.ownerDocument.defaultView ?? window;
+    while (win !== top && win.frameElement) {
+      const frame = win.frameElement.getBoundingClientRect();
+      x += frame.left + (win.frameElement as HTMLElement).clientLeft;
+      y += frame.top + (win.frameElement as HTMLElement).clientTop;
+      win = win.parent;
+    }
+    return { x, y, width: rect.width, height: rect.height };
+  }
+
+  function record(action: StepDraft['action'], el: Element, text: { title: string; value: string | null }, shot: Promise<string> | string | null): void {
+    const doc = top!.document;
+    const host = doc.querySelector('demoshare-recorder');
+    const hostParent = host?.parentNode ?? null;
+    const started = performance.now();
+    // The indicator and the redaction style are ours, not the page's: out of the snapshot.
+    host?.remove();
+    const frozen = freezeDocument(doc, { target: el, shadowRootOf: (node) => chrome.dom.openOrClosedShadowRoot(node as HTMLElement) ?? null });
+    if (host && hostParent) hostParent.appendChild(host);
+    const frozenMs = performance.now() - started;
+    const draft: Omit<StepDraft, 'shot'> = {
+      id: randomId(),
+      action,
+      title: text.title,
+      pageUrl: top!.location.href,
+      viewport: { width: top!.innerWidth, height: top!.innerHeight },
+      target: { ...boxInTop(el), selector: selectorOf(el), label: labelOf(el) || null },
+      value: text.value,
+    };
+    unfinished.set(draft.id, () => `<!DOCTYPE html>\n${frozen.root.outerHTML}`);
+    // After the page's own handlers: nothing here may delay them.
+    setTimeout(async () => {
+      const step: StepDraft = { ...draft, shot: shot === null ? null : await shot };
+      let stored = false;
+      try {
+        const reply = await send<{ steps: number; stored: boolean }>({ type: 'step', step });
+        stored = reply.stored;
+        window.dispatchEvent(new CustomEvent('demoshare:step', { detail: { steps: reply.steps, frozenMs, recordedMs: performance.now() - started } }));
+      } catch {
+        unfinished.delete(draft.id);
+        return;
+      }
+      if (!stored) {
+        unfinished.delete(draft.id);
+        return;
+      }
+      try {
+        const { html } = await serializeFrozen(frozen, {
+          fetchResource: (url, kind) => send<FetchedResource | null>({ type: 'fetch-resource', url, kind }).catch(() => null),
+        });
+        if (unfinished.delete(draft.id)) await send({ type: 'step-snapshot', id: draft.id, snapshot: html });
+      } catch {
+        const html = unfinished.get(draft.id)?.();
+        unfinished.delete(draft.id);
+        if (html) await send({ type: 'step-snapshot', id: draft.id, snapshot: html }).catch(() => undefined);
+      }
+    }, 0);
+  }
+
+  // The page is going away (a link or a form went to another page) before a snapshot was inlined: send it
+  // as it is, with its stylesheets as links, rather than lose it.
+  window.addEventListener('pagehide', () => {
+    for (const [id, fallback] of unfinished) {
+      const html = fallback();
+      if (html) void send({ type: 'step-snapshot', id, snapshot: html }, 1).catch(() => undefined);
+    }
+    unfinished.clear();
+  });
+
+  window.addEventListener(
+    'pointerdown',
+    (event) => {
+      if (!recordingNow() || picking || event.button !== 0 || indicator?.contains(event)) return;
+      shotPromise = requestShot();
+    },
+    true,
+  );
+
+  window.addEventListener(
+    'click',
+    (event) => {
+      if (indicator?.contains(event)) return;
+      const origin = event.composedPath()[0];
+      if (!(origin instanceof Element)) return;
+      if (picking) {
+        // Blur mode: this click chooses what to blur; the page never sees it.
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        origin.setAttribute(BLUR_ATTRIBUTE, '');
+        setPicking(false);
+        return;
+      }
+      if (!recordingNow()) return;
+      const el = actionableTarget(origin);
+      const shot = shotPromise;
+      shotPromise = null;
+      // A click on a label clicks its field too: one step, not two.
+      const now = performance.now();
+      if (lastClick && now - lastClick.at < 100 && lastClick.el instanceof HTMLLabelElement && lastClick.el.control === el) return;
+      lastClick = { el, at: now };
+      // Typing into a field (or choosing in a list) is the step, with its value: not the click that focused it.
+      if (isTextEntry(el) || el instanceof HTMLSelectElement) return;
+      record('click', el, { title: clickTitle(el), value: null }, shot);
+    },
+    true,
+  );
+
+  window.addEventListener(
+    'change',
+    (event) => {
+      if (!recordingNow()) return;
+      const el = event.composedPath()[0];
+      if (!(el instanceof Element)) return;
+      if (!(isTextEntry(el) || el instanceof HTMLSelectElement)) return;
+      if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.value === '') return;
+      record('type', el, typeTitle(el), requestShot());
+    },
+    true,
+  );
+
+  chrome.runtime.onMessage.addListener((message: { type?: string; view?: RecordingView }) => {
+    if (message.type === 'state' && message.view) apply(message.view);
+  });
+
+  const start = () => void send<RecordingView>({ type: 'hello' }).then(apply, () => undefined);
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+  else start();
+}
+
+boot();

@@ -1,0 +1,89 @@
+/// <reference types="chrome" />
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { buildExtension } from '../../scripts/build-extension';
+import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
+import { CHROMIUM_PATH } from './browser';
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  /**
+   * Sends a message to the extension's background worker from a page of the extension, as the popup does
+   * (waking the worker if the browser stopped it), and answers the worker's reply.
+   */
+  send<T = unknown>(message: Record<string, unknown>): Promise<{ ok: boolean; result?: T; error?: string }>;
+  /** The id of the tab showing `page`, as the extension knows it. */
+  tabIdOf(page: Page): Promise<number>;
+  /** Stops the service worker the way the browser does when it is idle, through the DevTools protocol. */
+  stopServiceWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let built: Promise<{ dir: string; zip: string }> | undefined;
+
+/** Builds the extension once per test process (npm run build:extension does the same). */
+export function builtExtension() {
+  built ??= buildExtension();
+  return built;
+}
+
+/**
+ * Headless Chromium with the built recorder extension loaded: extensions need a persistent profile, and
+ * Playwright's default --disable-extensions must go.
+ */
+export async function launchWithExtension(viewport = { width: 1280, height: 800 }): Promise<ExtensionBrowser> {
+  const { dir } = await builtExtension();
+  const profile = mkdtempSync(join(tmpdir(), 'demoshare-extension-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [...CHROMIUM_BASE_ARGS, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
+  });
+  const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+  const extensionId = new URL(first.url()).host;
+
+  const control = await context.newPage();
+  await control.goto(`chrome-extension://${extensionId}/icons/icon-48.png`);
+  const cdp = await context.newCDPSession(control);
+  const stopped: (() => void)[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    if (versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${extensionId}/`) && v.runningStatus === 'stopped')) {
+      for (const resolve of stopped.splice(0)) resolve();
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+
+  async function send<T>(message: Record<string, unknown>) {
+    return control.evaluate((m) => chrome.runtime.sendMessage(m), message) as Promise<{ ok: boolean; result?: T; error?: string }>;
+  }
+
+  async function tabIdOf(page: Page): Promise<number> {
+    const url = page.url();
+    const id = await control.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+    if (id === undefined) throw new Error(`no tab shows ${url}`);
+    return id;
+  }
+
+  async function stopServiceWorker(): Promise<void> {
+    const done = new Promise<void>((resolve) => stopped.push(resolve));
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await done;
+  }
+
+  return {
+    context,
+    extensionId,
+    send,
+    tabIdOf,
+    stopServiceWorker,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
