@@ -87,7 +87,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     context = await browser!.newContext({ viewport: VIEWPORT });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await page.exposeFunction('__fetchResource', nodeFetchResource(context, fetched));
+    await context.exposeFunction('__fetchResource', nodeFetchResource(context, fetched));
 
     await openInvoiceForm(page, app);
     live = await readStyles(page, false);
@@ -97,16 +97,21 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     // As the recorder does: freeze in a capture-phase click listener, before the app handles the click.
     await injectSnapshot(page);
     await page.evaluate(() => {
+      // As the recorder does: scrolling is tracked from the start of recording, so a freeze reads few offsets.
+      const scroll = window.__demoshareSnapshot.trackScrolling(document);
+      document.getElementById('activity')!.scrollTop = 40;
       document.addEventListener(
         'click',
         (event) => {
           const started = performance.now();
-          window.__frozen = window.__demoshareSnapshot.freezeDocument(document, { target: event.target as Element });
+          window.__frozen = window.__demoshareSnapshot.freezeDocument(document, { target: event.target as Element, scroll });
           window.__frozenAt = { freezeMs: performance.now() - started, pathname: location.pathname };
         },
         { capture: true, once: true },
       );
     });
+    // The scroll event is dispatched at the next frame: let it reach the tracker.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     await page.click('#create-invoice-submit');
     // The app reacted to the click (it saved the invoice and went back to the list) after the freeze.
     await page.waitForURL('**/app/invoices');
@@ -146,6 +151,8 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
       expect(html).not.toContain(EMAIL);
       expect(html).not.toContain('jane.doe');
     }
+    // The scrolled activity list carries its offset, for the player to restore.
+    expect(sanitized).toMatch(/<ul class="activity" id="activity" data-ds-scroll="0,40">/);
     // The redacted e-mail became bullets of the same length.
     expect(sanitized).toContain('•'.repeat(EMAIL.length));
   });
@@ -218,15 +225,20 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
       await large.goto(`${app.url}large?n=10000`);
       await large.evaluate(() => document.fonts.ready.then(() => undefined));
       await injectSnapshot(large);
-      const { times, elements } = await freezeTimes(large, 9, 'button');
+      const all = await freezeTimes(large, 9, { target: 'button', scroll: 'all' });
+      const tracked = await freezeTimes(large, 9, { target: 'button', scroll: 'tracker' });
+      const { elements } = all;
       const once = await snapshotOnce(large, 'button');
+      const runs = (times: number[]) => `median ${quantile(times, 0.5).toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')})`;
       console.log(
-        `10k page: ${elements} elements, freeze median ${quantile(times, 0.5).toFixed(1)} ms (runs: ${times.map((t) => t.toFixed(1)).join(', ')}), ` +
+        `10k page: ${elements} elements; freeze reading every scroll offset ${runs(all.times)}; with a scroll tracker ${runs(tracked.times)}; ` +
           `serialise ${once.serializeMs.toFixed(0)} ms, ${once.snapshot.bytes} bytes`,
       );
+      const times = tracked.times;
       expect(elements).toBeGreaterThanOrEqual(10_000);
       expect(once.snapshot.stats.elements).toBeGreaterThanOrEqual(10_000);
       expect(once.snapshot.html).toContain('value="note 999"');
+      expect(once.snapshot.stats).toMatchObject({ fetchedStylesheets: 2, linkedStylesheets: 0 });
       // Only a sanity bound: a loaded CI machine must not fail this; a freeze of seconds would.
       expect(quantile(times, 0.5)).toBeLessThan(1_000);
     } finally {

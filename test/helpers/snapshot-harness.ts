@@ -100,21 +100,34 @@ export async function offlineSnapshotPage(
   return { context, page, blocked };
 }
 
-/** Freeze times (ms, measured with performance.now() inside the page) of `runs` freezes of the page as it is. */
-export async function freezeTimes(page: Page, runs: number, target?: string): Promise<{ times: number[]; elements: number }> {
+/**
+ * Freeze times (ms, measured with performance.now() inside the page) of `runs` freezes of the page as it
+ * is, reading every element's scroll offsets ('all') or only those a scroll tracker saw ('tracker').
+ */
+export async function freezeTimes(
+  page: Page,
+  runs: number,
+  options: { target?: string; scroll?: 'all' | 'tracker' } = {},
+): Promise<{ times: number[]; elements: number }> {
   return page.evaluate(
-    ({ runs, target }) => {
+    ({ runs, target, scroll }) => {
       const api = (window as unknown as { __demoshareSnapshot: SnapshotGlobal }).__demoshareSnapshot;
       const el = target ? document.querySelector(target) : null;
+      const tracker = scroll === 'tracker' ? api.trackScrolling(document) : null;
       const times: number[] = [];
+      // With --js-flags=--expose-gc (the benchmark), collect the previous run's clone first, as the idle time
+      // between two real clicks would: otherwise a run may pay for collecting the one before.
+      const gc = (window as unknown as { gc?: () => void }).gc;
       for (let i = 0; i < runs; i++) {
+        gc?.();
         const started = performance.now();
-        api.freezeDocument(document, { target: el });
+        api.freezeDocument(document, { target: el, scroll: tracker ?? 'all' });
         times.push(performance.now() - started);
       }
+      tracker?.stop();
       return { times, elements: document.getElementsByTagName('*').length };
     },
-    { runs, target },
+    { runs, target: options.target, scroll: options.scroll ?? 'all' },
   );
 }
 

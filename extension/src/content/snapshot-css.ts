@@ -18,8 +18,13 @@ export type CssScope =
 
 /** A stylesheet as captured when the page was frozen. */
 export interface CapturedSheet {
-  /** The rules as they were at freeze time; null when the CSSOM refused them (cross-origin). */
+  /**
+   * The rules as they were at freeze time; null when the CSSOM refused them (cross-origin), or when they
+   * are to be read from `live` when serialising.
+   */
   rules: CSSRule[] | null;
+  /** A stylesheet whose rules are read when serialising rather than when freezing (see captureSheet). */
+  live?: CSSStyleSheet | null;
   /** The stylesheet's own address (null for `<style>` and constructed sheets). */
   href: string | null;
   /** What its relative URLs resolve against: its address, else the document's base URL. */
@@ -111,7 +116,21 @@ export async function prefetchStylesheets(
       else if (url) await visit(url, depth + 1);
     }
   };
-  await Promise.all(sheets.map((sheet) => (sheet.rules ? visitRules(sheet.rules, 0) : sheet.href ? visit(sheet.href, 0) : undefined)));
+  await Promise.all(
+    sheets.map((sheet) => {
+      const rules = rulesOf(sheet);
+      return rules ? visitRules(rules, 0) : sheet.href ? visit(sheet.href, 0) : undefined;
+    }),
+  );
+}
+
+/** The captured rules, or those of the live stylesheet read now (once: later calls see the same list). */
+function rulesOf(sheet: CapturedSheet): CSSRule[] | null {
+  if (sheet.live) {
+    sheet.rules = readableRules(sheet.live);
+    sheet.live = null;
+  }
+  return sheet.rules;
 }
 
 function parseSheet(url: string, text: string): FetchedSheet | null {
@@ -147,8 +166,9 @@ function importUrl(rule: CSSImportRule): string | null {
  */
 export function sheetToCss(sheet: CapturedSheet, ctx: CssContext): string | null {
   let css: string;
-  if (sheet.rules) {
-    css = joinScoped(rulesToCss(sheet.rules, sheet.baseUrl, ctx, 0), ctx.scope);
+  const rules = rulesOf(sheet);
+  if (rules) {
+    css = joinScoped(rulesToCss(rules, sheet.baseUrl, ctx, 0), ctx.scope);
   } else {
     const fetched = sheet.href ? ctx.sheets.get(sheet.href) : null;
     if (!fetched) return null;
