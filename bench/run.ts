@@ -7,7 +7,8 @@
  * on PostgreSQL in a bench database created for the run and dropped after it. Bounded: `seconds` per
  * scenario plus a one-second warm-up, against 127.0.0.1 only. Then analytics at size (bench/analytics.ts),
  * unless --only leaves it out or --analytics-sizes is `off`: the longest part (a million views take minutes
- * to seed on each engine).
+ * to seed on each engine). The recording upload (bench/recording-upload.ts) runs once per engine after the
+ * scenarios (`--only recording` alone).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
 import { SCENARIOS, type Scenario } from './scenarios';
 
 const { values: args } = parseArgs({
@@ -191,12 +193,23 @@ async function count(bare: string, path: string): Promise<number> {
   return ((await res.json()) as { n: number }).n;
 }
 
+/** The recording upload (bench/recording-upload.ts) runs with the scenarios, or alone with `--only recording`. */
+const recordingWanted = !args.only || args.only.split(',').some((p) => 'recording upload'.includes(p.trim().toLowerCase()));
+const recordingRuns: Array<RecordingUploadTimings & { engine: string }> = [];
+
+/** The scenarios, then one recording upload of 20 steps, against one server. */
+async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
+  const figures = await measure(engine, ready);
+  if (recordingWanted) recordingRuns.push({ engine, ...(await benchRecordingUpload(ready.app, ready.key, 20)) });
+  return figures;
+}
+
 async function runEngine(engine: 'pglite' | 'postgres'): Promise<Figures[]> {
   if (engine === 'pglite') {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'demoshare-bench-'));
     const server = startServer({ BENCH_DATA_DIR: dataDir, BENCH_DATABASE_URL: '' });
     try {
-      return await measure('pglite', await server.ready);
+      return await measureAll('pglite', await server.ready);
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -210,7 +223,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<Figures[]> {
   url.pathname = `/${name}`;
   const server = startServer({ BENCH_DATABASE_URL: url.toString() });
   try {
-    return await measure('postgres', await server.ready);
+    return await measureAll('postgres', await server.ready);
   } finally {
     await server.stop();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -226,7 +239,7 @@ console.log(
   `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process\n`,
 );
 const all: Figures[] = [];
-if (selected().length > 0) for (const engine of engines) all.push(...(await runEngine(engine)));
+if (selected().length > 0 || recordingWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
 
 const rows = [
   ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target'],
@@ -248,6 +261,13 @@ for (const [i, row] of rows.entries()) {
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
 for (const f of all.filter((x) => x.note)) console.log(`${f.engine} ${f.name}: ${f.note}`);
+for (const r of recordingRuns) {
+  console.log(
+    `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
+      `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
+      `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
+  );
+}
 const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} scenario(s) had failed requests: the figures are not meaningful.`);
