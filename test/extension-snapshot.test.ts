@@ -181,6 +181,11 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
           images,
           fonts,
           fontUsed: document.fonts.check('26px "Ledger Mono"'),
+          // Icons from the sprite file: copied in, and drawn (a broken reference has an empty box).
+          icons: [...document.querySelectorAll('.nav use')].map((use) => ({
+            copied: document.getElementById((use.getAttribute('href') ?? '').slice(1))?.localName,
+            width: (use as SVGGraphicsElement).getBBox().width,
+          })),
         };
       });
       expect(state).toMatchObject({
@@ -197,6 +202,8 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         fontUsed: true,
       });
       expect(state.fonts).toContain('Ledger Mono loaded');
+      expect(state.icons).toEqual([1, 2, 3].map(() => ({ copied: 'symbol', width: expect.any(Number) })));
+      for (const icon of state.icons) expect(icon.width).toBeGreaterThan(0);
       expect(state.images.length).toBeGreaterThanOrEqual(3); // logo, avatar, chart
       for (const image of state.images) expect(image).toEqual({ src: expect.stringMatching(/^data:image\//), loaded: true });
       expect(await offline.page.evaluate(() => getComputedStyle(document.querySelector('.card')!).backgroundImage)).toMatch(/^url\("data:image\/svg\+xml/);
@@ -214,6 +221,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     expect(fetched).toContain(`css ${app.styleOrigin}/theme-extra.css`);
     expect(fetched).toContain(`font ${app.styleOrigin}/fonts/source-code-pro-500.woff2`);
     expect(fetched).toContain(`image ${app.url}app/files/avatar.png`);
+    expect(fetched).toContain(`image ${app.url}static/icons.svg`);
     expect(fetched).not.toContain(`css ${app.url}static/app.css`); // readable: taken from the CSSOM
     expect(kinds.filter((k) => k === 'css')).toHaveLength(2);
     expect(snapshot.stats).toMatchObject({ fetchedStylesheets: 2, failedStylesheets: 0, frozenFrames: 1, shadowRoots: 1, sensitiveFields: 2, redactedSubtrees: 1 });
@@ -243,6 +251,147 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
       expect(quantile(times, 0.5)).toBeLessThan(1_000);
     } finally {
       await large.close();
+    }
+  });
+
+  it('keeps a modal dialog, an open popover, named slots, a srcdoc frame and form state, and serialises synchronously as a fallback', async () => {
+    const edge = await context.newPage();
+    try {
+      await edge.setContent(`<!doctype html><html><head><style>
+        body { font: 16px sans-serif; margin: 0; }
+        dialog { border: 0; border-radius: 16px; padding: 24px; width: 360px; }
+        dialog::backdrop { background: rgba(15, 23, 42, 0.5); }
+        [popover] { inset: auto; top: 200px; left: 40px; margin: 0; border: 2px solid rgb(79, 70, 229); }
+      </style></head><body>
+        <p>Behind the dialog</p>
+        <card-layout><span slot="title">Quarterly report</span><p>Body text</p></card-layout>
+        <iframe id="srcdoc" style="width: 200px; height: 80px" srcdoc="<p class=x style='color: rgb(1, 2, 3)'>In a srcdoc frame</p>"></iframe>
+        <form>
+          <label><input type="radio" name="plan" value="a"> A</label><label><input type="radio" name="plan" value="b"> B</label>
+          <select multiple name="tags"><option>one</option><option>two</option><option>three</option></select>
+          <textarea name="otp" autocomplete="one-time-code"></textarea>
+        </form>
+        <div id="menu" popover>Popover menu</div>
+        <dialog id="confirm"><h2>Delete invoice?</h2><button id="confirm-delete">Delete</button></dialog>
+      </body></html>`);
+      await edge.evaluate(() => {
+        customElements.define(
+          'card-layout',
+          class extends HTMLElement {
+            constructor() {
+              super();
+              this.attachShadow({ mode: 'open' }).innerHTML =
+                '<style>h3 { color: rgb(200, 0, 0); margin: 0 } ::slotted(p) { color: rgb(0, 120, 0) }</style><h3><slot name="title">Untitled</slot></h3><div class="body"><slot></slot></div>';
+            }
+          },
+        );
+        (document.querySelector('input[value=b]') as HTMLInputElement).checked = true;
+        const select = document.querySelector('select') as HTMLSelectElement;
+        select.options[0]!.selected = true;
+        select.options[2]!.selected = true;
+        (document.querySelector('textarea') as HTMLTextAreaElement).value = '123456';
+        (document.getElementById('menu') as HTMLElement).showPopover();
+        (document.getElementById('confirm') as HTMLDialogElement).showModal();
+      });
+      await edge.waitForFunction(() => (document.getElementById('srcdoc') as HTMLIFrameElement).contentDocument?.querySelector('.x'));
+      await injectSnapshot(edge);
+      const result = await edge.evaluate(() => {
+        const api = window.__demoshareSnapshot;
+        const box = (el: Element | null) => {
+          const r = el!.getBoundingClientRect();
+          return [r.left, r.top, r.width, r.height].map(Math.round);
+        };
+        const live = { dialog: box(document.getElementById('confirm')), popover: box(document.getElementById('menu')) };
+        const frozen = api.freezeDocument(document, { target: document.getElementById('confirm-delete') });
+        // The page goes away before serialising: the fallback is synchronous and needs no fetching.
+        return { live, html: frozen.fallbackHtml() };
+      });
+      expect(result.html).not.toContain('123456');
+      const offline = await offlineSnapshotPage(browser!, sanitizeSnapshot(result.html, 'http://example.test/'), VIEWPORT);
+      try {
+        const shown = await offline.page.evaluate(() => {
+          const box = (el: Element | null) => {
+            const r = el!.getBoundingClientRect();
+            return [r.left, r.top, r.width, r.height].map(Math.round);
+          };
+          const dialog = document.querySelector('[role=dialog]');
+          const topmost = document.elementFromPoint(...(box(dialog).slice(0, 2).map((v) => v + 30) as [number, number]));
+          return {
+            dialog: box(dialog),
+            popover: box(document.querySelector('#menu')),
+            dialogOnTop: dialog?.contains(topmost) ?? false,
+            backdrop: getComputedStyle(document.querySelector('[data-ds-backdrop]')!).backgroundColor,
+            target: document.querySelector('[data-ds-target]')?.textContent,
+            title: getComputedStyle(document.querySelector('card-layout h3')!).color,
+            titleText: document.querySelector('card-layout h3')?.textContent,
+            slotted: getComputedStyle(document.querySelector('card-layout .body p')!).color,
+            frame: getComputedStyle(document.querySelector('[data-ds-frame] .x')!).color,
+            plan: (document.querySelector('input[value=b]') as HTMLInputElement).checked,
+            tags: [...(document.querySelector('select') as HTMLSelectElement).selectedOptions].map((o) => o.text),
+          };
+        });
+        expect(shown).toEqual({
+          ...result.live,
+          dialogOnTop: true,
+          backdrop: 'rgba(15, 23, 42, 0.5)',
+          target: 'Delete',
+          title: 'rgb(200, 0, 0)',
+          titleText: 'Quarterly report',
+          slotted: 'rgb(0, 120, 0)',
+          frame: 'rgb(1, 2, 3)',
+          plan: true,
+          tags: ['one', 'three'],
+        });
+        expect(offline.blocked).toEqual([]);
+      } finally {
+        await offline.context.close();
+      }
+    } finally {
+      await edge.close();
+    }
+  });
+
+  it('tells sensitive and redacted elements apart, across shadow roots, and blurs them with REDACTION_CSS', async () => {
+    const check = await context.newPage();
+    try {
+      await check.setContent(`<!doctype html><body>
+        <input id="password" type="PassWord">
+        <input id="card" autocomplete="section-pay billing CC-NUMBER">
+        <input id="csc" autocomplete="cc-csc">
+        <input id="holder" autocomplete="cc-name">
+        <textarea id="new-password" autocomplete="new-password"></textarea>
+        <input id="otp" autocomplete="one-time-code">
+        <input id="email" type="email" autocomplete="email">
+        <input id="name" autocomplete="name">
+        <div data-demoshare-blur><span id="blurred">Blurred</span><x-host id="host"></x-host></div>
+        <p data-demoshare-redact id="redacted">Secret</p>
+        <p id="plain">Plain</p>
+      </body>`);
+      await injectSnapshot(check);
+      const result = await check.evaluate(() => {
+        const { privacy } = window.__demoshareSnapshot;
+        const host = document.getElementById('host')!;
+        host.attachShadow({ mode: 'open' }).innerHTML = '<b id="inside">In a shadow root</b>';
+        const style = document.createElement('style');
+        style.textContent = privacy.REDACTION_CSS;
+        document.head.append(style);
+        const ids = ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'email', 'name', 'blurred', 'redacted', 'plain'];
+        const byId = (id: string) => document.getElementById(id)!;
+        return {
+          sensitive: ids.filter((id) => privacy.isSensitiveField(byId(id))),
+          redacted: ids.filter((id) => privacy.isRedacted(byId(id))),
+          inShadow: privacy.isRedacted(host.shadowRoot!.getElementById('inside')!),
+          blurred: ids.filter((id) => getComputedStyle(byId(id)).filter.startsWith('blur(')),
+        };
+      });
+      expect(result).toEqual({
+        sensitive: ['password', 'card', 'csc', 'holder', 'new-password', 'otp'],
+        redacted: ['blurred', 'redacted'],
+        inShadow: true,
+        blurred: ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'redacted'],
+      });
+    } finally {
+      await check.close();
     }
   });
 });

@@ -227,7 +227,7 @@ function freezeDoc(doc: Document, ctx: FreezeContext, depth: number): Frozen {
   const owners = new Map<Element, Element>();
   const pending: Deferred[] = [];
   if (live === ctx.target) root.setAttribute(TARGET_ATTRIBUTE, '');
-  walkTree(live, root, { frozen, ctx, owners, pending, depth });
+  walkTree(live, root, { frozen, ctx, owners, pending, depth, topLayer: openTopLayer(doc) });
   // Deferred work may walk more trees (shadow roots), which defer more work.
   for (let i = 0; i < pending.length; i++) pending[i]!();
   frozen.sheets = captureSheets(doc, owners);
@@ -246,6 +246,8 @@ interface WalkState {
   owners: Map<Element, Element>;
   pending: Deferred[];
   depth: number;
+  /** Open dialogs and popovers of this document (usually none). */
+  topLayer: ReadonlySet<Element>;
 }
 
 /**
@@ -273,6 +275,7 @@ function visitElement(live: Element, clone: Element, state: WalkState): void {
   }
   const shadow = ctx.shadowRootOf(live);
   if (shadow) state.pending.push(() => flattenShadow(live, clone, shadow, state));
+  if (state.topLayer.size > 0 && state.topLayer.has(live)) state.pending.push(() => freezeTopLayer(live as HTMLElement, clone));
   switch (live.localName) {
     case 'input':
       freezeInput(clone as HTMLInputElement, ctx);
@@ -434,6 +437,87 @@ function freezeFrame(live: HTMLIFrameElement, clone: Element, state: WalkState):
   state.frozen.frames.push({ id, box, document: frozen });
 }
 
+/** Open `<dialog>`s and open popovers: what the browser draws in the top layer, or may (a non-modal dialog). */
+function openTopLayer(doc: Document): ReadonlySet<Element> {
+  const open = new Set<Element>();
+  for (const el of doc.querySelectorAll('dialog[open], [popover]')) {
+    if (el.localName === 'dialog' || matches(el, ':popover-open')) open.add(el);
+  }
+  return open;
+}
+
+/** `el.matches`, false for a selector this browser does not know. */
+function matches(el: Element, selector: string): boolean {
+  try {
+    return el.matches(selector);
+  } catch {
+    return false;
+  }
+}
+
+/** Computed properties that draw a dialog or popover, which lose their UA styles in the snapshot. */
+const TOP_LAYER_PROPERTIES = [
+  'display', 'overflow-x', 'overflow-y', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+  'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
+  'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color',
+  'border-top-left-radius', 'border-top-right-radius', 'border-bottom-right-radius', 'border-bottom-left-radius',
+  'background-color', 'color', 'box-shadow', 'opacity', 'text-align', 'box-sizing',
+];
+const IN_FLOW_PROPERTIES = [
+  'position', 'top', 'right', 'bottom', 'left', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
+  'width', 'height', 'z-index', 'transform',
+];
+
+/**
+ * The sanitiser drops `<dialog>` (and everything in it), and an open popover's state is not markup: a
+ * modal dialog the user clicked in would vanish from the snapshot. A dialog becomes a div with
+ * role="dialog", a popover loses its attribute, and both get inline what drew them: their computed
+ * look, and, for what was in the top layer, its box on screen as position: fixed above everything, with
+ * a modal dialog's ::backdrop as a div under it.
+ */
+function freezeTopLayer(live: HTMLElement, clone: Element): void {
+  const view = live.ownerDocument.defaultView;
+  if (!view) return;
+  const computed = view.getComputedStyle(live);
+  const modal = matches(live, ':modal');
+  const inTopLayer = modal || matches(live, ':popover-open');
+  const declarations = TOP_LAYER_PROPERTIES.map((name) => `${name}: ${computed.getPropertyValue(name)}`);
+  if (inTopLayer) {
+    const rect = live.getBoundingClientRect();
+    declarations.push(
+      'position: fixed', `left: ${rect.left}px`, `top: ${rect.top}px`, `width: ${rect.width}px`, `height: ${rect.height}px`,
+      'right: auto', 'bottom: auto', 'margin: 0', 'max-width: none', 'max-height: none', 'box-sizing: border-box', 'z-index: 2147483647',
+    );
+  } else {
+    declarations.push(...IN_FLOW_PROPERTIES.map((name) => `${name}: ${computed.getPropertyValue(name)}`));
+  }
+  let element = clone;
+  if (live.localName === 'dialog') {
+    element = document.createElement('div');
+    for (const attr of clone.attributes) if (attr.name !== 'open') element.setAttribute(attr.name, attr.value);
+    if (!element.hasAttribute('role')) element.setAttribute('role', 'dialog');
+    if (modal) element.setAttribute('aria-modal', 'true');
+    element.append(...clone.childNodes);
+    clone.replaceWith(element);
+  } else {
+    element.removeAttribute('popover');
+  }
+  element.setAttribute('style', `${declarations.join('; ')};`);
+  element.setAttribute('data-ds-top-layer', modal ? 'modal' : 'open');
+  if (modal) element.before(backdrop(view.getComputedStyle(live, '::backdrop')));
+}
+
+function backdrop(style: CSSStyleDeclaration): HTMLElement {
+  const div = document.createElement('div');
+  div.setAttribute('data-ds-backdrop', '');
+  div.setAttribute(
+    'style',
+    `position: fixed; inset: 0; z-index: 2147483646; background-color: ${style.backgroundColor || 'rgba(0, 0, 0, 0.1)'}; backdrop-filter: ${style.backdropFilter || 'none'};`,
+  );
+  return div;
+}
+
 /** Computed properties that place and draw an iframe's box, copied onto the div that replaces it. */
 const FRAME_BOX_PROPERTIES = [
   'position', 'top', 'right', 'bottom', 'left', 'z-index', 'float', 'clear', 'vertical-align',
@@ -458,7 +542,7 @@ function frameBox(live: HTMLIFrameElement, doc: Document | null, id: string): HT
     if (value !== null) box.setAttribute(name, value);
   }
   box.setAttribute(FRAME_ATTRIBUTE, id);
-  const computed = getComputedStyle(live);
+  const computed = (live.ownerDocument.defaultView ?? window).getComputedStyle(live);
   const declarations = FRAME_BOX_PROPERTIES.map((name) => `${name}: ${computed.getPropertyValue(name)}`);
   const display = computed.display === 'inline' ? 'inline-block' : computed.display;
   declarations.push(`display: ${display}`, 'box-sizing: border-box', `width: ${live.offsetWidth}px`, `height: ${live.offsetHeight}px`, 'overflow: auto');
@@ -771,6 +855,7 @@ function planDocument(frozen: Frozen, scope: CssScope, progress: Progress, wante
   for (const el of frozen.root.querySelectorAll('[style*="url(" i], image')) {
     for (const url of elementImageUrls(el, frozen.baseUrl)) want(wanted, url, 'image', 1);
   }
+  for (const { file } of externalUses(frozen)) want(wanted, file, 'image', 1);
   const frames = frozen.frames
     .filter((frame) => frame.document)
     .map((frame) => ({ frame, plan: planDocument(frame.document!, { kind: 'frame', id: frame.id }, progress, wanted, limits) }));
@@ -782,6 +867,73 @@ function want(wanted: Wanted, url: string, kind: 'image' | 'font', priority: num
   const known = wanted.get(url);
   if (known) known.priority = Math.min(known.priority, priority);
   else wanted.set(url, { kind, priority, order: wanted.size });
+}
+
+/** `<use>`s of a symbol in another file (an icon sprite): that file, and the symbol's id in it. */
+function externalUses(frozen: Frozen): { use: Element; attr: string; file: string; id: string }[] {
+  const uses: { use: Element; attr: string; file: string; id: string }[] = [];
+  for (const use of frozen.root.querySelectorAll('use')) {
+    const attr = use.hasAttribute('href') ? 'href' : 'xlink:href';
+    const value = use.getAttribute(attr);
+    if (!value || value.startsWith('#')) continue;
+    const url = resolveUrl(value, frozen.baseUrl);
+    if (!url || !/^https?:/.test(url)) continue;
+    const hash = url.indexOf('#');
+    if (hash > 0) uses.push({ use, attr, file: url.slice(0, hash), id: decodeURIComponent(url.slice(hash + 1)) });
+  }
+  return uses;
+}
+
+/**
+ * Icon sprites: a `<use href="icons.svg#x">` needs the file, which a snapshot shown elsewhere cannot
+ * load (and a data: URL is not allowed there). Each fetched sprite is copied into the document once, in
+ * an invisible `<svg>` (not display: none, which would break its gradients), with its ids prefixed so
+ * they cannot clash with the page's, and the `<use>`s point at the copies.
+ */
+function inlineSprites(frozen: Frozen, inlined: Map<string, string>): void {
+  const copies = new Map<string, string | null>();
+  for (const { use, attr, file, id } of externalUses(frozen)) {
+    if (!copies.has(file)) copies.set(file, copySprite(frozen.root, inlined.get(file), copies.size + 1));
+    const prefix = copies.get(file);
+    if (prefix) use.setAttribute(attr, `#${prefix}${id}`);
+  }
+}
+
+function copySprite(root: Element, dataUrl: string | undefined, n: number): string | null {
+  const text = dataUrl ? dataUrlText(dataUrl) : null;
+  if (!text) return null;
+  const sprite = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+  if (sprite.localName !== 'svg') return null;
+  const prefix = `ds-sprite-${n}-`;
+  for (const el of sprite.querySelectorAll('script, foreignObject')) el.remove();
+  for (const el of [sprite, ...sprite.querySelectorAll('*')]) {
+    for (const attr of [...el.attributes]) {
+      if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
+      else if (attr.name === 'id') el.setAttribute('id', `${prefix}${attr.value}`);
+      else if (/^#/.test(attr.value) && /(^|:)href$/.test(attr.name)) el.setAttribute(attr.name, `#${prefix}${attr.value.slice(1)}`);
+      else if (attr.value.includes('url(#')) el.setAttribute(attr.name, attr.value.replace(/url\(#/g, `url(#${prefix}`));
+    }
+  }
+  const holder = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  holder.setAttribute('data-ds-sprite', '');
+  holder.setAttribute('aria-hidden', 'true');
+  holder.setAttribute('style', 'position: absolute; width: 0; height: 0; overflow: hidden;');
+  holder.append(...sprite.childNodes);
+  (root.querySelector(':scope > body') ?? root).append(holder);
+  return prefix;
+}
+
+/** The text of a data: URL (base64 or percent-encoded), or null. */
+function dataUrlText(dataUrl: string): string | null {
+  const comma = dataUrl.indexOf(',');
+  if (comma < 0) return null;
+  const payload = dataUrl.slice(comma + 1);
+  try {
+    if (!/;base64$/i.test(dataUrl.slice(0, comma))) return decodeURIComponent(payload);
+    return new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(payload)), (c) => c.charCodeAt(0)));
+  } catch {
+    return null;
+  }
 }
 
 /** Images an element draws itself: url()s in its inline style, an SVG `<image>`'s href. */
@@ -886,6 +1038,7 @@ function assemble(
 function applyDocument(plan: DocumentPlan, progress: Progress, limits: Limits, counters: { stylesheets: number; linked: number }): string {
   const { frozen, scope } = plan;
   const { inlined } = progress;
+  inlineSprites(frozen, inlined);
   cleanElements(frozen.root, frozen.baseUrl, inlined);
   applyImages(frozen, inlined);
   encodeCanvases(frozen, progress, limits);
