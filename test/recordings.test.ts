@@ -487,6 +487,12 @@ describe('recording upload API', () => {
     expect(ops.remove.responses['204']).toBeDefined();
     expect(ops.get.security).toEqual([{ bearerAuth: ['demos:read'] }]);
     expect(ops.put.description).toContain('Content-Digest');
+    expect(ops.put.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'content-digest', required: true })]),
+    );
+    for (const op of Object.values(ops)) {
+      for (const parameter of op.parameters ?? []) expect(parameter.description, parameter.name).toBeTruthy();
+    }
     const stepBody = ops.put.requestBody.content['application/json'].schema;
     for (const [name, property] of Object.entries(stepBody.properties as Record<string, Json>)) expect(property.description, name).toBeTruthy();
     expect(ops.put.responses['200'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/Recording');

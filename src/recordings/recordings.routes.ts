@@ -9,6 +9,7 @@ import { type DigestAlgorithm, digestsOf, parseContentDigest } from './content-d
 import {
   createRecordingBody,
   recordedStepBody,
+  recordedStepHeaders,
   recordingParams,
   recordingSchema,
   recordingStepParams,
@@ -93,6 +94,7 @@ export function recordingsRoutes(app: ZodApp, ctx: ModuleContext<Services['recor
           'decoded screenshot (STEP_IMAGE_MAX_BYTES) or the snapshot (RECORDING_SNAPSHOT_MAX_BYTES); 415 for a ' +
           'screenshot that is not a PNG, JPEG or WebP image.',
         params: recordingStepParams,
+        headers: recordedStepHeaders,
         body: recordedStepBody,
         response: { 200: dataEnvelope(recordingSchema), ...withState, 413: errorEnvelope, 415: errorEnvelope },
       },

@@ -10,7 +10,7 @@ export const MAX_RECORDED_STEPS = 200;
 
 // ---- requests ------------------------------------------------------------------------------------
 
-export const recordingParams = z.object({ id: idSchema('recording') });
+export const recordingParams = z.object({ id: idSchema('recording').meta({ description: 'The recording’s id, as its creation answered.' }) });
 export const recordingStepParams = recordingParams.extend({
   number: z.coerce
     .number()
@@ -18,6 +18,16 @@ export const recordingStepParams = recordingParams.extend({
     .min(1)
     .max(MAX_RECORDED_STEPS)
     .meta({ description: 'The step’s number, 1 to the recording’s step_count.' }),
+});
+
+/** Declared for the reference; the route checks the header itself, before the body is read. */
+export const recordedStepHeaders = z.looseObject({
+  'content-digest': z.string().meta({
+    description:
+      'RFC 9530: `sha-256=:<base64 of the SHA-256 of the exact body bytes>:` (a `sha-512` member beside it is ' +
+      'checked too). Required.',
+    example: 'sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:',
+  }),
 });
 
 export const createRecordingBody = z
