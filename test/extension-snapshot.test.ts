@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchResource, SerializedSnapshot } from '../extension/src/content/snapshot';
+import { frameSelector, leadingImports, partSelector, shadowSelector, wrapImportConditions } from '../extension/src/content/snapshot-css';
 import { launchBrowser } from './helpers/browser';
 import { INVOICE_FORM, openInvoiceForm, type RecorderApp, startRecorderApp } from './helpers/recorder-app';
 import {
@@ -262,6 +263,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         dialog { border: 0; border-radius: 16px; padding: 24px; width: 360px; }
         dialog::backdrop { background: rgba(15, 23, 42, 0.5); }
         [popover] { inset: auto; top: 200px; left: 40px; margin: 0; border: 2px solid rgb(79, 70, 229); }
+        card-layout::part(title) { letter-spacing: 2px; }
       </style></head><body>
         <p>Behind the dialog</p>
         <card-layout><span slot="title">Quarterly report</span><p>Body text</p></card-layout>
@@ -281,7 +283,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
             constructor() {
               super();
               this.attachShadow({ mode: 'open' }).innerHTML =
-                '<style>h3 { color: rgb(200, 0, 0); margin: 0 } ::slotted(p) { color: rgb(0, 120, 0) }</style><h3><slot name="title">Untitled</slot></h3><div class="body"><slot></slot></div>';
+                '<style>h3 { color: rgb(200, 0, 0); margin: 0 } ::slotted(p) { color: rgb(0, 120, 0) }</style><h3 part="title"><slot name="title">Untitled</slot></h3><div class="body"><slot></slot></div>';
             }
           },
         );
@@ -323,6 +325,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
             backdrop: getComputedStyle(document.querySelector('[data-ds-backdrop]')!).backgroundColor,
             target: document.querySelector('[data-ds-target]')?.textContent,
             title: getComputedStyle(document.querySelector('card-layout h3')!).color,
+            part: getComputedStyle(document.querySelector('card-layout h3')!).letterSpacing,
             titleText: document.querySelector('card-layout h3')?.textContent,
             slotted: getComputedStyle(document.querySelector('card-layout .body p')!).color,
             frame: getComputedStyle(document.querySelector('[data-ds-frame] .x')!).color,
@@ -336,6 +339,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
           backdrop: 'rgba(15, 23, 42, 0.5)',
           target: 'Delete',
           title: 'rgb(200, 0, 0)',
+          part: '2px',
           titleText: 'Quarterly report',
           slotted: 'rgb(0, 120, 0)',
           frame: 'rgb(1, 2, 3)',
@@ -393,5 +397,34 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     } finally {
       await check.close();
     }
+  });
+});
+
+describe('snapshot CSS rewriting', () => {
+  it('points a flattened frame’s html and body selectors at the divs standing in for them', () => {
+    expect(frameSelector('html')).toBe(':where([data-ds-frame-html])');
+    expect(frameSelector(':root, body > .x, html.dark .y, .tbody, tbody td')).toBe(
+      ':where([data-ds-frame-html]), :where([data-ds-frame-body]) > .x, :where([data-ds-frame-html]).dark .y, .tbody, tbody td',
+    );
+  });
+
+  it('turns shadow-root selectors into selectors of the flattened tree', () => {
+    expect(shadowSelector(':host')).toBe(':where(:scope)');
+    expect(shadowSelector(':host([open]:not(.x)) .a')).toBe(':where(:scope):is([open]:not(.x)) .a');
+    expect(shadowSelector(':host-context(.dark) p')).toBe(':where(:scope):is(.dark, .dark *) p');
+    expect(shadowSelector('::slotted(p), slot[name=a]::slotted(*)')).toBe('slot > :is(p), slot[name=a] > :is(*)');
+    expect(partSelector('x-card::part(title active):hover')).toBe('x-card [part~="title"][part~="active"]:hover');
+  });
+
+  it('takes leading @imports off a fetched stylesheet and inlines them under their conditions', () => {
+    const { imports, rest } = leadingImports('@charset "utf-8";\n/* base */ @import url("a.css");\n@import \'b.css\' layer(base) supports(display: grid) screen and (min-width: 40em);\n.x { color: red }');
+    expect(imports).toEqual([
+      { url: 'a.css', conditions: '' },
+      { url: 'b.css', conditions: 'layer(base) supports(display: grid) screen and (min-width: 40em)' },
+    ]);
+    expect(rest.trim()).toBe('.x { color: red }');
+    expect(wrapImportConditions('.y{}', 'layer(base) supports(display: grid) screen').replace(/\s+/g, ' ').trim()).toBe(
+      '@layer base { @supports (display: grid) { @media screen { .y{} } } }',
+    );
   });
 });

@@ -253,7 +253,9 @@ function ruleToCss(rule: CSSRule, baseUrl: string, ctx: CssContext, depth: numbe
   }
   if (GLOBAL_RULES.has(type)) return { global: `${rewriteUrls(rule.cssText, baseUrl, 'image', 3, ctx)}\n`, scoped: '' };
   if (type === 'CSSStyleRule') {
-    const text = ctx.scope.kind === 'document' ? rule.cssText : restyleSelector(rule as CSSStyleRule, ctx.scope);
+    const style = rule as CSSStyleRule;
+    const plain = ctx.scope.kind === 'document' && !style.selectorText.includes('::part(');
+    const text = plain ? rule.cssText : restyleSelector(style, ctx.scope);
     return { global: '', scoped: `${rewriteUrls(text, baseUrl, 'image', 3, ctx)}\n` };
   }
   if (isGroupingRule(rule)) {
@@ -354,7 +356,8 @@ export function fontFaceKey(face: { getPropertyValue(name: string): string } | F
 function restyleSelector(rule: CSSStyleRule, scope: CssScope): string {
   const text = rule.cssText;
   const body = text.startsWith(rule.selectorText) ? text.slice(rule.selectorText.length) : text.slice(text.indexOf('{'));
-  const selector = scope.kind === 'frame' ? frameSelector(rule.selectorText) : shadowSelector(rule.selectorText);
+  const scoped = scope.kind === 'frame' ? frameSelector(rule.selectorText) : scope.kind === 'shadow' ? shadowSelector(rule.selectorText) : rule.selectorText;
+  const selector = partSelector(scoped);
   return `${selector}${body}`;
 }
 
@@ -382,6 +385,15 @@ export function shadowSelector(selector: string): string {
   out = out.replace(/:host(?![\w-])/g, ':where(:scope)');
   out = replaceFunctional(out, '::slotted(', (arg, before) => (/[\s>+~,(]$|^$/.test(before) ? `slot > :is(${arg})` : ` > :is(${arg})`));
   return out;
+}
+
+/**
+ * `x-card::part(title)` styles the element of x-card's shadow root that has part="title". Once the shadow
+ * root is flattened, that element is an ordinary descendant of the host.
+ */
+export function partSelector(selector: string): string {
+  if (!selector.includes('::part(')) return selector;
+  return replaceFunctional(selector, '::part(', (arg) => ` ${arg.trim().split(/\s+/).map((part) => `[part~="${part}"]`).join('')}`);
 }
 
 /** Replaces each `name(arg)` (matching nested parentheses) with `replace(arg, textBefore)`. */
