@@ -15,7 +15,10 @@ describe('removePrivateFields', () => {
     expect(clean('<input type=" PassWord " value="hunter2">')).not.toContain('hunter2');
   });
 
-  it.each(['cc-number', 'cc-csc', 'cc-exp', 'cc-exp-month', 'cc-exp-year', 'current-password', 'new-password', 'one-time-code'])(
+  it.each([
+    'cc-number', 'cc-csc', 'cc-exp', 'cc-exp-month', 'cc-exp-year', 'cc-name', 'cc-given-name', 'cc-additional-name', 'cc-family-name',
+    'current-password', 'new-password', 'one-time-code',
+  ])(
     'drops the value of a control with autocomplete %s (alone or among other tokens)',
     (token) => {
       expect(clean(`<input autocomplete="${token}" value="s3cret">`)).not.toContain('s3cret');
@@ -31,8 +34,8 @@ describe('removePrivateFields', () => {
     expect(clean(html)).toBe(html);
   });
 
-  it('obscures an element marked data-demoshare-redact as a redaction does: bullets, no words in attributes', () => {
-    const out = clean('<p>Hello <span data-demoshare-redact title="Jane Roe">Jane Roe <input value="x@y.z"></span></p>');
+  it.each(['data-demoshare-redact', 'data-demoshare-blur'])('obscures an element marked %s as a redaction does: bullets, no words in attributes', (mark) => {
+    const out = clean(`<p>Hello <span ${mark} title="Jane Roe">Jane Roe <input value="x@y.z"></span></p>`);
     expect(out).not.toMatch(/Jane|Roe|x@y\.z/);
     expect(out).toContain('•••• •••');
     expect(out).toContain('Hello');

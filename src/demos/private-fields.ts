@@ -3,16 +3,27 @@ import { removeElement } from 'domutils';
 import { forEachElement } from '../generation/dom-walk';
 import { redactElement } from './redact-snapshot';
 
-/** The attribute a page (or the recorder) puts on an element whose content must never be kept. */
-export const REDACT_MARK = 'data-demoshare-redact';
+/**
+ * The attributes that mark an element whose content must never be kept: set by a site's developers
+ * (`data-demoshare-redact`) or by the recorder's blur tool (`data-demoshare-blur`), as the extension's own
+ * privacy rules have them (extension/src/shared/privacy.ts).
+ */
+export const REDACT_MARKS = ['data-demoshare-redact', 'data-demoshare-blur'] as const;
 
-/** `autocomplete` tokens that name a payment or secret field (WHATWG autofill detail tokens). */
+/**
+ * `autocomplete` tokens (WHATWG autofill field names) of payment and secret fields. The cardholder's name
+ * is one, as the extension has it: no demo needs the name printed on a card.
+ */
 const SECRET_AUTOCOMPLETE = new Set([
   'cc-number',
   'cc-csc',
   'cc-exp',
   'cc-exp-month',
   'cc-exp-year',
+  'cc-name',
+  'cc-given-name',
+  'cc-additional-name',
+  'cc-family-name',
   'current-password',
   'new-password',
   'one-time-code',
@@ -31,7 +42,7 @@ export function holdsSecret(el: Element): boolean {
  * Takes out of a page snapshot what must never be stored, whatever its sender already did: the value of
  * password inputs and of controls whose `autocomplete` names a payment or secret field (an input's value
  * attribute, a textarea's text, a select's chosen option), and everything an element marked
- * `data-demoshare-redact` says, obscured as the editor's redactions are (`redactElement`: bullets).
+ * `data-demoshare-redact` or `data-demoshare-blur` says, obscured as the editor's redactions are (`redactElement`: bullets).
  * Changes `doc` in place; run it before anything else reads or stores the document.
  *
  * @example
@@ -40,7 +51,7 @@ export function holdsSecret(el: Element): boolean {
  */
 export function removePrivateFields(doc: Document): void {
   forEachElement(doc, (el) => {
-    if (el.attribs[REDACT_MARK] !== undefined) {
+    if (REDACT_MARKS.some((mark) => el.attribs[mark] !== undefined)) {
       redactElement(el);
       // Everything inside is obscured already, secret controls included.
       return false;
