@@ -224,6 +224,11 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     expect(fetched).toContain(`image ${app.url}app/files/avatar.png`);
     expect(fetched).toContain(`image ${app.url}static/icons.svg`);
     expect(fetched).not.toContain(`css ${app.url}static/app.css`); // readable: taken from the CSSOM
+    // Not fetched: a font's fallback source, the image of a rule matching nothing on the page, and one
+    // under a media query the window did not match (they stay URLs in the CSS).
+    expect(fetched).not.toContain(`font ${app.styleOrigin}/fonts/source-code-pro-500.woff`);
+    expect(fetched.filter((line) => /empty-state|sidebar-mobile/.test(line))).toEqual([]);
+    expect(snapshot.html).toContain(`url("${app.styleOrigin}/img/empty-state.svg")`);
     expect(kinds.filter((k) => k === 'css')).toHaveLength(2);
     expect(snapshot.stats).toMatchObject({ fetchedStylesheets: 2, failedStylesheets: 0, frozenFrames: 1, shadowRoots: 1, sensitiveFields: 2, redactedSubtrees: 1 });
   });

@@ -61,7 +61,18 @@ export interface CssContext {
   /** Font faces the page had loaded, as keys from fontFaceKey. */
   loadedFonts: ReadonlySet<string>;
   maxImportDepth: number;
+  /**
+   * Whether a style rule's selector matches something in the snapshot; images of rules that match
+   * nothing (other pages' and other states' backgrounds) are left as URLs instead of being fetched.
+   * Absent: every rule counts as used.
+   */
+  isUsed?: (selectorText: string) => boolean;
+  /** Whether a media query matches in the recorded window; images of rules under one that does not stay URLs. */
+  matchesMedia?: (query: string) => boolean;
 }
+
+/** How a url() found while writing CSS is registered: as a font or image to inline, or not at all. */
+type Registration = { kind: 'image' | 'font'; priority: number; firstOnly?: boolean } | null;
 
 /** Rules that may only stand at the top level (or in conditional rules), never inside `@scope`. */
 const GLOBAL_RULES = new Set([
@@ -248,27 +259,33 @@ function ruleToCss(rule: CSSRule, baseUrl: string, ctx: CssContext, depth: numbe
   const type = rule.constructor.name;
   if (type === 'CSSImportRule') return { global: '', scoped: importRuleToCss(rule as CSSImportRule, ctx, depth) };
   if (type === 'CSSFontFaceRule') {
+    // Only the first source (the preferred format, woff2 as a rule) is inlined: the others are fallbacks
+    // for browsers that lack it, and would triple the font's bytes.
     const priority = ctx.loadedFonts.has(fontFaceKey((rule as CSSFontFaceRule).style)) ? 0 : 2;
-    return { global: `${rewriteUrls(rule.cssText, baseUrl, 'font', priority, ctx)}\n`, scoped: '' };
+    return { global: `${rewriteUrls(rule.cssText, baseUrl, ctx, { kind: 'font', priority, firstOnly: true })}\n`, scoped: '' };
   }
-  if (GLOBAL_RULES.has(type)) return { global: `${rewriteUrls(rule.cssText, baseUrl, 'image', 3, ctx)}\n`, scoped: '' };
+  if (GLOBAL_RULES.has(type)) return { global: `${rewriteUrls(rule.cssText, baseUrl, ctx, { kind: 'image', priority: 3 })}\n`, scoped: '' };
   if (type === 'CSSStyleRule') {
     const style = rule as CSSStyleRule;
     const plain = ctx.scope.kind === 'document' && !style.selectorText.includes('::part(');
     const text = plain ? rule.cssText : restyleSelector(style, ctx.scope);
-    return { global: '', scoped: `${rewriteUrls(text, baseUrl, 'image', 3, ctx)}\n` };
+    const used = !ctx.isUsed || !/url\(/i.test(text) || ctx.isUsed(style.selectorText);
+    return { global: '', scoped: `${rewriteUrls(text, baseUrl, ctx, used ? { kind: 'image', priority: 3 } : null)}\n` };
   }
   if (isGroupingRule(rule)) {
     // @media, @supports, @container, @layer blocks, @scope, @starting-style: the prelude as the browser
-    // wrote it, then the children rewritten one by one.
+    // wrote it, then the children rewritten one by one. Under a media query the recorded window did not
+    // match, images are not inlined (the player shows the snapshot at the recorded size).
     const prelude = rule.cssText.slice(0, rule.cssText.indexOf('{')).trim();
-    const inner = rulesToCss([...rule.cssRules], baseUrl, ctx, depth);
+    const media = type === 'CSSMediaRule' ? (rule as CSSMediaRule).media.mediaText : '';
+    const shown = !media || !ctx.matchesMedia || ctx.matchesMedia(media);
+    const inner = rulesToCss([...rule.cssRules], baseUrl, shown ? ctx : { ...ctx, isUsed: () => false }, depth);
     return {
       global: inner.global.trim() ? `${prelude} {\n${inner.global}}\n` : '',
       scoped: inner.scoped.trim() ? `${prelude} {\n${inner.scoped}}\n` : '',
     };
   }
-  return { global: '', scoped: `${rewriteUrls(rule.cssText, baseUrl, 'image', 3, ctx)}\n` };
+  return { global: '', scoped: `${rewriteUrls(rule.cssText, baseUrl, ctx, { kind: 'image', priority: 3 })}\n` };
 }
 
 /**
@@ -314,16 +331,19 @@ export function readableRules(sheet: CSSStyleSheet | null | undefined): CSSRule[
 
 /**
  * Every `url(...)` made absolute against the stylesheet's address (Chromium serialises them as written)
- * and registered for inlining. Written back as `url("…")`: URL serialisation percent-encodes quotes.
+ * and, if `register` says so, registered for inlining. Written back as `url("…")`: URL serialisation
+ * percent-encodes quotes.
  */
-function rewriteUrls(css: string, baseUrl: string, kind: 'image' | 'font', priority: number, ctx: CssContext): string {
+function rewriteUrls(css: string, baseUrl: string, ctx: CssContext, register: Registration): string {
+  let registered = 0;
   return css.replace(CSS_URL, (whole, _quote: string, raw: string) => {
     const value = raw.trim();
     if (/^data:/i.test(value)) return whole;
     if (value.startsWith('#')) return whole; // an SVG fragment reference (filter: url(#x)) stays local
     const absolute = resolveUrl(value, baseUrl);
     if (!absolute) return 'url("about:invalid")';
-    ctx.addResource({ url: absolute, kind, priority });
+    if (register && (!register.firstOnly || registered === 0)) ctx.addResource({ url: absolute, kind: register.kind, priority: register.priority });
+    registered++;
     return `url("${absolute}")`;
   });
 }

@@ -157,6 +157,8 @@ export interface Frozen {
   canvases: FrozenCanvas[];
   /** Font faces the page had loaded (fontFaceKey), fetched first. */
   loadedFonts: Set<string>;
+  /** Whether a media query matches in the recorded window. */
+  matchesMedia: (query: string) => boolean;
   stats: FreezeStats;
   /** What serializeFrozen has fetched so far (internal). */
   progress: Progress;
@@ -220,6 +222,7 @@ function freezeDoc(doc: Document, ctx: FreezeContext, depth: number): Frozen {
     images: [],
     canvases: [],
     loadedFonts: loadedFontKeys(doc),
+    matchesMedia: (query) => view?.matchMedia(query).matches ?? true,
     stats: ctx.stats,
     progress: { sheets: new Map(), inlined: new Map(), inlinedBytes: 0, counts: { inlined: 0, failed: 0, overBudget: 0 }, result: null },
     fallbackHtml: () => fallbackHtml(frozen),
@@ -833,12 +836,16 @@ interface DocumentPlan {
 function planDocument(frozen: Frozen, scope: CssScope, progress: Progress, wanted: Wanted, limits: Limits): DocumentPlan {
   const addResource = ({ url, kind, priority }: { url: string; kind: 'image' | 'font'; priority: number }) =>
     want(wanted, url, kind, priority);
+  const isUsed = usedIn(frozen.root);
   const ctx = (cssScope: CssScope): CssContext => ({
     scope: cssScope,
     sheets: progress.sheets,
     addResource,
     loadedFonts: frozen.loadedFonts,
     maxImportDepth: limits.maxImportDepth,
+    // A shadow root's selectors (:host, ::slotted) cannot be tried on the flattened tree as they are.
+    isUsed: cssScope.kind === 'shadow' ? undefined : isUsed,
+    matchesMedia: frozen.matchesMedia,
   });
   const documentCtx = ctx(scope);
   const sheets = frozen.sheets.map(({ sheet, owner }) => ({ owner, css: sheetToCss(sheet, documentCtx), href: sheet.href }));
@@ -861,6 +868,32 @@ function planDocument(frozen: Frozen, scope: CssScope, progress: Progress, wante
     .map((frame) => ({ frame, plan: planDocument(frame.document!, { kind: 'frame', id: frame.id }, progress, wanted, limits) }));
   return { frozen, scope, sheets, shadowCss, frames };
 }
+
+/**
+ * Whether a selector matches an element of the clone, ignoring the states and pseudo-elements a
+ * detached clone cannot be in or have (:hover, ::before…), which the page may well show. An invalid or
+ * unknown selector counts as used.
+ */
+function usedIn(root: Element): (selector: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (selector) => {
+    let used = known.get(selector);
+    if (used === undefined) {
+      // A compound that was only a state (`.menu :hover`) becomes `*`, not nothing.
+      const stateless = selector.replace(STATES, (_state, at: number, whole: string) => (/[\s>+~,(]/.test(whole[at - 1] ?? ' ') ? '*' : ''));
+      try {
+        used = root.matches(stateless) || root.querySelector(stateless) !== null;
+      } catch {
+        used = true;
+      }
+      known.set(selector, used);
+    }
+    return used;
+  };
+}
+
+const STATES =
+  /::?(?:before|after|placeholder|marker|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)|:(?:hover|focus|focus-visible|focus-within|active|visited|target|target-within|popover-open|modal|fullscreen|autofill|user-invalid|user-valid)(?![\w-])/gi;
 
 function want(wanted: Wanted, url: string, kind: 'image' | 'font', priority: number): void {
   if (!/^https?:/.test(url)) return;
