@@ -3,9 +3,10 @@
  * on the Ledgerly fixture app's filled-in invoice form and on a page of 10 000 elements:
  *
  * - freeze: the synchronous part that runs inside the capture-phase click handler, i.e. the input delay
- *   the click gets. The first freeze of a page is cold (code not yet optimised); p50/p95 are over the
- *   ones after it. Measured reading every element's scroll offsets ('all') and with a scroll tracker (what
- *   the recorder uses).
+ *   the click gets. The first freeze of a page is cold (code not yet optimised, and in the default 'auto'
+ *   mode it reads every element's scroll offsets and starts a scroll tracker); p50/p95 are over the ones
+ *   after it. Measured reading every element's scroll offsets ('all') and in the default mode ('auto'),
+ *   where later freezes read only the offsets of elements the tracker saw scroll.
  * - serialise: the asynchronous part after it (stylesheets, fonts and images fetched through a stand-in
  *   for the background worker: Node's fetch behind page.exposeFunction), and the snapshot's size.
  *
@@ -38,7 +39,7 @@ async function measure(label: string, context: BrowserContext, page: Page, targe
   await context.exposeFunction('__fetchResource', nodeFetchResource(context));
   await injectSnapshot(page);
   const all = await freezeTimes(page, freezes + 1, { target, scroll: 'all' });
-  const tracked = await freezeTimes(page, freezes + 1, { target, scroll: 'tracker' });
+  const auto = await freezeTimes(page, freezes + 1, { target, scroll: 'auto' });
   const serialised: number[] = [];
   let bytes = 0;
   let inlined = '';
@@ -55,7 +56,7 @@ async function measure(label: string, context: BrowserContext, page: Page, targe
   };
   console.log(`${label}: ${all.elements} elements`);
   console.log(freezeLine('every scroll offset', all.times));
-  console.log(freezeLine('scroll tracker', tracked.times));
+  console.log(freezeLine('auto (tracker)', auto.times));
   console.log(`  serialise               p50 ${ms(quantile(serialised, 0.5))}   max ${ms(Math.max(...serialised))}`);
   console.log(`  snapshot                ${(bytes / 1024).toFixed(0).padStart(6)} KiB   ${inlined}`);
 }

@@ -241,11 +241,13 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
       await injectSnapshot(large);
       const all = await freezeTimes(large, 9, { target: 'button', scroll: 'all' });
       const tracked = await freezeTimes(large, 9, { target: 'button', scroll: 'tracker' });
+      const auto = await freezeTimes(large, 9, { target: 'button', scroll: 'auto' });
       const { elements } = all;
       const once = await snapshotOnce(large, 'button');
       const runs = (times: number[]) => `median ${quantile(times, 0.5).toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')})`;
       console.log(
         `10k page: ${elements} elements; freeze reading every scroll offset ${runs(all.times)}; with a scroll tracker ${runs(tracked.times)}; ` +
+          `default ('auto': all the first time, then a tracker) ${runs(auto.times)}; ` +
           `serialise ${once.serializeMs.toFixed(0)} ms, ${once.snapshot.bytes} bytes`,
       );
       const times = tracked.times;

@@ -102,12 +102,13 @@ export async function offlineSnapshotPage(
 
 /**
  * Freeze times (ms, measured with performance.now() inside the page) of `runs` freezes of the page as it
- * is, reading every element's scroll offsets ('all') or only those a scroll tracker saw ('tracker').
+ * is, reading every element's scroll offsets ('all'), only those a scroll tracker saw ('tracker'), or
+ * the default ('auto': all on the first freeze, which starts a tracker, then the tracker's).
  */
 export async function freezeTimes(
   page: Page,
   runs: number,
-  options: { target?: string; scroll?: 'all' | 'tracker' } = {},
+  options: { target?: string; scroll?: 'all' | 'tracker' | 'auto' } = {},
 ): Promise<{ times: number[]; elements: number }> {
   return page.evaluate(
     ({ runs, target, scroll }) => {
@@ -121,7 +122,7 @@ export async function freezeTimes(
       for (let i = 0; i < runs; i++) {
         gc?.();
         const started = performance.now();
-        api.freezeDocument(document, { target: el, scroll: tracker ?? 'all' });
+        api.freezeDocument(document, { target: el, scroll: tracker ?? (scroll === 'auto' ? 'auto' : 'all') });
         times.push(performance.now() - started);
       }
       tracker?.stop();

@@ -57,12 +57,13 @@ export interface FreezeOptions {
   /** How deep same-origin iframes are followed. Default 3. */
   maxFrameDepth?: number;
   /**
-   * Whose scroll offsets are recorded (the window's always are): 'all' reads every element's, which costs
-   * about 1.4 µs per element (14 ms on a 10 000-element page, more than the clone itself); a tracker from
-   * trackScrolling only the elements it saw scroll, nearly free; 'none' none. Default 'all': the recorder
-   * should pass a tracker started when recording starts.
+   * Whose scroll offsets are recorded (the window's always are). Reading an element's costs about 1.4 µs,
+   * 14 ms on a 10 000-element page, more than cloning it: 'all' reads every element's; a tracker from
+   * trackScrolling only those it saw scroll, nearly free; 'none' none. 'auto' (the default) reads every
+   * element's on a document's first freeze and starts a tracker for it (a capture-phase scroll listener
+   * that stays for the life of the page), so later freezes of that document only read what scrolled.
    */
-  scroll?: 'all' | 'none' | ScrollTracker;
+  scroll?: 'auto' | 'all' | 'none' | ScrollTracker;
 }
 
 /** Elements that have scrolled since trackScrolling started (and, after an idle scan, before). */
@@ -77,6 +78,11 @@ export interface ScrollTracker {
  * started are found by one full scan when the browser is idle (off the click path).
  */
 export function trackScrolling(doc: Document): ScrollTracker {
+  return startTracker(doc, true);
+}
+
+/** The tracker behind trackScrolling; 'auto' freezes start one without the idle scan (they read all first). */
+function startTracker(doc: Document, scanWhenIdle: boolean): ScrollTracker & { scrolled: WeakSet<Element> } {
   const scrolled = new WeakSet<Element>();
   const onScroll = (event: Event) => {
     const target = event.target as Node | null;
@@ -87,7 +93,7 @@ export function trackScrolling(doc: Document): ScrollTracker {
   const scan = () => {
     for (const el of doc.getElementsByTagName('*')) if (el.scrollTop !== 0 || el.scrollLeft !== 0) scrolled.add(el);
   };
-  const idle = view && 'requestIdleCallback' in view ? view.requestIdleCallback(scan, { timeout: 2_000 }) : null;
+  const idle = scanWhenIdle && view && 'requestIdleCallback' in view ? view.requestIdleCallback(scan, { timeout: 2_000 }) : null;
   return {
     scrolled,
     stop: () => {
@@ -175,9 +181,7 @@ interface FreezeContext {
   shadowRootOf: (el: Element) => ShadowRoot | null;
   canvasPixelsLeft: number;
   maxFrameDepth: number;
-  /** Read every element's scroll offsets (else only those the tracker saw scroll). */
-  scrollAll: boolean;
-  scrolled: { has(el: Element): boolean } | null;
+  scroll: 'auto' | 'all' | 'none' | ScrollTracker;
   nextId: number;
   stats: FreezeStats;
 }
@@ -196,8 +200,7 @@ export function freezeDocument(doc: Document, options: FreezeOptions = {}): Froz
     shadowRootOf: options.shadowRootOf ?? ((el) => el.shadowRoot),
     canvasPixelsLeft: options.maxCanvasPixels ?? 8_000_000,
     maxFrameDepth: options.maxFrameDepth ?? 3,
-    scrollAll: (options.scroll ?? 'all') === 'all',
-    scrolled: typeof options.scroll === 'object' ? options.scroll.scrolled : null,
+    scroll: options.scroll ?? 'auto',
     nextId: 1,
     stats: { elements: 0, frames: 0, frozenFrames: 0, shadowRoots: 0, canvases: 0, sensitiveFields: 0, redactedSubtrees: 0, freezeMs: 0 },
   };
@@ -230,7 +233,7 @@ function freezeDoc(doc: Document, ctx: FreezeContext, depth: number): Frozen {
   const owners = new Map<Element, Element>();
   const pending: Deferred[] = [];
   if (live === ctx.target) root.setAttribute(TARGET_ATTRIBUTE, '');
-  walkTree(live, root, { frozen, ctx, owners, pending, depth, topLayer: openTopLayer(doc) });
+  walkTree(live, root, { frozen, ctx, owners, pending, depth, topLayer: openTopLayer(doc), scroll: scrollPlan(doc, ctx, depth) });
   // Deferred work may walk more trees (shadow roots), which defer more work.
   for (let i = 0; i < pending.length; i++) pending[i]!();
   frozen.sheets = captureSheets(doc, owners);
@@ -251,6 +254,29 @@ interface WalkState {
   depth: number;
   /** Open dialogs and popovers of this document (usually none). */
   topLayer: ReadonlySet<Element>;
+  scroll: ScrollPlan;
+}
+
+/** Whose scroll offsets this document's walk reads, and which set learns of the scrolled ones. */
+interface ScrollPlan {
+  all: boolean;
+  tracked: { has(el: Element): boolean } | null;
+  /** A new 'auto' tracker, told of the elements found scrolled while reading all. */
+  seed: WeakSet<Element> | null;
+}
+
+const autoTrackers = new WeakMap<Document, ScrollTracker>();
+
+function scrollPlan(doc: Document, ctx: FreezeContext, depth: number): ScrollPlan {
+  const mode = ctx.scroll;
+  if (mode === 'all' || mode === 'none') return { all: mode === 'all', tracked: null, seed: null };
+  // A caller's tracker watches its own document; frames in it are treated as 'auto'.
+  if (typeof mode === 'object' && depth === 0) return { all: false, tracked: mode.scrolled, seed: null };
+  const known = autoTrackers.get(doc);
+  if (known) return { all: false, tracked: known.scrolled, seed: null };
+  const tracker = startTracker(doc, false);
+  autoTrackers.set(doc, tracker);
+  return { all: true, tracked: null, seed: tracker.scrolled };
 }
 
 /**
@@ -271,10 +297,14 @@ function elementsOf(root: Element | ShadowRoot | DocumentFragment): ArrayLike<El
 function visitElement(live: Element, clone: Element, state: WalkState): void {
   const { ctx } = state;
   if (live === ctx.target) clone.setAttribute(TARGET_ATTRIBUTE, '');
-  if (ctx.scrollAll || ctx.scrolled?.has(live)) {
+  const { scroll } = state;
+  if (scroll.all || scroll.tracked?.has(live)) {
     const left = live.scrollLeft;
     const top = live.scrollTop;
-    if (left !== 0 || top !== 0) clone.setAttribute(SCROLL_ATTRIBUTE, `${Math.round(left)},${Math.round(top)}`);
+    if (left !== 0 || top !== 0) {
+      clone.setAttribute(SCROLL_ATTRIBUTE, `${Math.round(left)},${Math.round(top)}`);
+      scroll.seed?.add(live);
+    }
   }
   const shadow = ctx.shadowRootOf(live);
   if (shadow) state.pending.push(() => flattenShadow(live, clone, shadow, state));
