@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGeneration } from '../../src/demos/demos.jobs';
 import type { GenerationResult } from '../../src/generation/generation.types';
 import { launchBrowser, signedInPage } from '../helpers/browser';
-import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { bearer, type TestSession } from '../helpers/test-app';
 
@@ -79,7 +79,8 @@ describe.skipIf(!browser)('blurring in the demo editor (Chromium)', () => {
         { title: 'Page only', description: 'A page snapshot.', pageUrl: url, html: HTML, ...PAGE, hotspots: [] },
       ],
     });
-    server = await startTestServer({ jobs: true, generator: async (options) => result(options.url) });
+    // No job workers: the generation runs here, to its end, so nothing is left working when the server closes.
+    server = await startTestServer({ generator: async (options) => result(options.url) });
     session = await server.signUp();
     key = await server.apiKey('all', session);
     const res = await server.app.inject({
@@ -89,7 +90,7 @@ describe.skipIf(!browser)('blurring in the demo editor (Chromium)', () => {
       payload: { source_url: 'https://ledgerly.example/billing', type: 'interactive', generate_with_ai: true },
     });
     demoId = res.json().data.id;
-    await waitForDemo(server, key, demoId, (d) => d.status !== 'generating');
+    await runGeneration(server.ctx, { demoId, replaceTitle: true }, `job-${demoId}`);
   }, 180_000);
 
   afterAll(async () => {

@@ -146,6 +146,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const [blurState, setBlur] = useState<BlurDraft | null>(null);
   const [confirmingBlur, setConfirmingBlur] = useState(false);
   const blur = blurState && step && blurState.stepId === step.id ? blurState : null;
+  // Marks belong to their step: going to another one drops them (coming back starts afresh).
+  useEffect(() => setBlur((d) => (d && d.stepId !== stepId ? null : d)), [stepId]);
   const canBlur = !readOnly && !!step && (!!step.image_url || !!step.html_url);
   const undoBlurMark = () => setBlur(withoutLastMark);
   // While the tool is open, Ctrl/Cmd+Z takes back the last mark, not the last saved edit.
