@@ -279,6 +279,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
           <label><input type="radio" name="plan" value="a"> A</label><label><input type="radio" name="plan" value="b"> B</label>
           <select multiple name="tags"><option>one</option><option>two</option><option>three</option></select>
           <textarea name="otp" autocomplete="one-time-code"></textarea>
+          <select name="exp" autocomplete="cc-exp-month"><option>01</option><option>07</option></select>
         </form>
         <div id="menu" popover>Popover menu</div>
         <dialog id="confirm"><h2>Delete invoice?</h2><button id="confirm-delete">Delete</button></dialog>
@@ -299,6 +300,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         select.options[0]!.selected = true;
         select.options[2]!.selected = true;
         (document.querySelector('textarea') as HTMLTextAreaElement).value = '123456';
+        (document.querySelector('select[name=exp]') as HTMLSelectElement).selectedIndex = 1;
         (document.getElementById('menu') as HTMLElement).showPopover();
         (document.getElementById('confirm') as HTMLDialogElement).showModal();
       });
@@ -338,6 +340,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
             frame: getComputedStyle(document.querySelector('[data-ds-frame] .x')!).color,
             plan: (document.querySelector('input[value=b]') as HTMLInputElement).checked,
             tags: [...(document.querySelector('select') as HTMLSelectElement).selectedOptions].map((o) => o.text),
+            expiry: (document.querySelector('select[name=exp]') as HTMLSelectElement).value,
           };
         });
         expect(shown).toEqual({
@@ -352,6 +355,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
           frame: 'rgb(1, 2, 3)',
           plan: true,
           tags: ['one', 'three'],
+          expiry: '01',
         });
         expect(offline.blocked).toEqual([]);
       } finally {
@@ -372,6 +376,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         <input id="holder" autocomplete="cc-name">
         <textarea id="new-password" autocomplete="new-password"></textarea>
         <input id="otp" autocomplete="one-time-code">
+        <select id="exp-month" autocomplete="cc-exp-month"><option>01</option><option>02</option></select>
         <input id="email" type="email" autocomplete="email">
         <input id="name" autocomplete="name">
         <div data-demoshare-blur><span id="blurred">Blurred</span><x-host id="host"></x-host></div>
@@ -386,7 +391,7 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         const style = document.createElement('style');
         style.textContent = privacy.REDACTION_CSS;
         document.head.append(style);
-        const ids = ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'email', 'name', 'blurred', 'redacted', 'plain'];
+        const ids = ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'exp-month', 'email', 'name', 'blurred', 'redacted', 'plain'];
         const byId = (id: string) => document.getElementById(id)!;
         return {
           sensitive: ids.filter((id) => privacy.isSensitiveField(byId(id))),
@@ -396,10 +401,10 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
         };
       });
       expect(result).toEqual({
-        sensitive: ['password', 'card', 'csc', 'holder', 'new-password', 'otp'],
+        sensitive: ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'exp-month'],
         redacted: ['blurred', 'redacted'],
         inShadow: true,
-        blurred: ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'redacted'],
+        blurred: ['password', 'card', 'csc', 'holder', 'new-password', 'otp', 'exp-month', 'redacted'],
       });
     } finally {
       await check.close();

@@ -246,7 +246,7 @@ function visitElement(live: Element, clone: Element, state: WalkState): void {
       freezeTextarea(clone as HTMLTextAreaElement, ctx);
       break;
     case 'select':
-      freezeSelect(live as HTMLSelectElement, clone as HTMLSelectElement);
+      freezeSelect(live as HTMLSelectElement, clone as HTMLSelectElement, ctx);
       break;
     case 'img':
       freezeImage(live as HTMLImageElement, clone as HTMLImageElement, state.frozen);
@@ -301,10 +301,19 @@ function clearField(field: HTMLInputElement | HTMLTextAreaElement): void {
   field.value = '';
 }
 
-/** Which options are selected is not copied by cloning: read from the live select, written as attributes. */
-function freezeSelect(live: HTMLSelectElement, clone: HTMLSelectElement): void {
-  const options = live.options;
+/**
+ * Which options are selected is not copied by cloning: read from the live select, written as attributes.
+ * A sensitive select (a card's expiry month) shows its first option instead.
+ */
+function freezeSelect(live: HTMLSelectElement, clone: HTMLSelectElement, ctx: FreezeContext): void {
   const cloned = clone.options;
+  if (isSensitiveField(clone)) {
+    ctx.stats.sensitiveFields++;
+    for (const option of cloned) option.removeAttribute('selected');
+    clone.selectedIndex = cloned.length > 0 ? 0 : -1;
+    return;
+  }
+  const options = live.options;
   for (let i = 0; i < options.length && i < cloned.length; i++) cloned[i]!.toggleAttribute('selected', options[i]!.selected);
 }
 

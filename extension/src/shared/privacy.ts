@@ -43,12 +43,13 @@ const REDACTED_SELECTOR = `[${REDACT_ATTRIBUTE}], [${BLUR_ATTRIBUTE}]`;
 /**
  * A form field whose value must never be recorded: any password input (also one a "show password" button
  * has not yet switched to text), and inputs and textareas whose autocomplete names a secret or card field.
+ * Selects too: payment forms often pick the expiry month and year from a `<select autocomplete=cc-exp-month>`.
  * The attribute may carry section and billing/shipping tokens before the field name
  * ("section-pay billing cc-number"), so it is read token by token, case-insensitively.
  */
 export function isSensitiveField(el: Element): boolean {
   const tag = el.localName;
-  if (tag !== 'input' && tag !== 'textarea') return false;
+  if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
   if (tag === 'input' && (el.getAttribute('type') ?? '').trim().toLowerCase() === 'password') return true;
   const autocomplete = el.getAttribute('autocomplete');
   if (!autocomplete) return false;
@@ -85,10 +86,9 @@ export function maskText(text: string): string {
 
 /** The selector list matching sensitive fields, built from the same token list as isSensitiveField. */
 export function sensitiveFieldSelector(): string {
-  const autocomplete = SENSITIVE_AUTOCOMPLETE_TOKENS.flatMap((token) => [
-    `input[autocomplete~="${token}" i]`,
-    `textarea[autocomplete~="${token}" i]`,
-  ]);
+  const autocomplete = SENSITIVE_AUTOCOMPLETE_TOKENS.flatMap((token) =>
+    ['input', 'textarea', 'select'].map((tag) => `${tag}[autocomplete~="${token}" i]`),
+  );
   return ['input[type="password" i]', ...autocomplete].join(',\n');
 }
 
