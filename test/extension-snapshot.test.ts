@@ -366,6 +366,28 @@ describe.skipIf(!browser)('extension DOM snapshot in Chromium', () => {
     }
   });
 
+  it('gives up on a resource the fetcher never answers for, and on one it throws for', async () => {
+    const hang = await context.newPage();
+    try {
+      await hang.goto(`${app.url}large?n=10`);
+      await injectSnapshot(hang);
+      const stats = await hang.evaluate(async () => {
+        const api = window.__demoshareSnapshot;
+        const started = performance.now();
+        const { stats } = await api.serializeFrozen(api.freezeDocument(document), {
+          // The theme stylesheet is never answered; anything else throws.
+          fetchResource: (url) => (url.endsWith('/theme.css') ? new Promise(() => {}) : Promise.reject(new Error('no worker'))),
+          resourceTimeoutMs: 300,
+        });
+        return { ...stats, took: performance.now() - started };
+      });
+      expect(stats).toMatchObject({ failedStylesheets: 1, fetchedStylesheets: 0, linkedStylesheets: 1 });
+      expect(stats.took).toBeLessThan(10_000);
+    } finally {
+      await hang.close();
+    }
+  });
+
   it('tells sensitive and redacted elements apart, across shadow roots, and blurs them with REDACTION_CSS', async () => {
     const check = await context.newPage();
     try {

@@ -114,6 +114,8 @@ export interface SerializeOptions {
   maxImportDepth?: number;
   /** Resources fetched at once. Default 6. */
   concurrency?: number;
+  /** A resource not fetched within this many milliseconds is given up (left as a URL). Default 10 000. */
+  resourceTimeoutMs?: number;
 }
 
 export interface SnapshotStats extends FreezeStats {

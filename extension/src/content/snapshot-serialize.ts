@@ -26,7 +26,13 @@ interface WantedResource {
 
 type Wanted = Map<string, WantedResource>;
 
-const DEFAULTS = { maxResourceBytes: 2 * 1024 * 1024, maxTotalBytes: 10 * 1024 * 1024, maxImportDepth: 4, concurrency: 6 };
+const DEFAULTS = {
+  maxResourceBytes: 2 * 1024 * 1024,
+  maxTotalBytes: 10 * 1024 * 1024,
+  maxImportDepth: 4,
+  concurrency: 6,
+  resourceTimeoutMs: 10_000,
+};
 type Limits = typeof DEFAULTS;
 
 /**
@@ -39,11 +45,16 @@ export async function serializeFrozen(frozen: Frozen, options: SerializeOptions)
   if (progress.result) return progress.result;
   const started = performance.now();
   const limits: Limits = { ...DEFAULTS, ...definedOnly(options) };
-  // A fetch that throws, or is not a function at all, fails that one resource, never the snapshot.
+  // A fetch that throws, never answers, or is not a function at all fails that one resource, never the
+  // snapshot.
   const fetchResource: FetchResource = (url, kind) =>
-    Promise.resolve()
-      .then(() => options.fetchResource(url, kind))
-      .catch(() => null);
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), limits.resourceTimeoutMs);
+      Promise.resolve()
+        .then(() => options.fetchResource(url, kind))
+        .then(resolve, () => resolve(null))
+        .finally(() => clearTimeout(timer));
+    });
   const fetchCss = async (url: string) => {
     const res = await fetchResource(url, 'css');
     return typeof res?.text === 'string' ? { url: res.url || url, text: res.text } : null;
