@@ -69,6 +69,7 @@ banner('Lint (Biome)');
 if (run('npx', ['biome', 'check', '.']) !== 0) totals.failed += 1;
 banner('Typecheck (tsc)');
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) totals.failed += 1;
+if (run('npx', ['tsc', '--noEmit', '-p', 'extension/tsconfig.json']) !== 0) totals.failed += 1;
 
 // Redis-backed tests run when TEST_REDIS_URL is set, or when a local Redis answers.
 if (!process.env.TEST_REDIS_URL && (await reachable('127.0.0.1', 6379))) {

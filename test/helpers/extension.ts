@@ -15,6 +15,9 @@ export interface ExtensionBrowser {
    * (waking the worker if the browser stopped it), and answers the worker's reply.
    */
   send<T = unknown>(message: Record<string, unknown>): Promise<{ ok: boolean; result?: T; error?: string }>;
+  /** The extension's chrome.storage.local, read and written as the extension's own pages do. */
+  storage<T = Record<string, unknown>>(): Promise<T>;
+  setStorage(items: Record<string, unknown>): Promise<void>;
   /** The id of the tab showing `page`, as the extension knows it. */
   tabIdOf(page: Page): Promise<number>;
   /** Stops the service worker the way the browser does when it is idle, through the DevTools protocol. */
@@ -62,6 +65,9 @@ export async function launchWithExtension(viewport = { width: 1280, height: 800 
     return control.evaluate((m) => chrome.runtime.sendMessage(m), message) as Promise<{ ok: boolean; result?: T; error?: string }>;
   }
 
+  const storage = <T>() => control.evaluate(() => chrome.storage.local.get(null)) as Promise<T>;
+  const setStorage = (items: Record<string, unknown>) => control.evaluate((i) => chrome.storage.local.set(i), items);
+
   async function tabIdOf(page: Page): Promise<number> {
     const url = page.url();
     const id = await control.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
@@ -79,6 +85,8 @@ export async function launchWithExtension(viewport = { width: 1280, height: 800 
     context,
     extensionId,
     send,
+    storage,
+    setStorage,
     tabIdOf,
     stopServiceWorker,
     async close() {

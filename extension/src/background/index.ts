@@ -42,7 +42,7 @@ async function handle(message: Message, sender: chrome.runtime.MessageSender): P
     case 'hello':
       return viewOf(await store.recording(), tab?.id);
     case 'prepare-shot':
-      if (tab?.active && tab.windowId !== undefined) await prepareShot(message.token, tab.windowId);
+      if (tab?.active && tab.windowId !== undefined) await prepareShot(message.token, tab.windowId, message.page);
       return { ok: true };
     case 'step':
       if (!tab) return { steps: 0, stored: false };

@@ -6,6 +6,8 @@ import { type Recording, serially, store } from './store';
 import { uploadRecording } from './upload';
 
 export const RESUME_ALARM = 'resume-upload';
+/** Quick retries of an upload before leaving it to the alarm. */
+const RETRIES = 3;
 
 export function viewOf(recording: Recording | null, tabId: number | undefined): RecordingView {
   const live = recording && recording.tabId === tabId && (recording.status === 'recording' || recording.status === 'paused');
@@ -129,22 +131,28 @@ export function resumeUpload(): Promise<void> {
       if (recording.status === 'failed') await store.setRecording({ ...recording, status: 'uploading', error: null });
       // Until it completes, an alarm wakes a stopped worker to carry on.
       await chrome.alarms.create(RESUME_ALARM, { periodInMinutes: 1 });
-      try {
-        const done = await uploadRecording((await store.recording())!, async (uploaded) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const done = await uploadRecording((await store.recording())!, async (uploaded) => {
+            const current = await store.recording();
+            if (current) await store.setRecording({ ...current, uploaded });
+          });
+          const finished = (await store.recording())!;
+          await store.removeSteps(finished.stepIds);
+          await store.setRecording({ ...finished, status: 'done', stepIds: [], error: null, uploaded: finished.stepIds.length, editorUrl: done.editor_url });
+          await chrome.alarms.clear(RESUME_ALARM);
+          if (done.editor_url) await chrome.tabs.create({ url: done.editor_url });
+          return;
+        } catch (error) {
           const current = await store.recording();
-          if (current) await store.setRecording({ ...current, uploaded });
-        });
-        const finished = (await store.recording())!;
-        await store.removeSteps(finished.stepIds);
-        await store.setRecording({ ...finished, status: 'done', stepIds: [], uploaded: finished.stepIds.length, editorUrl: done.editor_url });
-        await chrome.alarms.clear(RESUME_ALARM);
-        if (done.editor_url) await chrome.tabs.create({ url: done.editor_url });
-      } catch (error) {
-        const current = await store.recording();
-        const transient = !(error instanceof ApiFailure) || error.transient;
-        if (current) await store.setRecording({ ...current, status: transient ? 'uploading' : 'failed', error: (error as Error).message });
-        // A refusal will not change by itself; the user retries or discards from the popup.
-        if (!transient) await chrome.alarms.clear(RESUME_ALARM);
+          const transient = error instanceof ApiFailure ? error.transient : !(error instanceof RecorderError);
+          if (current) await store.setRecording({ ...current, status: transient ? 'uploading' : 'failed', error: (error as Error).message });
+          // A refusal will not change by itself: the user retries or discards from the popup.
+          if (!transient) await chrome.alarms.clear(RESUME_ALARM);
+          // A dropped connection is usually gone a moment later; after that, the alarm tries every minute.
+          if (!transient || attempt >= RETRIES) return;
+          await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));
+        }
       }
     } finally {
       uploading = null;

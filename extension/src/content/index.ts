@@ -26,6 +26,16 @@ function reachableTop(): Window | null {
   }
 }
 
+/** Closed shadow roots too (the page's web components): only the extension can see them. */
+function shadowRootOf(el: Element): ShadowRoot | null {
+  if (!(el instanceof HTMLElement)) return el.shadowRoot;
+  try {
+    return chrome.dom.openOrClosedShadowRoot(el) ?? null;
+  } catch {
+    return el.shadowRoot;
+  }
+}
+
 function boot(): void {
   if (window.__demoshareRecorder) return;
   window.__demoshareRecorder = true;
@@ -36,7 +46,7 @@ function boot(): void {
   let view: RecordingView = { recording: false, paused: false, steps: 0 };
   let picking = false;
   /** The screenshot asked for when the pointer went down, for the click that follows. */
-  let shotPromise: Promise<string> | null = null;
+  let pendingShot: string | null = null;
   let lastClick: { el: Element; at: number } | null = null;
   const indicator = isTop ? new Indicator(onIndicator) : null;
   const redactionStyle = document.createElement('style');
@@ -45,7 +55,29 @@ function boot(): void {
   /** Steps whose snapshot is still being serialised, with a fallback to send if the page goes away first. */
   const unfinished = new Map<string, () => string | null>();
 
+  /**
+   * Changes to the page since it loaded (DOM mutations, typing, scrolling), ours excepted: the worker does
+   * not capture again a page that has not changed, which keeps captures within their rate limit.
+   */
+  let changes = 0;
+  const ours = (node: Node) => node === redactionStyle || (indicator !== null && (node === indicator.host || indicator.host.contains(node)));
+  const watcher = new MutationObserver((records) => {
+    if (records.some((r) => !ours(r.target))) changes++;
+  });
+  const changed = () => {
+    changes++;
+  };
+
   function apply(next: RecordingView): void {
+    if (next.recording && !view.recording) {
+      watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      window.addEventListener('input', changed, true);
+      window.addEventListener('scroll', changed, true);
+    } else if (!next.recording && view.recording) {
+      watcher.disconnect();
+      window.removeEventListener('input', changed, true);
+      window.removeEventListener('scroll', changed, true);
+    }
     view = next;
     indicator?.show(view);
     if (view.recording) (document.head ?? document.documentElement).append(redactionStyle);
@@ -65,20 +97,17 @@ function boot(): void {
 
   const recordingNow = () => view.recording && !view.paused;
 
-  /** Screenshot before the page reacts: asked for when the pointer goes down, with the indicator hidden. */
-  function requestShot(): Promise<string> {
+  /**
+   * Screenshot before the page reacts: asked for when the pointer goes down (a click lands on release), with
+   * the indicator hidden until it is taken. Answers the token the step names its screenshot by.
+   */
+  function requestShot(): string {
     const token = randomId();
     indicator?.hide(true);
-    return new Promise((resolve) => {
-      requestAnimationFrame(() => {
-        void send({ type: 'prepare-shot', token })
-          .catch(() => undefined)
-          .finally(() => {
-            indicator?.hide(false);
-            resolve(token);
-          });
-      });
-    });
+    void send({ type: 'prepare-shot', token, page: `${location.href} ${changes}` })
+      .catch(() => undefined)
+      .finally(() => indicator?.hide(false));
+    return token;
   }
 
   /** The element's box in the top page's viewport, through the same-origin frames it sits in. */
@@ -96,17 +125,17 @@ function boot(): void {
     return { x, y, width: rect.width, height: rect.height };
   }
 
-  function record(action: StepDraft['action'], el: Element, text: { title: string; value: string | null }, shot: Promise<string> | string | null): void {
+  function record(action: StepDraft['action'], el: Element, text: { title: string; value: string | null }, shot: string | null): void {
     const doc = top!.document;
     const host = doc.querySelector('demoshare-recorder');
     const hostParent = host?.parentNode ?? null;
     const started = performance.now();
     // The indicator and the redaction style are ours, not the page's: out of the snapshot.
     host?.remove();
-    const frozen = freezeDocument(doc, { target: el, shadowRootOf: (node) => chrome.dom.openOrClosedShadowRoot(node as HTMLElement) ?? null });
+    const frozen = freezeDocument(doc, { target: el, shadowRootOf });
     if (host && hostParent) hostParent.appendChild(host);
     const frozenMs = performance.now() - started;
-    const draft: Omit<StepDraft, 'shot'> = {
+    const step: StepDraft = {
       id: randomId(),
       action,
       title: text.title,
@@ -114,33 +143,33 @@ function boot(): void {
       viewport: { width: top!.innerWidth, height: top!.innerHeight },
       target: { ...boxInTop(el), selector: selectorOf(el), label: labelOf(el) || null },
       value: text.value,
+      shot,
     };
-    unfinished.set(draft.id, () => `<!DOCTYPE html>\n${frozen.root.outerHTML}`);
+    unfinished.set(step.id, () => frozen.fallbackHtml());
     // After the page's own handlers: nothing here may delay them.
     setTimeout(async () => {
-      const step: StepDraft = { ...draft, shot: shot === null ? null : await shot };
       let stored = false;
       try {
         const reply = await send<{ steps: number; stored: boolean }>({ type: 'step', step });
         stored = reply.stored;
         window.dispatchEvent(new CustomEvent('demoshare:step', { detail: { steps: reply.steps, frozenMs, recordedMs: performance.now() - started } }));
       } catch {
-        unfinished.delete(draft.id);
+        unfinished.delete(step.id);
         return;
       }
       if (!stored) {
-        unfinished.delete(draft.id);
+        unfinished.delete(step.id);
         return;
       }
       try {
         const { html } = await serializeFrozen(frozen, {
           fetchResource: (url, kind) => send<FetchedResource | null>({ type: 'fetch-resource', url, kind }).catch(() => null),
         });
-        if (unfinished.delete(draft.id)) await send({ type: 'step-snapshot', id: draft.id, snapshot: html });
+        if (unfinished.delete(step.id)) await send({ type: 'step-snapshot', id: step.id, snapshot: html });
       } catch {
-        const html = unfinished.get(draft.id)?.();
-        unfinished.delete(draft.id);
-        if (html) await send({ type: 'step-snapshot', id: draft.id, snapshot: html }).catch(() => undefined);
+        const html = unfinished.get(step.id)?.();
+        unfinished.delete(step.id);
+        if (html) await send({ type: 'step-snapshot', id: step.id, snapshot: html }).catch(() => undefined);
       }
     }, 0);
   }
@@ -159,7 +188,7 @@ function boot(): void {
     'pointerdown',
     (event) => {
       if (!recordingNow() || picking || event.button !== 0 || indicator?.contains(event)) return;
-      shotPromise = requestShot();
+      pendingShot = requestShot();
     },
     true,
   );
@@ -180,8 +209,8 @@ function boot(): void {
       }
       if (!recordingNow()) return;
       const el = actionableTarget(origin);
-      const shot = shotPromise;
-      shotPromise = null;
+      const shot = pendingShot;
+      pendingShot = null;
       // A click on a label clicks its field too: one step, not two.
       const now = performance.now();
       if (lastClick && now - lastClick.at < 100 && lastClick.el instanceof HTMLLabelElement && lastClick.el.control === el) return;

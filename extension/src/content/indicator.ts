@@ -21,8 +21,8 @@ button[disabled] { opacity: .45; cursor: default; }
 `;
 
 /**
- * The on-page indicator: recording state, step count, pause, undo, blur and stop. It lives in a closed
- * shadow root so that the page's styles cannot reach it, and is left out of snapshots and screenshots.
+ * The on-page indicator: recording state, step count, pause, undo, blur and stop. It lives in a shadow
+ * root so that the page's styles cannot reach it, and is left out of snapshots and screenshots.
  */
 export class Indicator {
   readonly host: HTMLElement;
@@ -35,7 +35,9 @@ export class Indicator {
   constructor(onAction: (action: IndicatorAction) => void) {
     this.host = document.createElement('demoshare-recorder');
     this.host.setAttribute('data-demoshare-ui', '');
-    this.root = this.host.attachShadow({ mode: 'closed' });
+    // Open, so that tests can read it; the page could remove the host anyway, and our buttons ignore
+    // clicks the page's scripts make (isTrusted).
+    this.root = this.host.attachShadow({ mode: 'open' });
     this.root.innerHTML = `<style>${STYLE}</style>
       <div class="bar" role="status" aria-live="polite">
         <span class="dot" aria-hidden="true"></span><span class="status"></span>
@@ -49,6 +51,7 @@ export class Indicator {
     this.undo = this.root.querySelector('[data-action="undo"]')!;
     this.blur = this.root.querySelector('[data-action="blur"]')!;
     this.root.addEventListener('click', (event) => {
+      if (!event.isTrusted) return;
       const button = (event.target as Element).closest('button');
       const action = button?.dataset.action as IndicatorAction | 'pause' | undefined;
       if (!action) return;

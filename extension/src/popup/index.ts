@@ -54,9 +54,9 @@ function render(status: StatusView): void {
   $('retry').hidden = !rec.error;
   $('discard').hidden = !rec.error;
   $('done-text').textContent = `Uploaded ${rec.uploaded} ${rec.uploaded === 1 ? 'step' : 'steps'}.`;
-  const editor = $<HTMLAnchorElement>('open-editor');
+  const editor = $<HTMLButtonElement>('open-editor');
   editor.hidden = !rec.editorUrl;
-  if (rec.editorUrl) editor.href = rec.editorUrl;
+  editor.dataset.url = rec.editorUrl ?? '';
 }
 
 async function loadDemos(): Promise<void> {
@@ -114,6 +114,10 @@ $('stop').addEventListener('click', () => void act($('stop'), () => ask({ type: 
 $('retry').addEventListener('click', () => void act($('retry'), () => ask({ type: 'retry-upload' })));
 $('discard').addEventListener('click', () => {
   if (confirm('Discard this recording? Its steps are deleted from this browser.')) void act($('discard'), () => ask({ type: 'discard' }));
+});
+$('open-editor').addEventListener('click', () => {
+  const url = $('open-editor').dataset.url;
+  if (url) void chrome.tabs.create({ url });
 });
 $('new-recording').addEventListener('click', () => void act($('new-recording'), () => ask({ type: 'discard' })));
 

@@ -45,7 +45,7 @@ export interface RecordInto {
 
 export type ContentMessage =
   | { type: 'hello' }
-  | { type: 'prepare-shot'; token: string }
+  | { type: 'prepare-shot'; token: string; page: string }
   | { type: 'step'; step: StepDraft }
   | { type: 'step-snapshot'; id: string; snapshot: string }
   | { type: 'fetch-resource'; url: string; kind: ResourceKind }
