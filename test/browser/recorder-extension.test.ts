@@ -243,6 +243,46 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the recorder extension in Chromium'
     await page.close();
   });
 
+  it('records into an existing demo, and what the user marks to blur while recording is not kept', async () => {
+    const created = await user.inject({ method: 'POST', url: '/v1/demos', payload: { title: 'Existing demo' } });
+    const demoId = created.json().data.id as string;
+    await user.inject({ method: 'POST', url: `/v1/demos/${demoId}/steps`, payload: { title: 'Welcome' } });
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${ledgerly.url}app/invoices`);
+    await page.locator('#create-invoice').waitFor();
+    await page.bringToFront();
+    const started = await browser.send({ type: 'start', tabId: await browser.tabIdOf(page), into: { mode: 'append', demoId } });
+    expect(started).toMatchObject({ ok: true });
+    await expect.poll(() => indicatorText(page)).toBe('Recording · 0 steps');
+
+    // Blur mode: the next click marks what to hide, and is not a step.
+    await page.locator('demoshare-recorder button[data-action="blur"]').click();
+    await expect.poll(() => indicatorText(page)).toBe('Click what to blur');
+    await page.getByRole('cell', { name: 'Northwind Traders' }).click();
+    expect(await page.getByRole('cell', { name: 'Northwind Traders' }).getAttribute('data-demoshare-blur')).toBe('');
+    expect(await page.getByRole('cell', { name: 'Northwind Traders' }).evaluate((el) => getComputedStyle(el).filter)).toContain('blur');
+    await expect.poll(() => indicatorText(page)).toBe('Recording · 0 steps');
+    await page.locator('#create-invoice').click({ delay: 80 });
+    await expect.poll(() => indicatorText(page)).toBe('Recording · 1 step');
+    await page.locator('demoshare-recorder button[data-action="stop"]').click();
+    await expect.poll(async () => (await status()).recording?.status, { timeout: 60_000 }).toBe('done');
+
+    const demo = (await user.inject({ method: 'GET', url: `/v1/demos/${demoId}` })).json().data as { steps: ApiStep[] };
+    expect(demo.steps.map((s) => s.title)).toEqual(['Welcome', 'Click “Create invoice”']);
+    const html = (await user.inject({ method: 'GET', url: new URL(demo.steps[1]!.html_url!).pathname })).body;
+    expect(html).toContain('Globex Corporation');
+    expect(html).not.toContain('Northwind Traders');
+    // (The first recording above showed that table unblurred: only this demo's stored files are checked.)
+    const stored = await server.ctx.database.executeSql(
+      `select id from assets where demo_id = $1 and position(convert_to('Northwind Traders', 'UTF8') in bytes) > 0`,
+      [demoId],
+    );
+    expect(stored.rows).toEqual([]);
+    for (const p of browser.context.pages()) if (p.url().includes(`/demos/${demoId}`)) await p.close();
+    await page.close();
+  });
+
   it('disconnects by revoking its tokens', async () => {
     const { connection } = await browser.storage<Stored>();
     const ok = await server.app.inject({ method: 'GET', url: '/v1/demos', headers: { authorization: `Bearer ${connection.accessToken}` } });
