@@ -95,7 +95,7 @@ export function clickTitle(el: Element): string {
 export function typeTitle(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): { title: string; value: string | null } {
   const label = labelOf(el);
   if (el instanceof HTMLSelectElement) {
-    const option = squash(el.selectedOptions[0]?.textContent);
+    const option = clip(squash(el.selectedOptions[0]?.textContent), 40);
     return { title: label ? `Choose ${quote(option)} in ${label}` : `Choose ${quote(option)}`, value: option };
   }
   if (isSensitiveField(el)) {
