@@ -292,4 +292,16 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the recorder extension in Chromium'
     const revoked = await server.app.inject({ method: 'GET', url: '/v1/demos', headers: { authorization: `Bearer ${connection.accessToken}` } });
     expect(revoked.statusCode).toBe(401);
   });
+
+  it('connects with an API key for headless use, and lists the demos to record into', async () => {
+    const refused = await browser.send({ type: 'connect-key', instanceUrl: server.url, apiKey: 'dsk_not_a_key' });
+    expect(refused).toMatchObject({ ok: false, error: 'This API key is not valid.' });
+    const key = await server.apiKey(['demos:read', 'demos:write'], user);
+    const connected = await browser.send({ type: 'connect-key', instanceUrl: server.url, apiKey: key });
+    expect(connected).toMatchObject({ ok: true });
+    expect((await status()).connection).toMatchObject({ kind: 'key' });
+    const demos = await browser.send<{ title: string }[]>({ type: 'list-demos' });
+    expect(demos.result!.map((d) => d.title)).toContain('Existing demo');
+    await browser.send({ type: 'disconnect' });
+  });
 });

@@ -138,7 +138,7 @@ export async function finishConnect(callbackUrl: string): Promise<Connection> {
 export async function connectWithKey(input: string, apiKey: string): Promise<Connection> {
   const instanceUrl = normaliseInstance(input);
   const endpoints = await discover(instanceUrl);
-  const res = await fetch(`${endpoints.apiUrl}/v1/demos?limit=1`, { headers: { authorization: `Bearer ${apiKey.trim()}` } });
+  const res = await fetch(`${endpoints.apiUrl}/v1/demos?per_page=1`, { headers: { authorization: `Bearer ${apiKey.trim()}` } });
   if (!res.ok) throw new RecorderError(res.status === 401 ? 'This API key is not valid.' : `The key cannot list demos (${res.status}).`);
   const connection: Connection = { ...endpoints, instanceUrl, kind: 'key', accessToken: apiKey.trim(), refreshToken: null, expiresAt: null };
   await store.setConnection(connection);

@@ -84,7 +84,7 @@ async function handle(message: Message, sender: chrome.runtime.MessageSender): P
       await discardRecording();
       return status();
     case 'list-demos':
-      return api('/v1/demos?limit=100');
+      return api('/v1/demos?per_page=100');
     case 'list-steps': {
       const demo = await api<{ steps: unknown[] }>(`/v1/demos/${encodeURIComponent(message.demoId)}`);
       return demo.steps;
