@@ -1,7 +1,7 @@
 import type { FetchedResource, RecordingView, StepDraft, StepTarget } from '../shared/messages';
 import { BLUR_ATTRIBUTE, REDACTION_CSS } from '../shared/privacy';
 import { actionableTarget, clickTitle, isTextEntry, labelOf, selectorOf, typeTitle } from './describe';
-import { Indicator, type IndicatorAction } from './indicator';
+import { INDICATOR_TAG, Indicator, type IndicatorAction } from './indicator';
 import { randomId, send } from './messaging';
 import { freezeDocument, serializeFrozen } from './snapshot';
 
@@ -26,9 +26,14 @@ function reachableTop(): Window | null {
   }
 }
 
-/** Closed shadow roots too (the page's web components): only the extension can see them. */
+/**
+ * Closed shadow roots too: only the extension can see them. Asked of custom elements only (where closed
+ * roots live in practice): the call crosses into the browser, and asking it of every element of a large page
+ * made the freeze, and so the click, several times slower.
+ */
 function shadowRootOf(el: Element): ShadowRoot | null {
-  if (!(el instanceof HTMLElement)) return el.shadowRoot;
+  if (el.localName === INDICATOR_TAG) return null;
+  if (el.shadowRoot || !el.localName.includes('-') || !(el instanceof HTMLElement)) return el.shadowRoot;
   try {
     return chrome.dom.openOrClosedShadowRoot(el) ?? null;
   } catch {
@@ -127,13 +132,11 @@ function boot(): void {
 
   function record(action: StepDraft['action'], el: Element, text: { title: string; value: string | null }, shot: string | null): void {
     const doc = top!.document;
-    const host = doc.querySelector('demoshare-recorder');
-    const hostParent = host?.parentNode ?? null;
     const started = performance.now();
-    // The indicator and the redaction style are ours, not the page's: out of the snapshot.
-    host?.remove();
     const frozen = freezeDocument(doc, { target: el, shadowRootOf });
-    if (host && hostParent) hostParent.appendChild(host);
+    // The indicator is ours, not the page's: out of the snapshot. Taken out of the copy, not the page, which
+    // would have to work out the styles of the whole page again.
+    frozen.root.querySelector(INDICATOR_TAG)?.remove();
     const frozenMs = performance.now() - started;
     const step: StepDraft = {
       id: randomId(),

@@ -1,5 +1,7 @@
 import type { RecordingView } from '../shared/messages';
 
+export const INDICATOR_TAG = 'demoshare-recorder';
+
 export type IndicatorAction = 'pause' | 'resume' | 'undo' | 'stop' | 'blur';
 
 const STYLE = `
@@ -33,7 +35,7 @@ export class Indicator {
   private readonly blur: HTMLButtonElement;
 
   constructor(onAction: (action: IndicatorAction) => void) {
-    this.host = document.createElement('demoshare-recorder');
+    this.host = document.createElement(INDICATOR_TAG);
     this.host.setAttribute('data-demoshare-ui', '');
     // Open, so that tests can read it; the page could remove the host anyway, and our buttons ignore
     // clicks the page's scripts make (isTrusted).
