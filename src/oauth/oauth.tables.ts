@@ -19,6 +19,8 @@ export const oauthApps = pgTable(
     /** HMAC of the client secret; null for public clients. */
     secretDigest: text('secret_digest'),
     secretLastFour: text('secret_last_four'),
+    /** Vouched for by this instance's operator (`demoshare oauth-apps verify`); shown on the consent page. */
+    verified: boolean('verified').notNull().default(false),
     createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -47,10 +49,16 @@ export const oauthGrants = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     scopes: text('scopes').array().notNull(),
     createdAt: createdAt(),
+    /** When a token of the grant last authenticated a request, to the minute (written at most once a minute). */
+    lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),
     revokedReason: text('revoked_reason'),
   },
-  (t) => [index('oauth_grants_app_idx').on(t.appId)],
+  (t) => [
+    index('oauth_grants_app_idx').on(t.appId),
+    index('oauth_grants_user_idx').on(t.userId),
+    index('oauth_grants_workspace_idx').on(t.workspaceId),
+  ],
 );
 
 /** Authorization codes: single use, 60 seconds, bound to client, redirect URI and PKCE challenge. */
