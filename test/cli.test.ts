@@ -196,6 +196,29 @@ describe('CLI configuration errors', SLOW, () => {
   });
 });
 
+describe('CLI oauth-apps (in process, embedded database)', SLOW, () => {
+  it('verifies and unverifies an app by client_id, and refuses an unknown one or a bad usage', async () => {
+    const { main } = await import('../src/cli/main');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'demoshare-cli-'));
+    const lines: string[] = [];
+    const out = { stdout: (s: string) => lines.push(`out: ${s}`), stderr: (s: string) => lines.push(s) };
+    const env = cleanEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    try {
+      expect(await main(['oauth-apps', 'unverify', 'demoshare-recorder'], env, out)).toBe(0);
+      expect(lines.at(-1)).toBe('Demoshare Recorder (demoshare-recorder) is no longer verified.');
+      expect(await main(['oauth-apps', 'verify', 'demoshare-recorder'], env, out)).toBe(0);
+      expect(lines.at(-1)).toBe('Demoshare Recorder (demoshare-recorder) is verified.');
+      expect(await main(['oauth-apps', 'verify', 'app_unknown'], env, out)).toBe(1);
+      expect(lines.at(-1)).toMatch(/OAuth app not found/i);
+      expect(await main(['oauth-apps', 'verify'], env, out)).toBe(2);
+      expect(lines.at(-1)).toContain('Usage: demoshare oauth-apps verify|unverify <client_id>');
+      expect(lines.some((l) => l.startsWith('out:'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 if (!TEST_DATABASE_URL) console.warn('SKIPPED: CLI on PostgreSQL needs TEST_DATABASE_URL');
 describe.skipIf(!TEST_DATABASE_URL)('CLI on PostgreSQL (DATABASE_URL)', SLOW, () => {
   let db: TestDatabase;

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'oauth_app.created',
   'oauth_app.secret_rotated',
   'oauth_app.deleted',
+  'oauth_app.verified',
+  'oauth_app.unverified',
   'grant.revoked',
   // Workspace settings
   'workspace.changed',

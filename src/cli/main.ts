@@ -22,6 +22,8 @@ Commands:
                         create a user with a workspace of their own, as its admin
   keys create --email E --name N --scopes "demos:read demos:write ..."|all [--workspace NAME]
                         create an API key for that user; prints only the key
+  oauth-apps verify|unverify <client_id>
+                        mark an OAuth app as verified by this instance's operator (shown on the consent page)
   help                  this text
 
 Configuration comes from environment variables: see README.md.`;
@@ -53,6 +55,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await usersCommand(rest, loadConfig(env), out);
       case 'keys':
         return await keysCommand(rest, loadConfig(env), out);
+      case 'oauth-apps':
+        return await oauthAppsCommand(rest, loadConfig(env), out);
       case 'help':
       case '--help':
       case '-h':
@@ -194,5 +198,15 @@ async function keysCommand(args: string[], config: Config, out: Out): Promise<nu
     return issued.key;
   });
   out.stdout(key);
+  return 0;
+}
+
+async function oauthAppsCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const [sub, clientId, ...extra] = args;
+  if ((sub !== 'verify' && sub !== 'unverify') || !clientId || extra.length > 0) {
+    throw new UsageError('Usage: demoshare oauth-apps verify|unverify <client_id>');
+  }
+  const app = await withServices(config, (ctx) => ctx.services.oauth.oauthApps.setVerified(clientId, sub === 'verify'));
+  out.stderr(`${app.name} (${app.id}) is ${app.verified ? 'verified' : 'no longer verified'}.`);
   return 0;
 }

@@ -53,7 +53,7 @@ export function authorizeRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
     },
     async (request) => {
       const req = toRequest(request.query);
-      const checked = await oauthTokens.validate(callerOf(request), req);
+      const checked = await oauthTokens.describe(callerOf(request), req);
       const error = checked.error
         ? {
             error: checked.error.error,
@@ -62,8 +62,16 @@ export function authorizeRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
           }
         : null;
       return ok(request, {
-        app: { id: checked.app.id, name: checked.app.name },
+        app: {
+          id: checked.app.id,
+          name: checked.app.name,
+          verified: checked.app.verified,
+          built_in: checked.builtIn,
+          owner_workspace_name: checked.owner,
+        },
         redirect_uri: checked.redirectUri,
+        workspace_id: checked.member.workspaceId,
+        workspaces: checked.workspaces,
         scopes: describeScopes(checked.scopes),
         error,
       });
@@ -79,15 +87,16 @@ export function authorizeRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
         tags,
         summary: 'Allow or deny an authorisation request',
         description:
-          'On allow, issues a single-use authorization code (valid 60 s) and answers the redirect_uri carrying ' +
-          '`code` and `state`; on deny, the redirect_uri carrying `error=access_denied`.',
+          'On allow, issues a single-use authorization code (valid 60 s) bound to `workspace_id` (the workspace ' +
+          'signed in to by default; any where the user is an active member, else a 400) and answers the ' +
+          'redirect_uri carrying `code` and `state`; on deny, the redirect_uri carrying `error=access_denied`.',
         body: decisionBody,
         response: { 200: dataEnvelope(z.object({ redirect_to: z.string() })), ...errors },
       },
     },
     async (request) => {
-      const { decision, ...query } = request.body;
-      const redirectTo = await oauthTokens.decide(callerOf(request), toRequest(query), decision === 'allow');
+      const { decision, workspace_id, ...query } = request.body;
+      const redirectTo = await oauthTokens.decide(callerOf(request), toRequest(query), decision === 'allow', workspace_id);
       return ok(request, { redirect_to: redirectTo });
     },
   );

@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { type Actor, systemActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
 import type { AuthContext, Scope } from '../auth/permissions';
@@ -103,7 +103,28 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
     await credentials.invalidate(...grants.map(credentialTag));
   }
 
-  return { create, list, rotateSecret, remove };
+  /**
+   * The instance operator vouches for an app (or withdraws it): `demoshare oauth-apps verify <client_id>`.
+   * Any workspace may authorise any app, so this is what the consent page offers users to judge a stranger's
+   * app by. Recorded in the owner workspace's audit log, as the system's doing.
+   */
+  async function setVerified(clientId: string, verified: boolean) {
+    const app = await repo.findApp(db, clientId);
+    if (!app) throw notFound('OAuth app');
+    return db.transaction(async (tx) => {
+      const row = await repo.updateApp(tx, app.id, { verified });
+      if (app.workspaceId && app.verified !== verified) {
+        await recordAudit(tx, clock, systemActor(), {
+          workspaceId: app.workspaceId,
+          action: verified ? 'oauth_app.verified' : 'oauth_app.unverified',
+          target: { type: 'oauth_app', id: app.id, label: app.name },
+        });
+      }
+      return row!;
+    });
+  }
+
+  return { create, list, rotateSecret, remove, setVerified };
 }
 
 export type OAuthAppsService = ReturnType<typeof createOAuthAppsService>;

@@ -1,6 +1,6 @@
 import { type Actor, clientActor, type RequestOrigin, systemActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
-import { findActiveMember } from '../accounts/accounts.repo';
+import { findActiveMember, membershipsOfUser } from '../accounts/accounts.repo';
 import { type CredentialCache, credentialTag } from '../auth/credential-cache';
 import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
@@ -77,16 +77,29 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     return { app, redirectUri };
   }
 
+  /**
+   * The workspace the user grants: one they chose on the consent page, else the one they are signed in to.
+   * Any app may be authorised for any workspace; choosing one where the user is not an active member is
+   * the user's mistake, not the client's, so it is a 400 on the consent page and never a redirect.
+   */
+  async function grantingMember(auth: AuthContext, workspaceId: string | undefined) {
+    const member = await findActiveMember(db, workspaceId ?? auth.workspaceId, auth.userId);
+    if (!member) {
+      throw new AppError('invalid_request', 'You are not an active member of that workspace', {
+        details: [{ field: 'workspace_id', message: 'must be a workspace you are an active member of' }],
+      });
+    }
+    return member;
+  }
+
   /** Validates an authorisation request for the signed-in user; OAuthErrors here are sent to the client. */
-  async function validate(auth: AuthContext, req: AuthorizationRequest) {
+  async function validate(auth: AuthContext, req: AuthorizationRequest, workspaceId?: string) {
     const { app, redirectUri } = await clientAndRedirect(req);
+    const member = await grantingMember(auth, workspaceId);
     const check = async () => {
       if (req.responseType !== 'code') {
         throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
       }
-      // A built-in client (no workspace of its own) is granted the workspace the user is signed in to.
-      const member = await findActiveMember(db, app.workspaceId ?? auth.workspaceId, auth.userId);
-      if (!member) throw new OAuthError('access_denied', 'You are not a member of the workspace of this application');
       const requested = (req.scope ?? '').split(' ').filter(Boolean);
       const scopes = requested.length > 0 ? requested : app.scopes;
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s) || !app.scopes.includes(s));
@@ -99,14 +112,30 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       } else if (app.isPublic) {
         throw new OAuthError('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
       }
-      return { member, scopes: [...new Set(scopes)] as Scope[] };
+      return { scopes: [...new Set(scopes)] as Scope[] };
     };
     try {
-      return { app, redirectUri, ...(await check()), error: null };
+      return { app, redirectUri, member, ...(await check()), error: null };
     } catch (error) {
-      if (error instanceof OAuthError) return { app, redirectUri, member: null, scopes: [], error };
+      if (error instanceof OAuthError) return { app, redirectUri, member, scopes: [], error };
       throw error;
     }
+  }
+
+  /**
+   * What the consent page shows: the request checked for the workspace the user is signed in to, who the
+   * app belongs to, and the workspaces the user may grant instead.
+   */
+  async function describe(auth: AuthContext, req: AuthorizationRequest) {
+    const checked = await validate(auth, req);
+    const owner = checked.app.workspaceId ? await repo.workspaceName(db, checked.app.workspaceId) : null;
+    const memberships = await membershipsOfUser(db, auth.userId);
+    return {
+      ...checked,
+      owner,
+      builtIn: checked.app.id === RECORDER_CLIENT_ID,
+      workspaces: memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.member.role as Role })),
+    };
   }
 
   function redirectWith(redirectUri: string, params: Record<string, string | undefined>) {
@@ -116,8 +145,8 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
   }
 
   /** The user's answer on the consent page; returns where to send the browser. */
-  async function decide(auth: AuthContext, req: AuthorizationRequest, allow: boolean): Promise<string> {
-    const checked = await validate(auth, req);
+  async function decide(auth: AuthContext, req: AuthorizationRequest, allow: boolean, workspaceId?: string): Promise<string> {
+    const checked = await validate(auth, req, workspaceId);
     if (checked.error) {
       return redirectWith(checked.redirectUri, { error: checked.error.error, error_description: checked.error.description, state: req.state });
     }
@@ -130,8 +159,8 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       const grant = await repo.insertGrant(tx, {
         id: newId('oauthGrant'),
         appId: checked.app.id,
-        workspaceId: checked.member!.workspaceId,
-        memberId: checked.member!.id,
+        workspaceId: checked.member.workspaceId,
+        memberId: checked.member.id,
         userId: auth.userId,
         scopes: checked.scopes,
         createdAt: now,
@@ -326,7 +355,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     return entry?.auth ?? null;
   }
 
-  return { validate, decide, exchangeCode, refresh, revoke, resolve, revokeGrant };
+  return { validate, describe, decide, exchangeCode, refresh, revoke, resolve, revokeGrant };
 }
 
 export type OAuthTokensService = ReturnType<typeof createOAuthTokensService>;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { members } from '../accounts/accounts.tables';
+import { members, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
 
@@ -13,6 +13,12 @@ export async function insertApp(db: Executor, row: typeof oauthApps.$inferInsert
 export async function findApp(db: Executor, id: string) {
   const [row] = await db.select().from(oauthApps).where(eq(oauthApps.id, id)).limit(1);
   return row;
+}
+
+/** The name of the workspace that registered an app (what the consent page shows as its owner). */
+export async function workspaceName(db: Executor, workspaceId: string) {
+  const [row] = await db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
+  return row?.name ?? null;
 }
 
 export async function listApps(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
+import { ROLES, SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { OAuthAppRow } from './oauth.repo';
@@ -88,12 +88,32 @@ export const authorizationQuery = z.object({
   code_challenge_method: text().max(20).optional(),
 });
 
-export const decisionBody = authorizationQuery.extend({ decision: z.enum(['allow', 'deny']) }).strict();
+export const decisionBody = authorizationQuery
+  .extend({
+    decision: z.enum(['allow', 'deny']),
+    workspace_id: idSchema('workspace')
+      .optional()
+      .meta({ description: 'The workspace to grant (one where you are an active member); default: the one you are signed in to.' }),
+  })
+  .strict();
 
 export const consentSchema = z
   .object({
-    app: z.object({ id: z.string(), name: z.string() }),
+    app: z.object({
+      id: z.string(),
+      name: z.string(),
+      verified: z.boolean().meta({ description: 'Vouched for by the operator of this Demoshare instance.' }),
+      built_in: z.boolean().meta({ description: 'Shipped with Demoshare itself (the recorder extension).' }),
+      owner_workspace_name: z
+        .string()
+        .nullable()
+        .meta({ description: 'The workspace that registered the app; null for built-in and self-registered clients.' }),
+    }),
     redirect_uri: z.string(),
+    workspace_id: z.string().meta({ description: 'The workspace granted unless another is chosen: the one signed in to.' }),
+    workspaces: z
+      .array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) }))
+      .meta({ description: 'The workspaces the user is an active member of: any of them may be granted.' }),
     scopes: z.array(z.object({ name: z.enum(SCOPES), description: z.string() })),
     error: z
       .object({ error: z.string(), error_description: z.string(), redirect_to: z.string() })

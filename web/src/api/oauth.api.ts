@@ -9,6 +9,6 @@ export const oauthApi = {
   deleteApp: (id: string) => api<void>('DELETE', `/oauth/apps/${encodeURIComponent(id)}`),
   /** The authorisation request as received on /oauth/authorize, passed through untouched. */
   describe: (query: Record<string, string>) => api<OAuthConsent>('GET', '/oauth/authorize', { query }),
-  decide: (query: Record<string, string>, decision: 'allow' | 'deny') =>
-    api<{ redirect_to: string }>('POST', '/oauth/authorize', { body: { ...query, decision } }),
+  decide: (query: Record<string, string>, decision: 'allow' | 'deny', workspaceId: string) =>
+    api<{ redirect_to: string }>('POST', '/oauth/authorize', { body: { ...query, decision, workspace_id: workspaceId } }),
 };

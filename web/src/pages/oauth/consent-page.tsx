@@ -3,7 +3,9 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { oauthApi } from '../../api/oauth.api';
 import { Alert } from '../../components/alert';
+import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { SelectField } from '../../components/field';
 import { LoadingBlock } from '../../components/spinner';
 import { useResource } from '../../lib/use-resource';
 import { useSession } from '../../session/session-context';
@@ -19,12 +21,13 @@ export function ConsentPage() {
   const consent = useResource(() => oauthApi.describe(query));
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
 
-  async function decide(decision: 'allow' | 'deny') {
+  async function decide(decision: 'allow' | 'deny', workspaceId: string) {
     setBusy(decision);
     setError(null);
     try {
-      const { redirect_to } = await oauthApi.decide(query, decision);
+      const { redirect_to } = await oauthApi.decide(query, decision, workspaceId);
       window.location.assign(redirect_to);
     } catch (err) {
       setBusy(null);
@@ -57,23 +60,60 @@ export function ConsentPage() {
       </AuthLayout>
     );
   }
+  const workspaceId = chosen ?? data.workspace_id;
+  const workspace = data.workspaces.find((w) => w.id === workspaceId) ?? { id: workspaceId, name: session.workspace.name, role: session.workspace.role };
   return (
     <AuthLayout
       title={`Allow ${data.app.name} to access your workspace?`}
       subtitle={
         <>
-          Signed in as <strong>{session.user.email}</strong> in <strong>{session.workspace.name}</strong>.
+          Signed in as <strong>{session.user.email}</strong>.
         </>
       }
       footer={
         <>
-          You will be sent to <code className="nowrap">{destination(data.redirect_uri)}</code>. You can revoke access at any time by asking an admin to
-          delete the app.
+          You will be sent to <code className="nowrap">{destination(data.redirect_uri)}</code>. You can revoke access at any time in your account
+          settings, under Authorized apps.
         </>
       }
     >
       <div className="stack">
         {error ? <Alert tone="danger">{error}</Alert> : null}
+        <div className="consent-app">
+          <p>
+            <strong>{data.app.name}</strong>{' '}
+            {data.app.verified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
+          </p>
+          <p className="muted">
+            {data.app.built_in
+              ? 'Built into this Demoshare.'
+              : data.app.owner_workspace_name
+                ? `Registered by the workspace “${data.app.owner_workspace_name}”.`
+                : 'Registered by the application itself.'}{' '}
+            {data.app.verified
+              ? 'The administrator of this Demoshare has verified it.'
+              : 'The administrator of this Demoshare has not verified it: only allow it if you trust its developer.'}
+          </p>
+        </div>
+        {data.workspaces.length > 1 ? (
+          <SelectField
+            label="Workspace to grant"
+            value={workspaceId}
+            disabled={busy !== null}
+            onChange={(e) => setChosen(e.target.value)}
+            hint="The application will act in this workspace only."
+          >
+            {data.workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name} ({w.role})
+              </option>
+            ))}
+          </SelectField>
+        ) : (
+          <p>
+            Workspace: <strong>{workspace.name}</strong>
+          </p>
+        )}
         <div>
           <p>It will be able to:</p>
           <ul className="consent-scopes">
@@ -83,13 +123,15 @@ export function ConsentPage() {
               </li>
             ))}
           </ul>
-          <p className="muted">It can never do more than your role ({session.workspace.role}) allows.</p>
+          <p className="muted">
+            It can never do more than your role in {workspace.name} ({workspace.role}) allows.
+          </p>
         </div>
         <div className="consent-actions">
-          <Button onClick={() => decide('deny')} loading={busy === 'deny'} disabled={busy !== null}>
+          <Button onClick={() => decide('deny', workspaceId)} loading={busy === 'deny'} disabled={busy !== null}>
             Deny
           </Button>
-          <Button variant="primary" onClick={() => decide('allow')} loading={busy === 'allow'} disabled={busy !== null}>
+          <Button variant="primary" onClick={() => decide('allow', workspaceId)} loading={busy === 'allow'} disabled={busy !== null}>
             Allow access
           </Button>
         </div>
