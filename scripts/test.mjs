@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The whole test suite: the import-cycle check, lint, typecheck, then vitest on embedded PGlite and again on a real PostgreSQL
+// The whole test suite: the import-cycle check, lint, the OpenAPI lint, typecheck, then vitest on embedded PGlite and again on a real PostgreSQL
 // server, ending with one line "N passed, N failed" for the totals of both runs.
 // PostgreSQL: TEST_DATABASE_URL, or the local server at 127.0.0.1:5432 when one answers. Without one the
 // PostgreSQL run is skipped with a loud notice, except under CI=true, where a skip is a failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const extra = process.argv.slice(2);
@@ -67,6 +69,14 @@ banner('Import cycles between the folders of src/');
 if (run('node', ['scripts/check-imports.mjs']) !== 0) totals.failed += 1;
 banner('Lint (Biome)');
 if (run('npx', ['biome', 'check', '.']) !== 0) totals.failed += 1;
+banner('OpenAPI document (Redocly lint of what GET /v1/openapi.json serves)');
+{
+  const dir = mkdtempSync(path.join(tmpdir(), 'demoshare-openapi-'));
+  const file = path.join(dir, 'openapi.json');
+  if (run('node', ['bin/run-ts.js', 'scripts/openapi-dump.ts', file]) !== 0) totals.failed += 1;
+  else if (run('npx', ['redocly', 'lint', file, '--config', 'redocly.yaml']) !== 0) totals.failed += 1;
+  rmSync(dir, { recursive: true, force: true });
+}
 banner('Typecheck (tsc)');
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) totals.failed += 1;
 if (run('npx', ['tsc', '--noEmit', '-p', 'extension/tsconfig.json']) !== 0) totals.failed += 1;

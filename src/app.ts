@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
 import { auditModule } from './audit/audit.module';
@@ -22,6 +22,7 @@ import { createKernel } from './kernel';
 import type { AnyModule, Services } from './module';
 import { notificationsModule } from './notifications/notifications.module';
 import { oauthModule } from './oauth/oauth.module';
+import { openapiTransform, openapiTransformObject, securitySchemes } from './openapi';
 import { recordingsModule } from './recordings/recordings.module';
 import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
 import { sharesModule } from './shares/shares.module';
@@ -96,20 +97,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       info: {
         title: 'Demoshare API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Host interactive product demos and share them with viewers. Every response is wrapped in ' +
           '`{data, meta}`; errors in `{error: {code, message, request_id, details?}}`.',
       },
       servers: [{ url: config.API_URL ?? config.APP_URL }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (dsk_...) or an OAuth access token.' },
-        },
-      },
+      components: { securitySchemes: securitySchemes(config.APP_URL, config.API_URL ?? config.APP_URL) },
     },
-    transform: jsonSchemaTransform,
+    // operationId, security and the common error responses, derived from each route's declarations.
+    transform: openapiTransform,
     // Puts the schemas named with .meta({ id }) into components.schemas, where the routes' $refs point.
-    transformObject: jsonSchemaTransformObject,
+    transformObject: openapiTransformObject,
   });
   await registerDocs(app, config.API_URL ?? config.APP_URL);
 

@@ -451,8 +451,8 @@ describe('demos API: the five contract endpoints', () => {
 
   it('documents the demo endpoints in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    expect(doc.paths['/v1/demos'].get.security).toEqual([{ bearerAuth: ['demos:read'] }]);
-    expect(doc.paths['/v1/demos'].post.security).toEqual([{ bearerAuth: ['demos:write'] }]);
+    expect(doc.paths['/v1/demos'].get.security).toEqual([{ bearerAuth: ['demos:read'] }, { oauth2: ['demos:read'] }]);
+    expect(doc.paths['/v1/demos'].post.security).toEqual([{ bearerAuth: ['demos:write'] }, { oauth2: ['demos:write'] }]);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/v1/demos/{id}', '/v1/demos/{id}/steps', '/v1/demos/{id}/assets/{asset_id}']),
     );

@@ -109,7 +109,7 @@ describe('HTTP contract (envelope, errors, pagination)', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.paths['/v1/team/members'].get.security).toEqual([{ bearerAuth: ['team:read'] }]);
+    expect(doc.paths['/v1/team/members'].get.security).toEqual([{ bearerAuth: ['team:read'] }, { oauth2: ['team:read'] }]);
     // Every registered /v1 route, method by method (the document itself is hidden), and no route that
     // does not exist.
     const registered = registeredRoutes(t.app).map((r) => `${r.method} ${toOpenApiPath(r.url)}`);
@@ -121,13 +121,13 @@ describe('HTTP contract (envelope, errors, pagination)', () => {
     expect(documented.filter((r) => r.includes(' /v1/')).sort()).toEqual(api.sort());
     expect(registered).toEqual(expect.arrayContaining(documented));
     // Each route that needs a credential says which scope and which roles, as the permission table has it.
-    const access = (op: { security?: Array<{ bearerAuth: string[] }>; description?: string }) => ({
-      scope: op.security?.[0]?.bearerAuth[0] ?? null,
+    const access = (op: { security?: Array<{ bearerAuth?: string[] }>; description?: string }) => ({
+      scope: op.security?.[0]?.bearerAuth?.[0] ?? null,
       opening: op.description?.split(';')[0],
       roles: /roles: ([a-z, ]+)\./.exec(op.description ?? '')?.[1]?.split(', '),
     });
     const ops = Object.values(doc.paths as Record<string, Record<string, Parameters<typeof access>[0]>>).flatMap(Object.values);
-    const guarded = ops.filter((op) => op.security);
+    const guarded = ops.filter((op) => op.security?.length);
     expect(guarded.length).toBeGreaterThan(40);
     for (const op of guarded) {
       const { scope, opening, roles } = access(op);

@@ -485,7 +485,7 @@ describe('recording upload API', () => {
     expect(Object.keys(ops.complete.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '410', '429']);
     expect(Object.keys(ops.create.responses)).toContain('201');
     expect(ops.remove.responses['204']).toBeDefined();
-    expect(ops.get.security).toEqual([{ bearerAuth: ['demos:read'] }]);
+    expect(ops.get.security).toEqual([{ bearerAuth: ['demos:read'] }, { oauth2: ['demos:read'] }]);
     expect(ops.put.description).toContain('Content-Digest');
     expect(ops.put.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'content-digest', required: true })]),

@@ -239,6 +239,6 @@ describe('webhooks API', () => {
     for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries']) {
       expect(doc.paths[path], path).toBeDefined();
     }
-    expect(doc.paths['/v1/webhooks'].post.security).toEqual([{ bearerAuth: ['webhooks:write'] }]);
+    expect(doc.paths['/v1/webhooks'].post.security).toEqual([{ bearerAuth: ['webhooks:write'] }, { oauth2: ['webhooks:write'] }]);
   });
 });

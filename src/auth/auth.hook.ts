@@ -53,10 +53,9 @@ export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimi
       access.push({ method, url: route.url, ...(config.permission ? { permission: config.permission } : { public: true }) });
     }
     if (config.permission) {
-      const scope = PERMISSIONS[config.permission].scope;
+      // The operation's `security` is derived from the same declaration, in src/openapi.ts.
       route.schema = route.schema ?? {};
       const schema = route.schema as Record<string, unknown>;
-      schema.security = [{ bearerAuth: scope ? [scope] : [] }];
       // A GET and its automatic HEAD share one schema object: prefix the access line once.
       const access = describeAccess(config.permission);
       const own = typeof schema.description === 'string' ? schema.description : '';
