@@ -1,0 +1,237 @@
+/**
+ * Every event kind a webhook can subscribe to (the server's `src/events/event-kinds.ts`, in its order).
+ *
+ * @example
+ * ```ts
+ * import { WEBHOOK_EVENT_KINDS } from '@demoshare/sdk';
+ * await client.webhooks.create({ url: 'https://crm.example.com/hooks', events: [...WEBHOOK_EVENT_KINDS] });
+ * ```
+ */
+export const WEBHOOK_EVENT_KINDS = [
+  'demo.viewed',
+  'demo.completed',
+  'demo.created',
+  'demo.updated',
+  'demo.published',
+  'demo.deleted',
+  'demo.generated',
+  'share.created',
+  'share.revoked',
+  'viewer.identified',
+  'member.invited',
+  'webhook.test',
+] as const;
+
+/**
+ * The body of one delivery: `{id, event, timestamp, data}`, `data` depending on `event`.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEventBase } from '@demoshare/sdk';
+ * type Custom = WebhookEventBase<'demo.viewed', { demo_id: string }>;
+ * ```
+ */
+export interface WebhookEventBase<K extends string, D> {
+  /** The event id (`evt_...`), also the `webhook-id` header: de-duplicate on it. */
+  id: string;
+  event: K;
+  /** When the event happened, ISO 8601 UTC. */
+  timestamp: string;
+  data: D;
+}
+
+type DemoStatus = 'generating' | 'draft' | 'published' | 'archived';
+
+/**
+ * A viewer started a view (the contract's event).
+ * @example
+ * ```ts
+ * import type { DemoViewedEvent } from '@demoshare/sdk';
+ * const who = (e: DemoViewedEvent) => e.data.viewer_email ?? 'anonymous';
+ * ```
+ */
+export type DemoViewedEvent = WebhookEventBase<
+  'demo.viewed',
+  { demo_id: string; view_id: string; share_id: string | null; viewer_email: string | null; viewer_name: string | null; started_at: string }
+>;
+/**
+ * A viewer reached the end of the last step (the contract's event); `completion_time` in seconds.
+ * @example
+ * ```ts
+ * import type { DemoCompletedEvent } from '@demoshare/sdk';
+ * const minutes = (e: DemoCompletedEvent) => e.data.completion_time / 60;
+ * ```
+ */
+export type DemoCompletedEvent = WebhookEventBase<
+  'demo.completed',
+  { demo_id: string; view_id: string; share_id: string | null; viewer_email: string | null; completion_time: number }
+>;
+/**
+ * A demo was created (by the API, the web app or a recording).
+ * @example
+ * ```ts
+ * import type { DemoCreatedEvent } from '@demoshare/sdk';
+ * const generated = (e: DemoCreatedEvent) => e.data.generate_with_ai;
+ * ```
+ */
+export type DemoCreatedEvent = WebhookEventBase<
+  'demo.created',
+  { demo_id: string; title: string; status: DemoStatus; source_url: string | null; generate_with_ai: boolean }
+>;
+/**
+ * A demo's draft changed: `changes` names what (`title`, `configuration`, `status`, `steps`).
+ * @example
+ * ```ts
+ * import type { DemoUpdatedEvent } from '@demoshare/sdk';
+ * const stepsChanged = (e: DemoUpdatedEvent) => e.data.changes.includes('steps');
+ * ```
+ */
+export type DemoUpdatedEvent = WebhookEventBase<
+  'demo.updated',
+  { demo_id: string; changes: string[]; status: DemoStatus; title: string; restored_version?: number }
+>;
+/**
+ * A version of a demo was published.
+ * @example
+ * ```ts
+ * import type { DemoPublishedEvent } from '@demoshare/sdk';
+ * const label = (e: DemoPublishedEvent) => `${e.data.title} v${e.data.version}`;
+ * ```
+ */
+export type DemoPublishedEvent = WebhookEventBase<
+  'demo.published',
+  { demo_id: string; title: string; published_at: string; version: number }
+>;
+/**
+ * A demo was deleted.
+ * @example
+ * ```ts
+ * import type { DemoDeletedEvent } from '@demoshare/sdk';
+ * const forget = (e: DemoDeletedEvent) => cache.delete(e.data.demo_id);
+ * ```
+ */
+export type DemoDeletedEvent = WebhookEventBase<'demo.deleted', { demo_id: string; title: string }>;
+/**
+ * Generation finished: `succeeded` with `step_count` steps, or `failed` with `error`.
+ * @example
+ * ```ts
+ * import type { DemoGeneratedEvent } from '@demoshare/sdk';
+ * const ok = (e: DemoGeneratedEvent) => e.data.status === 'succeeded';
+ * ```
+ */
+export type DemoGeneratedEvent = WebhookEventBase<
+  'demo.generated',
+  {
+    demo_id: string;
+    status: 'succeeded' | 'failed';
+    step_count: number;
+    error?: string;
+    capture_mode?: string;
+    writer?: string;
+    warnings?: string[];
+  }
+>;
+/**
+ * A share link was created.
+ * @example
+ * ```ts
+ * import type { ShareCreatedEvent } from '@demoshare/sdk';
+ * const gated = (e: ShareCreatedEvent) => e.data.has_password || e.data.require_identification;
+ * ```
+ */
+export type ShareCreatedEvent = WebhookEventBase<
+  'share.created',
+  { share_id: string; demo_id: string; name: string; has_password: boolean; expires_at: string | null; require_identification: boolean }
+>;
+/**
+ * A share link was revoked.
+ * @example
+ * ```ts
+ * import type { ShareRevokedEvent } from '@demoshare/sdk';
+ * const when = (e: ShareRevokedEvent) => new Date(e.data.revoked_at);
+ * ```
+ */
+export type ShareRevokedEvent = WebhookEventBase<'share.revoked', { share_id: string; demo_id: string; revoked_at: string }>;
+/**
+ * A viewer filled in the identification form of a link.
+ * @example
+ * ```ts
+ * import type { ViewerIdentifiedEvent } from '@demoshare/sdk';
+ * const lead = (e: ViewerIdentifiedEvent) => ({ email: e.data.viewer_email, name: e.data.viewer_name });
+ * ```
+ */
+export type ViewerIdentifiedEvent = WebhookEventBase<
+  'viewer.identified',
+  { share_id: string; demo_id: string; viewer_email: string; viewer_name: string; identified_at: string }
+>;
+/**
+ * Someone was invited to the workspace.
+ * @example
+ * ```ts
+ * import type { MemberInvitedEvent } from '@demoshare/sdk';
+ * const text = (e: MemberInvitedEvent) => `${e.data.email} invited as ${e.data.role}`;
+ * ```
+ */
+export type MemberInvitedEvent = WebhookEventBase<
+  'member.invited',
+  { member_id: string; email: string; role: 'admin' | 'editor' | 'viewer'; invited_by: string }
+>;
+/**
+ * The test event of POST /v1/webhooks/:id/test.
+ * @example
+ * ```ts
+ * import type { WebhookTestEvent } from '@demoshare/sdk';
+ * const hookOf = (e: WebhookTestEvent) => e.data.webhook_id;
+ * ```
+ */
+export type WebhookTestEvent = WebhookEventBase<'webhook.test', { webhook_id: string; message: string }>;
+
+/**
+ * Any event a webhook receives, discriminated by `event`: `switch (e.event)` narrows `data`.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEvent } from '@demoshare/sdk';
+ * function handle(e: WebhookEvent) {
+ *   switch (e.event) {
+ *     case 'demo.completed': return crm.note(e.data.viewer_email, `finished in ${e.data.completion_time} s`);
+ *     case 'viewer.identified': return crm.lead(e.data.viewer_email, e.data.viewer_name);
+ *   }
+ * }
+ * ```
+ */
+export type WebhookEvent =
+  | DemoViewedEvent
+  | DemoCompletedEvent
+  | DemoCreatedEvent
+  | DemoUpdatedEvent
+  | DemoPublishedEvent
+  | DemoDeletedEvent
+  | DemoGeneratedEvent
+  | ShareCreatedEvent
+  | ShareRevokedEvent
+  | ViewerIdentifiedEvent
+  | MemberInvitedEvent
+  | WebhookTestEvent;
+
+/**
+ * The kind of an event: `'demo.viewed' | 'demo.completed' | ...`.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEventKind } from '@demoshare/sdk';
+ * const subscribed: WebhookEventKind[] = ['demo.viewed', 'demo.completed'];
+ * ```
+ */
+export type WebhookEventKind = WebhookEvent['event'];
+
+/**
+ * The event type of one kind.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEventOf } from '@demoshare/sdk';
+ * const onCompleted = (e: WebhookEventOf<'demo.completed'>) => e.data.completion_time;
+ * ```
+ */
+export type WebhookEventOf<K extends WebhookEventKind> = Extract<WebhookEvent, { event: K }>;
