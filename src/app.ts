@@ -18,6 +18,7 @@ import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
 import { registerMailJobs } from './mail/mail-queue';
 import { healthModule } from './health/health.module';
+import { mcpModule } from './mcp/mcp.module';
 import { createKernel } from './kernel';
 import type { AnyModule, Services } from './module';
 import { notificationsModule } from './notifications/notifications.module';
@@ -54,6 +55,7 @@ const MODULES: readonly AnyModule[] = [
   notificationsModule,
   viewerModule,
   auditModule,
+  mcpModule,
   webModule,
 ];
 

@@ -24,6 +24,8 @@ Commands:
                         create an API key for that user; prints only the key
   oauth-apps verify|unverify <client_id>
                         mark an OAuth app as verified by this instance's operator (shown on the consent page)
+  mcp                   the MCP tools over stdio for an AI assistant, calling the instance at
+                        DEMOSHARE_URL with DEMOSHARE_API_KEY (docs/mcp.md)
   help                  this text
 
 Configuration comes from environment variables: see README.md.`;
@@ -57,6 +59,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await keysCommand(rest, loadConfig(env), out);
       case 'oauth-apps':
         return await oauthAppsCommand(rest, loadConfig(env), out);
+      case 'mcp':
+        return await (await import('../mcp/mcp-stdio')).runMcpStdio(env, out.stderr);
       case 'help':
       case '--help':
       case '-h':

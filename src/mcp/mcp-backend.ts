@@ -1,0 +1,72 @@
+import type { ErrorDetail } from '../core/errors';
+
+/**
+ * What the MCP tools need of a Demoshare instance: one method per REST route they mirror, answering the
+ * route's JSON (`data`, and `meta` for pages). Two implementations: the server's services in process
+ * (`/mcp`, mcp-services.backend.ts) and the REST API over HTTP (`demoshare mcp`, mcp-http.backend.ts).
+ */
+export interface McpBackend {
+  /** GET /v1/demos */
+  listDemos(query: { search?: string; status?: string; page: number; per_page: number }): Promise<Page>;
+  /** GET /v1/demos/:id */
+  getDemo(id: string): Promise<Json>;
+  /** POST /v1/demos */
+  createDemo(body: { source_url: string; title?: string; generate_with_ai: true }): Promise<Json>;
+  /** POST /v1/demos/:id/publish */
+  publishDemo(id: string): Promise<Json>;
+  /** GET /v1/demos/:id/shares */
+  listShares(demoId: string): Promise<Json[]>;
+  /** POST /v1/demos/:id/shares */
+  createShare(demoId: string, body: ShareBody): Promise<Json>;
+  /** GET /v1/analytics */
+  workspaceAnalytics(query: AnalyticsQuery): Promise<Json>;
+  /** GET /v1/demos/:id/analytics */
+  demoAnalytics(demoId: string, query: AnalyticsQuery & { version?: number }): Promise<Json>;
+  /** GET /v1/demos/:id/views */
+  listViews(demoId: string, query: ViewsQuery): Promise<Page>;
+}
+
+export type Json = Record<string, unknown>;
+
+export interface Page {
+  data: Json[];
+  meta: { total: number; page: number; per_page: number };
+}
+
+export interface ShareBody {
+  name?: string;
+  password?: string;
+  expires_at?: string | null;
+  require_identification?: boolean;
+  allowed_emails?: string[];
+  allowed_domains?: string[];
+}
+
+export interface AnalyticsQuery {
+  start_date?: string;
+  end_date?: string;
+  granularity?: 'day' | 'week' | 'month';
+  include_internal?: boolean;
+}
+
+export interface ViewsQuery {
+  start_date?: string;
+  end_date?: string;
+  viewer_email?: string;
+  include_internal?: boolean;
+  page: number;
+  per_page: number;
+}
+
+/** An error as the API answers it (`{error: {code, message, details?, request_id?}}`), for a tool error. */
+export class McpApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'McpApiError';
+  }
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { AnalyticsService } from '../analytics/analytics.service';
+import { analyticsSchema, workspaceAnalyticsSchema } from '../analytics/analytics.schemas';
+import type { Actor } from '../audit/actor';
+import type { AuthContext } from '../auth/permissions';
+import { shareUrls } from '../core/share-urls';
+import { demoUrls } from '../demos/demo-fields.schemas';
+import type { DemoVersionsService } from '../demos/demo-versions.service';
+import { demoDetailSchema, demoSchema, toDemo, toDemoDetail } from '../demos/demos.schemas';
+import type { DemosService } from '../demos/demos.service';
+import type { DemoStatus } from '../demos/demos.tables';
+import type { SharesService } from '../shares/shares.service';
+import { shareSchema, toShare, toShareInput } from '../shares/shares.schemas';
+import type { ViewStepRow } from '../views/views.schemas';
+import { toView, viewSchema } from '../views/views.schemas';
+import type { ViewsService } from '../views/views.service';
+import type { Json, McpBackend } from './mcp-backend';
+
+export interface ServicesBackendDeps {
+  config: { APP_URL: string; API_URL?: string };
+  demos: Pick<DemosService, 'list' | 'get' | 'create'>;
+  versions: Pick<DemoVersionsService, 'publish'>;
+  shares: Pick<SharesService, 'list' | 'create'>;
+  analytics: Pick<AnalyticsService, 'workspace' | 'demo'>;
+  views: Pick<ViewsService, 'list'>;
+}
+
+/** Encoded through the REST route's response schema: the same fields, the same JSON. */
+const encode = <S extends z.ZodType>(schema: S, value: unknown) => z.encode(schema, value as z.output<S>) as Json;
+
+/**
+ * The MCP tools' backend on this server's services, for one caller: what the REST routes do, without HTTP.
+ * The permission is checked before (mcp-server.ts `authorize`), as the auth hook does for a route.
+ */
+export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthContext, actor: Actor): McpBackend {
+  const urls = demoUrls(deps.config.API_URL ?? deps.config.APP_URL, deps.config.APP_URL);
+  const links = shareUrls(deps.config.APP_URL);
+  const detail = (found: Awaited<ReturnType<DemosService['get']>>) => encode(demoDetailSchema, toDemoDetail(found, urls));
+  const range = (q: { start_date?: string; end_date?: string; include_internal?: boolean }) => ({
+    startDate: q.start_date,
+    endDate: q.end_date,
+    includeInternal: q.include_internal,
+  });
+
+  return {
+    async listDemos(q) {
+      const range = { limit: q.per_page, offset: (q.page - 1) * q.per_page };
+      const { rows, total } = await deps.demos.list(auth, { status: q.status as DemoStatus | undefined, search: q.search }, range);
+      return {
+        data: rows.map((r) => encode(demoSchema, toDemo(r.demo, r.stepCount, urls, r.shareToken, r.latestVersion))),
+        meta: { total, page: q.page, per_page: q.per_page },
+      };
+    },
+    getDemo: async (id) => detail(await deps.demos.get(auth, id)),
+    async createDemo(body) {
+      const input = { title: body.title, sourceUrl: body.source_url, type: 'interactive', generateWithAi: body.generate_with_ai };
+      return detail(await deps.demos.create(auth, input));
+    },
+    async publishDemo(id) {
+      await deps.versions.publish(auth, id, actor);
+      return detail(await deps.demos.get(auth, id));
+    },
+    listShares: async (demoId) => (await deps.shares.list(auth, demoId)).map((s) => encode(shareSchema, toShare(s, links))),
+    async createShare(demoId, body) {
+      const share = await deps.shares.create(auth, demoId, toShareInput(body), actor);
+      return encode(shareSchema, toShare(share, links));
+    },
+    workspaceAnalytics: async (q) =>
+      encode(workspaceAnalyticsSchema, await deps.analytics.workspace(auth, { ...range(q), granularity: q.granularity })),
+    demoAnalytics: async (demoId, q) =>
+      encode(analyticsSchema, await deps.analytics.demo(auth, demoId, { ...range(q), granularity: q.granularity, version: q.version })),
+    async listViews(demoId, q) {
+      const filters = { ...range(q), viewerEmail: q.viewer_email };
+      const { rows, stepRows, total } = await deps.views.list(auth, demoId, filters, {
+        limit: q.per_page,
+        offset: (q.page - 1) * q.per_page,
+      });
+      const byView = new Map<string, ViewStepRow[]>();
+      for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
+      return {
+        data: rows.map((r) => encode(viewSchema, toView(r, byView.get(r.id) ?? []))),
+        meta: { total, page: q.page, per_page: q.per_page },
+      };
+    },
+  };
+}

@@ -1,0 +1,228 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../src/auth/permissions';
+import { TOOLS } from '../src/mcp/mcp-tools';
+import { fixtureGenerator } from './helpers/demos';
+import { callError, callJson, newClient, rest, TOOL_NAMES } from './helpers/mcp';
+import { startTestServer, type TestServer } from './helpers/server';
+import { playView } from './helpers/shares';
+import type { TestSession } from './helpers/test-app';
+
+const REDIRECT = 'https://assistant.example.com/callback';
+
+describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
+  let t: TestServer;
+  let admin: TestSession;
+  let key: string;
+  const clients: Client[] = [];
+
+  async function connect(token: string) {
+    const client = newClient();
+    const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer({ jobs: true, selfUrl: true, generator: fixtureGenerator(3, 'Acme pricing') });
+    admin = await t.signUp();
+    key = await t.apiKey('all', admin);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => {});
+    await t?.close();
+  });
+
+  it('lists every tool with a description naming its scope and a JSON schema of its input', async () => {
+    const client = await connect(key);
+    expect(client.getServerVersion()?.name).toBe('demoshare');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      const definition = TOOLS.find((d) => d.name === tool.name)!;
+      expect(tool.description).toContain(`Requires the ${PERMISSIONS[definition.permission].scope} scope.`);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations?.readOnlyHint).toBe(definition.readOnly);
+    }
+    const create = tools.find((tool) => tool.name === 'create_demo_from_url')!;
+    expect(create.inputSchema.required).toEqual(['source_url']);
+    expect(create.inputSchema.additionalProperties).toBe(false);
+  });
+
+  it('creates a demo from a URL, follows its generation to the end, reads, publishes and shares it', async () => {
+    const client = await connect(key);
+    const started = await callJson(client, 'create_demo_from_url', { source_url: 'https://example.com/pricing' });
+    expect(started).toMatchObject({ demo_status: 'generating', done: false, title: 'example.com/pricing' });
+    expect(started.generation_status).toMatch(/queued|running/);
+    const demoId = started.demo_id as string;
+
+    // Progress notifications come while the call waits, when the client asks for them.
+    const stages: number[] = [];
+    let report: Record<string, unknown> = {};
+    for (let i = 0; i < 5 && !report.done; i++) {
+      const result = await client.callTool(
+        { name: 'get_generation_status', arguments: { demo_id: demoId, wait_seconds: 30 } },
+        undefined,
+        { onprogress: (p) => stages.push(p.progress), timeout: 60_000 },
+      );
+      report = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
+    }
+    expect(report).toMatchObject({ done: true, generation_status: 'succeeded', demo_status: 'draft', step_count: 3, error: null });
+    expect(stages.at(-1)).toBe(2);
+
+    // Each answer is the REST route's data, field for field.
+    const demo = await callJson(client, 'get_demo', { demo_id: demoId });
+    expect(demo).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}`)).body.data);
+    expect(demo).toMatchObject({ title: 'Acme pricing', status: 'draft' });
+    expect((demo.steps as unknown[]).length).toBe(3);
+
+    const found = await callJson<{ data: Array<{ id: string }>; meta: { total: number } }>(client, 'list_demos', { search: 'ACME' });
+    expect(found.data.map((d) => d.id)).toEqual([demoId]);
+    expect(found.meta).toEqual({ total: 1, page: 1, per_page: 20 });
+    const listed = (await rest(t.url, key, 'GET', '/demos?search=ACME')).body.data;
+    expect(found.data).toEqual(listed);
+    expect((await callJson(client, 'list_demos', { status: 'published' })).data).toEqual([]);
+
+    const published = await callJson(client, 'publish_demo', { demo_id: demoId });
+    expect(published).toMatchObject({ id: demoId, status: 'published', published_version: 1 });
+
+    const share = await callJson(client, 'create_share_link', { demo_id: demoId, name: 'For Acme', require_identification: true });
+    expect(share).toMatchObject({ demo_id: demoId, name: 'For Acme', require_identification: true, has_password: false });
+    expect(share.url).toBe(`${t.url}/s/${(share.url as string).split('/s/')[1]}`);
+    const links = await callJson<{ data: unknown[] }>(client, 'list_share_links', { demo_id: demoId });
+    expect(links.data).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}/shares`)).body.data);
+    expect((await callJson(client, 'get_demo', { demo_id: demoId })).share_url).toBe(share.url);
+
+    // A viewer plays it; analytics and views tell it.
+    const token = (share.url as string).split('/s/')[1]!;
+    await playView(t, token, { email: 'lee@prospect.example', name: 'Lee', reached: 3, complete: true });
+    let views: { data: Array<Record<string, unknown>>; meta: { total: number } } = { data: [], meta: { total: 0 } };
+    for (let i = 0; i < 100 && views.meta.total === 0; i++) {
+      views = await callJson(client, 'list_views', { demo_id: demoId });
+      if (views.meta.total === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(views.data[0]).toMatchObject({ demo_id: demoId, completed: true, viewer: { email: 'lee@prospect.example', name: 'Lee' } });
+    expect(views.data).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}/views`)).body.data);
+    expect((await callJson(client, 'list_views', { demo_id: demoId, viewer_email: 'nobody@example.com' })).data).toEqual([]);
+
+    const analytics = await callJson(client, 'get_demo_analytics', { demo_id: demoId, granularity: 'day' });
+    expect(analytics).toMatchObject({ total_views: 1, unique_viewers: 1, completion_rate: 1 });
+    expect(analytics).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}/analytics?granularity=day`)).body.data);
+    const overview = await callJson(client, 'get_analytics_overview', {});
+    expect(overview).toMatchObject({ total_views: 1, top_demos: [expect.objectContaining({ demo_id: demoId, views: 1 })] });
+    expect(overview).toEqual((await rest(t.url, key, 'GET', '/analytics')).body.data);
+  });
+
+  it('answers the API’s error code and message as a tool error', async () => {
+    const client = await connect(key);
+    const missing = 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w';
+    const error = await callError(client, 'get_demo', { demo_id: missing });
+    const answered = (await rest(t.url, key, 'GET', `/demos/${missing}`)).body.error!;
+    expect(error).toEqual({ code: answered.code, message: answered.message });
+    expect(error.code).toBe('not_found');
+    const range = await callError(client, 'get_analytics_overview', { start_date: '2026-02-01', end_date: '2026-01-01' });
+    expect(range).toMatchObject({ code: 'invalid_request', message: 'end_date is before start_date' });
+    // Input the schema refuses never reaches a service.
+    const bad = (await client.callTool({ name: 'get_demo', arguments: { demo_id: 'nope' } })) as { isError?: boolean; content: Array<{ text: string }> };
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toContain('demo_id');
+  });
+
+  it('refuses a tool whose scope the credential lacks exactly as the REST route does, and allows the rest', async () => {
+    const readerKey = await t.apiKey(['demos:read'], admin);
+    const reader = await connect(readerKey);
+    const viaRest = (await rest(t.url, readerKey, 'POST', '/demos', { source_url: 'https://example.com/x', generate_with_ai: true })).body.error!;
+    const viaTool = await callError(reader, 'create_demo_from_url', { source_url: 'https://example.com/x' });
+    expect(viaTool).toMatchObject({ code: 'insufficient_scope', message: viaRest.message });
+    expect(viaRest.code).toBe('insufficient_scope');
+    for (const [name, args, scope] of [
+      ['get_analytics_overview', {}, 'analytics:read'],
+      ['list_share_links', { demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w' }, 'shares:read'],
+      ['create_share_link', { demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w' }, 'shares:write'],
+      ['publish_demo', { demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w' }, 'demos:write'],
+    ] as const) {
+      expect(await callError(reader, name, args)).toMatchObject({ code: 'insufficient_scope', message: `This credential lacks the scope ${scope}` });
+    }
+    expect((await callJson(reader, 'list_demos')).meta).toMatchObject({ page: 1 });
+
+    // Rights are scopes ∩ role: a viewer's key with every scope still only reads.
+    const viewer = await t.member(admin, 'viewer');
+    const viewerKey = await t.apiKey('all', viewer);
+    const asViewer = await connect(viewerKey);
+    const refused = await callError(asViewer, 'create_demo_from_url', { source_url: 'https://example.com/x' });
+    const restRefused = (await rest(t.url, viewerKey, 'POST', '/demos', { source_url: 'https://example.com/x', generate_with_ai: true })).body.error!;
+    expect(refused).toEqual({ code: 'forbidden', message: restRefused.message });
+    expect((await callJson(asViewer, 'list_demos')).meta).toMatchObject({ total: 1 });
+  });
+
+  it('accepts an OAuth access token, with the rights of its scopes', async () => {
+    const app = await admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      payload: { name: 'Assistant', redirect_uris: [REDIRECT], scopes: ['demos:read', 'analytics:read'] },
+    });
+    expect(app.statusCode).toBe(201);
+    const { client_id, client_secret } = app.json().data as { client_id: string; client_secret: string };
+    const consent = await admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/authorize',
+      payload: { client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'demos:read', state: 's', decision: 'allow' },
+    });
+    expect(consent.statusCode, consent.body).toBe(200);
+    const code = new URL(consent.json().data.redirect_to).searchParams.get('code')!;
+    const tokens = await t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code, client_id, client_secret, redirect_uri: REDIRECT }).toString(),
+    });
+    expect(tokens.statusCode, tokens.body).toBe(200);
+    const accessToken = tokens.json().access_token as string;
+    expect(accessToken).toMatch(/^dsa_/);
+
+    const client = await connect(accessToken);
+    expect((await callJson<{ data: unknown[] }>(client, 'list_demos')).data).toHaveLength(1);
+    expect(await callError(client, 'get_analytics_overview')).toMatchObject({ code: 'insufficient_scope' });
+  });
+
+  it('answers 401 with the resource metadata challenge without a credential, or with a bad one', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
+    const metadata = `${t.url}/.well-known/oauth-protected-resource/mcp`;
+
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+
+    const wrong = await post({ authorization: 'Bearer dsk_not_a_real_key' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer resource_metadata="${metadata}", error="invalid_token"`));
+
+    // The web app's session cookie is no credential here (no CSRF to answer for).
+    expect((await post({ cookie: admin.cookie, 'x-csrf-token': admin.csrf })).status).toBe(401);
+
+    const ok = await post({ authorization: `Bearer ${key}` });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-limit')).not.toBeNull();
+    expect(ok.headers.get('x-request-id')).toMatch(/^req_/);
+    await ok.body?.cancel();
+
+    // Stateless: no SSE stream to open, no session to end.
+    expect((await fetch(`${t.url}/mcp`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(405);
+  });
+});
