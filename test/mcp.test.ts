@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/auth/permissions';
 import { TOOLS } from '../src/mcp/mcp-tools';
@@ -224,5 +225,15 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
 
     // Stateless: no SSE stream to open, no session to end.
     expect((await fetch(`${t.url}/mcp`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(405);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('lists every tool with the scope and roles of its permission, in the order of TOOLS', () => {
+    const doc = readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| `([a-z:]+)` \| ([a-z, ]+) \|/gm)].map((m) => [m[1], m[2], m[3]]);
+    expect(rows).toEqual(
+      TOOLS.map((tool) => [tool.name, PERMISSIONS[tool.permission].scope, PERMISSIONS[tool.permission].roles.join(', ')]),
+    );
   });
 });
