@@ -80,6 +80,8 @@ banner('OpenAPI document (Redocly lint of what GET /v1/openapi.json serves)');
 banner('Typecheck (tsc)');
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) totals.failed += 1;
 if (run('npx', ['tsc', '--noEmit', '-p', 'extension/tsconfig.json']) !== 0) totals.failed += 1;
+banner('SDK build (packages/sdk: typechecked with its own tsconfig, ESM and .d.ts into packages/sdk/dist)');
+if (run('npm', ['run', '--silent', 'build:sdk']) !== 0) totals.failed += 1;
 
 // Redis-backed tests run when TEST_REDIS_URL is set, or when a local Redis answers.
 if (!process.env.TEST_REDIS_URL && (await reachable('127.0.0.1', 6379))) {

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_KINDS } from '../../packages/sdk/src/index';
+import { renderSdkFiles, SDK_OPENAPI_PATH, SDK_SCHEMA_PATH, servedDocument } from '../../scripts/sdk-schema';
+import { EVENT_KINDS } from '../../src/events/event-kinds';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+describe('the SDK package', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('has generated files that match the document the server serves now', async () => {
+    const fresh = await renderSdkFiles(await servedDocument(t.app));
+    const stale = [
+      readFileSync(SDK_OPENAPI_PATH, 'utf8') === fresh.openapi ? null : SDK_OPENAPI_PATH,
+      readFileSync(SDK_SCHEMA_PATH, 'utf8') === fresh.schema ? null : SDK_SCHEMA_PATH,
+    ].filter(Boolean);
+    expect(stale, 'The SDK is out of date with GET /v1/openapi.json: run `npm run sdk:generate` and commit both files').toEqual([]);
+  });
+
+  it('knows every event kind the server sends, in its order', () => {
+    expect([...WEBHOOK_EVENT_KINDS]).toEqual([...EVENT_KINDS]);
+  });
+
+  it('depends on the openapi-fetch and openapi-typescript the repository tests it with', () => {
+    const sdk = readJson('packages/sdk/package.json');
+    const root = readJson('package.json');
+    expect(sdk.dependencies).toEqual({ 'openapi-fetch': root.devDependencies['openapi-fetch'] });
+    expect(sdk.devDependencies['openapi-typescript']).toBe(root.devDependencies['openapi-typescript']);
+    expect(sdk.devDependencies.typescript).toBe(root.devDependencies.typescript);
+    expect(sdk).toMatchObject({ name: '@demoshare/sdk', type: 'module', engines: { node: '>=20' } });
+    expect(sdk.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+  });
+
+  it('documents every export with TSDoc and an @example', () => {
+    const program = ts.createProgram(['packages/sdk/src/index.ts'], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+    const checker = program.getTypeChecker();
+    const index = checker.getSymbolAtLocation(program.getSourceFile('packages/sdk/src/index.ts')!)!;
+    const hasExample = (node: ts.Node) =>
+      ts.getJSDocTags(node).some((tag) => tag.tagName.text === 'example') ||
+      // `export type { a, b }` carries its TSDoc on the export declaration.
+      (ts.isExportSpecifier(node) && ts.getJSDocTags(node.parent.parent).some((tag) => tag.tagName.text === 'example'));
+    const undocumented: string[] = [];
+    for (const exported of checker.getExportsOfModule(index)) {
+      let symbol: ts.Symbol | undefined = exported;
+      let documented = false;
+      while (symbol && !documented) {
+        documented = (symbol.declarations ?? []).some(hasExample);
+        symbol = symbol.flags & ts.SymbolFlags.Alias ? checker.getImmediateAliasedSymbol(symbol) : undefined;
+      }
+      if (!documented) undocumented.push(exported.name);
+    }
+    expect(checker.getExportsOfModule(index).length).toBeGreaterThan(50);
+    expect(undocumented).toEqual([]);
+  });
+});
