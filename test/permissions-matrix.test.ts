@@ -38,6 +38,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   members: 'member',
   demos: 'demo',
   apps: 'oauthApp',
+  authorizations: 'oauthGrant',
   webhooks: 'webhook',
   shares: 'share',
   sessions: 'session',
@@ -79,7 +80,7 @@ const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 :
 function contractScope(method: string, url: string): Scope | null {
   const read = method === 'GET';
   // The audit log has no scope among the contract's eight, so it is read in the web app only.
-  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize|audit-log|workspace)(\/|\.csv$|$)/.test(url)) return null;
+  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize|oauth\/authorizations|audit-log|workspace)(\/|\.csv$|$)/.test(url)) return null;
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
@@ -175,8 +176,8 @@ describe('permission matrix: every /v1 route × role × credential', () => {
   it('tells each role its permissions in the session body, and they are exactly the routes it may call', async () => {
     const byRole: Record<Role, Permission[]> = {
       admin: Object.keys(PERMISSIONS) as Permission[],
-      editor: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'keys.manage', 'account.read', 'workspace.read'],
-      viewer: ['demos.read', 'analytics.read', 'shares.read', 'team.read', 'keys.manage', 'account.read', 'workspace.read'],
+      editor: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
+      viewer: ['demos.read', 'analytics.read', 'shares.read', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
     };
     for (const role of ROLES) {
       const res = await sessions[role].inject({ method: 'GET', url: '/v1/auth/session' });

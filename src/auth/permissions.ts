@@ -51,6 +51,10 @@ export const PERMISSIONS = {
   /** Beyond `keys.manage`: see and revoke every member's keys, not only one's own. No route of its own. */
   'keys.manage_all': { scope: null, roles: ADMINS },
   'oauth_apps.manage': { scope: null, roles: ADMINS },
+  /** Every user sees and revokes the OAuth authorisations they gave (Authorized apps), in any workspace. */
+  'oauth_grants.manage': { scope: null, roles: EVERYONE },
+  /** Beyond `oauth_grants.manage`: see and revoke every member's authorisations in the workspace. No route of its own. */
+  'oauth_grants.manage_all': { scope: null, roles: ADMINS },
   'account.read': { scope: null, roles: EVERYONE },
   /** Workspace settings (name, branding, share defaults): no contract scope covers them, so web app only. */
   'workspace.read': { scope: null, roles: EVERYONE },

@@ -1,7 +1,7 @@
 import { type Actor, clientActor, type RequestOrigin, systemActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import { findActiveMember, membershipsOfUser } from '../accounts/accounts.repo';
-import { type CredentialCache, credentialTag } from '../auth/credential-cache';
+import { type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex, randomBase62, randomToken, safeEqual } from '../core/crypto';
@@ -18,6 +18,8 @@ const REFRESH_TOKEN_PREFIX = 'dsr_';
 export const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_MS = 60 * 86_400_000;
 const CODE_TTL_MS = 60_000;
+/** A grant's last_used_at is written at most this often: the listing needs minutes, not a write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 export interface OAuthTokensDeps {
   database: Database;
@@ -327,7 +329,8 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
   async function resolve(token: string): Promise<AuthContext | null> {
     if (!/^dsa_[0-9A-Za-z]{43}$/.test(token)) return null;
     const tokenDigest = digest(token);
-    const entry = await credentials.resolve(tokenDigest, clock.now(), async () => {
+    const now = clock.now();
+    const entry = await credentials.resolve(tokenDigest, now, async () => {
       const found = await repo.findToken(db, tokenDigest);
       if (
         found?.token.kind !== 'access' ||
@@ -349,10 +352,12 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
           scopes: new Set(found.token.scopes as Scope[]),
         },
         expiresAt: found.token.expiresAt,
-        lastUsedAt: null,
+        lastUsedAt: found.grant.lastUsedAt,
       };
     });
-    return entry?.auth ?? null;
+    if (!entry) return null;
+    touchIfStale(entry, now, TOUCH_INTERVAL_MS, (at) => repo.touchGrant(db, entry.auth.credentialId, at, TOUCH_INTERVAL_MS));
+    return entry.auth;
   }
 
   return { validate, describe, decide, exchangeCode, refresh, revoke, resolve, revokeGrant };

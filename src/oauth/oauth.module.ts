@@ -1,27 +1,34 @@
 import { defineModule } from '../module';
+import { authorizationsRoutes } from './authorizations.routes';
 import { authorizeRoutes } from './authorize.routes';
 import { createOAuthAppsService, type OAuthAppsService } from './oauth-apps.service';
 import { oauthAppsRoutes } from './oauth-apps.routes';
+import { createOAuthGrantsService, type OAuthGrantsService } from './oauth-grants.service';
 import { createOAuthTokensService, type OAuthTokensService } from './oauth-tokens.service';
 import { oauthMetadataRoute, tokenRoutes } from './token.routes';
 
 declare module '../module' {
   interface Services {
-    oauth: { oauthApps: OAuthAppsService; oauthTokens: OAuthTokensService };
+    oauth: { oauthApps: OAuthAppsService; oauthTokens: OAuthTokensService; oauthGrants: OAuthGrantsService };
   }
 }
 
 /** OAuth 2.0: client apps, consent, codes, tokens, revocation and the RFC 8414 metadata. */
 export const oauthModule = defineModule({
   name: 'oauth',
-  owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage'] },
-  create: (kernel) => ({
-    oauthApps: createOAuthAppsService({ ...kernel, digestKey: kernel.secrets.keyDigest }),
-    oauthTokens: createOAuthTokensService({ ...kernel, digestKey: kernel.secrets.keyDigest }),
-  }),
+  owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage', 'oauth_grants.manage', 'oauth_grants.manage_all'] },
+  create: (kernel) => {
+    const oauthTokens = createOAuthTokensService({ ...kernel, digestKey: kernel.secrets.keyDigest });
+    return {
+      oauthApps: createOAuthAppsService({ ...kernel, digestKey: kernel.secrets.keyDigest }),
+      oauthTokens,
+      oauthGrants: createOAuthGrantsService({ ...kernel, oauthTokens }),
+    };
+  },
   routes(app, ctx) {
     oauthAppsRoutes(app, ctx);
     authorizeRoutes(app, ctx);
+    authorizationsRoutes(app, ctx);
     tokenRoutes(app, ctx);
   },
   pages: oauthMetadataRoute,

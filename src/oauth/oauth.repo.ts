@@ -1,5 +1,5 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { members, workspaces } from '../accounts/accounts.tables';
+import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { members, users, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
 
@@ -127,4 +127,60 @@ export async function findGrantWithMember(db: Executor, grantId: string) {
     .where(eq(oauthGrants.id, grantId))
     .limit(1);
   return row;
+}
+
+/**
+ * Live authorisations (not revoked, member still active) of one user across their workspaces, or of every
+ * member of one workspace, newest first, with the app, workspace and user they name.
+ */
+export async function listGrants(
+  db: Executor,
+  of: { userId: string } | { workspaceId: string },
+  page: { limit: number; offset: number },
+) {
+  const where = and(
+    'userId' in of ? eq(oauthGrants.userId, of.userId) : eq(oauthGrants.workspaceId, of.workspaceId),
+    isNull(oauthGrants.revokedAt),
+    eq(members.status, 'active'),
+  );
+  const rows = await db
+    .select({
+      grant: oauthGrants,
+      app: { id: oauthApps.id, name: oauthApps.name, verified: oauthApps.verified },
+      workspace: { id: workspaces.id, name: workspaces.name },
+      userEmail: users.email,
+    })
+    .from(oauthGrants)
+    .innerJoin(members, eq(members.id, oauthGrants.memberId))
+    .innerJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
+    .innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
+    .innerJoin(users, eq(users.id, oauthGrants.userId))
+    .where(where)
+    .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db
+    .select({ n: count() })
+    .from(oauthGrants)
+    .innerJoin(members, eq(members.id, oauthGrants.memberId))
+    .where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findGrant(db: Executor, id: string) {
+  const [row] = await db.select().from(oauthGrants).where(eq(oauthGrants.id, id)).limit(1);
+  return row;
+}
+
+/** Records a use of the grant unless one was recorded less than `intervalMs` ago (by any process). */
+export async function touchGrant(db: Executor, id: string, now: Date, intervalMs: number) {
+  await db
+    .update(oauthGrants)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(oauthGrants.id, id),
+        or(isNull(oauthGrants.lastUsedAt), lt(oauthGrants.lastUsedAt, new Date(now.getTime() - intervalMs))),
+      ),
+    );
 }

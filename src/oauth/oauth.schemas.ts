@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ROLES, SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
-import type { OAuthAppRow } from './oauth.repo';
+import type { listGrants, OAuthAppRow } from './oauth.repo';
+import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -160,3 +161,37 @@ export const tokenResponse = z
 export const oauthErrorSchema = z
   .object({ error: z.string(), error_description: z.string() })
   .meta({ id: 'OAuthError', description: 'RFC 6749 §5.2 error body.' });
+
+export const authorizationsQuery = paginationQuery.extend({
+  all_members: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description: 'true (admins): every member’s authorisations in the current workspace, not only yours.' }),
+});
+
+export const authorizationParams = z.object({ id: idSchema('oauthGrant') });
+
+export const authorizationSchema = z
+  .object({
+    id: z.string(),
+    app: z.object({ id: z.string(), name: z.string(), verified: z.boolean() }),
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    user: z.object({ id: z.string(), email: z.string() }),
+    scopes: z.array(z.enum(SCOPES)),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable().meta({ description: 'When a token of it last authenticated a request (to the minute).' }),
+  })
+  .meta({ id: 'OAuthAuthorization' });
+
+export function toAuthorization(row: Awaited<ReturnType<typeof listGrants>>['rows'][number]) {
+  return {
+    id: row.grant.id,
+    app: row.app,
+    workspace: row.workspace,
+    user: { id: row.grant.userId, email: row.userEmail },
+    scopes: row.grant.scopes as (typeof SCOPES)[number][],
+    created_at: iso(row.grant.createdAt),
+    last_used_at: row.grant.lastUsedAt ? iso(row.grant.lastUsedAt) : null,
+  };
+}

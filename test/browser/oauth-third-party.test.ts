@@ -135,4 +135,51 @@ describe.skipIf(!browser)('OAuth for third parties, with oauth4webapi and Chromi
       oauth.processRefreshTokenResponse(as, app, await oauth.refreshTokenGrantRequest(as, app, auth, refreshed.refresh_token!, insecure)),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
+  it('lists authorized apps in the account (and for admins, the workspace) and revokes one there', async () => {
+    const admin = await server.signUp();
+    const registered = await admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      payload: { name: 'Zapier-like', redirect_uris: [callback], scopes: ['demos:read'] },
+    });
+    const { client_id, client_secret } = registered.json().data;
+    const editor = await server.member(admin, 'editor');
+    const decided = await editor.inject({
+      method: 'POST',
+      url: '/v1/oauth/authorize',
+      payload: { client_id, redirect_uri: callback, response_type: 'code', scope: 'demos:read', decision: 'allow' },
+    });
+    const code = new URL(decided.json().data.redirect_to).searchParams.get('code')!;
+    const tokenRes = await fetch(`${server.url}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id, client_secret, redirect_uri: callback }),
+    });
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const use = () => fetch(`${server.url}/v1/demos`, { headers: { authorization: `Bearer ${access_token}` } });
+    expect((await use()).status).toBe(200);
+
+    // The admin sees the editor's authorisation under Settings → API → OAuth apps.
+    const adminView = await signedInPage(browser!, server.url, admin, { width: 1280, height: 900 });
+    await adminView.page.goto(`${server.url}/settings/api/oauth`);
+    const workspaceTable = adminView.page.getByRole('table', { name: 'Authorized apps in this workspace' });
+    await workspaceTable.getByText(editor.email).waitFor();
+    await adminView.page.screenshot({ path: `${SHOTS}/oauth-authorized-apps-admin.png`, fullPage: true });
+    await adminView.context.close();
+
+    // The editor sees it in their account, last used just now, and revokes it.
+    const { context, page } = await signedInPage(browser!, server.url, editor, { width: 1280, height: 900 });
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/account`);
+    const mine = page.getByRole('table', { name: 'Your authorized apps' });
+    await mine.getByText('Zapier-like').waitFor();
+    await mine.getByText('demos:read').waitFor();
+    await page.getByRole('heading', { name: 'Authorized apps' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/oauth-authorized-apps-account.png`, fullPage: true });
+    await mine.getByRole('button', { name: /^Revoke Zapier-like in / }).click();
+    await page.getByRole('dialog', { name: 'Revoke Zapier-like?' }).getByRole('button', { name: 'Revoke access' }).click();
+    await page.getByText('You have not authorized any application.').waitFor();
+    await context.close();
+    expect((await use()).status).toBe(401);
+  });
 });

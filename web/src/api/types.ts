@@ -7,7 +7,7 @@ import type { demoVersionSchema } from '../../../src/demos/demo-versions.schemas
 import type { demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
 import type { hotspotSchema, patchHotspotBody } from '../../../src/demos/hotspots.schemas';
 import type { stepSchema } from '../../../src/demos/steps.schemas';
-import type { consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
+import type { authorizationSchema, consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
 import type { memberSchema } from '../../../src/team/team.schemas';
 
 // The wire types come from the server's response schemas (type-only: nothing of the server is bundled),
@@ -23,6 +23,7 @@ export type { Permission, Role, Scope } from '../../../src/auth/permissions';
 export type OAuthApp = z.output<typeof oauthAppSchema>;
 export type CreatedOAuthApp = z.output<typeof createdAppSchema>;
 export type OAuthConsent = z.output<typeof consentSchema>;
+export type OAuthAuthorization = z.output<typeof authorizationSchema>;
 
 export type Demo = z.output<typeof demoSchema>;
 export type DemoDetail = z.output<typeof demoDetailSchema>;

@@ -1,4 +1,5 @@
 import { PageHeader } from '../../components/page-header';
+import { AuthorizedAppsSection } from './authorized-apps-section';
 import { EmailSection } from './email-section';
 import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
@@ -15,6 +16,7 @@ export function AccountPage() {
         <EmailSection />
         <PasswordSection />
         <SessionsSection />
+        <AuthorizedAppsSection />
         <NotificationsSection />
       </div>
     </>

@@ -14,12 +14,14 @@ import { useToast } from '../../components/toast';
 import { formatDate } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
+import { AuthorizedAppsSection } from '../account/authorized-apps-section';
 import { AppRevealDialog, CreateAppDialog } from './oauth-app-dialogs';
 
 /** Settings → API → OAuth apps: applications that act on behalf of users through OAuth 2.0. */
 export function OAuthAppsPage() {
   const notify = useToast();
-  const admin = useCan()('oauth_apps.manage');
+  const can = useCan();
+  const admin = can('oauth_apps.manage');
   // Only admins may list apps; everyone else sees why instead of a 403.
   const apps = useResource(async () => (admin ? (await oauthApi.listApps()).rows : []));
   const [creating, setCreating] = useState(false);
@@ -120,6 +122,7 @@ export function OAuthAppsPage() {
         </EmptyState>
       ) : null}
       {rows.length > 0 ? <Table caption="OAuth apps" columns={columns} rows={rows} rowKey={(a) => a.id} /> : null}
+      {can('oauth_grants.manage_all') ? <AuthorizedAppsSection allMembers /> : null}
 
       {creating ? (
         <CreateAppDialog

@@ -1,0 +1,40 @@
+import type { Actor } from '../audit/actor';
+import { type AuthContext, roleAllows } from '../auth/permissions';
+import { AppError, notFound } from '../core/errors';
+import type { Database } from '../db/client';
+import * as repo from './oauth.repo';
+import type { OAuthTokensService } from './oauth-tokens.service';
+
+export interface OAuthGrantsDeps {
+  database: Database;
+  oauthTokens: Pick<OAuthTokensService, 'revokeGrant'>;
+}
+
+/**
+ * Authorized apps: the OAuth authorisations a user gave (in any of their workspaces), and for admins every
+ * member's in the workspace. Revoking one ends its tokens at once (the credential cache is told).
+ */
+export function createOAuthGrantsService({ database, oauthTokens }: OAuthGrantsDeps) {
+  const { db } = database;
+
+  /** The caller's own grants, or with `allMembers` (admins) every grant in the caller's workspace. */
+  async function list(auth: AuthContext, allMembers: boolean, page: { limit: number; offset: number }) {
+    if (allMembers && !roleAllows(auth.role, 'oauth_grants.manage_all')) {
+      throw new AppError('forbidden', `Your role (${auth.role}) cannot list every member's authorisations: it requires admin`);
+    }
+    return repo.listGrants(db, allMembers ? { workspaceId: auth.workspaceId } : { userId: auth.userId }, page);
+  }
+
+  /** The user who gave it, or an admin of its workspace, may revoke a grant; to anyone else it does not exist. */
+  async function revoke(auth: AuthContext, id: string, actor: Actor) {
+    const grant = await repo.findGrant(db, id);
+    const own = grant?.userId === auth.userId;
+    const asAdmin = grant?.workspaceId === auth.workspaceId && roleAllows(auth.role, 'oauth_grants.manage_all');
+    if (!grant || grant.revokedAt || !(own || asAdmin)) throw notFound('Authorization');
+    await oauthTokens.revokeGrant(grant.id, own ? 'revoked by the user' : 'revoked by an admin', actor);
+  }
+
+  return { list, revoke };
+}
+
+export type OAuthGrantsService = ReturnType<typeof createOAuthGrantsService>;
