@@ -214,6 +214,12 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer resource_metadata="${metadata}", error="invalid_token"`));
 
+    const basic = await post({ authorization: 'Basic YTpi' });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="Authorization header must be 'Bearer <token>'"`,
+    );
+
     // The web app's session cookie is no credential here (no CSRF to answer for).
     expect((await post({ cookie: admin.cookie, 'x-csrf-token': admin.csrf })).status).toBe(401);
 

@@ -33,7 +33,7 @@ export function mcpRoutes(app: ZodApp, ctx: ModuleContext<Services['mcp']>) {
     new AppError('unauthorized', message, {
       headers: {
         'www-authenticate': invalidToken
-          ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="${message}"`
+          ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="${message.replaceAll('"', "'")}"`
           : `Bearer resource_metadata="${metadata}"`,
       },
     });
