@@ -290,7 +290,9 @@ export function errorFromResponse(response: Response, body: unknown): DemoshareE
   }
   if (typeof error === 'string' && isRecord(body)) {
     const description = typeof body.error_description === 'string' ? body.error_description : error;
-    return new OAuthError({ ...base, code: error, message: description });
+    // The token endpoint's own limits and failures keep their class: a 429 is a RateLimitError wherever it comes from.
+    const Class = response.status === 429 || response.status >= 500 ? classFor(response.status) : OAuthError;
+    return new Class({ ...base, code: error, message: description });
   }
   const code = STATUS_CODES[response.status] ?? `http_${response.status}`;
   const text = typeof body === 'string' && body.length > 0 && body.length < 200 ? `: ${body}` : '';
