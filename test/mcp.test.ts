@@ -234,6 +234,34 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
   });
 });
 
+describe('MCP over HTTP and the API rate limit', { timeout: 120_000 }, () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ config: { RATE_LIMIT_PER_MINUTE: 3 } });
+  });
+  afterAll(() => t?.close());
+
+  it('spends the credential’s API budget: REST calls and MCP requests together, then a 429', async () => {
+    const key = await t.apiKey(['demos:read']);
+    expect((await rest(t.url, key, 'GET', '/demos')).status).toBe(200);
+    const post = () =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const first = await post();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+    await first.body?.cancel();
+    expect((await rest(t.url, key, 'GET', '/demos')).status).toBe(200);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+});
+
 describe('docs/mcp.md', () => {
   it('lists every tool with the scope and roles of its permission, in the order of TOOLS', () => {
     const doc = readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');

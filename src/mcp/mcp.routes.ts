@@ -61,11 +61,8 @@ export function mcpRoutes(app: ZodApp, ctx: ModuleContext<Services['mcp']>) {
         const auth = await authenticate(request);
         request.auth = auth;
         // The same budget as the credential's REST calls: MCP is not a way around it.
-        const state = await rateLimits.consume('api', apiPolicy, `${auth.kind}:${auth.credentialId}`).catch((error) => {
-          if (error instanceof AppError && error.headers) reply.headers(error.headers);
-          throw error;
-        });
-        reply.headers(rateLimitHeaders(state));
+        // A 429 carries its Retry-After and X-RateLimit-* headers in the AppError.
+        reply.headers(rateLimitHeaders(await rateLimits.consume('api', apiPolicy, `${auth.kind}:${auth.credentialId}`)));
       },
     },
     async (request, reply) => {
