@@ -81,6 +81,9 @@ const settingsSchema = z.object({
   EMAIL_VERIFICATION_TTL: duration('3d'),
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   KEY_ROTATION_GRACE: duration('24h'),
+  OAUTH_REFRESH_GRACE: duration('5s').meta({
+    description: 'How long after a refresh token is used a second refresh with it gets the same new tokens (concurrent requests); later reuse revokes the authorisation.',
+  }),
   ALLOW_PRIVATE_NETWORK_CIDRS: z
     .string()
     .default('')

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { manualClock } from '../src/core/clock';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
@@ -137,6 +138,13 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await t.app.inject({ method: 'GET', url: '/v1/team/members', headers: bearer(second.access_token) })).statusCode).toBe(200);
 
+    // Within the grace window (OAUTH_REFRESH_GRACE, 5 s) the same token buys the same pair again...
+    clock.advance(4_000);
+    const again = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, client_secret: clientSecret });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ access_token: second.access_token, refresh_token: second.refresh_token, expires_in: 3596 });
+    // ...after it, a reuse is theft.
+    clock.advance(1_001);
     const reused = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, client_secret: clientSecret });
     expect(reused.statusCode).toBe(400);
     expect(reused.json().error).toBe('invalid_grant');
@@ -144,6 +152,27 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/team/members', headers: bearer(second.access_token) })).statusCode).toBe(401);
     const newest = await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token, client_id: clientId, client_secret: clientSecret });
     expect(newest.json().error).toBe('invalid_grant');
+  });
+
+  it('answers two concurrent refreshes with one token with the same new pair, and nothing is revoked', async () => {
+    const first = await tokensFor();
+    const fields = { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, client_secret: clientSecret };
+    const answers = await Promise.all([token(fields), token(fields), token(fields)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const pairs = answers.map((a) => a.json() as { access_token: string; refresh_token: string });
+    expect(new Set(pairs.map((p) => p.access_token)).size).toBe(1);
+    expect(new Set(pairs.map((p) => p.refresh_token)).size).toBe(1);
+    expect(pairs[0]!.refresh_token).not.toBe(first.refresh_token);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/team/members', headers: bearer(pairs[0]!.access_token) })).statusCode).toBe(200);
+    // The new refresh token works on; the sealed copy of the pair is dropped once the window has passed.
+    clock.advance(6_000);
+    const next = await token({ ...fields, refresh_token: pairs[0]!.refresh_token });
+    expect(next.statusCode).toBe(200);
+    const kept = (await t.ctx.database.db.execute(
+      sql`select count(*)::int as n from oauth_tokens where successor_sealed is not null
+          and grant_id = (select grant_id from oauth_tokens where used_at is not null order by used_at desc limit 1)`,
+    )) as unknown as { rows: Array<{ n: number }> };
+    expect(kept.rows[0]!.n).toBe(1);
   });
 
   it('narrows scopes on refresh but never widens them', async () => {

@@ -4,7 +4,7 @@ import { findActiveMember, membershipsOfUser } from '../accounts/accounts.repo';
 import { type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
 import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
-import { hmacHex, randomBase62, randomToken, safeEqual } from '../core/crypto';
+import { hmacHex, randomBase62, randomToken, safeEqual, seal, unseal } from '../core/crypto';
 import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
@@ -26,7 +26,9 @@ export interface OAuthTokensDeps {
   clock: Clock;
   credentials: CredentialCache;
   digestKey: Buffer;
-  config: { RECORDER_EXTENSION_IDS: string[] };
+  /** Seals the pair a refresh issued, kept on the used refresh token for the grace window. */
+  sealingKey: Buffer;
+  config: { RECORDER_EXTENSION_IDS: string[]; OAUTH_REFRESH_GRACE: number };
 }
 
 export interface AuthorizationRequest {
@@ -57,7 +59,7 @@ export interface TokenResponse {
  * detection, and revocation (RFC 7009). Each step is a small named function; the security-critical ones
  * (consuming a code, using a refresh token) are single atomic UPDATEs.
  */
-export function createOAuthTokensService({ database, clock, credentials, digestKey, config }: OAuthTokensDeps) {
+export function createOAuthTokensService({ database, clock, credentials, digestKey, sealingKey, config }: OAuthTokensDeps) {
   const { db } = database;
   const digest = (secret: string) => hmacHex(digestKey, secret);
   const recorderRedirects = recorderRedirectUris(config.RECORDER_EXTENSION_IDS);
@@ -268,19 +270,35 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     return db.transaction((tx) => issueTokens(tx, grant.id, grant.scopes));
   }
 
+  /**
+   * The pair a refresh token already bought, when it is presented again within OAUTH_REFRESH_GRACE of its
+   * use (two requests of one client racing, RFC 9700 §4.14.2): the same pair, not a second one. Null after
+   * the window, or when nothing was kept: the caller then treats the reuse as theft.
+   */
+  function replayWithinGrace(token: { usedAt: Date | null; revokedAt: Date | null; successorSealed: string | null }, now: Date) {
+    if (!token.usedAt || token.revokedAt || !token.successorSealed) return null;
+    const elapsed = now.getTime() - token.usedAt.getTime();
+    if (elapsed > config.OAUTH_REFRESH_GRACE) return null;
+    const pair = JSON.parse(unseal(sealingKey, token.successorSealed)) as TokenResponse;
+    return { ...pair, expires_in: Math.max(0, pair.expires_in - Math.floor(elapsed / 1000)) };
+  }
+
+  async function reused(grantId: string): Promise<never> {
+    // Rotation means a refresh token is used once; a second use means it leaked: end the whole grant.
+    await revokeGrant(grantId, 'refresh token reused');
+    throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
+  }
+
   async function refresh(client: ClientCredentials, input: { refreshToken: string; scope?: string }): Promise<TokenResponse> {
     const app = await authenticateClient(client);
     const now = clock.now();
-    const found = await repo.findToken(db, digest(input.refreshToken));
+    const tokenDigest = digest(input.refreshToken);
+    const found = await repo.findToken(db, tokenDigest);
     if (found?.token.kind !== 'refresh' || found.grant.appId !== app.id) {
       throw new OAuthError('invalid_grant', 'Unknown refresh token');
     }
     if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
-    if (found.token.usedAt || found.token.revokedAt) {
-      // Rotation means a refresh token is used once; a second use means it leaked: end the whole grant.
-      await revokeGrant(found.grant.id, 'refresh token reused');
-      throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
-    }
+    if (found.token.usedAt || found.token.revokedAt) return replayWithinGrace(found.token, now) ?? reused(found.grant.id);
     if (found.token.expiresAt <= now) throw new OAuthError('invalid_grant', 'This refresh token has expired');
     if (found.member.status !== 'active') throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
     let scopes = found.token.scopes;
@@ -293,15 +311,23 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       scopes = asked;
     }
     const result = await db.transaction(async (tx) => {
+      // A concurrent refresh with the same token waits here on the row until this one commits.
       if (!(await repo.useRefreshToken(tx, found.token.id, now))) return null;
-      return issueTokens(tx, found.grant.id, scopes);
+      const pair = await issueTokens(tx, found.grant.id, scopes);
+      const graceEnded = new Date(now.getTime() - config.OAUTH_REFRESH_GRACE);
+      await repo.recordSuccessor(tx, found.token.id, found.grant.id, seal(sealingKey, JSON.stringify(pair)), graceEnded);
+      return pair;
     });
-    if (!result) {
-      await revokeGrant(found.grant.id, 'refresh token reused');
-      throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
+    if (result) return result;
+    // Lost the race to a concurrent refresh: it committed its pair, which this caller gets too.
+    const after = await repo.findToken(db, tokenDigest);
+    if (after && !after.grant.revokedAt) {
+      const replay = replayWithinGrace(after.token, clock.now());
+      if (replay) return replay;
     }
-    return result;
+    return reused(found.grant.id);
   }
+
 
   /** RFC 7009: always succeeds for the client, whether or not the token existed. */
   async function revoke(client: ClientCredentials, token: string, from: RequestOrigin): Promise<void> {

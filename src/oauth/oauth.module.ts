@@ -18,7 +18,7 @@ export const oauthModule = defineModule({
   name: 'oauth',
   owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage', 'oauth_grants.manage', 'oauth_grants.manage_all'] },
   create: (kernel) => {
-    const oauthTokens = createOAuthTokensService({ ...kernel, digestKey: kernel.secrets.keyDigest });
+    const oauthTokens = createOAuthTokensService({ ...kernel, digestKey: kernel.secrets.keyDigest, sealingKey: kernel.secrets.sealing });
     return {
       oauthApps: createOAuthAppsService({ ...kernel, digestKey: kernel.secrets.keyDigest }),
       oauthTokens,

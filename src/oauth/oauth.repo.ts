@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { members, users, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
@@ -61,6 +61,7 @@ export async function revokeGrant(db: Executor, id: string, at: Date, reason: st
     .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)))
     .returning();
   await db.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.grantId, id), isNull(oauthTokens.revokedAt)));
+  await db.update(oauthTokens).set({ successorSealed: null }).where(and(eq(oauthTokens.grantId, id), isNotNull(oauthTokens.successorSealed)));
   return revoked;
 }
 
@@ -110,6 +111,18 @@ export async function useRefreshToken(db: Executor, id: string, now: Date): Prom
     .where(and(eq(oauthTokens.id, id), isNull(oauthTokens.usedAt), isNull(oauthTokens.revokedAt)))
     .returning({ id: oauthTokens.id });
   return rows.length === 1;
+}
+
+/**
+ * Keeps what a refresh issued (sealed) on the used token for the grace window, and forgets the copies of
+ * the grant's earlier refreshes whose window has passed: sealed tokens are never kept longer than needed.
+ */
+export async function recordSuccessor(db: Executor, id: string, grantId: string, sealed: string, graceEndedBefore: Date) {
+  await db
+    .update(oauthTokens)
+    .set({ successorSealed: null })
+    .where(and(eq(oauthTokens.grantId, grantId), isNotNull(oauthTokens.successorSealed), lt(oauthTokens.usedAt, graceEndedBefore)));
+  await db.update(oauthTokens).set({ successorSealed: sealed }).where(eq(oauthTokens.id, id));
 }
 
 export async function revokeToken(db: Executor, id: string, now: Date) {

@@ -91,6 +91,11 @@ export const oauthTokens = pgTable(
     expiresAt: at('expires_at').notNull(),
     /** A refresh token is used once; a second use is a replay and revokes the grant. */
     usedAt: at('used_at'),
+    /**
+     * What using this refresh token issued (the new pair as JSON, sealed with the secret key), so that a
+     * second refresh within OAUTH_REFRESH_GRACE gets the same pair back instead of revoking the grant.
+     */
+    successorSealed: text('successor_sealed'),
     revokedAt: at('revoked_at'),
   },
   (t) => [index('oauth_tokens_grant_idx').on(t.grantId)],
