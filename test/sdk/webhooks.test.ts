@@ -128,6 +128,20 @@ describe('SDK webhook helpers, on real deliveries', () => {
     await client.webhooks.delete(hook.id);
   });
 
+  it('follows a generation to its end, and the demo.generated event says how it went', async () => {
+    const hook = await client.webhooks.create({ url: `${receiver.url}/generated`, events: ['demo.generated'] });
+    // No generator is wired in tests: every generation fails, which is still an end.
+    const started = await client.demos.create({ source_url: 'https://example.com/pricing', generate_with_ai: true });
+    expect(started.status).toBe('generating');
+    const done = await client.demos.waitForGeneration(started.id, { intervalMs: 100, timeoutMs: 30_000 });
+    expect(done.status).toBe('draft');
+    expect(done.generation.error).toBeTruthy();
+    const [delivery] = await deliveredTo('/generated');
+    const event = await verifyWebhook({ body: delivery!.body, headers: headersOf(delivery!), secret: hook.secret });
+    if (event.event !== 'demo.generated') throw new Error(`unexpected ${event.event}`);
+    expect(event.data).toMatchObject({ demo_id: started.id, status: 'failed', step_count: 0, error: done.generation.error });
+  });
+
   it('parses a verified body by kind, and refuses bodies that are not events', () => {
     const body = JSON.stringify({
       id: 'evt_01jd3k7q9x8v2m4n6p0r5s7t9w',
