@@ -220,6 +220,14 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
       `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="Authorization header must be 'Bearer <token>'"`,
     );
 
+    // A page of another origin (DNS rebinding) is refused even with a credential; the app's own origin is not.
+    const foreign = await post({ authorization: `Bearer ${key}`, origin: 'http://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    const own = await post({ authorization: `Bearer ${key}`, origin: t.url });
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+
     // The web app's session cookie is no credential here (no CSRF to answer for).
     expect((await post({ cookie: admin.cookie, 'x-csrf-token': admin.csrf })).status).toBe(401);
 

@@ -26,6 +26,7 @@ export function mcpRoutes(app: ZodApp, ctx: ModuleContext<Services['mcp']>) {
   const metadata = resourceMetadataUrl(config.API_URL ?? config.APP_URL);
   const apiPolicy = { points: config.RATE_LIMIT_PER_MINUTE, duration: 60 };
   const publicPolicy = { points: config.RATE_LIMIT_PUBLIC_PER_MINUTE, duration: 60 };
+  const sameOrigins = new Set([config.APP_URL, config.API_URL ?? config.APP_URL].map((url) => new URL(url).origin));
   const authenticator = createAuthenticator(ctx.services.bearers(), { resolve: async () => null });
 
   /** The MCP authorization specification's 401: the challenge names the protected resource metadata. */
@@ -58,6 +59,12 @@ export function mcpRoutes(app: ZodApp, ctx: ModuleContext<Services['mcp']>) {
       schema: { hide: true },
       // Before the body is parsed, as the /v1 auth hook: an unauthenticated caller learns nothing more.
       onRequest: async (request, reply) => {
+        // The transport's rule against DNS rebinding: a browser page of another origin is refused. MCP
+        // clients (not browsers) send no Origin; the web app's own origin may.
+        const origin = request.headers.origin;
+        if (origin !== undefined && !sameOrigins.has(origin)) {
+          throw new AppError('forbidden', `Requests to ${MCP_PATH} from the web origin ${origin} are refused`);
+        }
         const auth = await authenticate(request);
         request.auth = auth;
         // The same budget as the credential's REST calls: MCP is not a way around it.
