@@ -139,7 +139,7 @@ describe('HTTP contract (envelope, errors, pagination)', () => {
     }
     expect(access(doc.paths['/v1/demos/{id}'].delete)).toEqual({ scope: 'demos:write', opening: 'Scope `demos:write`', roles: ['admin'] });
     expect(access(doc.paths['/v1/demos'].post).roles).toEqual(['admin', 'editor']);
-    expect(access(doc.paths['/v1/oauth/apps'].get)).toMatchObject({ scope: null, roles: ['admin'] });
+    expect(access(doc.paths['/v1/oauth/apps'].get)).toMatchObject({ scope: 'oauth_apps:write', roles: ['admin'] });
   });
 
   it('serves /docs under a Content-Security-Policy that lets Swagger UI load, and never in a frame', async () => {

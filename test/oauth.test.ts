@@ -286,10 +286,28 @@ describe('OAuth 2.0 authorization code flow', () => {
     clientSecret = other.json().data.client_secret;
   });
 
-  it('lets only admins with a session manage apps', async () => {
-    const key = await t.apiKey('all', admin);
+  it('lets only admins manage apps: in the web app, or with the oauth_apps:write scope', async () => {
+    const key = await t.apiKey(['oauth_apps:write'], admin);
     const byKey = await t.app.inject({ method: 'GET', url: '/v1/oauth/apps', headers: bearer(key) });
-    expect(byKey.statusCode).toBe(403);
+    expect(byKey.statusCode).toBe(200);
+    expect(byKey.json().data.map((a: { client_id: string }) => a.client_id)).toContain(clientId);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      headers: bearer(key),
+      payload: { name: 'Made by a script', redirect_uris: [REDIRECT], scopes: ['demos:read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data.client_secret).toMatch(/^dss_/);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/oauth/apps/${created.json().data.id}`, headers: bearer(key) })).statusCode).toBe(204);
+    const without = await t.app.inject({ method: 'GET', url: '/v1/oauth/apps', headers: bearer(await t.apiKey(['demos:read'], admin)) });
+    expect(without.statusCode).toBe(403);
+    expect(without.json().error.code).toBe('insufficient_scope');
+    const editor = await t.member(admin, 'editor');
+    const editorKey = await t.apiKey(['oauth_apps:write'], editor);
+    const byEditor = await t.app.inject({ method: 'GET', url: '/v1/oauth/apps', headers: bearer(editorKey) });
+    expect(byEditor.statusCode).toBe(403);
+    expect(byEditor.json().error.code).toBe('forbidden');
     const stranger = await t.signUp();
     const theirs = await stranger.inject({ method: 'DELETE', url: `/v1/oauth/apps/${clientId}` });
     expect(theirs.statusCode).toBe(404);

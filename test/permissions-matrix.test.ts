@@ -80,8 +80,9 @@ const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 :
 function contractScope(method: string, url: string): Scope | null {
   const read = method === 'GET';
   // The audit log has no scope among the contract's eight, so it is read in the web app only.
-  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/apps|oauth\/authorize|oauth\/authorizations|audit-log|workspace)(\/|\.csv$|$)/.test(url)) return null;
+  if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/authorize|oauth\/authorizations|audit-log|workspace)(\/|\.csv$|$)/.test(url)) return null;
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
+  if (url.startsWith('/v1/oauth/apps')) return 'oauth_apps:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';

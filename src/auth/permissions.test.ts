@@ -14,6 +14,7 @@ describe('permissionsOf', () => {
       'team.read',
       'team.write',
       'webhooks.manage',
+      'oauth_apps.manage',
     ]);
     expect(permissionsOf('viewer', 'api_key', [])).toEqual([]);
   });

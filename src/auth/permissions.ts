@@ -1,6 +1,9 @@
 import { AppError } from '../core/errors';
 
-/** The eight scopes of the contract. */
+/**
+ * The contract's eight scopes, and beside them `oauth_apps:write`: managing a workspace's OAuth apps through
+ * the API (an integration registering itself, an admin's script), not only in the web app.
+ */
 export const SCOPES = [
   'demos:read',
   'demos:write',
@@ -10,6 +13,7 @@ export const SCOPES = [
   'team:read',
   'team:write',
   'webhooks:write',
+  'oauth_apps:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -22,6 +26,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'team:read': 'List team members',
   'team:write': 'Invite and manage team members',
   'webhooks:write': 'Create and manage webhooks',
+  'oauth_apps:write': 'Register and manage the workspace’s OAuth apps',
 };
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
@@ -50,7 +55,7 @@ export const PERMISSIONS = {
   'keys.manage': { scope: null, roles: EVERYONE },
   /** Beyond `keys.manage`: see and revoke every member's keys, not only one's own. No route of its own. */
   'keys.manage_all': { scope: null, roles: ADMINS },
-  'oauth_apps.manage': { scope: null, roles: ADMINS },
+  'oauth_apps.manage': { scope: 'oauth_apps:write', roles: ADMINS },
   /** Every user sees and revokes the OAuth authorisations they gave (Authorized apps), in any workspace. */
   'oauth_grants.manage': { scope: null, roles: EVERYONE },
   /** Beyond `oauth_grants.manage`: see and revoke every member's authorisations in the workspace. No route of its own. */

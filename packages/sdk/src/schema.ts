@@ -916,13 +916,13 @@ export interface paths {
         };
         /**
          * List OAuth apps
-         * @description Web application (session sign-in) only; roles: admin.
+         * @description Scope `oauth_apps:write`; roles: admin.
          */
         get: operations["listOAuthApps"];
         put?: never;
         /**
          * Create an OAuth app
-         * @description Web application (session sign-in) only; roles: admin. Returns the client id and, for confidential clients, the secret (once).
+         * @description Scope `oauth_apps:write`; roles: admin. Returns the client id and, for confidential clients, the secret (once).
          */
         post: operations["createOAuthApp"];
         delete?: never;
@@ -942,7 +942,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an OAuth app’s client secret
-         * @description Web application (session sign-in) only; roles: admin. The old secret stops working at once; issued tokens stay valid.
+         * @description Scope `oauth_apps:write`; roles: admin. The old secret stops working at once; issued tokens stay valid.
          */
         post: operations["rotateOAuthAppClientSecret"];
         delete?: never;
@@ -963,7 +963,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an OAuth app
-         * @description Web application (session sign-in) only; roles: admin. Every token issued to it stops working at once.
+         * @description Scope `oauth_apps:write`; roles: admin. Every token issued to it stops working at once.
          */
         delete: operations["deleteOAuthApp"];
         options?: never;
@@ -1753,7 +1753,7 @@ export interface components {
             /** @description First characters of the key, to recognise it. */
             prefix: string;
             last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
             member_id: string;
             /** @description E-mail of the member who owns the key. */
             created_by?: string;
@@ -1772,7 +1772,7 @@ export interface components {
             /** @description First characters of the key, to recognise it. */
             prefix: string;
             last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
             member_id: string;
             /** @description E-mail of the member who owns the key. */
             created_by?: string;
@@ -2155,7 +2155,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -2170,7 +2170,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -2204,7 +2204,7 @@ export interface components {
             }[];
             scopes: {
                 /** @enum {string} */
-                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write";
+                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write";
                 description: string;
             }[];
             /** @description Set when the request is invalid in a way the client must be told about: redirect there. */
@@ -2245,7 +2245,7 @@ export interface components {
                 id: string;
                 email: string;
             };
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -4429,7 +4429,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
                     expires_at?: string | null;
                 };
             };
@@ -7710,7 +7710,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     redirect_uris: string[];
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
                     /**
                      * @description A public client (single-page or native app) gets no secret and must use PKCE.
                      * @default false
