@@ -1,5 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/auth/permissions';
@@ -188,6 +190,51 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
     const client = await connect(accessToken);
     expect((await callJson<{ data: unknown[] }>(client, 'list_demos')).data).toHaveLength(1);
     expect(await callError(client, 'get_analytics_overview')).toMatchObject({ code: 'insufficient_scope' });
+  });
+
+  it('lets the SDK’s own OAuth client sign in from the 401: discovery, consent, code with PKCE, token', async () => {
+    const created = await admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      payload: { name: 'MCP client', redirect_uris: [REDIRECT], scopes: ['demos:read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { client_id, client_secret } = created.json().data as { client_id: string; client_secret: string };
+    let tokens: OAuthTokens | undefined;
+    let verifier = '';
+    let authorizationUrl: URL | undefined;
+    const provider: OAuthClientProvider = {
+      redirectUrl: REDIRECT,
+      clientMetadata: { redirect_uris: [REDIRECT], client_name: 'MCP client', scope: 'demos:read' },
+      clientInformation: () => ({ client_id, client_secret }),
+      tokens: () => tokens,
+      saveTokens: (saved) => {
+        tokens = saved;
+      },
+      redirectToAuthorization: (url) => {
+        authorizationUrl = url;
+      },
+      saveCodeVerifier: (saved) => {
+        verifier = saved;
+      },
+      codeVerifier: () => verifier,
+    };
+    const endpoint = new URL(`${t.url}/mcp`);
+    const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+    await expect(newClient().connect(first)).rejects.toThrow(UnauthorizedError);
+    expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+
+    // The user approves on the consent page (here its API call); the client gets the code at its redirect URI.
+    const query = Object.fromEntries(authorizationUrl!.searchParams);
+    const consent = await admin.inject({ method: 'POST', url: '/v1/oauth/authorize', payload: { ...query, decision: 'allow' } });
+    expect(consent.statusCode, consent.body).toBe(200);
+    await first.finishAuth(new URL(consent.json().data.redirect_to).searchParams.get('code')!);
+    expect(tokens?.access_token).toMatch(/^dsa_/);
+
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));
+    clients.push(client);
+    expect((await callJson<{ data: unknown[] }>(client, 'list_demos')).data).toHaveLength(1);
   });
 
   it('answers 401 with the resource metadata challenge without a credential, or with a bad one', async () => {
