@@ -179,6 +179,16 @@ describe('SDK with an API key, against a running server', () => {
     expect((await client.demos.get(done.demo_id!)).title).toBe('Recorded by the SDK');
   });
 
+  it('registers, lists, re-keys and deletes an OAuth app with a key carrying oauth_apps:write', async () => {
+    const app = await client.oauthApps.create({ name: 'SDK CRM', redirect_uris: ['https://crm.example.com/cb'], scopes: ['demos:read'] });
+    expect(app.client_secret).toMatch(/^dss_/);
+    expect((await client.oauthApps.list({ per_page: 1 }).toArray()).map((a) => a.client_id)).toContain(app.client_id);
+    const rotated = await client.oauthApps.rotateSecret(app.id);
+    expect(rotated.client_secret).not.toBe(app.client_secret);
+    await client.oauthApps.delete(app.id);
+    expect(await client.oauthApps.list().toArray()).toEqual([]);
+  });
+
   it('gives the typed openapi-fetch client underneath, with unwrap for its answers', async () => {
     const raw = await client.api.GET('/v1/demos', { params: { query: { per_page: 1 } } });
     expect(raw.response.status).toBe(200);

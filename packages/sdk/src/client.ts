@@ -3,6 +3,7 @@ import { apiOrigin, type OAuthCredentials, TokenManager } from './oauth.js';
 import type { ResourceContext } from './request.js';
 import { recordingsResource, teamResource, webhooksResource } from './resources/admin.js';
 import { demosResource, hotspotsResource, stepsResource } from './resources/demos.js';
+import { oauthAppsResource } from './resources/oauth-apps.js';
 import { analyticsResource, sharesResource, viewsResource } from './resources/sharing.js';
 import type { paths } from './schema.js';
 import { createTransport, DEFAULT_RETRY, type RetryOptions } from './transport.js';
@@ -52,8 +53,8 @@ export type ClientOptions = CommonOptions & ({ apiKey: string } | OAuthCredentia
  * `{data}` envelope); `api` is the typed openapi-fetch client for every route of the OpenAPI document,
  * with the same credential, refresh and retries (it does not throw: use {@link unwrap}).
  *
- * API keys and OAuth tokens cannot call the session-only endpoints (`/v1/api-keys`, `/v1/oauth/apps`,
- * `/v1/auth/*`): a credential cannot mint credentials, so the client has no wrapper for them.
+ * API keys and OAuth tokens cannot call the session-only endpoints (`/v1/api-keys`, `/v1/auth/*`,
+ * `/v1/oauth/authorizations`): a credential cannot mint credentials, so the client has no wrapper for them.
  *
  * @example
  * ```ts
@@ -93,6 +94,7 @@ export function createClient(options: ClientOptions) {
     webhooks: webhooksResource(ctx),
     team: teamResource(ctx),
     recordings: recordingsResource(ctx),
+    oauthApps: oauthAppsResource(ctx),
   };
 }
 

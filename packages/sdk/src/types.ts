@@ -199,6 +199,27 @@ export type TeamMember = Schemas['TeamMember'];
 export type Recording = Schemas['Recording'];
 
 /**
+ * An OAuth app registered by the workspace (never with its secret).
+ *
+ * @example
+ * ```ts
+ * import type { OAuthApp } from '@demoshare/sdk';
+ * const apps: OAuthApp[] = await client.oauthApps.list().toArray();
+ * ```
+ */
+export type OAuthApp = Schemas['OAuthApp'];
+/**
+ * An OAuth app with its `client_secret`: the answer of create and rotate-secret, the only time it is shown.
+ *
+ * @example
+ * ```ts
+ * import type { CreatedOAuthApp } from '@demoshare/sdk';
+ * const app: CreatedOAuthApp = await client.oauthApps.create({ name: 'Acme CRM', redirect_uris: ['https://crm.example.com/cb'], scopes: ['demos:read'] });
+ * ```
+ */
+export type CreatedOAuthApp = Schemas['CreatedOAuthApp'];
+
+/**
  * Every schema of the OpenAPI document, by name, and every path with its operations: for what the
  * named aliases above do not cover, with the typed `client.api`.
  *
