@@ -26,6 +26,7 @@ import { oauthModule } from './oauth/oauth.module';
 import { openapiTransform, openapiTransformObject, securitySchemes } from './openapi';
 import { recordingsModule } from './recordings/recordings.module';
 import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
+import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
 import { viewerModule } from './viewer/viewer.module';
@@ -123,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       const entry = await services.accounts.accounts.resolveSession(cookie);
       return entry ? { auth: entry.auth, csrfToken: entry.csrfToken ?? '' } : null;
     },
-  }));
+  }, { resourceMetadata: protectedResourceMetadataUrl(config) }));
 
   registerContentTypePolicy(app);
 

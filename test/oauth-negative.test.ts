@@ -139,3 +139,25 @@ describe('OAuth: what must be refused', () => {
     expect(described.body).not.toContain('redirect_to');
   });
 });
+
+describe('OAuth: the token endpoint under its rate limit', () => {
+  it('answers 429 with Retry-After and an RFC 6749 body (temporarily_unavailable)', async () => {
+    const t = await createTestApp();
+    try {
+      let last = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=x' });
+      for (let i = 0; i < 30 && last.statusCode !== 429; i++) {
+        last = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=x' });
+      }
+      expect(last.statusCode).toBe(429);
+      expect(last.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/Too many requests/) });
+      expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+      expect(last.headers['x-ratelimit-remaining']).toBe('0');
+      expect(last.headers['cache-control']).toBe('no-store');
+      const revoke = await t.app.inject({ method: 'POST', url: '/v1/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'token=x' });
+      expect(revoke.statusCode).toBe(429);
+      expect(revoke.json().error).toBe('temporarily_unavailable');
+    } finally {
+      await t.close();
+    }
+  });
+});

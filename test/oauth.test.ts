@@ -313,6 +313,28 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect(theirs.statusCode).toBe(404);
   });
 
+  it('publishes RFC 9728 protected resource metadata, and names it in every 401 of the API', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource' });
+    expect(api.json()).toEqual({
+      resource: 'http://localhost:3000',
+      authorization_servers: ['http://localhost:3000'],
+      scopes_supported: expect.arrayContaining(['demos:read', 'oauth_apps:write']),
+      bearer_methods_supported: ['header'],
+      resource_name: 'Demoshare API',
+      resource_documentation: 'http://localhost:3000/docs',
+    });
+    const mcp = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/mcp' });
+    expect(mcp.json()).toMatchObject({ resource: 'http://localhost:3000/mcp', authorization_servers: ['http://localhost:3000'] });
+
+    const metadata = 'resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource"';
+    const none = await t.app.inject({ method: 'GET', url: '/v1/demos' });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe(`Bearer realm="demoshare", ${metadata}`);
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/demos', headers: bearer(`dsa_${'x'.repeat(43)}`) });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.headers['www-authenticate']).toMatch(new RegExp(`^Bearer realm="demoshare", ${metadata}, error="invalid_token"`));
+  });
+
   it('publishes RFC 8414 metadata', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' });
     expect(res.json()).toMatchObject({

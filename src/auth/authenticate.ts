@@ -19,14 +19,23 @@ export interface SessionResolver {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function unauthorized(message: string, invalidToken: boolean): AppError {
-  const challenge = invalidToken
-    ? `Bearer realm="demoshare", error="invalid_token", error_description="${message}"`
-    : 'Bearer realm="demoshare"';
-  return new AppError('unauthorized', message, { headers: { 'www-authenticate': challenge } });
+export interface AuthenticatorOptions {
+  /**
+   * RFC 9728: the address of the protected resource metadata, named in every 401's challenge so that an
+   * OAuth client can discover the authorization server from a failed call alone.
+   */
+  resourceMetadata?: string;
 }
 
-export function createAuthenticator(bearers: BearerResolver[], sessions: SessionResolver) {
+export function createAuthenticator(bearers: BearerResolver[], sessions: SessionResolver, options: AuthenticatorOptions = {}) {
+  const metadata = options.resourceMetadata ? `, resource_metadata="${options.resourceMetadata}"` : '';
+  function unauthorized(message: string, invalidToken: boolean): AppError {
+    const challenge = invalidToken
+      ? `Bearer realm="demoshare"${metadata}, error="invalid_token", error_description="${message}"`
+      : `Bearer realm="demoshare"${metadata}`;
+    return new AppError('unauthorized', message, { headers: { 'www-authenticate': challenge } });
+  }
+
   return {
     /** Resolves the caller or throws the 401 of DESIGN.md. */
     async authenticate(request: FastifyRequest): Promise<AuthContext> {

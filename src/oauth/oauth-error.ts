@@ -8,7 +8,11 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'access_denied'
   | 'unsupported_response_type'
-  | 'server_error';
+  | 'server_error'
+  /** The token endpoint's rate limit (429 with Retry-After). */
+  | 'temporarily_unavailable'
+  /** RFC 8707: a `resource` that is not this API. */
+  | 'invalid_target';
 
 export class OAuthError extends Error {
   constructor(

@@ -5,7 +5,8 @@ import { createOAuthAppsService, type OAuthAppsService } from './oauth-apps.serv
 import { oauthAppsRoutes } from './oauth-apps.routes';
 import { createOAuthGrantsService, type OAuthGrantsService } from './oauth-grants.service';
 import { createOAuthTokensService, type OAuthTokensService } from './oauth-tokens.service';
-import { oauthMetadataRoute, tokenRoutes } from './token.routes';
+import { tokenRoutes } from './token.routes';
+import { oauthMetadataRoute } from './well-known.routes';
 
 declare module '../module' {
   interface Services {

@@ -1,8 +1,7 @@
 import { originOf } from '../audit/actor';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { SCOPES } from '../auth/permissions';
-import { sendError, toAppError } from '../core/http/error-handler';
+import { toAppError } from '../core/http/error-handler';
 import type { ModuleContext, Services } from '../module';
 import type { ZodApp } from '../core/http/types';
 import { OAuthError } from './oauth-error';
@@ -42,12 +41,19 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 /**
  * Errors raised before the handler runs (a malformed or empty body, a media type or size refused) must
  * answer in RFC 6749's form too: the API's envelope does not fit these routes' declared error schema.
- * A rate-limit refusal keeps the API's 429 and its Retry-After.
+ *
+ * A rate-limit refusal keeps the status 429 with Retry-After and the X-RateLimit headers, so that any HTTP
+ * client backs off, and carries the RFC 6749 body `{"error": "temporarily_unavailable", ...}` (the code
+ * RFC 6749 §4.1.2.1 defines for "try again later", in the IANA OAuth error registry), so that an OAuth
+ * library parses it like every other answer of this endpoint.
  */
-function tokenEndpointErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+function tokenEndpointErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof OAuthError) return oauthFailure(reply, error);
   const appError = toAppError(error);
-  if (appError.code === 'rate_limited') return sendError(request, reply, appError);
+  if (appError.code === 'rate_limited') {
+    for (const [name, value] of Object.entries(appError.headers ?? {})) reply.header(name, value);
+    return oauthFailure(reply, new OAuthError('temporarily_unavailable', appError.message, 429));
+  }
   if (appError.status >= 500) return oauthFailure(reply, error);
   return oauthFailure(reply, new OAuthError('invalid_request', appError.message, appError.status));
 }
@@ -83,7 +89,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
           'may also come as HTTP Basic. Access tokens live 1 hour; refresh tokens are single use (each refresh ' +
           'returns a new one; reusing one revokes the authorisation) and live 60 days. Errors follow RFC 6749.',
         body: tokenForm,
-        response: { 200: tokenResponse, 400: oauthErrorSchema, 401: oauthErrorSchema },
+        response: { 200: tokenResponse, 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
       },
     },
     async (request, reply) => {
@@ -127,7 +133,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
           'Form parameters: token (an access or refresh token), token_type_hint, and client credentials. ' +
           'Revoking a refresh token ends the whole authorisation. Answers 200 whether or not the token existed.',
         body: revokeForm,
-        response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema },
+        response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
       },
     },
     async (request, reply) => {
@@ -142,22 +148,4 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
       }
     },
   );
-}
-
-/** RFC 8414 metadata, outside /v1 at the well-known address. */
-export function oauthMetadataRoute(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
-  const appUrl = ctx.config.APP_URL.replace(/\/$/, '');
-  const apiUrl = (ctx.config.API_URL ?? ctx.config.APP_URL).replace(/\/$/, '');
-  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async () => ({
-    issuer: appUrl,
-    authorization_endpoint: `${appUrl}/oauth/authorize`,
-    token_endpoint: `${apiUrl}/v1/oauth/token`,
-    revocation_endpoint: `${apiUrl}/v1/oauth/revoke`,
-    response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
-    scopes_supported: [...SCOPES],
-  }));
 }
