@@ -32,7 +32,9 @@ export type OAuthErrorCode =
   | 'invalid_grant'
   | 'invalid_scope'
   | 'unauthorized_client'
-  | 'unsupported_grant_type';
+  | 'unsupported_grant_type'
+  /** With status 429: the token endpoint's rate limit (thrown as a `RateLimitError`, with `retryAfter`). */
+  | 'temporarily_unavailable';
 
 /**
  * One entry of an error's `details`: which field was refused and why.
