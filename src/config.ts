@@ -81,6 +81,11 @@ const settingsSchema = z.object({
   EMAIL_VERIFICATION_TTL: duration('3d'),
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   KEY_ROTATION_GRACE: duration('24h'),
+  OAUTH_DYNAMIC_REGISTRATION: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description: 'Let any client register itself as a public OAuth client at POST /v1/oauth/register (RFC 7591), as MCP clients do.' }),
   OAUTH_REFRESH_GRACE: duration('5s').meta({
     description: 'How long after a refresh token is used a second refresh with it gets the same new tokens (concurrent requests); later reuse revokes the authorisation.',
   }),

@@ -124,7 +124,27 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
     });
   }
 
-  return { create, list, rotateSecret, remove, setVerified };
+  /**
+   * RFC 7591 dynamic registration (OAUTH_DYNAMIC_REGISTRATION): a public client of no workspace, like the
+   * built-in recorder client, that any member of any workspace may authorise. Unverified until the
+   * operator says otherwise; nothing to audit in a workspace, so the log line is the record.
+   */
+  async function register(input: { name: string; redirectUris: string[]; scopes: Scope[] }) {
+    return repo.insertApp(db, {
+      id: newId('oauthApp'),
+      workspaceId: null,
+      name: input.name,
+      redirectUris: input.redirectUris,
+      scopes: input.scopes,
+      isPublic: true,
+      secretDigest: null,
+      secretLastFour: null,
+      createdById: null,
+      createdAt: clock.now(),
+    });
+  }
+
+  return { create, list, rotateSecret, remove, setVerified, register };
 }
 
 export type OAuthAppsService = ReturnType<typeof createOAuthAppsService>;

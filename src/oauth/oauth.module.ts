@@ -5,6 +5,7 @@ import { createOAuthAppsService, type OAuthAppsService } from './oauth-apps.serv
 import { oauthAppsRoutes } from './oauth-apps.routes';
 import { createOAuthGrantsService, type OAuthGrantsService } from './oauth-grants.service';
 import { createOAuthTokensService, type OAuthTokensService } from './oauth-tokens.service';
+import { registrationRoutes } from './registration.routes';
 import { tokenRoutes } from './token.routes';
 import { oauthMetadataRoute } from './well-known.routes';
 
@@ -31,6 +32,7 @@ export const oauthModule = defineModule({
     authorizeRoutes(app, ctx);
     authorizationsRoutes(app, ctx);
     tokenRoutes(app, ctx);
+    registrationRoutes(app, ctx);
   },
   pages: oauthMetadataRoute,
 });

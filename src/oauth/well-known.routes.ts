@@ -24,6 +24,7 @@ export function oauthMetadataRoute(app: ZodApp, ctx: ModuleContext<Services['oau
     authorization_endpoint: `${appUrl}/oauth/authorize`,
     token_endpoint: `${apiUrl}/v1/oauth/token`,
     revocation_endpoint: `${apiUrl}/v1/oauth/revoke`,
+    ...(ctx.config.OAUTH_DYNAMIC_REGISTRATION ? { registration_endpoint: `${apiUrl}/v1/oauth/register` } : {}),
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],

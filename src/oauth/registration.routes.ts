@@ -1,0 +1,145 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { SCOPES, type Scope } from '../auth/permissions';
+import { toAppError } from '../core/http/error-handler';
+import type { ZodApp } from '../core/http/types';
+import { timestamp } from '../core/time';
+import type { ModuleContext, Services } from '../module';
+import { redirectUri } from './oauth.schemas';
+
+const FIXED_GRANTS = ['authorization_code', 'refresh_token'];
+/** What a self-registered client gets when it names no scope: everything but managing other apps. */
+const DEFAULT_SCOPES = SCOPES.filter((s) => s !== 'oauth_apps:write');
+/** Per IP address and hour: registering is cheap for a client and must not fill the table. */
+const POLICY = { points: 10, duration: 3600 };
+
+/**
+ * RFC 7591 client metadata. Unknown members are ignored, as §2 requires (clients send logo_uri,
+ * software_id and the like), unlike the rest of the API where an unknown field is a 400.
+ */
+const registrationBody = z
+  .looseObject({
+    redirect_uris: z.array(z.string()).min(1).max(10),
+    client_name: z.string().trim().min(1).max(100).optional(),
+    token_endpoint_auth_method: z.string().optional(),
+    grant_types: z.array(z.string()).optional(),
+    response_types: z.array(z.string()).optional(),
+    scope: z.string().max(500).optional(),
+  })
+  .meta({ id: 'OAuthClientMetadata' });
+
+const registrationResponse = z
+  .object({
+    client_id: z.string(),
+    client_id_issued_at: z.number().int().meta({ description: 'Unix seconds.' }),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.literal('none'),
+    scope: z.string(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'OAuthClientInformation' });
+
+const registrationError = z
+  .object({
+    error: z.enum(['invalid_redirect_uri', 'invalid_client_metadata', 'temporarily_unavailable', 'server_error']),
+    error_description: z.string(),
+  })
+  .meta({ id: 'OAuthRegistrationError', description: 'RFC 7591 §3.2.2 error body.' });
+
+class RegistrationError extends Error {
+  constructor(
+    readonly error: 'invalid_redirect_uri' | 'invalid_client_metadata',
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+function check(body: unknown) {
+  const parsed = registrationBody.safeParse(body ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'body');
+    throw new RegistrationError(field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${issue?.path.join('.') || 'body'}: ${issue?.message}`);
+  }
+  const input = parsed.data;
+  const bad = input.redirect_uris.filter((uri) => !redirectUri.safeParse(uri).success);
+  if (bad.length > 0) {
+    throw new RegistrationError(
+      'invalid_redirect_uri',
+      `${bad[0]}: must be an https URL, an http URL on localhost, or a private-use scheme (com.example.app:/callback), without a fragment`,
+    );
+  }
+  if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'none') {
+    throw new RegistrationError('invalid_client_metadata', 'token_endpoint_auth_method: only "none" (a public client using PKCE) can be registered');
+  }
+  const grants = input.grant_types?.filter((g) => !FIXED_GRANTS.includes(g)) ?? [];
+  if (grants.length > 0) throw new RegistrationError('invalid_client_metadata', `grant_types: ${grants.join(', ')} is not supported`);
+  if (input.response_types?.some((t) => t !== 'code')) {
+    throw new RegistrationError('invalid_client_metadata', 'response_types: only "code" is supported');
+  }
+  const asked = input.scope?.split(' ').filter(Boolean) ?? [];
+  const unknown = asked.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new RegistrationError('invalid_client_metadata', `scope: unknown ${unknown.join(' ')}`);
+  const scopes = (asked.length > 0 ? [...new Set(asked)] : DEFAULT_SCOPES) as Scope[];
+  return { name: input.client_name ?? 'Unnamed application', redirectUris: [...new Set(input.redirect_uris)], scopes };
+}
+
+function registrationErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+  if (error instanceof RegistrationError) return reply.code(400).send({ error: error.error, error_description: error.description });
+  const appError = toAppError(error);
+  if (appError.status >= 500) {
+    reply.log.error({ err: error }, 'client registration failed');
+    return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
+  }
+  for (const [name, value] of Object.entries(appError.headers ?? {})) reply.header(name, value);
+  const code = appError.code === 'rate_limited' ? 'temporarily_unavailable' : 'invalid_client_metadata';
+  return reply.code(appError.status).send({ error: code, error_description: appError.message });
+}
+
+/** RFC 7591 dynamic client registration, only when OAUTH_DYNAMIC_REGISTRATION is on (off by default). */
+export function registrationRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
+  if (!ctx.config.OAUTH_DYNAMIC_REGISTRATION) return;
+  const { oauthApps } = ctx.services;
+
+  // POST /v1/oauth/register — a client registers itself as a public OAuth client
+  app.post(
+    '/oauth/register',
+    {
+      config: { public: true },
+      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      errorHandler: registrationErrors,
+      schema: {
+        tags: ['OAuth'],
+        summary: 'Register a client (RFC 7591)',
+        description:
+          'Enabled by OAUTH_DYNAMIC_REGISTRATION. Registers a public client (PKCE, no secret) that belongs to no ' +
+          'workspace: any user may authorise it for one of their workspaces; the consent page shows it as ' +
+          'registered by the application itself and unverified. Rate-limited to 10 per hour per IP address.',
+        body: registrationBody,
+        response: { 201: registrationResponse, 400: registrationError, 429: registrationError, 500: registrationError },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimits.consume('oauth-register', POLICY, `ip:${request.ip}`);
+      const created = await oauthApps.register(check(request.body));
+      request.log.info({ client_id: created.id, redirect_uris: created.redirectUris }, 'OAuth client registered itself');
+      reply.code(201).header('cache-control', 'no-store');
+      return {
+        client_id: created.id,
+        client_id_issued_at: Math.floor(created.createdAt.getTime() / 1000),
+        client_name: created.name,
+        redirect_uris: created.redirectUris,
+        grant_types: FIXED_GRANTS,
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none' as const,
+        scope: created.scopes.join(' '),
+        created_at: created.createdAt.toISOString(),
+      };
+    },
+  );
+}
