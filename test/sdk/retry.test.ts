@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, RateLimitError } from '../../packages/sdk/src/index';
+import { authorizationUrl, createClient, exchangeCode, RateLimitError } from '../../packages/sdk/src/index';
 import { type TestServer, startTestServer } from '../helpers/server';
 
 // A budget the tests spend at once; the server's window is a real minute, so the retry waits for real.
@@ -48,4 +48,36 @@ describe('SDK retries on 429, against a rate-limited server', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(log[PER_MINUTE + 1]!.at - refused.at).toBeGreaterThanOrEqual(retryAfter * 1000 - 50);
   }, 150_000);
+
+  it('the token endpoint’s 429 is a RateLimitError as well, from exchangeCode and from a refresh', async () => {
+    const redirect = 'https://crm.example.com/cb';
+    const admin = await server.signUp();
+    const created = await admin.inject({
+      method: 'POST',
+      url: '/v1/oauth/apps',
+      payload: { name: 'Rate-limited CRM', redirect_uris: [redirect], scopes: ['demos:read'] },
+    });
+    const { client_id: clientId, client_secret: clientSecret } = created.json().data;
+    const query = Object.fromEntries(new URL(authorizationUrl({ appUrl: server.url, clientId, redirectUri: redirect, state: 's' })).searchParams);
+    const consent = await admin.inject({ method: 'POST', url: '/v1/oauth/authorize', payload: { ...query, decision: 'allow' } });
+    const code = new URL(consent.json().data.redirect_to).searchParams.get('code')!;
+    const tokens = await exchangeCode({ baseUrl: server.url, clientId, clientSecret, code, redirectUri: redirect });
+
+    // Spend this address's budget of the token endpoint (30 a minute) with requests it refuses anyway.
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++) {
+      const res = await fetch(`${server.url}/v1/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password' }) });
+      status = res.status;
+      await res.body?.cancel();
+    }
+    expect(status).toBe(429);
+    const refused = (await exchangeCode({ baseUrl: server.url, clientId, clientSecret, code: 'x', redirectUri: redirect }).catch((e: unknown) => e)) as RateLimitError;
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect(refused).toMatchObject({ status: 429, code: 'temporarily_unavailable' });
+    expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+
+    // A refresh the endpoint refuses for longer than the client waits fails the call with the same error.
+    const client = createClient({ baseUrl: server.url, clientId, clientSecret, ...tokens, expiresAt: Date.now(), retry: { maxDelayMs: 1_000 } });
+    await expect(client.demos.list().firstPage()).rejects.toMatchObject({ name: 'RateLimitError', status: 429 });
+  });
 });
