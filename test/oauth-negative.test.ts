@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
@@ -159,5 +160,69 @@ describe('OAuth: the token endpoint under its rate limit', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('OAuth resource indicators (RFC 8707)', () => {
+  let t: TestApp;
+  let user: TestSession;
+  let app: { id: string; secret: string };
+  const API = 'http://localhost:3000';
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await t.signUp();
+    const res = await user.inject({ method: 'POST', url: '/v1/oauth/apps', payload: { name: 'Assistant', redirect_uris: [REDIRECT], scopes: ['demos:read'] } });
+    app = { id: res.json().data.client_id, secret: res.json().data.client_secret };
+  });
+  afterAll(() => t?.close());
+
+  const decide = (resource?: string) =>
+    user.inject({
+      method: 'POST',
+      url: '/v1/oauth/authorize',
+      payload: { client_id: app.id, redirect_uri: REDIRECT, response_type: 'code', state: 'st', decision: 'allow', ...(resource ? { resource } : {}) },
+    });
+  const exchange = (code: string, extra: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.id, client_secret: app.secret, ...extra }).toString(),
+    });
+  const codeOf = async (resource?: string) => new URL((await decide(resource)).json().data.redirect_to).searchParams.get('code') ?? '';
+
+  it('accepts this API and its /mcp endpoint as the resource, and records it on the grant', async () => {
+    for (const resource of [API, `${API}/mcp`]) {
+      const res = await exchange(await codeOf(resource), { resource });
+      expect(res.statusCode, res.body).toBe(200);
+      const refreshed = await t.app.inject({
+        method: 'POST',
+        url: '/v1/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: res.json().refresh_token, resource, client_id: app.id, client_secret: app.secret }).toString(),
+      });
+      expect(refreshed.statusCode, refreshed.body).toBe(200);
+    }
+    const stored = (await t.ctx.database.db.execute(sql`select resource from oauth_grants where resource is not null order by created_at`)) as unknown as {
+      rows: Array<{ resource: string }>;
+    };
+    expect(stored.rows.map((r) => r.resource)).toEqual([API, `${API}/mcp`]);
+    // Without a resource, as before.
+    expect((await exchange(await codeOf())).statusCode).toBe(200);
+  });
+
+  it('answers another resource with invalid_target: by redirect at authorization, 400 at the token endpoint', async () => {
+    for (const resource of ['https://evil.example', `${API}/v1`, `${API}/`, 'http://localhost:3001']) {
+      const back = new URL((await decide(resource)).json().data.redirect_to);
+      expect(back.searchParams.get('error')).toBe('invalid_target');
+      expect(back.searchParams.get('code')).toBeNull();
+      const res = await exchange(await codeOf(), { resource });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('invalid_target');
+    }
+    // A token request may not switch the audience the user consented to.
+    const res = await exchange(await codeOf(API), { resource: `${API}/mcp` });
+    expect(res.json().error).toBe('invalid_target');
   });
 });

@@ -16,6 +16,7 @@ function toRequest(q: {
   state?: string;
   code_challenge?: string;
   code_challenge_method?: string;
+  resource?: string;
 }): AuthorizationRequest {
   return {
     clientId: q.client_id,
@@ -25,6 +26,7 @@ function toRequest(q: {
     state: q.state,
     codeChallenge: q.code_challenge,
     codeChallengeMethod: q.code_challenge_method,
+    resource: q.resource,
   };
 }
 

@@ -12,6 +12,7 @@ import { OAuthError } from './oauth-error';
 import * as repo from './oauth.repo';
 import { CODE_CHALLENGE, verifyPkce } from './pkce';
 import { RECORDER_CLIENT_ID, recorderRedirectUris } from './recorder-client';
+import { protectedResources } from './well-known.routes';
 
 export const ACCESS_TOKEN_PREFIX = 'dsa_';
 const REFRESH_TOKEN_PREFIX = 'dsr_';
@@ -28,7 +29,7 @@ export interface OAuthTokensDeps {
   digestKey: Buffer;
   /** Seals the pair a refresh issued, kept on the used refresh token for the grace window. */
   sealingKey: Buffer;
-  config: { RECORDER_EXTENSION_IDS: string[]; OAUTH_REFRESH_GRACE: number };
+  config: { RECORDER_EXTENSION_IDS: string[]; OAUTH_REFRESH_GRACE: number; APP_URL: string; API_URL?: string };
 }
 
 export interface AuthorizationRequest {
@@ -39,6 +40,8 @@ export interface AuthorizationRequest {
   state?: string;
   codeChallenge?: string;
   codeChallengeMethod?: string;
+  /** RFC 8707 resource indicator: this API or its /mcp endpoint. */
+  resource?: string;
 }
 
 export interface ClientCredentials {
@@ -63,6 +66,14 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
   const { db } = database;
   const digest = (secret: string) => hmacHex(digestKey, secret);
   const recorderRedirects = recorderRedirectUris(config.RECORDER_EXTENSION_IDS);
+  const resources = protectedResources(config);
+
+  /** RFC 8707: a resource indicator must name this API or its MCP endpoint, exactly. */
+  function checkResource(resource: string | undefined) {
+    if (resource !== undefined && !resources.includes(resource)) {
+      throw new OAuthError('invalid_target', `resource must be one of ${resources.join(', ')}`);
+    }
+  }
 
   /** A registered app, or the built-in recorder client with the redirect addresses this instance trusts. */
   async function findClient(clientId: string | undefined) {
@@ -116,6 +127,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       } else if (app.isPublic) {
         throw new OAuthError('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
       }
+      checkResource(req.resource);
       return { scopes: [...new Set(scopes)] as Scope[] };
     };
     try {
@@ -167,6 +179,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
         memberId: checked.member.id,
         userId: auth.userId,
         scopes: checked.scopes,
+        resource: req.resource ?? null,
         createdAt: now,
       });
       await repo.insertCode(tx, {
@@ -232,6 +245,13 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: scopes.join(' ') };
   }
 
+  /** A token request may repeat the authorisation's resource, not name another one. */
+  function sameResource(grant: { resource: string | null }, resource: string | undefined) {
+    if (resource !== undefined && grant.resource !== null && resource !== grant.resource) {
+      throw new OAuthError('invalid_target', `This authorisation is for ${grant.resource}`);
+    }
+  }
+
   async function liveGrant(grantId: string) {
     const row = await repo.findGrantWithMember(db, grantId);
     if (!row || row.grant.revokedAt || row.member.status !== 'active') {
@@ -242,9 +262,10 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
 
   async function exchangeCode(
     client: ClientCredentials,
-    input: { code: string; redirectUri?: string; codeVerifier?: string },
+    input: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string },
   ): Promise<TokenResponse> {
     const app = await authenticateClient(client);
+    checkResource(input.resource);
     const now = clock.now();
     const codeDigest = digest(input.code);
     const row = await repo.consumeCode(db, codeDigest, now);
@@ -267,6 +288,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code_challenge');
     }
     const grant = await liveGrant(row.grantId);
+    sameResource(grant, input.resource);
     return db.transaction((tx) => issueTokens(tx, grant.id, grant.scopes));
   }
 
@@ -289,8 +311,9 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     throw new OAuthError('invalid_grant', 'This refresh token has already been used; the authorisation is revoked');
   }
 
-  async function refresh(client: ClientCredentials, input: { refreshToken: string; scope?: string }): Promise<TokenResponse> {
+  async function refresh(client: ClientCredentials, input: { refreshToken: string; scope?: string; resource?: string }): Promise<TokenResponse> {
     const app = await authenticateClient(client);
+    checkResource(input.resource);
     const now = clock.now();
     const tokenDigest = digest(input.refreshToken);
     const found = await repo.findToken(db, tokenDigest);
@@ -298,6 +321,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
       throw new OAuthError('invalid_grant', 'Unknown refresh token');
     }
     if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'The authorisation has been revoked');
+    sameResource(found.grant, input.resource);
     if (found.token.usedAt || found.token.revokedAt) return replayWithinGrace(found.token, now) ?? reused(found.grant.id);
     if (found.token.expiresAt <= now) throw new OAuthError('invalid_grant', 'This refresh token has expired');
     if (found.member.status !== 'active') throw new OAuthError('invalid_grant', 'The authorisation has been revoked');

@@ -87,6 +87,10 @@ export const authorizationQuery = z.object({
   state: text().max(1000).optional(),
   code_challenge: text().max(200).optional(),
   code_challenge_method: text().max(20).optional(),
+  resource: text()
+    .max(2000)
+    .optional()
+    .meta({ description: 'RFC 8707: the API ({API_URL}) or its MCP endpoint ({API_URL}/mcp); anything else is invalid_target.' }),
 });
 
 export const decisionBody = authorizationQuery
@@ -137,6 +141,7 @@ export const tokenForm = z.object({
   code_verifier: text().max(200).optional(),
   refresh_token: text().max(200).optional(),
   scope: text().max(500).optional(),
+  resource: text().max(2000).optional(),
   client_id: text().max(100).optional(),
   client_secret: text().max(200).optional(),
 });

@@ -48,6 +48,8 @@ export const oauthGrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     scopes: text('scopes').array().notNull(),
+    /** RFC 8707: the resource (audience) the client named, this API or its /mcp endpoint; null when none. */
+    resource: text('resource'),
     createdAt: createdAt(),
     /** When a token of the grant last authenticated a request, to the minute (written at most once a minute). */
     lastUsedAt: at('last_used_at'),

@@ -104,10 +104,11 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
             code: form.code,
             redirectUri: form.redirect_uri,
             codeVerifier: form.code_verifier,
+            resource: form.resource,
           });
         } else if (form.grant_type === 'refresh_token') {
           if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
-          tokens = await oauthTokens.refresh(client, { refreshToken: form.refresh_token, scope: form.scope });
+          tokens = await oauthTokens.refresh(client, { refreshToken: form.refresh_token, scope: form.scope, resource: form.resource });
         } else {
           throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
         }

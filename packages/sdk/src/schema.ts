@@ -7948,6 +7948,8 @@ export interface operations {
                 state?: string;
                 code_challenge?: string;
                 code_challenge_method?: string;
+                /** @description RFC 8707: the API ({API_URL}) or its MCP endpoint ({API_URL}/mcp); anything else is invalid_target. */
+                resource?: string;
             };
             header?: never;
             path?: never;
@@ -8025,6 +8027,8 @@ export interface operations {
                     state?: string;
                     code_challenge?: string;
                     code_challenge_method?: string;
+                    /** @description RFC 8707: the API ({API_URL}) or its MCP endpoint ({API_URL}/mcp); anything else is invalid_target. */
+                    resource?: string;
                     /** @enum {string} */
                     decision: "allow" | "deny";
                     /**
@@ -8271,6 +8275,7 @@ export interface operations {
                     code_verifier?: string;
                     refresh_token?: string;
                     scope?: string;
+                    resource?: string;
                     client_id?: string;
                     client_secret?: string;
                 };

@@ -11,7 +11,7 @@ import { useResource } from '../../lib/use-resource';
 import { useSession } from '../../session/session-context';
 import { AuthLayout } from '../auth/auth-layout';
 
-const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'];
+const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'];
 
 /** {APP_URL}/oauth/authorize: the user decides whether an application may act on their behalf. */
 export function ConsentPage() {
