@@ -113,10 +113,13 @@ export const openapiTransform: SwaggerTransform = (input) => {
 
   const statuses = new Set(Object.keys((schema.response as JsonResponses | undefined) ?? {}).map(Number));
   if (schema.body || schema.querystring || schema.params) statuses.add(400);
-  if (schema.body) for (const status of [413, 415]) statuses.add(status);
+  // The content-type policy and the body limit apply to any request with a body, declared or not.
+  const bodies = [route.method].flat().some((method) => ['POST', 'PUT', 'PATCH'].includes(method));
+  if (schema.body || bodies) for (const status of [400, 413, 415]) statuses.add(status);
   if (config.permission) for (const status of [401, 403]) statuses.add(status);
-  // Every /v1 request counts against a rate limit: the credential's, or the caller's address.
-  if (api) statuses.add(429);
+  // Every /v1 request counts against a rate limit (the credential's, or the caller's address), and any
+  // can fail on our side.
+  if (api) for (const status of [429, 500]) statuses.add(status);
   const response: JsonResponses = { ...((schema.response as JsonResponses | undefined) ?? {}) };
   // A route whose errors have a form of their own (the OAuth endpoints' RFC 6749 errors) keeps it.
   const own = Object.entries(response).find(([status]) => Number(status) >= 400)?.[1] ?? ERROR_REF;

@@ -1,6 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IdKind, newId } from '../src/core/ids';
+import { unchecked } from './helpers/contract';
 import { type RegisteredRoute, registeredRoutes } from './helpers/routes';
 import { createShare, demoWithSteps } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
@@ -86,12 +87,14 @@ describe('malformed bodies of every content type, on every route', () => {
       for (const route of routes) {
         const url = concrete(route);
         for (const [contentType, payload] of MALFORMED) {
-          const res = await inject({
+          const options: InjectOptions = {
             method: route.method as 'POST',
             url,
             headers: contentType ? { 'content-type': contentType } : {},
             payload,
-          });
+          };
+          // A body sent to a GET or DELETE is beyond what the document promises; the 5xx check stands.
+          const res = await inject(route.method === 'GET' || route.method === 'DELETE' ? unchecked(options) : options);
           if (res.statusCode >= 500) failures.push(`${who} ${route.method} ${url} [${contentType}] ${payload}: ${res.statusCode} ${res.body.slice(0, 120)}`);
         }
       }

@@ -63,5 +63,14 @@ export function page<T>(request: FastifyRequest, data: T[], info: PageInfo) {
   };
 }
 
+/**
+ * A response of raw bytes in one of `types` (images, HTML snapshots), documented as binary per media type.
+ * Fastify sends a Buffer as is: the schema only documents it.
+ */
+export function bytesResponse(description: string, types: readonly string[]) {
+  const schema = z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ type: 'string', format: 'binary' });
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
+}
+
 /** The 204 reply of every delete. */
 export const noContent = z.null().meta({ description: 'No content' });

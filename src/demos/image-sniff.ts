@@ -1,5 +1,7 @@
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 export const IMAGE_TYPES: ImageType[] = ['image/png', 'image/jpeg', 'image/webp'];
+/** What a demo asset is served as: a step image, or an HTML snapshot of the page. */
+export const ASSET_TYPES = [...IMAGE_TYPES, 'text/html'] as const;
 
 export interface ImageInfo {
   contentType: ImageType;

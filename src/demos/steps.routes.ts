@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
+import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { assetParams, demoUrls, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
 import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
-import { IMAGE_TYPES } from './image-sniff';
+import { ASSET_TYPES, IMAGE_TYPES } from './image-sniff';
 import { acceptImageBodies } from '../core/http/content-type';
 
 const tags = ['Demo editor'];
@@ -241,8 +241,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
           'is their SHA-256 and they may be cached privately.',
         params: assetParams,
         response: {
-          // Fastify sends a Buffer as is; this schema only documents it.
-          200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }),
+          200: bytesResponse('The asset bytes', ASSET_TYPES),
           304: noContent,
           ...errors,
         },

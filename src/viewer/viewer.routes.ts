@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
+import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
+import { ASSET_TYPES } from '../demos/image-sniff';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from '../shares/shares.schemas';
 import { eventsAcceptedSchema, eventsBody, toIngestEvents } from '../views/view-events.schemas';
@@ -198,7 +198,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewer']>
           'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body.',
         params: viewerAssetParams,
         response: {
-          200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The asset bytes' }),
+          200: bytesResponse('The asset bytes', ASSET_TYPES),
           304: noContent,
           ...errors,
         },

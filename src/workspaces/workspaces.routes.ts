@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { actorOf } from '../audit/actor';
-import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
+import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
 import { acceptImageBodies } from '../core/http/content-type';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -109,7 +108,7 @@ export function workspacesRoutes(app: ZodApp, ctx: ModuleContext<Services['works
           'an address of a replaced logo is 404.',
         params: logoParams,
         response: {
-          200: z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ description: 'The image bytes' }),
+          200: bytesResponse('The image bytes', IMAGE_TYPES),
           400: errorEnvelope,
           404: errorEnvelope,
           429: errorEnvelope,

@@ -9,6 +9,7 @@ import type { Clock } from '../../src/core/clock';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import { JobQueue } from '../../src/jobs/queue';
 import type { Mailer } from '../../src/mail/mailer';
+import { checkResponses } from './contract';
 import { createTestDatabase, type TestDatabase } from './database';
 import { decodeBody, type TestSmtpServer } from './smtp';
 
@@ -29,6 +30,8 @@ export interface TestAppOptions {
    * e-mail this server received (without SMTP the link comes back in the invitation's response).
    */
   smtp?: TestSmtpServer;
+  /** Check every response against the OpenAPI document (helpers/contract.ts); on unless `false`. */
+  contract?: boolean;
 }
 
 export interface TestApp {
@@ -80,6 +83,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     redis: options.redis,
     generator: options.generator,
   });
+  // Every response a test receives is checked against the OpenAPI document (helpers/contract.ts).
+  if (options.contract !== false) checkResponses(app);
   await app.ready();
   // Defines every queue even without workers: services send into them (account e-mail) in their transactions.
   await registerJobs(ctx);
