@@ -1,5 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredAccess } from '../src/auth/auth.hook';
@@ -144,6 +146,54 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(doc.paths['/v1/demos/{id}']!.get!.responses['403']!.description).toContain('`insufficient_scope`');
+  });
+
+  it('has examples that match their schemas', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...doc, $id: 'openapi.json' });
+    const failures: string[] = [];
+    let count = 0;
+    const walk = (node: unknown, path: string[]): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...path, String(i)]));
+      else if (node && typeof node === 'object') {
+        const schema = node as Record<string, unknown>;
+        const pointer = path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+        const check = (at: string, examples: unknown[]) => {
+          const validate = ajv.compile({ $ref: `openapi.json#/${at}` });
+          for (const example of examples) {
+            count++;
+            if (!validate(example)) failures.push(`${at}: ${ajv.errorsText(validate.errors)}`);
+          }
+        };
+        // `examples` of a schema (not a property named so), and a media type's Example Objects.
+        if (Array.isArray(schema.examples) && path.at(-1) !== 'properties') check(pointer, schema.examples);
+        else if (schema.schema && schema.examples && typeof schema.examples === 'object') {
+          check(`${pointer}/schema`, Object.values(schema.examples as Record<string, { value: unknown }>).map((e) => e.value));
+        }
+        for (const [key, value] of Object.entries(schema)) if (key !== 'examples') walk(value, [...path, key]);
+      }
+    };
+    walk(doc, []);
+    expect(failures).toEqual([]);
+    expect(count).toBeGreaterThan(3);
+  });
+
+  it('shows examples of the request bodies and answers of the demo operations', () => {
+    const resolve = (schema: unknown): Record<string, unknown> | undefined => {
+      const ref = (schema as { $ref?: string } | undefined)?.$ref;
+      return ref ? (doc.components.schemas[ref.split('/').at(-1)!] as Record<string, unknown>) : (schema as Record<string, unknown>);
+    };
+    const hasExamples = (schema: unknown) => Array.isArray(resolve(schema)?.examples);
+    const exemplified = operations.filter(({ op }) => {
+      const body = (op.requestBody as { content?: Record<string, { schema: unknown; examples?: object }> } | undefined)?.content?.['application/json'];
+      const answer = Object.entries(op.responses).find(([status]) => /^2/.test(status))?.[1].content?.['application/json'];
+      const data = (answer?.schema as { properties?: { data?: { items?: unknown } } } | undefined)?.properties?.data;
+      const answered = !answer || hasExamples(answer.schema) || hasExamples(data) || hasExamples(data?.items);
+      return (!body || 'examples' in body || hasExamples(body.schema)) && answered;
+    });
+    // The rest of the operations are to follow (docs/api.md, "The OpenAPI document").
+    expect(exemplified.map(({ op }) => op.operationId)).toEqual(expect.arrayContaining(['listDemos', 'createDemo', 'updateDemo']));
   });
 });
 

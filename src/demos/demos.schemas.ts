@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 import { iso, timestamp } from '../core/time';
-import { configurationPatch, configurationSchema, resolveConfiguration } from './demo-configuration.schemas';
+import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolveConfiguration } from './demo-configuration.schemas';
 import { httpUrl, type UrlBuilder } from './demo-fields.schemas';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES } from './demos.tables';
@@ -32,7 +32,13 @@ export const createDemoBody = z
     generate_with_ai: z.boolean().default(false),
     configuration: configurationPatch.optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { title: 'Onboarding tour' },
+      { source_url: 'https://app.example.com/onboarding', generate_with_ai: true },
+    ],
+  });
 
 export const toCreateDemoInput = (body: z.infer<typeof createDemoBody>) => ({
   title: body.title,
@@ -57,9 +63,36 @@ export const patchDemoBody = z
       }),
     configuration: configurationPatch.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ status: 'published' }, { title: 'Onboarding tour (2027)' }] });
 
 // ---- responses -----------------------------------------------------------------------------------
+
+/** A published demo of three steps, as the API answers it (the examples of the document). */
+const DEMO_EXAMPLE = {
+  id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+  title: 'Onboarding tour',
+  source_url: 'https://app.example.com/onboarding',
+  type: 'interactive',
+  status: 'published',
+  generate_with_ai: true,
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: '2026-11-21T10:05:00.000Z',
+  published_at: '2026-11-21T10:05:00.000Z',
+  thumbnail_url: 'https://demos.example.com/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/assets/asset_01jd3k7r2b5c8d1e4f7g0h3j6k',
+  step_count: 3,
+  generation: {
+    status: 'succeeded',
+    error: null,
+    started_at: '2026-11-21T10:00:00.000Z',
+    finished_at: '2026-11-21T10:00:09.000Z',
+    capture_mode: 'chromium',
+    writer: 'builtin',
+  },
+  share_url: 'https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA',
+  created_by: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+  published_version: 1,
+} as const;
 
 export const generationSchema = z
   .object({
@@ -94,7 +127,7 @@ export const demoSchema = z
         'Edits change the draft, not this version, until POST /v1/demos/:id/publish. Null otherwise.',
     }),
   })
-  .meta({ id: 'Demo' });
+  .meta({ id: 'Demo', examples: [DEMO_EXAMPLE] });
 
 export const demoDetailSchema = demoSchema
   .extend({
@@ -107,7 +140,27 @@ export const demoDetailSchema = demoSchema
         'version: viewers see the version until the changes are published. Always false when not published.',
     }),
   })
-  .meta({ id: 'DemoDetail' });
+  .meta({
+    id: 'DemoDetail',
+    // Steps and hotspots have examples of their own (Step, Hotspot): here a demo as it starts, without them.
+    examples: [
+      {
+        ...DEMO_EXAMPLE,
+        status: 'draft',
+        published_at: null,
+        thumbnail_url: null,
+        step_count: 0,
+        generate_with_ai: false,
+        generation: { status: 'none', error: null, started_at: null, finished_at: null, capture_mode: null, writer: null },
+        share_url: null,
+        published_version: null,
+        steps: [],
+        hotspots: [],
+        configuration: { ...DEFAULT_CONFIGURATION, call_to_action: { label: 'Start a trial', url: 'https://app.example.com/signup' } },
+        has_unpublished_changes: false,
+      },
+    ],
+  });
 
 
 export function toDemo(
