@@ -94,6 +94,13 @@ describe('OAuth: what must be refused', () => {
     const res = await token(form({ grant_type: 'authorization_code', code: c, redirect_uri: REDIRECT, client_id: apps.b.id, client_secret: apps.b.secret }));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/another client/) });
+    // B neither spent the code nor, replaying it after A's exchange, revokes A's authorisation.
+    const mine = await token(form({ grant_type: 'authorization_code', code: c, redirect_uri: REDIRECT, client_id: apps.a.id, client_secret: apps.a.secret }));
+    expect(mine.statusCode).toBe(200);
+    const replay = await token(form({ grant_type: 'authorization_code', code: c, redirect_uri: REDIRECT, client_id: apps.b.id, client_secret: apps.b.secret }));
+    expect(replay.json().error).toBe('invalid_grant');
+    const demos = await t.app.inject({ method: 'GET', url: '/v1/demos', headers: { authorization: `Bearer ${mine.json().access_token}` } });
+    expect(demos.statusCode).toBe(200);
   });
 
   it('refuses a missing or different redirect_uri at the token endpoint', async () => {

@@ -268,6 +268,10 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
     checkResource(input.resource);
     const now = clock.now();
     const codeDigest = digest(input.code);
+    // Another client's code is refused before it is touched: it can neither spend nor (replaying a spent
+    // one) revoke an authorisation that is not its own.
+    const issued = await repo.findCode(db, codeDigest);
+    if (issued && issued.appId !== app.id) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
     const row = await repo.consumeCode(db, codeDigest, now);
     if (!row) {
       const seen = await repo.findCode(db, codeDigest);
