@@ -70,8 +70,8 @@ describe('OAuth apps any workspace can authorise', () => {
       workspaces: [{ id: stranger.workspaceId, role: 'admin' }],
       error: null,
       scopes: [
-        { name: 'demos:read', description: 'List and read demos' },
-        { name: 'demos:write', description: 'Create, update and delete demos' },
+        { name: 'demos:read', description: 'List and read demos', roles: ['admin', 'editor', 'viewer'] },
+        { name: 'demos:write', description: 'Create, update and delete demos', roles: ['admin', 'editor'] },
       ],
     });
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES, SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
+import { PERMISSIONS, ROLES, type Role, SCOPE_DESCRIPTIONS, SCOPES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import type { listGrants, OAuthAppRow } from './oauth.repo';
@@ -119,7 +119,13 @@ export const consentSchema = z
     workspaces: z
       .array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) }))
       .meta({ description: 'The workspaces the user is an active member of: any of them may be granted.' }),
-    scopes: z.array(z.object({ name: z.enum(SCOPES), description: z.string() })),
+    scopes: z.array(
+      z.object({
+        name: z.enum(SCOPES),
+        description: z.string(),
+        roles: z.array(z.enum(ROLES)).meta({ description: 'The roles for which the scope allows anything: rights are scopes ∩ role.' }),
+      }),
+    ),
     error: z
       .object({ error: z.string(), error_description: z.string(), redirect_to: z.string() })
       .nullable()
@@ -127,10 +133,15 @@ export const consentSchema = z
   })
   .meta({ id: 'OAuthConsent' });
 
+/** The roles that hold at least one permission of the table through `scope`. */
+const rolesOfScope = (scope: string) =>
+  ROLES.filter((role) => Object.values(PERMISSIONS).some((rule) => rule.scope === scope && (rule.roles as readonly Role[]).includes(role)));
+
 export const describeScopes = (scopes: string[]) =>
   scopes.map((name) => ({
     name: name as (typeof SCOPES)[number],
     description: SCOPE_DESCRIPTIONS[name as (typeof SCOPES)[number]],
+    roles: rolesOfScope(name),
   }));
 
 /** The token endpoint's form parameters (RFC 6749 §4.1.3, §6). */

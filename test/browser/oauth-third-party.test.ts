@@ -90,7 +90,11 @@ describe.skipIf(!browser)('OAuth for third parties, with oauth4webapi and Chromi
     await page.getByText('Create, update and delete demos').waitFor();
     const select = page.getByLabel('Workspace to grant');
     expect(await select.inputValue()).toBe(third.workspaceId);
+    // As a viewer there, writing demos is out of reach whatever the scope: the page says so.
+    await page.getByText('— not with your role here').waitFor();
+    await page.screenshot({ path: `${SHOTS}/oauth-consent-third-party-viewer.png`, fullPage: true });
     await select.selectOption(user.workspaceId);
+    await page.getByText('— not with your role here').waitFor({ state: 'detached' });
     await page.getByText(/It can never do more than your role in .* \(admin\) allows/).waitFor();
     await page.screenshot({ path: `${SHOTS}/oauth-consent-third-party.png`, fullPage: true });
     await page.getByRole('button', { name: 'Allow access' }).click();

@@ -1912,6 +1912,32 @@ export interface components {
             /** @description `builtin` or `ai`. */
             writer: string | null;
         };
+        /**
+         * @example {
+         *       "id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "title": "Onboarding tour",
+         *       "source_url": "https://app.example.com/onboarding",
+         *       "type": "interactive",
+         *       "status": "published",
+         *       "generate_with_ai": true,
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:05:00.000Z",
+         *       "published_at": "2026-11-21T10:05:00.000Z",
+         *       "thumbnail_url": "https://demos.example.com/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/assets/asset_01jd3k7r2b5c8d1e4f7g0h3j6k",
+         *       "step_count": 3,
+         *       "generation": {
+         *         "status": "succeeded",
+         *         "error": null,
+         *         "started_at": "2026-11-21T10:00:00.000Z",
+         *         "finished_at": "2026-11-21T10:00:09.000Z",
+         *         "capture_mode": "chromium",
+         *         "writer": "builtin"
+         *       },
+         *       "share_url": "https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA",
+         *       "created_by": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "published_version": 1
+         *     }
+         */
         Demo: {
             id: string;
             title: string;
@@ -1941,6 +1967,54 @@ export interface components {
             /** @description While published: the number of the version viewers are served (see GET /v1/demos/:id/versions). Edits change the draft, not this version, until POST /v1/demos/:id/publish. Null otherwise. */
             published_version: number | null;
         };
+        /**
+         * @example {
+         *       "id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "title": "Onboarding tour",
+         *       "source_url": "https://app.example.com/onboarding",
+         *       "type": "interactive",
+         *       "status": "draft",
+         *       "generate_with_ai": false,
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:05:00.000Z",
+         *       "published_at": null,
+         *       "thumbnail_url": null,
+         *       "step_count": 0,
+         *       "generation": {
+         *         "status": "none",
+         *         "error": null,
+         *         "started_at": null,
+         *         "finished_at": null,
+         *         "capture_mode": null,
+         *         "writer": null
+         *       },
+         *       "share_url": null,
+         *       "created_by": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "published_version": null,
+         *       "steps": [],
+         *       "hotspots": [],
+         *       "configuration": {
+         *         "theme_color": "#4f46e5",
+         *         "progress_bar": true,
+         *         "navigation": {
+         *           "buttons": true,
+         *           "keyboard": true
+         *         },
+         *         "call_to_action": {
+         *           "label": "Start a trial",
+         *           "url": "https://app.example.com/signup"
+         *         },
+         *         "branding": {
+         *           "show_badge": true
+         *         },
+         *         "autoplay": {
+         *           "enabled": false,
+         *           "delay_seconds": 5
+         *         }
+         *       },
+         *       "has_unpublished_changes": false
+         *     }
+         */
         DemoDetail: {
             id: string;
             title: string;
@@ -2206,6 +2280,8 @@ export interface components {
                 /** @enum {string} */
                 name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write";
                 description: string;
+                /** @description The roles for which the scope allows anything: rights are scopes ∩ role. */
+                roles: ("admin" | "editor" | "viewer")[];
             }[];
             /** @description Set when the request is invalid in a way the client must be told about: redirect there. */
             error: {
@@ -2702,6 +2778,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signIn: {
@@ -2814,6 +2899,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {
@@ -2831,6 +2925,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
             401: {
@@ -2850,8 +2953,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2955,6 +3085,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readInvitation: {
@@ -3013,6 +3152,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3094,8 +3242,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3149,6 +3324,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3217,6 +3401,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3297,6 +3490,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3400,6 +3602,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourProfile: {
@@ -3446,6 +3657,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3539,6 +3759,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sendNewVerificationLink: {
@@ -3563,6 +3792,15 @@ export interface operations {
                             request_id: string;
                         };
                     };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
@@ -3592,8 +3830,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3682,6 +3947,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3781,6 +4055,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourSessions: {
@@ -3837,6 +4120,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOutEverywhereElse: {
@@ -3883,6 +4175,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3955,6 +4256,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     workspaceSettings: {
@@ -4019,6 +4329,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4135,6 +4454,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadWorkspaceLogo: {
@@ -4224,6 +4552,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeWorkspaceLogo: {
@@ -4287,6 +4624,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerWorkspaceLogo: {
@@ -4307,7 +4653,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
@@ -4330,6 +4678,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4409,6 +4766,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4506,6 +4872,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4620,6 +4995,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -4678,6 +5062,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4757,6 +5150,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4874,6 +5276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resendInvitation: {
@@ -4947,8 +5358,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5030,6 +5468,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeTeamMember: {
@@ -5097,6 +5544,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5211,6 +5667,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDemos: {
@@ -5287,6 +5752,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5432,6 +5906,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDemo: {
@@ -5505,6 +5988,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDemo: {
@@ -5563,6 +6055,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5710,6 +6211,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     generateDemoAgain: {
@@ -5813,6 +6323,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5936,6 +6455,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     addStep: {
@@ -6036,6 +6564,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteStep: {
@@ -6104,6 +6641,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6220,6 +6766,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadStepImage: {
@@ -6314,6 +6869,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6441,6 +7005,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteHotspot: {
@@ -6510,6 +7083,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6638,6 +7220,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDemoAsset: {
@@ -6658,7 +7249,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "text/html": string;
                 };
             };
             /** @description No content */
@@ -6715,6 +7309,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6795,8 +7398,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6885,6 +7515,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreVersionIntoDraft: {
@@ -6960,8 +7599,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7083,6 +7749,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7213,6 +7888,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecordingUpload: {
@@ -7296,6 +7980,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     discardRecording: {
@@ -7355,6 +8048,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7525,6 +8227,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     completeRecording: {
@@ -7608,8 +8319,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7689,6 +8427,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7798,6 +8545,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateOAuthAppClientSecret: {
@@ -7862,8 +8618,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7936,6 +8719,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     describeAuthorisationRequest: {
@@ -8001,6 +8793,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8111,6 +8912,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuthorizedApps: {
@@ -8192,6 +9002,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeAuthorizedApp: {
@@ -8250,6 +9069,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8336,6 +9164,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description An error in this endpoint’s own form (see its schema). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
         };
     };
     revokeToken: {
@@ -8403,6 +9240,15 @@ export interface operations {
             };
             /** @description An error in this endpoint’s own form (see its schema). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description An error in this endpoint’s own form (see its schema). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8482,6 +9328,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8592,6 +9447,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -8665,6 +9529,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -8723,6 +9596,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8835,6 +9717,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -8933,6 +9824,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sendTestEvent: {
@@ -9006,8 +9906,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9098,6 +10025,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDelivery: {
@@ -9165,6 +10101,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9246,8 +10191,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9324,6 +10296,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9439,6 +10420,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getShareLink: {
@@ -9512,6 +10502,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeShareLink: {
@@ -9570,6 +10569,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9685,6 +10693,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     shareAccessLog: {
@@ -9759,6 +10776,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9857,6 +10883,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     workspaceAnalytics: {
@@ -9930,6 +10965,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10021,6 +11065,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     demoAnalyticsPerShareLink: {
@@ -10094,6 +11147,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10181,6 +11243,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewJourney: {
@@ -10255,6 +11326,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourViewerNotifications: {
@@ -10310,6 +11390,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10412,6 +11501,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerLinkState: {
@@ -10487,6 +11585,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10593,6 +11700,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10708,6 +11824,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerDemo: {
@@ -10797,6 +11922,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerImageOrSnapshot: {
@@ -10817,7 +11951,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "text/html": string;
                 };
             };
             /** @description No content */
@@ -10874,6 +12011,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11012,6 +12158,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuditLogEntries: {
@@ -11092,6 +12247,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportAuditLogAsCsv: {
@@ -11152,6 +12316,15 @@ export interface operations {
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

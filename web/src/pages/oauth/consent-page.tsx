@@ -120,6 +120,7 @@ export function ConsentPage() {
             {data.scopes.map((s) => (
               <li key={s.name}>
                 {s.description} <code className="chip">{s.name}</code>
+                {s.roles.includes(workspace.role) ? null : <span className="muted"> — not with your role here</span>}
               </li>
             ))}
           </ul>
