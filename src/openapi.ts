@@ -1,5 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type Permission, PERMISSIONS, SCOPE_DESCRIPTIONS, SCOPES } from './auth/permissions';
 import { ERROR_STATUS, type ErrorCode } from './core/errors';
 
@@ -108,6 +109,11 @@ export const openapiTransform: SwaggerTransform = (input) => {
   const { route, url } = input;
   const config = (route.config ?? {}) as { permission?: Permission; public?: boolean };
   if (typeof schema.summary === 'string') schema.operationId = operationIdOf(schema.summary);
+  // zod leaves out the examples of a body that transforms (a trimmed or lower-cased field) as input, but a
+  // body's examples are what clients send: keep them.
+  const body = (input.schema as { body?: unknown } | undefined)?.body;
+  const examples = body instanceof z.ZodType ? z.globalRegistry.get(body)?.examples : undefined;
+  if (examples && schema.body && typeof schema.body === 'object') (schema.body as Record<string, unknown>).examples ??= examples;
   const api = url === '/v1' || url.startsWith('/v1/');
   schema.security = securityOf(config.permission);
 

@@ -155,8 +155,9 @@ describe('the OpenAPI document', () => {
     const failures: string[] = [];
     let count = 0;
     const walk = (node: unknown, path: string[]): void => {
-      if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...path, String(i)]));
-      else if (node && typeof node === 'object') {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, [...path, String(i)]);
+      } else if (node && typeof node === 'object') {
         const schema = node as Record<string, unknown>;
         const pointer = path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
         const check = (at: string, examples: unknown[]) => {
@@ -179,7 +180,7 @@ describe('the OpenAPI document', () => {
     expect(count).toBeGreaterThan(3);
   });
 
-  it('shows examples of the request bodies and answers of the demo operations', () => {
+  it('shows examples of the request bodies and answers of the demo and share-link operations', () => {
     const resolve = (schema: unknown): Record<string, unknown> | undefined => {
       const ref = (schema as { $ref?: string } | undefined)?.$ref;
       return ref ? (doc.components.schemas[ref.split('/').at(-1)!] as Record<string, unknown>) : (schema as Record<string, unknown>);
@@ -193,7 +194,9 @@ describe('the OpenAPI document', () => {
       return (!body || 'examples' in body || hasExamples(body.schema)) && answered;
     });
     // The rest of the operations are to follow (docs/api.md, "The OpenAPI document").
-    expect(exemplified.map(({ op }) => op.operationId)).toEqual(expect.arrayContaining(['listDemos', 'createDemo', 'updateDemo']));
+    expect(exemplified.map(({ op }) => op.operationId)).toEqual(
+      expect.arrayContaining(['listDemos', 'createDemo', 'updateDemo', 'listShareLinks', 'getShareLink', 'createShareLink', 'updateShareLink']),
+    );
   });
 });
 

@@ -52,7 +52,13 @@ export const createShareBody = z
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { name: 'Sent to Acme' },
+      { name: 'Acme evaluation', require_identification: true, allowed_domains: ['acme.com'], expires_at: '2026-12-31T23:59:59.000Z' },
+    ],
+  });
 
 export const patchShareBody = z
   .object({
@@ -63,7 +69,8 @@ export const patchShareBody = z
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ expires_at: null }, { password: 'lighthouse-42' }] });
 
 /** Create and update alike: fields left out stay undefined (unchanged on update). */
 export const toShareInput = <B extends z.infer<typeof patchShareBody> | z.infer<typeof createShareBody>>(body: B) => ({
@@ -92,7 +99,27 @@ export const shareSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Share' });
+  .meta({
+    id: 'Share',
+    examples: [
+      {
+        id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        url: 'https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA',
+        embed_url: 'https://demos.example.com/embed/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA',
+        name: 'Acme evaluation',
+        has_password: false,
+        expires_at: '2026-12-31T23:59:59.000Z',
+        require_identification: true,
+        allowed_emails: [],
+        allowed_domains: ['acme.com'],
+        view_count: 12,
+        last_viewed_at: '2026-11-24T15:42:10.000Z',
+        created_at: '2026-11-21T10:10:00.000Z',
+        updated_at: '2026-11-21T10:10:00.000Z',
+      },
+    ],
+  });
 
 export const accessLogQuery = paginationQuery.strict();
 
