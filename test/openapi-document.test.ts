@@ -171,7 +171,7 @@ describe('the OpenAPI document', () => {
         if (Array.isArray(schema.examples) && path.at(-1) !== 'properties') check(pointer, schema.examples);
         else if (schema.schema && schema.examples && typeof schema.examples === 'object') {
           check(`${pointer}/schema`, Object.values(schema.examples as Record<string, { value: unknown }>).map((e) => e.value));
-        }
+        } else if (schema.schema && 'example' in schema) check(`${pointer}/schema`, [schema.example]);
         for (const [key, value] of Object.entries(schema)) if (key !== 'examples') walk(value, [...path, key]);
       }
     };
@@ -180,7 +180,7 @@ describe('the OpenAPI document', () => {
     expect(count).toBeGreaterThan(3);
   });
 
-  it('shows examples of the request bodies and answers of the demo and share-link operations', () => {
+  it('shows examples of the request bodies and answers of the demo, share-link and webhook operations', () => {
     const resolve = (schema: unknown): Record<string, unknown> | undefined => {
       const ref = (schema as { $ref?: string } | undefined)?.$ref;
       return ref ? (doc.components.schemas[ref.split('/').at(-1)!] as Record<string, unknown>) : (schema as Record<string, unknown>);
@@ -191,11 +191,12 @@ describe('the OpenAPI document', () => {
       const answer = Object.entries(op.responses).find(([status]) => /^2/.test(status))?.[1].content?.['application/json'];
       const data = (answer?.schema as { properties?: { data?: { items?: unknown } } } | undefined)?.properties?.data;
       const answered = !answer || hasExamples(answer.schema) || hasExamples(data) || hasExamples(data?.items);
-      return (!body || 'examples' in body || hasExamples(body.schema)) && answered;
+      // A body's examples are lifted to its media type: `examples`, or `example` when there is one.
+      return (!body || 'examples' in body || 'example' in body || hasExamples(body.schema)) && answered;
     });
     // The rest of the operations are to follow (docs/api.md, "The OpenAPI document").
     expect(exemplified.map(({ op }) => op.operationId)).toEqual(
-      expect.arrayContaining(['listDemos', 'createDemo', 'updateDemo', 'listShareLinks', 'getShareLink', 'createShareLink', 'updateShareLink']),
+      expect.arrayContaining(['listDemos', 'createDemo', 'updateDemo', 'listShareLinks', 'getShareLink', 'createShareLink', 'updateShareLink', 'listWebhooks', 'getWebhook', 'createWebhook', 'updateWebhook']),
     );
   });
 });

@@ -28,7 +28,10 @@ const secretField = text().min(8, 'must be at least 8 characters').max(512).meta
     'The HMAC key is the UTF-8 bytes of this string.',
 });
 
-export const createWebhookBody = z.object({ url: urlField, events: eventsField, secret: secretField.optional() }).strict();
+export const createWebhookBody = z
+  .object({ url: urlField, events: eventsField, secret: secretField.optional() })
+  .strict()
+  .meta({ examples: [{ url: 'https://crm.example.com/hooks/demoshare', events: ['demo.viewed', 'demo.completed'] }] });
 
 export const updateWebhookBody = z
   .object({
@@ -38,7 +41,8 @@ export const updateWebhookBody = z
       description: 'false disables the webhook; true re-enables it and resets its failure count.',
     }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ active: true }, { events: ['demo.completed'] }] });
 
 export const rotateSecretBody = z
   .object({ secret: secretField.optional() })
@@ -52,6 +56,22 @@ export const deliveryParams = z.object({ id: idSchema('webhook'), delivery_id: i
 export const deliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
 });
+
+/** A webhook as the API answers it (the examples of the document). */
+const WEBHOOK_EXAMPLE = {
+  id: 'whk_01jd3n4p6q8r0s2t4v6w8x0y2z',
+  url: 'https://crm.example.com/hooks/demoshare',
+  events: ['demo.viewed', 'demo.completed'],
+  active: true,
+  created_at: '2026-11-21T10:20:00.000Z',
+  updated_at: '2026-11-21T10:20:00.000Z',
+  secret_hint: '...0f1a',
+  last_delivery_at: '2026-11-24T15:42:11.000Z',
+  consecutive_failures: 0,
+  disabled_at: null,
+  disabled_reason: null,
+  previous_secret_expires_at: null,
+};
 
 export const webhookSchema = z
   .object({
@@ -73,7 +93,7 @@ export const webhookSchema = z
       .nullable()
       .meta({ description: 'During a rotation: until when deliveries are also signed with the previous secret.' }),
   })
-  .meta({ id: 'Webhook' });
+  .meta({ id: 'Webhook', examples: [WEBHOOK_EXAMPLE] });
 
 export const webhookWithSecretSchema = webhookSchema
   .extend({
@@ -82,7 +102,16 @@ export const webhookWithSecretSchema = webhookSchema
       description: 'The same key in the form Standard Webhooks libraries take: `whsec_` + base64 of the secret’s UTF-8 bytes.',
     }),
   })
-  .meta({ id: 'WebhookWithSecret' });
+  .meta({
+    id: 'WebhookWithSecret',
+    examples: [
+      {
+        ...WEBHOOK_EXAMPLE,
+        secret: 'whsec_5f1c0e7a9b3d4c6e8f0a2b4c6d8e0f1a',
+        standard_webhooks_secret: 'whsec_d2hzZWNfNWYxYzBlN2E5YjNkNGM2ZThmMGEyYjRjNmQ4ZTBmMWE=',
+      },
+    ],
+  });
 
 export const attemptSchema = z
   .object({
