@@ -2134,6 +2134,26 @@ export interface components {
              */
             last_seen_at: string;
         };
+        /**
+         * @example {
+         *       "id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "url": "https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA",
+         *       "embed_url": "https://demos.example.com/embed/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA",
+         *       "name": "Acme evaluation",
+         *       "has_password": false,
+         *       "expires_at": "2026-12-31T23:59:59.000Z",
+         *       "require_identification": true,
+         *       "allowed_emails": [],
+         *       "allowed_domains": [
+         *         "acme.com"
+         *       ],
+         *       "view_count": 12,
+         *       "last_viewed_at": "2026-11-24T15:42:10.000Z",
+         *       "created_at": "2026-11-21T10:10:00.000Z",
+         *       "updated_at": "2026-11-21T10:10:00.000Z"
+         *     }
+         */
         Share: {
             id: string;
             demo_id: string;
@@ -2523,6 +2543,25 @@ export interface components {
                 }[];
             }[];
         };
+        /**
+         * @example {
+         *       "id": "whk_01jd3n4p6q8r0s2t4v6w8x0y2z",
+         *       "url": "https://crm.example.com/hooks/demoshare",
+         *       "events": [
+         *         "demo.viewed",
+         *         "demo.completed"
+         *       ],
+         *       "active": true,
+         *       "created_at": "2026-11-21T10:20:00.000Z",
+         *       "updated_at": "2026-11-21T10:20:00.000Z",
+         *       "secret_hint": "...0f1a",
+         *       "last_delivery_at": "2026-11-24T15:42:11.000Z",
+         *       "consecutive_failures": 0,
+         *       "disabled_at": null,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null
+         *     }
+         */
         Webhook: {
             id: string;
             url: string;
@@ -2550,6 +2589,27 @@ export interface components {
             /** @description During a rotation: until when deliveries are also signed with the previous secret. */
             previous_secret_expires_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "whk_01jd3n4p6q8r0s2t4v6w8x0y2z",
+         *       "url": "https://crm.example.com/hooks/demoshare",
+         *       "events": [
+         *         "demo.viewed",
+         *         "demo.completed"
+         *       ],
+         *       "active": true,
+         *       "created_at": "2026-11-21T10:20:00.000Z",
+         *       "updated_at": "2026-11-21T10:20:00.000Z",
+         *       "secret_hint": "...0f1a",
+         *       "last_delivery_at": "2026-11-24T15:42:11.000Z",
+         *       "consecutive_failures": 0,
+         *       "disabled_at": null,
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "secret": "whsec_5f1c0e7a9b3d4c6e8f0a2b4c6d8e0f1a",
+         *       "standard_webhooks_secret": "whsec_d2hzZWNfNWYxYzBlN2E5YjNkNGM2ZThmMGEyYjRjNmQ4ZTBmMWE="
+         *     }
+         */
         WebhookWithSecret: {
             id: string;
             url: string;
@@ -9355,6 +9415,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/hooks/demoshare",
+                 *       "events": [
+                 *         "demo.viewed",
+                 *         "demo.completed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description http(s) address of the receiver. Private, loopback and link-local addresses are refused.
