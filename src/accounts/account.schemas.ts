@@ -9,7 +9,10 @@ import { linkTokenSchema } from './link-token';
 
 const currentPassword = text().max(256).meta({ description: 'The password the account has now.' });
 
-export const passwordResetRequestBody = z.object({ email: text().max(254) }).strict();
+export const passwordResetRequestBody = z
+  .object({ email: text().max(254) })
+  .strict()
+  .meta({ examples: [{ email: 'ada@example.com' }] });
 
 export const passwordResetBody = z
   .object({
@@ -18,7 +21,8 @@ export const passwordResetBody = z
     }),
     password,
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ token: 'Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA_e2Ku7Ro-Qw', password: 'a-new-long-passphrase' }] });
 
 export const verifyEmailBody = z
   .object({
@@ -26,30 +30,42 @@ export const verifyEmailBody = z
       description: 'The token from the e-mailed link (`{app_url}/verify-email/{token}`).',
     }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ token: 'Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA_e2Ku7Ro-Qw' }] });
 
-export const profileBody = z.object({ name: text().trim().max(120).optional() }).strict();
+export const profileBody = z
+  .object({ name: text().trim().max(120).optional() })
+  .strict()
+  .meta({ examples: [{ name: 'Ada King' }] });
 
 export const changePasswordBody = z
   .object({ current_password: currentPassword, new_password: password })
-  .strict();
+  .strict()
+  .meta({ examples: [{ current_password: 'correct-horse-battery', new_password: 'a-new-long-passphrase' }] });
 
-export const changeEmailBody = z.object({ email, current_password: currentPassword }).strict();
+export const changeEmailBody = z
+  .object({ email, current_password: currentPassword })
+  .strict()
+  .meta({ examples: [{ email: 'ada@analytical-engines.com', current_password: 'correct-horse-battery' }] });
 
 export const sessionParams = z.object({ id: idSchema('session') });
 
 /** The same words whatever the address: they must not say whether an account has it. */
 export const acceptedSchema = z
   .object({ message: z.string() })
-  .meta({ id: 'Accepted', description: 'The request was taken; what follows happens by e-mail.' });
+  .meta({
+    id: 'Accepted',
+    description: 'The request was taken; what follows happens by e-mail.',
+    examples: [{ message: 'If an account has this address, a link is on its way.' }],
+  });
 
 export const passwordChangedSchema = z
   .object({ ended_sessions: z.number().int().min(0).meta({ description: 'Other sessions of the account that were signed out.' }) })
-  .meta({ id: 'PasswordChanged' });
+  .meta({ id: 'PasswordChanged', examples: [{ ended_sessions: 2 }] });
 
 export const endedSessionsSchema = z
   .object({ ended_sessions: z.number().int().min(0) })
-  .meta({ id: 'EndedSessions' });
+  .meta({ id: 'EndedSessions', examples: [{ ended_sessions: 3 }] });
 
 export const accountSessionSchema = z
   .object({
@@ -62,7 +78,21 @@ export const accountSessionSchema = z
     expires_at: timestamp,
     current: z.boolean().meta({ description: 'True for the session making this request.' }),
   })
-  .meta({ id: 'AccountSession' });
+  .meta({
+    id: 'AccountSession',
+    examples: [
+      {
+        id: 'ses_01jd3k8a2b4c6d8e0f2g4h6j8k',
+        device: 'Firefox on Linux',
+        ip: '203.0.113.24',
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0',
+        created_at: '2026-11-24T08:30:00.000Z',
+        last_seen_at: '2026-11-25T16:05:00.000Z',
+        expires_at: '2026-12-24T08:30:00.000Z',
+        current: true,
+      },
+    ],
+  });
 
 export const toAccountSession = (
   row: {

@@ -22,7 +22,13 @@ export const signupBody = z
       .optional()
       .meta({ description: 'Accept this invitation too (it must be for `email`): the session then acts in its workspace.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { email: 'ada@example.com', password: 'correct-horse-battery', name: 'Ada Lovelace', workspace_name: 'Analytical Engines' },
+      { email: 'grace@acme.com', password: 'lighthouse-42-harbour', name: 'Grace Hopper', invitation_token: 'Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA_e2Ku7Ro-Qw' },
+    ],
+  });
 
 export const toSignupInput = (body: z.infer<typeof signupBody>) => ({
   email: body.email,
@@ -43,9 +49,18 @@ export const loginBody = z
       .optional()
       .meta({ description: 'Accept this invitation (it must be for `email`) and sign in to its workspace.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { email: 'ada@example.com', password: 'correct-horse-battery' },
+      { email: 'ada@example.com', password: 'correct-horse-battery', workspace_id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h' },
+    ],
+  });
 
-export const switchWorkspaceBody = z.object({ workspace_id: idSchema('workspace') }).strict();
+export const switchWorkspaceBody = z
+  .object({ workspace_id: idSchema('workspace') })
+  .strict()
+  .meta({ examples: [{ workspace_id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h' }] });
 
 export const userSchema = z
   .object({
@@ -58,11 +73,25 @@ export const userSchema = z
     }),
     created_at: timestamp,
   })
-  .meta({ id: 'User' });
+  .meta({
+    id: 'User',
+    examples: [
+      {
+        id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        email: 'ada@example.com',
+        name: 'Ada Lovelace',
+        email_verified: true,
+        created_at: '2026-11-20T09:12:00.000Z',
+      },
+    ],
+  });
 
 export const workspaceSchema = z
   .object({ id: z.string(), name: z.string(), role: z.enum(ROLES), created_at: timestamp })
-  .meta({ id: 'Workspace' });
+  .meta({
+    id: 'Workspace',
+    examples: [{ id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'admin', created_at: '2026-11-20T09:12:00.000Z' }],
+  });
 
 export const sessionSchema = z
   .object({
@@ -79,7 +108,27 @@ export const sessionSchema = z
       example: ['demos.read', 'demos.write', 'analytics.read'],
     }),
   })
-  .meta({ id: 'Session' });
+  .meta({
+    id: 'Session',
+    examples: [
+      {
+        user: {
+          id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w',
+          email: 'ada@example.com',
+          name: 'Ada Lovelace',
+          email_verified: true,
+          created_at: '2026-11-20T09:12:00.000Z',
+        },
+        workspace: { id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'editor', created_at: '2026-11-20T09:12:00.000Z' },
+        member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+        csrf_token: 'q8Vt2mX7cN4pR1sL9wB6yK3hD0fJ5gZa',
+        workspaces: [
+          { id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'editor', created_at: '2026-11-20T09:12:00.000Z' },
+        ],
+        permissions: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'account.read', 'workspace.read'],
+      },
+    ],
+  });
 
 export const toUser = (u: UserRow) => ({
   id: u.id,
@@ -109,7 +158,18 @@ export const invitationPreviewSchema = z
       .meta({ description: 'Who sent (or last resent) the invitation; null if they have left the workspace.' }),
     expires_at: timestamp,
   })
-  .meta({ id: 'InvitationPreview' });
+  .meta({
+    id: 'InvitationPreview',
+    examples: [
+      {
+        email: 'grace@acme.com',
+        role: 'editor',
+        workspace: { id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines' },
+        invited_by: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        expires_at: '2026-12-03T10:00:00.000Z',
+      },
+    ],
+  });
 
 type InvitationRow = Awaited<ReturnType<typeof import('./accounts.repo').findInvitation>>;
 

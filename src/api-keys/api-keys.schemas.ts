@@ -16,7 +16,13 @@ export const createKeyBody = z
     scopes: scopesSchema,
     expires_at: timestamp.nullable().optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { name: 'CI pipeline', scopes: ['demos:read', 'demos:write'] },
+      { name: 'Analytics export', scopes: ['analytics:read'], expires_at: '2027-03-01T00:00:00.000Z' },
+    ],
+  });
 
 export const toCreateKeyInput = (body: z.infer<typeof createKeyBody>) => ({
   name: body.name,
@@ -36,7 +42,8 @@ export const rotateKeyBody = z
   })
   .strict()
   // A POST without a body arrives as null.
-  .nullish();
+  .nullish()
+  .meta({ examples: [{ grace_period_seconds: 3600 }, {}] });
 
 export const keyParams = z.object({ id: idSchema('apiKey') });
 
@@ -54,11 +61,46 @@ export const apiKeySchema = z
     last_used_at: timestamp.nullable(),
     replaced_by: z.string().nullable(),
   })
-  .meta({ id: 'ApiKey' });
+  .meta({
+    id: 'ApiKey',
+    examples: [
+      {
+        id: 'key_01jd3m9r2s4t6v8w0x2y4z6a8b',
+        name: 'CI pipeline',
+        prefix: 'dsk_7Hq2',
+        last_four: 'x9Qe',
+        scopes: ['demos:read', 'demos:write'],
+        member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+        created_by: 'ada@example.com',
+        created_at: '2026-11-21T11:00:00.000Z',
+        expires_at: null,
+        last_used_at: '2026-11-25T07:45:12.000Z',
+        replaced_by: null,
+      },
+    ],
+  });
 
 export const createdKeySchema = apiKeySchema
   .extend({ key: z.string().meta({ description: 'The key itself. Shown only in this response: store it now.' }) })
-  .meta({ id: 'CreatedApiKey' });
+  .meta({
+    id: 'CreatedApiKey',
+    examples: [
+      {
+        id: 'key_01jd3m9r2s4t6v8w0x2y4z6a8b',
+        name: 'CI pipeline',
+        prefix: 'dsk_7Hq2',
+        last_four: 'x9Qe',
+        scopes: ['demos:read', 'demos:write'],
+        member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+        created_by: 'ada@example.com',
+        created_at: '2026-11-21T11:00:00.000Z',
+        expires_at: null,
+        last_used_at: null,
+        replaced_by: null,
+        key: 'dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe',
+      },
+    ],
+  });
 
 export function toApiKey(row: ApiKeyRow, ownerEmail?: string) {
   return {

@@ -43,10 +43,48 @@ export const memberSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'TeamMember' });
+  .meta({
+    id: 'TeamMember',
+    examples: [
+      {
+        id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+        email: 'ada@example.com',
+        name: 'Ada Lovelace',
+        role: 'admin',
+        status: 'active',
+        user_id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        invited_by: null,
+        invited_at: null,
+        joined_at: '2026-11-20T09:12:00.000Z',
+        invitation: null,
+        created_at: '2026-11-20T09:12:00.000Z',
+        updated_at: '2026-11-20T09:12:00.000Z',
+      },
+      {
+        id: 'mem_01jd3m0a2c4e6g8j0k2m4n6p8q',
+        email: 'grace@acme.com',
+        name: null,
+        role: 'editor',
+        status: 'invited',
+        user_id: null,
+        invited_by: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+        invited_at: '2026-11-26T10:00:00.000Z',
+        joined_at: null,
+        invitation: { expires_at: '2026-12-03T10:00:00.000Z', expired: false, email_status: 'sent', email_error: null },
+        created_at: '2026-11-26T10:00:00.000Z',
+        updated_at: '2026-11-26T10:00:00.000Z',
+      },
+    ],
+  });
 
-export const inviteBody = z.object({ email, role: z.enum(ROLES) }).strict();
-export const roleBody = z.object({ role: z.enum(ROLES) }).strict();
+export const inviteBody = z
+  .object({ email, role: z.enum(ROLES) })
+  .strict()
+  .meta({ examples: [{ email: 'grace@acme.com', role: 'editor' }] });
+export const roleBody = z
+  .object({ role: z.enum(ROLES) })
+  .strict()
+  .meta({ examples: [{ role: 'viewer' }] });
 export const memberParams = z.object({ id: idSchema('member') });
 
 export function toMember(row: MemberRow, name: string | null, now: Date, url?: string) {

@@ -53,7 +53,24 @@ export const workspaceSettingsSchema = z
       })
       .meta({ description: 'What a new share link gets where the request (or the form) leaves the option out.' }),
   })
-  .meta({ id: 'WorkspaceSettings' });
+  .meta({
+    id: 'WorkspaceSettings',
+    examples: [
+      {
+        id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h',
+        name: 'Analytical Engines',
+        created_at: '2026-11-20T09:12:00.000Z',
+        updated_at: '2026-11-22T14:03:00.000Z',
+        branding: {
+          brand_color: '#0f766e',
+          font: 'humanist',
+          logo_url: 'https://api.example.com/v1/logos/ws_01jd3k6y0z3a6b9c2d5e8f1g4h/9f2c4e7a.png',
+          logo: { content_type: 'image/png', width: 512, height: 128 },
+        },
+        share_defaults: { require_identification: true, expires_in_days: 30 },
+      },
+    ],
+  });
 
 export const patchWorkspaceBody = z
   .object({
@@ -73,7 +90,13 @@ export const patchWorkspaceBody = z
       .strict()
       .optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { name: 'Analytical Engines', branding: { brand_color: '#0f766e', font: 'humanist' } },
+      { share_defaults: { require_identification: true, expires_in_days: 30 } },
+    ],
+  });
 
 export type WorkspaceChange = z.infer<typeof patchWorkspaceBody>;
 
