@@ -203,6 +203,8 @@ describe('the OpenAPI document', () => {
       ...['sendNewVerificationLink', 'changeYourPassword', 'changeYourEmailAddress', 'yourSessions', 'signOutEverywhereElse'],
       ...['workspaceSettings', 'changeWorkspaceSettings', 'uploadWorkspaceLogo', 'listApiKeys', 'createApiKey', 'rotateApiKey'],
       ...['listTeamMembers', 'inviteTeamMember', 'resendInvitation', 'changeMemberRole'],
+      ...['generateDemoAgain', 'replaceListOfSteps', 'addStep', 'editStep', 'uploadStepImage', 'addHotspot', 'editHotspot'],
+      ...['listDemoVersions', 'blurPartsOfStep', 'startRecordingUpload', 'getRecordingUpload', 'uploadRecordedStep', 'completeRecording'],
     ];
     expect(exemplified.map(({ op }) => op.operationId)).toEqual(expect.arrayContaining(required));
   });

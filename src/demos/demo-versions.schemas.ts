@@ -27,7 +27,19 @@ export const demoVersionSchema = z
       .nullable()
       .meta({ description: 'Who published; null for versions made when versions were introduced.' }),
   })
-  .meta({ id: 'DemoVersion' });
+  .meta({
+    id: 'DemoVersion',
+    examples: [
+      {
+        id: 'dver_01jd3k9e4f6g8h0j2k4m6n8p0q',
+        number: 2,
+        title: 'Create and send an invoice',
+        step_count: 3,
+        published_at: '2026-11-22T09:00:00.000Z',
+        published_by: { user_id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w', email: 'ada@example.com', name: 'Ada Lovelace' },
+      },
+    ],
+  });
 
 type VersionListRow = Awaited<ReturnType<typeof listVersions>>['rows'][number];
 

@@ -227,4 +227,5 @@ export const regenerateBody = z
   })
   .strict()
   // No body at all arrives as null: the option is off.
-  .nullish();
+  .nullish()
+  .meta({ examples: [{ keep_edited_steps: true }, {}] });

@@ -58,6 +58,12 @@ export const createHotspotBody = z
   .strict()
   .superRefine((box, ctx) => {
     for (const p of boxProblems(box)) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message });
+  })
+  .meta({
+    examples: [
+      { x: 0.72, y: 0.08, width: 0.12, height: 0.06, label: 'New invoice', tooltip: 'Start a draft invoice here.', action: { type: 'next' } },
+      { x: 0.1, y: 0.4, width: 0.3, height: 0.08, action: { type: 'url', target: 'https://acme.com/pricing' } },
+    ],
   });
 
 export const patchHotspotBody = z
@@ -71,7 +77,8 @@ export const patchHotspotBody = z
     tooltip: hotspotFields.tooltip.optional(),
     action: hotspotFields.action.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ tooltip: 'Start a draft invoice here.' }, { action: { type: 'goto', target: 3 } }] });
 
 export const hotspotSchema = z
   .object({
@@ -90,7 +97,24 @@ export const hotspotSchema = z
       target: z.union([z.number(), z.string()]).nullable(),
     }),
   })
-  .meta({ id: 'Hotspot' });
+  .meta({
+    id: 'Hotspot',
+    examples: [
+      {
+        id: 'hs_01jd3k8d3e5f7g9h1j3k5m7n9p',
+        step_id: 'step_01jd3k8b1c3d5e7f9g1h3j5k7m',
+        step_number: 1,
+        x: 0.72,
+        y: 0.08,
+        width: 0.12,
+        height: 0.06,
+        selector: 'button#new-invoice',
+        label: 'New invoice',
+        tooltip: 'Start a draft invoice here.',
+        action: { type: 'next', target: null },
+      },
+    ],
+  });
 
 /** `numbers` maps step ids to their current numbers, for step_number and `goto` targets. */
 export function toHotspot(row: HotspotRow, numbers: ReadonlyMap<string, number>) {

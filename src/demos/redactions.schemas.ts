@@ -61,6 +61,12 @@ export const redactionsBody = z
     if ((body.regions?.length ?? 0) + (body.selectors?.length ?? 0) === 0) {
       ctx.addIssue({ code: 'custom', path: ['regions'], message: 'give at least one region or selector' });
     }
+  })
+  .meta({
+    examples: [
+      { regions: [{ x: 0.62, y: 0.02, width: 0.2, height: 0.05 }] },
+      { selectors: ['#account > .email'], style: 'solid' },
+    ],
   });
 
 export type RedactionsInput = z.output<typeof redactionsBody>;

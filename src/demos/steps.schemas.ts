@@ -18,7 +18,13 @@ export const createStepBody = z
     page_url: stepText.page_url.optional(),
     number: z.number().int().min(1).optional().meta({ description: 'Where to insert it. Default: at the end.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { title: 'Open the invoice', description: 'Click the invoice to see its lines.', page_url: 'https://app.acme.com/invoices', number: 2 },
+      {},
+    ],
+  });
 
 export const patchStepBody = z
   .object({
@@ -26,7 +32,8 @@ export const patchStepBody = z
     description: stepText.description.optional(),
     page_url: stepText.page_url.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ title: 'Create an invoice', description: 'Click **New invoice** to start a draft.' }, { page_url: null }] });
 
 /** A new step's or an edit's text; `number` only where the body has one (creation). */
 export const toStepInput = (body: z.infer<typeof patchStepBody> & { number?: number }) => ({
@@ -59,7 +66,12 @@ export const replaceStepsBody = z
           'without an id are new blank steps.',
       }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { steps: ['step_01jd3k8b1c3d5e7f9g1h3j5k7n', 'step_01jd3k8b1c3d5e7f9g1h3j5k7m', { title: 'Send it', description: 'Click **Send** to e-mail the invoice.' }] },
+    ],
+  });
 export type ReplaceStepsEntry = z.infer<typeof replaceStepsBody>['steps'][number];
 
 export const stepSchema = z
@@ -80,7 +92,23 @@ export const stepSchema = z
         '`POST /v1/demos/{id}/generate` with `keep_edited_steps` keeps the steps that have it.',
     }),
   })
-  .meta({ id: 'Step' });
+  .meta({
+    id: 'Step',
+    examples: [
+      {
+        id: 'step_01jd3k8b1c3d5e7f9g1h3j5k7m',
+        number: 1,
+        title: 'Create an invoice',
+        description: 'Click **New invoice** to start a draft.',
+        page_url: 'https://app.acme.com/invoices',
+        image_url: 'https://api.example.com/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n',
+        width: 1440,
+        height: 900,
+        html_url: null,
+        edited_at: '2026-11-21T10:20:00.000Z',
+      },
+    ],
+  });
 
 export function toStep(row: StepRow, urls: UrlBuilder) {
   return {

@@ -68,6 +68,12 @@ export const createRecordingBody = z
     if (body.mode !== 'replace_step' && body.step_id) problem('step_id', 'is only for mode replace_step');
     if (body.mode === 'replace_step' && body.step_count !== 1) problem('step_count', 'must be 1 with mode replace_step');
     if (body.mode !== 'new' && body.title !== undefined) problem('title', 'names a new demo: only for mode new');
+  })
+  .meta({
+    examples: [
+      { step_count: 3, title: 'Create and send an invoice' },
+      { step_count: 1, mode: 'replace_step', demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w', step_id: 'step_01jd3k8b1c3d5e7f9g1h3j5k7m' },
+    ],
   });
 export type CreateRecordingBody = z.infer<typeof createRecordingBody>;
 
@@ -118,7 +124,20 @@ export const recordedStepBody = z
       .optional()
       .meta({ description: 'For `type` steps, the text typed. Checked, never stored.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        action: 'click',
+        title: 'Click “New invoice”',
+        page_url: 'https://app.acme.com/invoices',
+        viewport: { width: 1440, height: 900 },
+        target: { x: 1036, y: 72, width: 132, height: 40, selector: 'button#new-invoice', label: 'New invoice' },
+        screenshot: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        snapshot: null,
+      },
+    ],
+  });
 export type RecordedStepBody = z.infer<typeof recordedStepBody>;
 
 // ---- responses -----------------------------------------------------------------------------------
@@ -149,7 +168,40 @@ export const recordingSchema = z
     created_at: timestamp.meta({ description: 'When the recording was created.' }),
     completed_at: timestamp.nullable().meta({ description: 'When the recording was completed; null before.' }),
   })
-  .meta({ id: 'Recording', description: 'A recording being uploaded step by step, and what became of it.' });
+  .meta({
+    id: 'Recording',
+    description: 'A recording being uploaded step by step, and what became of it.',
+    examples: [
+      {
+        id: 'rec_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        status: 'uploading',
+        mode: 'new',
+        step_count: 3,
+        received: [1, 2],
+        missing: [3],
+        demo_id: null,
+        editor_url: null,
+        max_step_bytes: 12582912,
+        expires_at: '2026-11-27T10:00:00.000Z',
+        created_at: '2026-11-26T10:00:00.000Z',
+        completed_at: null,
+      },
+      {
+        id: 'rec_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        status: 'completed',
+        mode: 'new',
+        step_count: 3,
+        received: [1, 2, 3],
+        missing: [],
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        editor_url: 'https://demoshare.example.com/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        max_step_bytes: 12582912,
+        expires_at: '2026-11-27T10:00:00.000Z',
+        created_at: '2026-11-26T10:00:00.000Z',
+        completed_at: '2026-11-26T10:03:20.000Z',
+      },
+    ],
+  });
 
 export interface RecordingUrls {
   editor(demoId: string): string;
