@@ -93,7 +93,11 @@ export function authorizeRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth'
           'signed in to by default; any where the user is an active member, else a 400) and answers the ' +
           'redirect_uri carrying `code` and `state`; on deny, the redirect_uri carrying `error=access_denied`.',
         body: decisionBody,
-        response: { 200: dataEnvelope(z.object({ redirect_to: z.string() })), ...errors },
+        response: { 200: dataEnvelope(
+            z
+              .object({ redirect_to: z.string() })
+              .meta({ examples: [{ redirect_to: 'https://crm.acme.com/oauth/callback?code=4R5YhuIG43KIjFAHQsiJoUGm1YtmaD7v3dNi8LfppWT&state=k2Jx9fQ4' }] }),
+          ), ...errors },
       },
     },
     async (request) => {

@@ -33,7 +33,13 @@ export const createAppBody = z
       .default(false)
       .meta({ description: 'A public client (single-page or native app) gets no secret and must use PKCE.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { name: 'Acme CRM', redirect_uris: ['https://crm.acme.com/oauth/callback'], scopes: ['demos:read', 'analytics:read'] },
+      { name: 'Acme desktop', redirect_uris: ['http://127.0.0.1/callback'], scopes: ['demos:read'], public: true },
+    ],
+  });
 
 export const toCreateAppInput = (body: z.infer<typeof createAppBody>) => ({
   name: body.name,
@@ -55,7 +61,21 @@ export const oauthAppSchema = z
     secret_last_four: z.string().nullable(),
     created_at: timestamp,
   })
-  .meta({ id: 'OAuthApp' });
+  .meta({
+    id: 'OAuthApp',
+    examples: [
+      {
+        id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        name: 'Acme CRM',
+        redirect_uris: ['https://crm.acme.com/oauth/callback'],
+        scopes: ['demos:read', 'analytics:read'],
+        public: false,
+        secret_last_four: 'vBPt',
+        created_at: '2026-11-21T12:00:00.000Z',
+      },
+    ],
+  });
 
 export const createdAppSchema = oauthAppSchema
   .extend({
@@ -64,7 +84,22 @@ export const createdAppSchema = oauthAppSchema
       .nullable()
       .meta({ description: 'Shown only in this response (null for public clients): store it now.' }),
   })
-  .meta({ id: 'CreatedOAuthApp' });
+  .meta({
+    id: 'CreatedOAuthApp',
+    examples: [
+      {
+        id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        name: 'Acme CRM',
+        redirect_uris: ['https://crm.acme.com/oauth/callback'],
+        scopes: ['demos:read', 'analytics:read'],
+        public: false,
+        secret_last_four: 'vBPt',
+        created_at: '2026-11-21T12:00:00.000Z',
+        client_secret: 'dss_Nf5AjxvUlKsiC47wqaMl9Xvq2ZG4MzAOUQklImCvBPt',
+      },
+    ],
+  });
 
 export function toOAuthApp(app: OAuthAppRow) {
   return {
@@ -100,7 +135,22 @@ export const decisionBody = authorizationQuery
       .optional()
       .meta({ description: 'The workspace to grant (one where you are an active member); default: the one you are signed in to.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        redirect_uri: 'https://crm.acme.com/oauth/callback',
+        response_type: 'code',
+        scope: 'demos:read analytics:read',
+        state: 'k2Jx9fQ4',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        decision: 'allow',
+        workspace_id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h',
+      },
+    ],
+  });
 
 export const consentSchema = z
   .object({
@@ -131,7 +181,22 @@ export const consentSchema = z
       .nullable()
       .meta({ description: 'Set when the request is invalid in a way the client must be told about: redirect there.' }),
   })
-  .meta({ id: 'OAuthConsent' });
+  .meta({
+    id: 'OAuthConsent',
+    examples: [
+      {
+        app: { id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k', name: 'Acme CRM', verified: false, built_in: false, owner_workspace_name: 'Acme' },
+        redirect_uri: 'https://crm.acme.com/oauth/callback',
+        workspace_id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h',
+        workspaces: [{ id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'editor' }],
+        scopes: [
+          { name: 'demos:read', description: 'List and read demos', roles: ['admin', 'editor', 'viewer'] },
+          { name: 'analytics:read', description: 'Read engagement data', roles: ['admin', 'editor', 'viewer'] },
+        ],
+        error: null,
+      },
+    ],
+  });
 
 /** The roles that hold at least one permission of the table through `scope`. */
 const rolesOfScope = (scope: string) =>
@@ -145,7 +210,8 @@ export const describeScopes = (scopes: string[]) =>
   }));
 
 /** The token endpoint's form parameters (RFC 6749 §4.1.3, §6). */
-export const tokenForm = z.object({
+export const tokenForm = z
+  .object({
   grant_type: text().max(100),
   code: text().max(200).optional(),
   redirect_uri: text().max(2000).optional(),
@@ -155,14 +221,29 @@ export const tokenForm = z.object({
   resource: text().max(2000).optional(),
   client_id: text().max(100).optional(),
   client_secret: text().max(200).optional(),
-});
+  })
+  .meta({
+    examples: [
+      {
+        grant_type: 'authorization_code',
+        code: '4R5YhuIG43KIjFAHQsiJoUGm1YtmaD7v3dNi8LfppWT',
+        redirect_uri: 'https://crm.acme.com/oauth/callback',
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k',
+        client_secret: 'dss_Nf5AjxvUlKsiC47wqaMl9Xvq2ZG4MzAOUQklImCvBPt',
+      },
+      { grant_type: 'refresh_token', refresh_token: 'dsr_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI', client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k' },
+    ],
+  });
 
-export const revokeForm = z.object({
-  token: text().max(200),
-  token_type_hint: text().max(50).optional(),
-  client_id: text().max(100).optional(),
-  client_secret: text().max(200).optional(),
-});
+export const revokeForm = z
+  .object({
+    token: text().max(200),
+    token_type_hint: text().max(50).optional(),
+    client_id: text().max(100).optional(),
+    client_secret: text().max(200).optional(),
+  })
+  .meta({ examples: [{ token: 'dsr_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI', token_type_hint: 'refresh_token', client_id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k' }] });
 
 export const tokenResponse = z
   .object({
@@ -172,7 +253,18 @@ export const tokenResponse = z
     refresh_token: z.string().meta({ description: 'Single use: each refresh returns a new one. Lives 60 days.' }),
     scope: z.string().meta({ description: 'Granted scopes, separated by spaces.' }),
   })
-  .meta({ id: 'OAuthToken' });
+  .meta({
+    id: 'OAuthToken',
+    examples: [
+      {
+        access_token: 'dsa_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: 'dsr_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI',
+        scope: 'demos:read analytics:read',
+      },
+    ],
+  });
 
 export const oauthErrorSchema = z
   .object({ error: z.string(), error_description: z.string() })
@@ -198,7 +290,20 @@ export const authorizationSchema = z
     created_at: timestamp,
     last_used_at: timestamp.nullable().meta({ description: 'When a token of it last authenticated a request (to the minute).' }),
   })
-  .meta({ id: 'OAuthAuthorization' });
+  .meta({
+    id: 'OAuthAuthorization',
+    examples: [
+      {
+        id: 'grt_01jd3p2b4c6d8e0f2g4h6j8k0m',
+        app: { id: 'app_01jd3p1a3b5c7d9e1f3g5h7j9k', name: 'Acme CRM', verified: false },
+        workspace: { id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines' },
+        user: { id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w', email: 'ada@example.com' },
+        scopes: ['demos:read', 'analytics:read'],
+        created_at: '2026-11-21T12:05:00.000Z',
+        last_used_at: '2026-11-25T18:31:00.000Z',
+      },
+    ],
+  });
 
 export function toAuthorization(row: Awaited<ReturnType<typeof listGrants>>['rows'][number]) {
   return {

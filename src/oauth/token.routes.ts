@@ -134,7 +134,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
           'Form parameters: token (an access or refresh token), token_type_hint, and client credentials. ' +
           'Revoking a refresh token ends the whole authorisation. Answers 200 whether or not the token existed.',
         body: revokeForm,
-        response: { 200: z.object({}), 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
+        response: { 200: z.object({}).meta({ examples: [{}] }), 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
       },
     },
     async (request, reply) => {

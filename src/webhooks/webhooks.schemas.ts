@@ -48,7 +48,8 @@ export const rotateSecretBody = z
   .object({ secret: secretField.optional() })
   .strict()
   // A POST without a body reaches the schema as null.
-  .nullish();
+  .nullish()
+  .meta({ examples: [{}, { secret: 'whsec_my-own-signing-secret-2026' }] });
 
 export const webhookParams = z.object({ id: idSchema('webhook') });
 export const deliveryParams = z.object({ id: idSchema('webhook'), delivery_id: idSchema('delivery') });
@@ -148,7 +149,48 @@ export const deliverySchema = z
     request_body: z.string().meta({ description: 'The exact body sent on every attempt.' }),
     attempt_log: z.array(attemptSchema),
   })
-  .meta({ id: 'WebhookDelivery' });
+  .meta({
+    id: 'WebhookDelivery',
+    examples: [
+      {
+        id: 'dlv_01jd3n7s9t1v3w5x7y9z1a3b5c',
+        webhook_id: 'whk_01jd3n4p6q8r0s2t4v6w8x0y2z',
+        event_id: 'evt_01jd3n6r8s0t2v4w6x8y0z2a4b',
+        event: 'demo.viewed',
+        status: 'succeeded',
+        attempts: 1,
+        max_attempts: 8,
+        next_attempt_at: null,
+        last_attempt_at: '2026-11-24T15:42:11.000Z',
+        last_status_code: 200,
+        last_error: null,
+        completed_at: '2026-11-24T15:42:11.000Z',
+        redelivery_of: null,
+        created_at: '2026-11-24T15:42:10.000Z',
+        request_body: '{"id":"evt_01jd3n6r8s0t2v4w6x8y0z2a4b","event":"demo.viewed","timestamp":"2026-11-24T15:42:10.000Z","data":{"demo_id":"demo_01jd3k7q9x8v2m4n6p0r5s7t9w","view_id":"view_01jd3n6q7r9s1t3v5w7x9y1z3a"}}',
+        attempt_log: [
+          {
+            attempt: 1,
+            started_at: '2026-11-24T15:42:11.000Z',
+            duration_ms: 184,
+            outcome: 'succeeded',
+            status_code: 200,
+            error: null,
+            url: 'https://crm.example.com/hooks/demoshare',
+            request_headers: {
+              'content-type': 'application/json',
+              'webhook-id': 'evt_01jd3n6r8s0t2v4w6x8y0z2a4b',
+              'webhook-timestamp': '1764000131',
+              'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+            },
+            response_headers: { 'content-type': 'text/plain' },
+            response_body: 'ok',
+            response_truncated: false,
+          },
+        ],
+      },
+    ],
+  });
 
 export function toWebhook(row: WebhookRow) {
   return {
