@@ -211,6 +211,8 @@ describe('the OpenAPI document', () => {
       ...['listDemoVersions', 'blurPartsOfStep', 'startRecordingUpload', 'getRecordingUpload', 'uploadRecordedStep', 'completeRecording'],
       ...['listOAuthApps', 'createOAuthApp', 'rotateOAuthAppClientSecret', 'describeAuthorisationRequest', 'allowOrDenyAuthorisationRequest'],
       ...['listAuthorizedApps', 'tokenEndpoint', 'revokeToken', 'rotateWebhookSecret', 'sendTestEvent', 'listDeliveries', 'getDelivery', 'redeliver'],
+      ...['shareAccessLog', 'listViews', 'workspaceAnalytics', 'demoAnalytics', 'demoAnalyticsPerShareLink', 'demoAnalyticsPerCompany'],
+      ...['viewJourney', 'yourViewerNotifications', 'changeYourViewerNotifications', 'listAuditLogEntries'],
     ];
     expect(exemplified.map(({ op }) => op.operationId)).toEqual(expect.arrayContaining(required));
   });

@@ -78,7 +78,26 @@ export const analyticsSchema = z
     ),
     series: seriesSchema,
   })
-  .meta({ id: 'Analytics' });
+  .meta({
+    id: 'Analytics',
+    examples: [
+      {
+        total_views: 98,
+        unique_viewers: 68,
+        completion_rate: 0.541,
+        avg_time_seconds: 41.3,
+        steps: [
+          { number: 1, views: 98, avg_time: 9.2, drop_off_rate: 0.12 },
+          { number: 2, views: 86, avg_time: 14.8, drop_off_rate: 0.2 },
+          { number: 3, views: 69, avg_time: 6.1, drop_off_rate: 0.23 },
+        ],
+        series: [
+          { period_start: '2026-11-16', views: 41, unique_viewers: 30, completions: 22 },
+          { period_start: '2026-11-23', views: 57, unique_viewers: 38, completions: 31 },
+        ],
+      },
+    ],
+  });
 
 export const workspaceAnalyticsSchema = z
   .object({
@@ -102,7 +121,29 @@ export const workspaceAnalyticsSchema = z
       .meta({ description: 'The ten demos with the most views in the range, most first.' }),
     series: seriesSchema,
   })
-  .meta({ id: 'WorkspaceAnalytics' });
+  .meta({
+    id: 'WorkspaceAnalytics',
+    examples: [
+      {
+        total_views: 212,
+        unique_viewers: 140,
+        completions: 109,
+        completion_rate: 0.514,
+        avg_time_seconds: 38.7,
+        demos_viewed: 4,
+        top_demos: [
+          {
+            demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+            title: 'Create and send an invoice',
+            views: 98,
+            unique_viewers: 68,
+            completions: 53,
+            completion_rate: 0.541,
+          },
+        ],
+      },
+    ],
+  });
 
 export const linkAnalyticsSchema = z
   .object({
@@ -115,7 +156,21 @@ export const linkAnalyticsSchema = z
     completion_rate: z.number(),
     last_viewed_at: timestamp.meta({ description: 'When the link’s latest view in the range started.' }),
   })
-  .meta({ id: 'LinkAnalytics' });
+  .meta({
+    id: 'LinkAnalytics',
+    examples: [
+      {
+        share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        name: 'Acme evaluation',
+        revoked: false,
+        views: 12,
+        unique_viewers: 7,
+        completions: 6,
+        completion_rate: 0.5,
+        last_viewed_at: '2026-11-24T15:42:10.000Z',
+      },
+    ],
+  });
 
 export const companyAnalyticsSchema = z
   .object({
@@ -129,7 +184,29 @@ export const companyAnalyticsSchema = z
     completion_rate: z.number(),
     last_seen_at: timestamp,
   })
-  .meta({ id: 'CompanyAnalytics' });
+  .meta({
+    id: 'CompanyAnalytics',
+    examples: [
+      {
+        company: 'acme.com',
+        kind: 'company',
+        viewers: 4,
+        views: 12,
+        completions: 6,
+        completion_rate: 0.5,
+        last_seen_at: '2026-11-24T15:42:10.000Z',
+      },
+      {
+        company: null,
+        kind: 'individuals',
+        viewers: 9,
+        views: 11,
+        completions: 3,
+        completion_rate: 0.273,
+        last_seen_at: '2026-11-23T08:15:00.000Z',
+      },
+    ],
+  });
 
 export const journeySchema = (view: z.ZodType) =>
   z
@@ -159,4 +236,48 @@ export const journeySchema = (view: z.ZodType) =>
         )
         .meta({ description: 'The same e-mail address’s other views in the workspace, newest first (20 at most); empty for anonymous views.' }),
     })
-    .meta({ id: 'ViewJourney' });
+    .meta({
+      id: 'ViewJourney',
+      examples: [
+        {
+          view: {
+              id: 'view_01jd3n6q7r9s1t3v5w7x9y1z3a',
+              demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+              share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
+              version: 2,
+              viewer: { email: 'jane@acme.com', name: 'Jane Doe', anonymous_id: 'anon_7f3c9a12e4b8' },
+              steps_viewed: [1, 2, 3],
+              step_times: [
+                { number: 1, seconds: 8.4 },
+                { number: 2, seconds: 12.1 },
+                { number: 3, seconds: 5.75 },
+              ],
+              completed: true,
+              completed_at: '2026-11-24T15:42:36.000Z',
+              duration_seconds: 26.25,
+              started_at: '2026-11-24T15:42:10.000Z',
+              last_activity_at: '2026-11-24T15:42:36.000Z',
+              referrer: 'https://mail.google.com/',
+              user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+              internal: false,
+              company: 'acme.com',
+            },
+          steps: [
+            { number: 1, title: 'Create an invoice', seconds: 8.4, first_reached_at: '2026-11-24T15:42:10.000Z' },
+            { number: 2, title: 'Open the invoice', seconds: 12.1, first_reached_at: '2026-11-24T15:42:18.000Z' },
+            { number: 3, title: 'Send it', seconds: 5.75, first_reached_at: '2026-11-24T15:42:30.000Z' },
+          ],
+          other_views: [
+            {
+              id: 'view_01jd3j2a4b6c8d0e2f4g6h8j0k',
+              demo_id: 'demo_01jd3h9z1a3b5c7d9e1f3g5h7j',
+              demo_title: 'Set up payment reminders',
+              started_at: '2026-11-20T11:03:00.000Z',
+              completed: false,
+              steps_viewed: [1, 2],
+              duration_seconds: 17.5,
+            },
+          ],
+        },
+      ],
+    });

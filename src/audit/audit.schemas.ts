@@ -62,7 +62,21 @@ export const auditEntrySchema = z
     user_agent: z.string().nullable(),
     created_at: timestamp,
   })
-  .meta({ id: 'AuditEntry' });
+  .meta({
+    id: 'AuditEntry',
+    examples: [
+      {
+        id: 'aud_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        action: 'member.role_changed',
+        actor: { type: 'user', id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w', user_id: 'usr_01jd3k7q9x8v2m4n6p0r5s7t9w', label: 'ada@example.com' },
+        target: { type: 'member', id: 'mem_01jd3m0a2c4e6g8j0k2m4n6p8q', label: 'grace@acme.com' },
+        changes: { role: { from: 'editor', to: 'viewer' } },
+        ip: '203.0.113.24',
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0',
+        created_at: '2026-11-25T09:30:00.000Z',
+      },
+    ],
+  });
 
 export function toAuditEntry(row: AuditRow): z.infer<typeof auditEntrySchema> {
   return {

@@ -15,8 +15,13 @@ const mode = z.enum(NOTIFICATION_MODES).meta({
 });
 const scope = z.enum(NOTIFICATION_SCOPES).meta({ description: '`all` demos of the workspace, or only those you created (`mine`).' });
 
-export const notificationSettingsSchema = z.object({ mode, scope }).meta({ id: 'NotificationSettings' });
-const patchBody = z.object({ mode: mode.optional(), scope: scope.optional() }).strict();
+export const notificationSettingsSchema = z
+  .object({ mode, scope })
+  .meta({ id: 'NotificationSettings', examples: [{ mode: 'daily', scope: 'mine' }] });
+const patchBody = z
+  .object({ mode: mode.optional(), scope: scope.optional() })
+  .strict()
+  .meta({ examples: [{ mode: 'instant' }, { mode: 'daily', scope: 'all' }] });
 
 /** The signed-in member's notification settings, in the workspace the session acts in. */
 export function notificationsRoutes(app: ZodApp, ctx: ModuleContext<Services['notifications']>) {

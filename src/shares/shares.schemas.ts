@@ -132,7 +132,19 @@ export const accessLogEntrySchema = z
     viewer_email: z.string().nullable(),
     viewer_name: z.string().nullable(),
   })
-  .meta({ id: 'ShareAccessLogEntry' });
+  .meta({
+    id: 'ShareAccessLogEntry',
+    examples: [
+      {
+        at: '2026-11-24T15:42:09.000Z',
+        decision: 'identified',
+        ip: '198.51.100.7',
+        user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+        viewer_email: 'jane@acme.com',
+        viewer_name: 'Jane Doe',
+      },
+    ],
+  });
 
 export function toShare(row: ShareRow, urls: ShareUrls) {
   return {
