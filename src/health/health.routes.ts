@@ -33,7 +33,7 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
   // GET /healthz — the process is up
   app.get(
     '/healthz',
-    { schema: { tags, summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    { schema: { tags, summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }).meta({ examples: [{ status: 'ok' }] }) } } },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -45,7 +45,7 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
         tags,
         summary: 'Readiness (database reachable)',
         response: {
-          200: z.object({ status: z.literal('ok'), database: z.string() }),
+          200: z.object({ status: z.literal('ok'), database: z.string() }).meta({ examples: [{ status: 'ok', database: 'postgres' }] }),
           503: z.object({ status: z.literal('unavailable'), database: z.string() }),
         },
       },

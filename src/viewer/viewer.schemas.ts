@@ -23,15 +23,30 @@ export const viewerStateSchema = z
         'cookies (a cross-site iframe) sends it back in `X-Viewer-Session`.',
     }),
   })
-  .meta({ id: 'ViewerState' });
+  .meta({
+    id: 'ViewerState',
+    examples: [
+      { gate: 'identification', share: { require_identification: true, has_password: false } },
+      {
+        gate: 'ready',
+        share: { require_identification: true, has_password: false },
+        viewer: { name: 'Jane Doe', email: 'jane@acme.com' },
+        session_token: 'kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w',
+      },
+    ],
+  });
 
-export const unlockBody = z.object({ password: text().min(1).max(200) }).strict();
+export const unlockBody = z
+  .object({ password: text().min(1).max(200) })
+  .strict()
+  .meta({ examples: [{ password: 'lighthouse-42' }] });
 export const identifyBody = z
   .object({
     name: text().trim().min(1).max(100),
     email: withoutNul(z.email()).max(254),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ name: 'Jane Doe', email: 'jane@acme.com' }] });
 
 const ASSET_URL =
   'A path on this server (`/v1/viewer/{token}/assets/{asset_id}`), to resolve against the address the payload ' +
@@ -75,4 +90,44 @@ export const viewerDemoSchema = z
       }),
     ),
   })
-  .meta({ id: 'ViewerDemo' });
+  .meta({
+    id: 'ViewerDemo',
+    examples: [
+      {
+        version: 2,
+        title: 'Create and send an invoice',
+        configuration: {
+          theme_color: '#0f766e',
+          progress_bar: true,
+          navigation: { buttons: true, keyboard: true },
+          call_to_action: { label: 'Start a free trial', url: 'https://example.com/pricing' },
+          branding: { show_badge: true },
+          autoplay: { enabled: false, delay_seconds: 5 },
+        },
+        brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
+        steps: [
+          {
+            number: 1,
+            title: 'Create an invoice',
+            description: 'Click **New invoice** to start a draft.',
+            image_url: '/v1/viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n',
+            html_url: null,
+            width: 1440,
+            height: 900,
+            hotspots: [
+              {
+                id: 'hs_01jd3k8d3e5f7g9h1j3k5m7n9p',
+                x: 0.72,
+                y: 0.08,
+                width: 0.12,
+                height: 0.06,
+                label: 'New invoice',
+                tooltip: 'Start a draft invoice here.',
+                action: { type: 'next', target: null },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });

@@ -34,12 +34,25 @@ export const eventsBody = z
       .min(1)
       .max(MAX_EVENTS_PER_BATCH),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        events: [
+          { id: '3f1c2b9e-7a4d-4e8b-9c1a-5d6e7f8a9b0c', type: 'view_started', at: '2026-11-24T15:42:10.000Z', referrer: 'https://mail.google.com/' },
+          { id: '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e', type: 'step_reached', step_number: 2, seconds_on_previous: 8.4, at: '2026-11-24T15:42:18.000Z' },
+          { id: 'c5e7a9b1-3d5f-4b7d-9f1b-3d5f7a9c1e3a', type: 'completed', seconds_on_previous: 5.75, at: '2026-11-24T15:42:36.000Z' },
+        ],
+      },
+    ],
+  });
 
-export const eventsAcceptedSchema = z.object({
-  accepted: z.number().int().meta({ description: 'Events stored by this request.' }),
-  duplicates: z.number().int().meta({ description: 'Events already stored before (same id): ignored.' }),
-});
+export const eventsAcceptedSchema = z
+  .object({
+    accepted: z.number().int().meta({ description: 'Events stored by this request.' }),
+    duplicates: z.number().int().meta({ description: 'Events already stored before (same id): ignored.' }),
+  })
+  .meta({ examples: [{ accepted: 3, duplicates: 0 }] });
 
 /** The wire form of a batch → the ingestion's events. */
 export function toIngestEvents(body: z.infer<typeof eventsBody>): IngestEvent[] {

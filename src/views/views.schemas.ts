@@ -73,7 +73,7 @@ export const viewSchema = z
         demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
         share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
         version: 2,
-        viewer: { email: 'jane@acme.com', name: 'Jane Doe', anonymous_id: 'anon_7f3c9a12e4b8' },
+        viewer: { email: 'jane@acme.com', name: 'Jane Doe', anonymous_id: 'T3kq9XbV2mLp7RwZ' },
         steps_viewed: [1, 2, 3],
         step_times: [
           { number: 1, seconds: 8.4 },
