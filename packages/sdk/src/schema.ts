@@ -1653,6 +1653,15 @@ export interface components {
                 }[];
             };
         };
+        /**
+         * @example {
+         *       "id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "email_verified": true,
+         *       "created_at": "2026-11-20T09:12:00.000Z"
+         *     }
+         */
         User: {
             id: string;
             email: string;
@@ -1665,6 +1674,14 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *       "name": "Analytical Engines",
+         *       "role": "admin",
+         *       "created_at": "2026-11-20T09:12:00.000Z"
+         *     }
+         */
         Workspace: {
             id: string;
             name: string;
@@ -1676,6 +1693,43 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "user": {
+         *         "id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace",
+         *         "email_verified": true,
+         *         "created_at": "2026-11-20T09:12:00.000Z"
+         *       },
+         *       "workspace": {
+         *         "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *         "name": "Analytical Engines",
+         *         "role": "editor",
+         *         "created_at": "2026-11-20T09:12:00.000Z"
+         *       },
+         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "csrf_token": "q8Vt2mX7cN4pR1sL9wB6yK3hD0fJ5gZa",
+         *       "workspaces": [
+         *         {
+         *           "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *           "name": "Analytical Engines",
+         *           "role": "editor",
+         *           "created_at": "2026-11-20T09:12:00.000Z"
+         *         }
+         *       ],
+         *       "permissions": [
+         *         "demos.read",
+         *         "demos.write",
+         *         "analytics.read",
+         *         "shares.read",
+         *         "shares.write",
+         *         "team.read",
+         *         "account.read",
+         *         "workspace.read"
+         *       ]
+         *     }
+         */
         Session: {
             user: components["schemas"]["User"];
             workspace: components["schemas"]["Workspace"];
@@ -1693,6 +1747,21 @@ export interface components {
              */
             permissions: ("demos.read" | "demos.write" | "demos.delete" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "audit.read")[];
         };
+        /**
+         * @example {
+         *       "email": "grace@acme.com",
+         *       "role": "editor",
+         *       "workspace": {
+         *         "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *         "name": "Analytical Engines"
+         *       },
+         *       "invited_by": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       },
+         *       "expires_at": "2026-12-03T10:00:00.000Z"
+         *     }
+         */
         InvitationPreview: {
             /** @description The invited address: only an account with it can accept. */
             email: string;
@@ -1713,17 +1782,44 @@ export interface components {
              */
             expires_at: string;
         };
-        /** @description The request was taken; what follows happens by e-mail. */
+        /**
+         * @description The request was taken; what follows happens by e-mail.
+         * @example {
+         *       "message": "If an account has this address, a link is on its way."
+         *     }
+         */
         Accepted: {
             message: string;
         };
+        /**
+         * @example {
+         *       "ended_sessions": 2
+         *     }
+         */
         PasswordChanged: {
             /** @description Other sessions of the account that were signed out. */
             ended_sessions: number;
         };
+        /**
+         * @example {
+         *       "ended_sessions": 3
+         *     }
+         */
         EndedSessions: {
             ended_sessions: number;
         };
+        /**
+         * @example {
+         *       "id": "ses_01jd3k8a2b4c6d8e0f2g4h6j8k",
+         *       "device": "Firefox on Linux",
+         *       "ip": "203.0.113.24",
+         *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0",
+         *       "created_at": "2026-11-24T08:30:00.000Z",
+         *       "last_seen_at": "2026-11-25T16:05:00.000Z",
+         *       "expires_at": "2026-12-24T08:30:00.000Z",
+         *       "current": true
+         *     }
+         */
         AccountSession: {
             id: string;
             /** @description Browser and platform read from the user agent, e.g. "Firefox on Linux". */
@@ -1747,6 +1843,24 @@ export interface components {
             /** @description True for the session making this request. */
             current: boolean;
         };
+        /**
+         * @example {
+         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
+         *       "name": "CI pipeline",
+         *       "prefix": "dsk_7Hq2",
+         *       "last_four": "x9Qe",
+         *       "scopes": [
+         *         "demos:read",
+         *         "demos:write"
+         *       ],
+         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "created_by": "ada@example.com",
+         *       "created_at": "2026-11-21T11:00:00.000Z",
+         *       "expires_at": null,
+         *       "last_used_at": "2026-11-25T07:45:12.000Z",
+         *       "replaced_by": null
+         *     }
+         */
         ApiKey: {
             id: string;
             name: string;
@@ -1766,6 +1880,25 @@ export interface components {
             last_used_at: string | null;
             replaced_by: string | null;
         };
+        /**
+         * @example {
+         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
+         *       "name": "CI pipeline",
+         *       "prefix": "dsk_7Hq2",
+         *       "last_four": "x9Qe",
+         *       "scopes": [
+         *         "demos:read",
+         *         "demos:write"
+         *       ],
+         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "created_by": "ada@example.com",
+         *       "created_at": "2026-11-21T11:00:00.000Z",
+         *       "expires_at": null,
+         *       "last_used_at": null,
+         *       "replaced_by": null,
+         *       "key": "dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe"
+         *     }
+         */
         CreatedApiKey: {
             id: string;
             name: string;
@@ -1787,6 +1920,32 @@ export interface components {
             /** @description The key itself. Shown only in this response: store it now. */
             key: string;
         };
+        /**
+         * @example {
+         *       "id": "aud_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "action": "member.role_changed",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "user_id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "label": "ada@example.com"
+         *       },
+         *       "target": {
+         *         "type": "member",
+         *         "id": "mem_01jd3m0a2c4e6g8j0k2m4n6p8q",
+         *         "label": "grace@acme.com"
+         *       },
+         *       "changes": {
+         *         "role": {
+         *           "from": "editor",
+         *           "to": "viewer"
+         *         }
+         *       },
+         *       "ip": "203.0.113.24",
+         *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0",
+         *       "created_at": "2026-11-25T09:30:00.000Z"
+         *     }
+         */
         AuditEntry: {
             /** @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w */
             id: string;
@@ -1821,6 +1980,20 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "dver_01jd3k9e4f6g8h0j2k4m6n8p0q",
+         *       "number": 2,
+         *       "title": "Create and send an invoice",
+         *       "step_count": 3,
+         *       "published_at": "2026-11-22T09:00:00.000Z",
+         *       "published_by": {
+         *         "user_id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace"
+         *       }
+         *     }
+         */
         DemoVersion: {
             id: string;
             /** @description 1 for the first publish, then 2, 3, … */
@@ -1871,6 +2044,24 @@ export interface components {
                 delay_seconds: number;
             };
         };
+        /**
+         * @example {
+         *       "id": "hs_01jd3k8d3e5f7g9h1j3k5m7n9p",
+         *       "step_id": "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
+         *       "step_number": 1,
+         *       "x": 0.72,
+         *       "y": 0.08,
+         *       "width": 0.12,
+         *       "height": 0.06,
+         *       "selector": "button#new-invoice",
+         *       "label": "New invoice",
+         *       "tooltip": "Start a draft invoice here.",
+         *       "action": {
+         *         "type": "next",
+         *         "target": null
+         *       }
+         *     }
+         */
         Hotspot: {
             id: string;
             step_id: string;
@@ -1888,6 +2079,20 @@ export interface components {
                 target: number | string | null;
             };
         };
+        /**
+         * @example {
+         *       "id": "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
+         *       "number": 1,
+         *       "title": "Create an invoice",
+         *       "description": "Click **New invoice** to start a draft.",
+         *       "page_url": "https://app.acme.com/invoices",
+         *       "image_url": "https://api.example.com/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
+         *       "width": 1440,
+         *       "height": 900,
+         *       "html_url": null,
+         *       "edited_at": "2026-11-21T10:20:00.000Z"
+         *     }
+         */
         Step: {
             id: string;
             number: number;
@@ -2049,6 +2254,48 @@ export interface components {
             /** @description Published and the draft (title, configuration, steps, hotspots) differs from the published version: viewers see the version until the changes are published. Always false when not published. */
             has_unpublished_changes: boolean;
         };
+        /**
+         * @example {
+         *       "total_views": 98,
+         *       "unique_viewers": 68,
+         *       "completion_rate": 0.541,
+         *       "avg_time_seconds": 41.3,
+         *       "steps": [
+         *         {
+         *           "number": 1,
+         *           "views": 98,
+         *           "avg_time": 9.2,
+         *           "drop_off_rate": 0.12
+         *         },
+         *         {
+         *           "number": 2,
+         *           "views": 86,
+         *           "avg_time": 14.8,
+         *           "drop_off_rate": 0.2
+         *         },
+         *         {
+         *           "number": 3,
+         *           "views": 69,
+         *           "avg_time": 6.1,
+         *           "drop_off_rate": 0.23
+         *         }
+         *       ],
+         *       "series": [
+         *         {
+         *           "period_start": "2026-11-16",
+         *           "views": 41,
+         *           "unique_viewers": 30,
+         *           "completions": 22
+         *         },
+         *         {
+         *           "period_start": "2026-11-23",
+         *           "views": 57,
+         *           "unique_viewers": 38,
+         *           "completions": 31
+         *         }
+         *       ]
+         *     }
+         */
         Analytics: {
             total_views: number;
             unique_viewers: number;
@@ -2070,6 +2317,26 @@ export interface components {
                 completions: number;
             }[];
         };
+        /**
+         * @example {
+         *       "total_views": 212,
+         *       "unique_viewers": 140,
+         *       "completions": 109,
+         *       "completion_rate": 0.514,
+         *       "avg_time_seconds": 38.7,
+         *       "demos_viewed": 4,
+         *       "top_demos": [
+         *         {
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "title": "Create and send an invoice",
+         *           "views": 98,
+         *           "unique_viewers": 68,
+         *           "completions": 53,
+         *           "completion_rate": 0.541
+         *         }
+         *       ]
+         *     }
+         */
         WorkspaceAnalytics: {
             total_views: number;
             /** @description Distinct viewers across every demo. */
@@ -2097,6 +2364,18 @@ export interface components {
                 completions: number;
             }[];
         };
+        /**
+         * @example {
+         *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "name": "Acme evaluation",
+         *       "revoked": false,
+         *       "views": 12,
+         *       "unique_viewers": 7,
+         *       "completions": 6,
+         *       "completion_rate": 0.5,
+         *       "last_viewed_at": "2026-11-24T15:42:10.000Z"
+         *     }
+         */
         LinkAnalytics: {
             share_id: string;
             /** @description The link’s name (may be empty). */
@@ -2115,6 +2394,26 @@ export interface components {
              */
             last_viewed_at: string;
         };
+        /**
+         * @example {
+         *       "company": "acme.com",
+         *       "kind": "company",
+         *       "viewers": 4,
+         *       "views": 12,
+         *       "completions": 6,
+         *       "completion_rate": 0.5,
+         *       "last_seen_at": "2026-11-24T15:42:10.000Z"
+         *     }
+         * @example {
+         *       "company": null,
+         *       "kind": "individuals",
+         *       "viewers": 9,
+         *       "views": 11,
+         *       "completions": 3,
+         *       "completion_rate": 0.273,
+         *       "last_seen_at": "2026-11-23T08:15:00.000Z"
+         *     }
+         */
         CompanyAnalytics: {
             /** @description The e-mail domain; null for the individuals row. */
             company: string | null;
@@ -2182,6 +2481,16 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "at": "2026-11-24T15:42:09.000Z",
+         *       "decision": "identified",
+         *       "ip": "198.51.100.7",
+         *       "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+         *       "viewer_email": "jane@acme.com",
+         *       "viewer_name": "Jane Doe"
+         *     }
+         */
         ShareAccessLogEntry: {
             /**
              * Format: date-time
@@ -2195,6 +2504,47 @@ export interface components {
             viewer_email: string | null;
             viewer_name: string | null;
         };
+        /**
+         * @example {
+         *       "id": "view_01jd3n6q7r9s1t3v5w7x9y1z3a",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "version": 2,
+         *       "viewer": {
+         *         "email": "jane@acme.com",
+         *         "name": "Jane Doe",
+         *         "anonymous_id": "T3kq9XbV2mLp7RwZ"
+         *       },
+         *       "steps_viewed": [
+         *         1,
+         *         2,
+         *         3
+         *       ],
+         *       "step_times": [
+         *         {
+         *           "number": 1,
+         *           "seconds": 8.4
+         *         },
+         *         {
+         *           "number": 2,
+         *           "seconds": 12.1
+         *         },
+         *         {
+         *           "number": 3,
+         *           "seconds": 5.75
+         *         }
+         *       ],
+         *       "completed": true,
+         *       "completed_at": "2026-11-24T15:42:36.000Z",
+         *       "duration_seconds": 26.25,
+         *       "started_at": "2026-11-24T15:42:10.000Z",
+         *       "last_activity_at": "2026-11-24T15:42:36.000Z",
+         *       "referrer": "https://mail.google.com/",
+         *       "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+         *       "internal": false,
+         *       "company": "acme.com"
+         *     }
+         */
         View: {
             id: string;
             demo_id: string;
@@ -2231,6 +2581,12 @@ export interface components {
             /** @description The domain of the viewer’s e-mail address when the view started. */
             company: string | null;
         };
+        /**
+         * @example {
+         *       "mode": "daily",
+         *       "scope": "mine"
+         *     }
+         */
         NotificationSettings: {
             /**
              * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day; `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
@@ -2243,6 +2599,23 @@ export interface components {
              */
             scope: "all" | "mine";
         };
+        /**
+         * @example {
+         *       "id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *       "client_id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *       "name": "Acme CRM",
+         *       "redirect_uris": [
+         *         "https://crm.acme.com/oauth/callback"
+         *       ],
+         *       "scopes": [
+         *         "demos:read",
+         *         "analytics:read"
+         *       ],
+         *       "public": false,
+         *       "secret_last_four": "vBPt",
+         *       "created_at": "2026-11-21T12:00:00.000Z"
+         *     }
+         */
         OAuthApp: {
             id: string;
             /** @description The value to send as client_id (the app id). */
@@ -2258,6 +2631,24 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *       "client_id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *       "name": "Acme CRM",
+         *       "redirect_uris": [
+         *         "https://crm.acme.com/oauth/callback"
+         *       ],
+         *       "scopes": [
+         *         "demos:read",
+         *         "analytics:read"
+         *       ],
+         *       "public": false,
+         *       "secret_last_four": "vBPt",
+         *       "created_at": "2026-11-21T12:00:00.000Z",
+         *       "client_secret": "dss_Nf5AjxvUlKsiC47wqaMl9Xvq2ZG4MzAOUQklImCvBPt"
+         *     }
+         */
         CreatedOAuthApp: {
             id: string;
             /** @description The value to send as client_id (the app id). */
@@ -2275,6 +2666,47 @@ export interface components {
             /** @description Shown only in this response (null for public clients): store it now. */
             client_secret: string | null;
         };
+        /**
+         * @example {
+         *       "app": {
+         *         "id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *         "name": "Acme CRM",
+         *         "verified": false,
+         *         "built_in": false,
+         *         "owner_workspace_name": "Acme"
+         *       },
+         *       "redirect_uri": "https://crm.acme.com/oauth/callback",
+         *       "workspace_id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *       "workspaces": [
+         *         {
+         *           "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *           "name": "Analytical Engines",
+         *           "role": "editor"
+         *         }
+         *       ],
+         *       "scopes": [
+         *         {
+         *           "name": "demos:read",
+         *           "description": "List and read demos",
+         *           "roles": [
+         *             "admin",
+         *             "editor",
+         *             "viewer"
+         *           ]
+         *         },
+         *         {
+         *           "name": "analytics:read",
+         *           "description": "Read engagement data",
+         *           "roles": [
+         *             "admin",
+         *             "editor",
+         *             "viewer"
+         *           ]
+         *         }
+         *       ],
+         *       "error": null
+         *     }
+         */
         OAuthConsent: {
             app: {
                 id: string;
@@ -2310,6 +2742,15 @@ export interface components {
                 redirect_to: string;
             } | null;
         };
+        /**
+         * @example {
+         *       "access_token": "dsa_kY9pF34Qy6nB3Wwd25rq4f5zr3QA7YeEEBY3ABp3e2z",
+         *       "token_type": "Bearer",
+         *       "expires_in": 3600,
+         *       "refresh_token": "dsr_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI",
+         *       "scope": "demos:read analytics:read"
+         *     }
+         */
         OAuthToken: {
             access_token: string;
             /** @constant */
@@ -2326,6 +2767,30 @@ export interface components {
             error: string;
             error_description: string;
         };
+        /**
+         * @example {
+         *       "id": "grt_01jd3p2b4c6d8e0f2g4h6j8k0m",
+         *       "app": {
+         *         "id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+         *         "name": "Acme CRM",
+         *         "verified": false
+         *       },
+         *       "workspace": {
+         *         "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *         "name": "Analytical Engines"
+         *       },
+         *       "user": {
+         *         "id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "email": "ada@example.com"
+         *       },
+         *       "scopes": [
+         *         "demos:read",
+         *         "analytics:read"
+         *       ],
+         *       "created_at": "2026-11-21T12:05:00.000Z",
+         *       "last_used_at": "2026-11-25T18:31:00.000Z"
+         *     }
+         */
         OAuthAuthorization: {
             id: string;
             app: {
@@ -2350,7 +2815,46 @@ export interface components {
             /** @description When a token of it last authenticated a request (to the minute). */
             last_used_at: string | null;
         };
-        /** @description A recording being uploaded step by step, and what became of it. */
+        /**
+         * @description A recording being uploaded step by step, and what became of it.
+         * @example {
+         *       "id": "rec_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "status": "uploading",
+         *       "mode": "new",
+         *       "step_count": 3,
+         *       "received": [
+         *         1,
+         *         2
+         *       ],
+         *       "missing": [
+         *         3
+         *       ],
+         *       "demo_id": null,
+         *       "editor_url": null,
+         *       "max_step_bytes": 12582912,
+         *       "expires_at": "2026-11-27T10:00:00.000Z",
+         *       "created_at": "2026-11-26T10:00:00.000Z",
+         *       "completed_at": null
+         *     }
+         * @example {
+         *       "id": "rec_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "status": "completed",
+         *       "mode": "new",
+         *       "step_count": 3,
+         *       "received": [
+         *         1,
+         *         2,
+         *         3
+         *       ],
+         *       "missing": [],
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "editor_url": "https://demoshare.example.com/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "max_step_bytes": 12582912,
+         *       "expires_at": "2026-11-27T10:00:00.000Z",
+         *       "created_at": "2026-11-26T10:00:00.000Z",
+         *       "completed_at": "2026-11-26T10:03:20.000Z"
+         *     }
+         */
         Recording: {
             /**
              * @description The recording’s id (rec_...).
@@ -2411,6 +2915,41 @@ export interface components {
             /** @description The invitation link, only in the answer to an invitation or a resend and only when e-mail is not configured: pass it on yourself. It is never shown again (only its digest is stored). */
             url?: string;
         };
+        /**
+         * @example {
+         *       "id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "role": "admin",
+         *       "status": "active",
+         *       "user_id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "invited_by": null,
+         *       "invited_at": null,
+         *       "joined_at": "2026-11-20T09:12:00.000Z",
+         *       "invitation": null,
+         *       "created_at": "2026-11-20T09:12:00.000Z",
+         *       "updated_at": "2026-11-20T09:12:00.000Z"
+         *     }
+         * @example {
+         *       "id": "mem_01jd3m0a2c4e6g8j0k2m4n6p8q",
+         *       "email": "grace@acme.com",
+         *       "name": null,
+         *       "role": "editor",
+         *       "status": "invited",
+         *       "user_id": null,
+         *       "invited_by": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "invited_at": "2026-11-26T10:00:00.000Z",
+         *       "joined_at": null,
+         *       "invitation": {
+         *         "expires_at": "2026-12-03T10:00:00.000Z",
+         *         "expired": false,
+         *         "email_status": "sent",
+         *         "email_error": null
+         *       },
+         *       "created_at": "2026-11-26T10:00:00.000Z",
+         *       "updated_at": "2026-11-26T10:00:00.000Z"
+         *     }
+         */
         TeamMember: {
             id: string;
             email: string;
@@ -2441,6 +2980,28 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
+         *       "name": "Analytical Engines",
+         *       "created_at": "2026-11-20T09:12:00.000Z",
+         *       "updated_at": "2026-11-22T14:03:00.000Z",
+         *       "branding": {
+         *         "brand_color": "#0f766e",
+         *         "font": "humanist",
+         *         "logo_url": "https://api.example.com/v1/logos/ws_01jd3k6y0z3a6b9c2d5e8f1g4h/9f2c4e7a.png",
+         *         "logo": {
+         *           "content_type": "image/png",
+         *           "width": 512,
+         *           "height": 128
+         *         }
+         *       },
+         *       "share_defaults": {
+         *         "require_identification": true,
+         *         "expires_in_days": 30
+         *       }
+         *     }
+         */
         WorkspaceSettings: {
             id: string;
             name: string;
@@ -2492,6 +3053,27 @@ export interface components {
             font: "system" | "humanist" | "geometric" | "rounded" | "serif" | "mono";
             logo_url: string | null;
         };
+        /**
+         * @example {
+         *       "gate": "identification",
+         *       "share": {
+         *         "require_identification": true,
+         *         "has_password": false
+         *       }
+         *     }
+         * @example {
+         *       "gate": "ready",
+         *       "share": {
+         *         "require_identification": true,
+         *         "has_password": false
+         *       },
+         *       "viewer": {
+         *         "name": "Jane Doe",
+         *         "email": "jane@acme.com"
+         *       },
+         *       "session_token": "kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w"
+         *     }
+         */
         ViewerState: {
             /**
              * @description The next thing the viewer must do: enter the password, identify, or nothing (play).
@@ -2509,6 +3091,63 @@ export interface components {
             /** @description Only when a new viewer session was started. Same value as the cookie; a player that cannot use cookies (a cross-site iframe) sends it back in `X-Viewer-Session`. */
             session_token?: string;
         };
+        /**
+         * @example {
+         *       "version": 2,
+         *       "title": "Create and send an invoice",
+         *       "configuration": {
+         *         "theme_color": "#0f766e",
+         *         "progress_bar": true,
+         *         "navigation": {
+         *           "buttons": true,
+         *           "keyboard": true
+         *         },
+         *         "call_to_action": {
+         *           "label": "Start a free trial",
+         *           "url": "https://example.com/pricing"
+         *         },
+         *         "branding": {
+         *           "show_badge": true
+         *         },
+         *         "autoplay": {
+         *           "enabled": false,
+         *           "delay_seconds": 5
+         *         }
+         *       },
+         *       "brand": {
+         *         "name": "Analytical Engines",
+         *         "color": "#0f766e",
+         *         "font": "humanist",
+         *         "logo_url": null
+         *       },
+         *       "steps": [
+         *         {
+         *           "number": 1,
+         *           "title": "Create an invoice",
+         *           "description": "Click **New invoice** to start a draft.",
+         *           "image_url": "/v1/viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
+         *           "html_url": null,
+         *           "width": 1440,
+         *           "height": 900,
+         *           "hotspots": [
+         *             {
+         *               "id": "hs_01jd3k8d3e5f7g9h1j3k5m7n9p",
+         *               "x": 0.72,
+         *               "y": 0.08,
+         *               "width": 0.12,
+         *               "height": 0.06,
+         *               "label": "New invoice",
+         *               "tooltip": "Start a draft invoice here.",
+         *               "action": {
+         *                 "type": "next",
+         *                 "target": null
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
         ViewerDemo: {
             /** @description The published version played (see GET /v1/demos/:id/versions): views record it. */
             version: number;
@@ -2664,6 +3303,47 @@ export interface components {
             response_body: string | null;
             response_truncated: boolean;
         };
+        /**
+         * @example {
+         *       "id": "dlv_01jd3n7s9t1v3w5x7y9z1a3b5c",
+         *       "webhook_id": "whk_01jd3n4p6q8r0s2t4v6w8x0y2z",
+         *       "event_id": "evt_01jd3n6r8s0t2v4w6x8y0z2a4b",
+         *       "event": "demo.viewed",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "max_attempts": 8,
+         *       "next_attempt_at": null,
+         *       "last_attempt_at": "2026-11-24T15:42:11.000Z",
+         *       "last_status_code": 200,
+         *       "last_error": null,
+         *       "completed_at": "2026-11-24T15:42:11.000Z",
+         *       "redelivery_of": null,
+         *       "created_at": "2026-11-24T15:42:10.000Z",
+         *       "request_body": "{\"id\":\"evt_01jd3n6r8s0t2v4w6x8y0z2a4b\",\"event\":\"demo.viewed\",\"timestamp\":\"2026-11-24T15:42:10.000Z\",\"data\":{\"demo_id\":\"demo_01jd3k7q9x8v2m4n6p0r5s7t9w\",\"view_id\":\"view_01jd3n6q7r9s1t3v5w7x9y1z3a\"}}",
+         *       "attempt_log": [
+         *         {
+         *           "attempt": 1,
+         *           "started_at": "2026-11-24T15:42:11.000Z",
+         *           "duration_ms": 184,
+         *           "outcome": "succeeded",
+         *           "status_code": 200,
+         *           "error": null,
+         *           "url": "https://crm.example.com/hooks/demoshare",
+         *           "request_headers": {
+         *             "content-type": "application/json",
+         *             "webhook-id": "evt_01jd3n6r8s0t2v4w6x8y0z2a4b",
+         *             "webhook-timestamp": "1764000131",
+         *             "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *           },
+         *           "response_headers": {
+         *             "content-type": "text/plain"
+         *           },
+         *           "response_body": "ok",
+         *           "response_truncated": false
+         *         }
+         *       ]
+         *     }
+         */
         WebhookDelivery: {
             id: string;
             webhook_id: string;
@@ -2689,6 +3369,83 @@ export interface components {
             request_body: string;
             attempt_log: components["schemas"]["WebhookAttempt"][];
         };
+        /**
+         * @example {
+         *       "view": {
+         *         "id": "view_01jd3n6q7r9s1t3v5w7x9y1z3a",
+         *         "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *         "version": 2,
+         *         "viewer": {
+         *           "email": "jane@acme.com",
+         *           "name": "Jane Doe",
+         *           "anonymous_id": "T3kq9XbV2mLp7RwZ"
+         *         },
+         *         "steps_viewed": [
+         *           1,
+         *           2,
+         *           3
+         *         ],
+         *         "step_times": [
+         *           {
+         *             "number": 1,
+         *             "seconds": 8.4
+         *           },
+         *           {
+         *             "number": 2,
+         *             "seconds": 12.1
+         *           },
+         *           {
+         *             "number": 3,
+         *             "seconds": 5.75
+         *           }
+         *         ],
+         *         "completed": true,
+         *         "completed_at": "2026-11-24T15:42:36.000Z",
+         *         "duration_seconds": 26.25,
+         *         "started_at": "2026-11-24T15:42:10.000Z",
+         *         "last_activity_at": "2026-11-24T15:42:36.000Z",
+         *         "referrer": "https://mail.google.com/",
+         *         "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+         *         "internal": false,
+         *         "company": "acme.com"
+         *       },
+         *       "steps": [
+         *         {
+         *           "number": 1,
+         *           "title": "Create an invoice",
+         *           "seconds": 8.4,
+         *           "first_reached_at": "2026-11-24T15:42:10.000Z"
+         *         },
+         *         {
+         *           "number": 2,
+         *           "title": "Open the invoice",
+         *           "seconds": 12.1,
+         *           "first_reached_at": "2026-11-24T15:42:18.000Z"
+         *         },
+         *         {
+         *           "number": 3,
+         *           "title": "Send it",
+         *           "seconds": 5.75,
+         *           "first_reached_at": "2026-11-24T15:42:30.000Z"
+         *         }
+         *       ],
+         *       "other_views": [
+         *         {
+         *           "id": "view_01jd3j2a4b6c8d0e2f4g6h8j0k",
+         *           "demo_id": "demo_01jd3h9z1a3b5c7d9e1f3g5h7j",
+         *           "demo_title": "Set up payment reminders",
+         *           "started_at": "2026-11-20T11:03:00.000Z",
+         *           "completed": false,
+         *           "steps_viewed": [
+         *             1,
+         *             2
+         *           ],
+         *           "duration_seconds": 17.5
+         *         }
+         *       ]
+         *     }
+         */
         ViewJourney: {
             view: components["schemas"]["View"];
             /** @description The steps the view reached, in the order it reached them. */
@@ -3060,6 +3817,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "workspace_id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h"
+                 *     }
+                 */
                 "application/json": {
                     /** @example ws_01jd3k7q9x8v2m4n6p0r5s7t9w */
                     workspace_id: string;
@@ -3411,6 +4173,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -3488,6 +4255,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA_e2Ku7Ro-Qw",
+                 *       "password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token from the e-mailed link (`{app_url}/reset-password/{token}`). */
                     token: string;
@@ -3577,6 +4350,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA_e2Ku7Ro-Qw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token from the e-mailed link (`{app_url}/verify-email/{token}`). */
                     token: string;
@@ -3744,6 +4522,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada King"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                 };
@@ -3937,6 +4720,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct-horse-battery",
+                 *       "new_password": "a-new-long-passphrase"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The password the account has now. */
                     current_password: string;
@@ -4034,6 +4823,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@analytical-engines.com",
+                 *       "current_password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -5237,6 +6032,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@acme.com",
+                 *       "role": "editor"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -5633,6 +6434,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     role: "admin" | "editor" | "viewer";
@@ -6412,6 +7218,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "steps": [
+                 *         "step_01jd3k8b1c3d5e7f9g1h3j5k7n",
+                 *         "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
+                 *         {
+                 *           "title": "Send it",
+                 *           "description": "Click **Send** to e-mail the invoice."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The new order. Each entry is a step id or a step object; steps left out are deleted, objects without an id are new blank steps. */
                     steps: (string | {
@@ -8143,6 +8961,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "click",
+                 *       "title": "Click “New invoice”",
+                 *       "page_url": "https://app.acme.com/invoices",
+                 *       "viewport": {
+                 *         "width": 1440,
+                 *         "height": 900
+                 *       },
+                 *       "target": {
+                 *         "x": 1036,
+                 *         "y": 72,
+                 *         "width": 132,
+                 *         "height": 40,
+                 *         "selector": "button#new-invoice",
+                 *         "label": "New invoice"
+                 *       },
+                 *       "screenshot": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+                 *       "snapshot": null
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description What the person did on this step.
@@ -8880,6 +9719,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k",
+                 *       "redirect_uri": "https://crm.acme.com/oauth/callback",
+                 *       "response_type": "code",
+                 *       "scope": "demos:read analytics:read",
+                 *       "state": "k2Jx9fQ4",
+                 *       "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+                 *       "code_challenge_method": "S256",
+                 *       "decision": "allow",
+                 *       "workspace_id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h"
+                 *     }
+                 */
                 "application/json": {
                     client_id: string;
                     redirect_uri?: string;
@@ -8908,6 +9760,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "redirect_to": "https://crm.acme.com/oauth/callback?code=4R5YhuIG43KIjFAHQsiJoUGm1YtmaD7v3dNi8LfppWT&state=k2Jx9fQ4"
+                         *     }
+                         */
                         data: {
                             redirect_to: string;
                         };
@@ -9244,6 +10101,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "dsr_S8iq9y7AjzQHb6BAEcn6zJ4A3DdvHyrNktBXtnjfObI",
+                 *       "token_type_hint": "refresh_token",
+                 *       "client_id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                     token_type_hint?: string;
@@ -9259,6 +10123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -11683,6 +12548,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "lighthouse-42"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                 };
@@ -11798,6 +12668,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Jane Doe",
+                 *       "email": "jane@acme.com"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** Format: email */
@@ -12109,6 +12985,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "id": "3f1c2b9e-7a4d-4e8b-9c1a-5d6e7f8a9b0c",
+                 *           "type": "view_started",
+                 *           "at": "2026-11-24T15:42:10.000Z",
+                 *           "referrer": "https://mail.google.com/"
+                 *         },
+                 *         {
+                 *           "id": "8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e",
+                 *           "type": "step_reached",
+                 *           "step_number": 2,
+                 *           "seconds_on_previous": 8.4,
+                 *           "at": "2026-11-24T15:42:18.000Z"
+                 *         },
+                 *         {
+                 *           "id": "c5e7a9b1-3d5f-4b7d-9f1b-3d5f7a9c1e3a",
+                 *           "type": "completed",
+                 *           "seconds_on_previous": 5.75,
+                 *           "at": "2026-11-24T15:42:36.000Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: {
                         /**
@@ -12142,6 +13043,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "accepted": 3,
+                         *       "duplicates": 0
+                         *     }
+                         */
                         data: {
                             /** @description Events stored by this request. */
                             accepted: number;
@@ -12418,6 +13325,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -12441,6 +13353,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "postgres"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
