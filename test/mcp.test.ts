@@ -8,6 +8,7 @@ import { PERMISSIONS } from '../src/auth/permissions';
 import { TOOLS } from '../src/mcp/mcp-tools';
 import { fixtureGenerator } from './helpers/demos';
 import { callError, callJson, newClient, rest, TOOL_NAMES } from './helpers/mcp';
+import { SCOPES } from '../src/auth/permissions';
 import { startTestServer, type TestServer } from './helpers/server';
 import { playView } from './helpers/shares';
 import type { TestSession } from './helpers/test-app';
@@ -196,7 +197,9 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
     const created = await admin.inject({
       method: 'POST',
       url: '/v1/oauth/apps',
-      payload: { name: 'MCP client', redirect_uris: [REDIRECT], scopes: ['demos:read'] },
+      // The SDK's client asks for every scope the resource metadata lists (scopes_supported), whatever its own
+      // metadata says: the app may ask for all of them, the user's role still bounds what a token can do.
+      payload: { name: 'MCP client', redirect_uris: [REDIRECT], scopes: [...SCOPES] },
     });
     expect(created.statusCode).toBe(201);
     const { client_id, client_secret } = created.json().data as { client_id: string; client_secret: string };

@@ -6,6 +6,7 @@ import { createSmtpMailer } from '../../src/mail/mailer';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { decodeBody, startSmtpServer } from '../helpers/smtp';
 import { uniqueEmail } from '../helpers/test-app';
+import { SCOPES } from '../../src/auth/permissions';
 
 const SHOTS = 'test-results/screenshots';
 const PASSWORD = 'correct horse battery staple';
@@ -80,7 +81,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     const create = page.getByRole('dialog', { name: 'Create an API key' });
     await create.getByLabel('Name').fill('CRM sync');
     await create.getByLabel('Select all').check();
-    expect(await create.locator('input[name=scopes]:checked').count()).toBe(8);
+    expect(await create.locator('input[name=scopes]:checked').count()).toBe(SCOPES.length);
     await create.getByLabel('Select all').uncheck();
     expect(await create.locator('input[name=scopes]:checked').count()).toBe(0);
     await create.getByRole('button', { name: 'Create key' }).click();
@@ -494,7 +495,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     // Space toggles a focused checkbox: the scope list works without a mouse.
     await dialog.getByLabel('Select all').focus();
     await page.keyboard.press('Space');
-    expect(await dialog.locator('input[name=scopes]:checked').count()).toBe(8);
+    expect(await dialog.locator('input[name=scopes]:checked').count()).toBe(SCOPES.length);
 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
