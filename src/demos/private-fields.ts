@@ -1,33 +1,14 @@
 import { type Document, type Element, isText } from 'domhandler';
 import { removeElement } from 'domutils';
+import { BLUR_ATTRIBUTE, REDACT_ATTRIBUTE, SENSITIVE_AUTOCOMPLETE_TOKENS } from '../core/sensitive-fields';
 import { forEachElement } from '../generation/dom-walk';
 import { redactElement } from './redact-snapshot';
 
-/**
- * The attributes that mark an element whose content must never be kept: set by a site's developers
- * (`data-demoshare-redact`) or by the recorder's blur tool (`data-demoshare-blur`), as the extension's own
- * privacy rules have them (extension/src/shared/privacy.ts).
- */
-export const REDACT_MARKS = ['data-demoshare-redact', 'data-demoshare-blur'] as const;
+/** The attributes that mark an element whose content must never be kept (src/core/sensitive-fields.ts). */
+export const REDACT_MARKS = [REDACT_ATTRIBUTE, BLUR_ATTRIBUTE] as const;
 
-/**
- * `autocomplete` tokens (WHATWG autofill field names) of payment and secret fields. The cardholder's name
- * is one, as the extension has it: no demo needs the name printed on a card.
- */
-const SECRET_AUTOCOMPLETE = new Set([
-  'cc-number',
-  'cc-csc',
-  'cc-exp',
-  'cc-exp-month',
-  'cc-exp-year',
-  'cc-name',
-  'cc-given-name',
-  'cc-additional-name',
-  'cc-family-name',
-  'current-password',
-  'new-password',
-  'one-time-code',
-]);
+/** Payment and secret fields, by their `autocomplete` tokens: the same list the extension applies. */
+const SECRET_AUTOCOMPLETE = new Set(SENSITIVE_AUTOCOMPLETE_TOKENS);
 
 /** A form control whose value is a secret: a password input, or one whose autocomplete says so. */
 export function holdsSecret(el: Element): boolean {

@@ -6,36 +6,12 @@
  * Pure DOM: no `chrome.*`, usable in content scripts, the popup and tests alike.
  */
 
-/** Set by a site's developers (or by hand in devtools) on anything whose content must not be recorded. */
-export const REDACT_ATTRIBUTE = 'data-demoshare-redact';
-/** Set by the recorder when the user marks an element to blur while recording. Treated like redact. */
-export const BLUR_ATTRIBUTE = 'data-demoshare-blur';
+import { BLUR_ATTRIBUTE, REDACT_ATTRIBUTE, SENSITIVE_AUTOCOMPLETE_TOKENS } from '../../../src/core/sensitive-fields';
+
+export { BLUR_ATTRIBUTE, REDACT_ATTRIBUTE, SENSITIVE_AUTOCOMPLETE_TOKENS };
 
 /** What redacted text becomes: one bullet per character, so the layout keeps its shape. */
 export const MASK_CHARACTER = '•';
-
-/**
- * `autocomplete` tokens (WHATWG autofill field names) whose values are secrets or payment data.
- *
- * The cardholder name (`cc-name` and its parts) is included: it is a real person's name printed on the
- * card and typed next to the number, and no demo needs it. Billing names and addresses (`name`,
- * `street-address`, …) are not: sign-up and settings demos show them on purpose, and a user who minds
- * marks them with the blur tool.
- */
-export const SENSITIVE_AUTOCOMPLETE_TOKENS: readonly string[] = [
-  'cc-number',
-  'cc-csc',
-  'cc-exp',
-  'cc-exp-month',
-  'cc-exp-year',
-  'cc-name',
-  'cc-given-name',
-  'cc-additional-name',
-  'cc-family-name',
-  'current-password',
-  'new-password',
-  'one-time-code',
-];
 
 const SENSITIVE_TOKENS = new Set(SENSITIVE_AUTOCOMPLETE_TOKENS);
 const REDACTED_SELECTOR = `[${REDACT_ATTRIBUTE}], [${BLUR_ATTRIBUTE}]`;
