@@ -33,6 +33,30 @@ export const listViewsQuery = paginationQuery
   })
   .strict();
 
+/** One view as the API answers it: the View schema's example, and the view of a journey's. */
+export const VIEW_EXAMPLE = {
+  id: 'view_01jd3n6q7r9s1t3v5w7x9y1z3a',
+  demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+  share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
+  version: 2,
+  viewer: { email: 'jane@acme.com', name: 'Jane Doe', anonymous_id: 'T3kq9XbV2mLp7RwZ' },
+  steps_viewed: [1, 2, 3],
+  step_times: [
+    { number: 1, seconds: 8.4 },
+    { number: 2, seconds: 12.1 },
+    { number: 3, seconds: 5.75 },
+  ],
+  completed: true,
+  completed_at: '2026-11-24T15:42:36.000Z',
+  duration_seconds: 26.25,
+  started_at: '2026-11-24T15:42:10.000Z',
+  last_activity_at: '2026-11-24T15:42:36.000Z',
+  referrer: 'https://mail.google.com/',
+  user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+  internal: false,
+  company: 'acme.com',
+};
+
 export const viewSchema = z
   .object({
     id: z.string(),
@@ -68,28 +92,7 @@ export const viewSchema = z
   .meta({
     id: 'View',
     examples: [
-      {
-        id: 'view_01jd3n6q7r9s1t3v5w7x9y1z3a',
-        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
-        share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
-        version: 2,
-        viewer: { email: 'jane@acme.com', name: 'Jane Doe', anonymous_id: 'T3kq9XbV2mLp7RwZ' },
-        steps_viewed: [1, 2, 3],
-        step_times: [
-          { number: 1, seconds: 8.4 },
-          { number: 2, seconds: 12.1 },
-          { number: 3, seconds: 5.75 },
-        ],
-        completed: true,
-        completed_at: '2026-11-24T15:42:36.000Z',
-        duration_seconds: 26.25,
-        started_at: '2026-11-24T15:42:10.000Z',
-        last_activity_at: '2026-11-24T15:42:36.000Z',
-        referrer: 'https://mail.google.com/',
-        user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
-        internal: false,
-        company: 'acme.com',
-      },
+      VIEW_EXAMPLE,
     ],
   });
 

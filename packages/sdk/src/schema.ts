@@ -2256,6 +2256,83 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "view_01jd3n6q7r9s1t3v5w7x9y1z3a",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "version": 2,
+         *       "viewer": {
+         *         "email": "jane@acme.com",
+         *         "name": "Jane Doe",
+         *         "anonymous_id": "T3kq9XbV2mLp7RwZ"
+         *       },
+         *       "steps_viewed": [
+         *         1,
+         *         2,
+         *         3
+         *       ],
+         *       "step_times": [
+         *         {
+         *           "number": 1,
+         *           "seconds": 8.4
+         *         },
+         *         {
+         *           "number": 2,
+         *           "seconds": 12.1
+         *         },
+         *         {
+         *           "number": 3,
+         *           "seconds": 5.75
+         *         }
+         *       ],
+         *       "completed": true,
+         *       "completed_at": "2026-11-24T15:42:36.000Z",
+         *       "duration_seconds": 26.25,
+         *       "started_at": "2026-11-24T15:42:10.000Z",
+         *       "last_activity_at": "2026-11-24T15:42:36.000Z",
+         *       "referrer": "https://mail.google.com/",
+         *       "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+         *       "internal": false,
+         *       "company": "acme.com"
+         *     }
+         */
+        View: {
+            id: string;
+            demo_id: string;
+            share_id: string | null;
+            /** @description The published version the viewer played (GET /v1/demos/:id/versions): `steps_viewed` and `step_times` are its step numbers, whatever the demo became since. Null for views recorded before versions existed. */
+            version: number | null;
+            viewer: {
+                email: string | null;
+                name: string | null;
+                anonymous_id: string | null;
+            };
+            steps_viewed: number[];
+            step_times: {
+                number: number;
+                seconds: number;
+            }[];
+            completed: boolean;
+            completed_at: string | null;
+            duration_seconds: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            last_activity_at: string;
+            referrer: string | null;
+            user_agent: string | null;
+            /** @description The workspace’s own traffic: opened from a browser signed in as a member, or identified with a member’s e-mail address when the view started. Left out of every figure unless asked for. */
+            internal: boolean;
+            /** @description The domain of the viewer’s e-mail address when the view started. */
+            company: string | null;
+        };
+        /**
+         * @example {
          *       "total_views": 98,
          *       "unique_viewers": 68,
          *       "completion_rate": 0.541,
@@ -2503,83 +2580,6 @@ export interface components {
             user_agent: string | null;
             viewer_email: string | null;
             viewer_name: string | null;
-        };
-        /**
-         * @example {
-         *       "id": "view_01jd3n6q7r9s1t3v5w7x9y1z3a",
-         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
-         *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
-         *       "version": 2,
-         *       "viewer": {
-         *         "email": "jane@acme.com",
-         *         "name": "Jane Doe",
-         *         "anonymous_id": "T3kq9XbV2mLp7RwZ"
-         *       },
-         *       "steps_viewed": [
-         *         1,
-         *         2,
-         *         3
-         *       ],
-         *       "step_times": [
-         *         {
-         *           "number": 1,
-         *           "seconds": 8.4
-         *         },
-         *         {
-         *           "number": 2,
-         *           "seconds": 12.1
-         *         },
-         *         {
-         *           "number": 3,
-         *           "seconds": 5.75
-         *         }
-         *       ],
-         *       "completed": true,
-         *       "completed_at": "2026-11-24T15:42:36.000Z",
-         *       "duration_seconds": 26.25,
-         *       "started_at": "2026-11-24T15:42:10.000Z",
-         *       "last_activity_at": "2026-11-24T15:42:36.000Z",
-         *       "referrer": "https://mail.google.com/",
-         *       "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
-         *       "internal": false,
-         *       "company": "acme.com"
-         *     }
-         */
-        View: {
-            id: string;
-            demo_id: string;
-            share_id: string | null;
-            /** @description The published version the viewer played (GET /v1/demos/:id/versions): `steps_viewed` and `step_times` are its step numbers, whatever the demo became since. Null for views recorded before versions existed. */
-            version: number | null;
-            viewer: {
-                email: string | null;
-                name: string | null;
-                anonymous_id: string | null;
-            };
-            steps_viewed: number[];
-            step_times: {
-                number: number;
-                seconds: number;
-            }[];
-            completed: boolean;
-            completed_at: string | null;
-            duration_seconds: number;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            started_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            last_activity_at: string;
-            referrer: string | null;
-            user_agent: string | null;
-            /** @description The workspace’s own traffic: opened from a browser signed in as a member, or identified with a member’s e-mail address when the view started. Left out of every figure unless asked for. */
-            internal: boolean;
-            /** @description The domain of the viewer’s e-mail address when the view started. */
-            company: string | null;
         };
         /**
          * @example {
