@@ -292,11 +292,12 @@ describe.skipIf(!browser)('the player at 390, 768 and 1280 px (Chromium)', () =>
     };
     for (let i = 0; i < 10; i++) {
       await still();
-      if ((await scrollLeft()) <= 0) break;
+      // The player's own edge (swipe.ts): within a pixel, as a zoomed frame can stop at a fraction of one.
+      if ((await scrollLeft()) <= 1) break;
       await swipe(page, onFrame, 250);
     }
     // At the edge and still (a fling from the last pan is over), on the same step.
-    await page.waitForFunction(() => (document.querySelector('.ds-fit') as HTMLElement).scrollLeft === 0);
+    await page.waitForFunction(() => (document.querySelector('.ds-fit') as HTMLElement).scrollLeft <= 1);
     await page.waitForTimeout(300);
     expect(await page.locator('.ds-count').textContent()).toBe('Step 3 of 3');
     await swipe(page, onFrame, 150);
