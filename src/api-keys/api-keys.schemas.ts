@@ -47,6 +47,20 @@ export const rotateKeyBody = z
 
 export const keyParams = z.object({ id: idSchema('apiKey') });
 
+const API_KEY_EXAMPLE = {
+  id: 'key_01jd3m9r2s4t6v8w0x2y4z6a8b',
+  name: 'CI pipeline',
+  prefix: 'dsk_7Hq2',
+  last_four: 'x9Qe',
+  scopes: ['demos:read', 'demos:write'],
+  member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
+  created_by: 'ada@example.com',
+  created_at: '2026-11-21T11:00:00.000Z',
+  expires_at: null,
+  last_used_at: '2026-11-25T07:45:12.000Z',
+  replaced_by: null,
+};
+
 export const apiKeySchema = z
   .object({
     id: z.string(),
@@ -64,19 +78,7 @@ export const apiKeySchema = z
   .meta({
     id: 'ApiKey',
     examples: [
-      {
-        id: 'key_01jd3m9r2s4t6v8w0x2y4z6a8b',
-        name: 'CI pipeline',
-        prefix: 'dsk_7Hq2',
-        last_four: 'x9Qe',
-        scopes: ['demos:read', 'demos:write'],
-        member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
-        created_by: 'ada@example.com',
-        created_at: '2026-11-21T11:00:00.000Z',
-        expires_at: null,
-        last_used_at: '2026-11-25T07:45:12.000Z',
-        replaced_by: null,
-      },
+      API_KEY_EXAMPLE,
     ],
   });
 
@@ -85,20 +87,7 @@ export const createdKeySchema = apiKeySchema
   .meta({
     id: 'CreatedApiKey',
     examples: [
-      {
-        id: 'key_01jd3m9r2s4t6v8w0x2y4z6a8b',
-        name: 'CI pipeline',
-        prefix: 'dsk_7Hq2',
-        last_four: 'x9Qe',
-        scopes: ['demos:read', 'demos:write'],
-        member_id: 'mem_01jd3k6z1a4b7c0d3e6f9g2h5j',
-        created_by: 'ada@example.com',
-        created_at: '2026-11-21T11:00:00.000Z',
-        expires_at: null,
-        last_used_at: null,
-        replaced_by: null,
-        key: 'dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe',
-      },
+      { ...API_KEY_EXAMPLE, last_used_at: null, key: 'dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe' },
     ],
   });
 
