@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInPage } from '../helpers/browser';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/oauth-callback';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
@@ -19,24 +18,19 @@ const insecure = { [oauth.allowInsecureRequests]: true };
  */
 describe.skipIf(!browser)('OAuth for third parties, with oauth4webapi and Chromium', () => {
   let server: TestServer;
-  let client: Server;
+  let client: CallbackReceiver;
   let callback: string;
-  const received: URL[] = [];
+  let received: URL[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true, config: { RATE_LIMIT_LOGIN_PER_MINUTE: 100 } });
     mkdirSync(SHOTS, { recursive: true });
-    client = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', callback);
-      if (url.pathname === '/callback') received.push(url);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Connected</h1>');
-    });
-    await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
-    callback = `http://127.0.0.1:${(client.address() as AddressInfo).port}/callback`;
+    client = await startCallbackReceiver();
+    ({ url: callback, received } = client);
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => client?.close(resolve));
+    await client?.close();
     await server?.close();
   });
 

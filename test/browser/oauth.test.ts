@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/oauth-callback';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { uniqueEmail } from '../helpers/test-app';
 
@@ -12,25 +11,19 @@ const browser: Browser | null = await launchBrowser();
 
 describe.skipIf(!browser)('OAuth in Chromium', () => {
   let server: TestServer;
-  let client: Server;
+  let client: CallbackReceiver;
   let callback: string;
-  const received: URL[] = [];
+  let received: URL[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ config: { RATE_LIMIT_LOGIN_PER_MINUTE: 100 } });
     mkdirSync(SHOTS, { recursive: true });
-    // The third-party application: it only records where the browser was sent back to.
-    client = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', callback);
-      if (url.pathname === '/callback') received.push(url);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Connected</h1>');
-    });
-    await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
-    callback = `http://127.0.0.1:${(client.address() as AddressInfo).port}/callback`;
+    client = await startCallbackReceiver();
+    ({ url: callback, received } = client);
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => client?.close(resolve));
+    await client?.close();
     await server?.close();
   });
 
