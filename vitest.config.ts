@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Fault tests kill processes and stop services: they run on their own (npm run test:faults, vitest.faults.config.ts).
+    exclude: ['**/node_modules/**', 'test/faults/**'],
     pool: 'forks',
     maxWorkers: 2,
     // Generous: the suite must pass on a loaded 2-core machine, where booting PGlite or Chromium can take a while.
