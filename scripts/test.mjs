@@ -22,14 +22,14 @@ function banner(text) {
   console.log(`\n${'='.repeat(78)}\n${text}\n${'='.repeat(78)}`);
 }
 
-function vitest(label, env) {
+function vitest(label, env, args = []) {
   mkdirSync('test-results', { recursive: true });
   const out = `test-results/vitest-${label}.json`;
   rmSync(out, { force: true });
-  banner(`Test suite on ${label}`);
+  banner(label === 'faults' ? 'Fault tests (npm run test:faults) on PostgreSQL and Redis' : `Test suite on ${label}`);
   const code = run(
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
     env,
   );
   if (!existsSync(out)) {
@@ -101,6 +101,12 @@ if (pgUrl) {
     console.error('CI requires PostgreSQL: failing.');
     totals.failed += 1;
   }
+}
+
+// The fault tests (test/faults: several real processes on PostgreSQL and Redis, killed and cut off) need
+// a PostgreSQL server; they run once, after both suites.
+if (pgUrl) {
+  vitest('faults', { TEST_DATABASE_URL: pgUrl }, ['--config', 'vitest.faults.config.ts']);
 }
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
