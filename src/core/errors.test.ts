@@ -61,3 +61,30 @@ describe('toAppError', () => {
     expect(toAppError(Object.assign(new Error('boom'), { statusCode: 502 })).code).toBe('internal_error');
   });
 });
+
+describe('toAppError on a lost database connection', () => {
+  it.each([
+    ['admin_shutdown (pg_terminate_backend)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a connection exception', Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['a dropped socket', new Error('Connection terminated unexpectedly')],
+    ['a database closed to connections', Object.assign(new Error('database "x" is not currently accepting connections'), { code: '55000' })],
+    [
+      'a driver error wrapped by Drizzle',
+      Object.assign(new Error('Failed query: select 1'), { cause: Object.assign(new Error('terminating'), { code: '57P01' }) }),
+    ],
+  ])('answers 503 unavailable with Retry-After for %s', (_name, error) => {
+    const mapped = toAppError(error);
+    expect(mapped.code).toBe('unavailable');
+    expect(mapped.status).toBe(503);
+    expect(mapped.headers?.['retry-after']).toMatch(/^\d+$/);
+    expect(mapped.message).not.toMatch(/ECONNREFUSED|administrator|select/);
+  });
+
+  it('leaves other SQLSTATEs of class 55 and 57 as internal errors', () => {
+    expect(toAppError(Object.assign(new Error('lastval is not yet defined'), { code: '55000' })).code).toBe('internal_error');
+    expect(toAppError(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })).code).toBe(
+      'internal_error',
+    );
+  });
+});

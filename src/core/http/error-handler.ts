@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isConnectionLoss } from '../connection-loss';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors';
 
 /** Fastify's own errors that a client can cause, mapped onto the documented codes. */
@@ -16,6 +17,9 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'Malformed JSON body' },
 };
+
+/** What a 503 for a lost database connection asks the client to wait before retrying. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** "1 MB", "64 KB", "500 bytes": a limit as people read it. */
 export function formatBytes(bytes: number): string {
@@ -60,6 +64,13 @@ export function toAppError(error: unknown, bodyLimit?: number): AppError {
       { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' } as Record<number, ErrorCode>
     )[err.statusCode];
     return new AppError(code ?? 'invalid_request', err.message);
+  }
+  if (isConnectionLoss(error)) {
+    // The pool reconnects by itself once the database is back: a retry after a few seconds succeeds.
+    return new AppError('unavailable', 'The database is unreachable for the moment; retry in a few seconds', {
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      cause: error,
+    });
   }
   return new AppError('internal_error', 'Something went wrong on our side; the request id identifies it in our logs', {
     cause: error,
