@@ -47,6 +47,11 @@ export const demos = pgTable(
      * presumed dead and wakes up later cannot overwrite the newer attempt's steps.
      */
     generationAttempt: text('generation_attempt'),
+    /**
+     * The lease of the running attempt: its worker renews it every few seconds. One that lapsed means the
+     * worker died, and a sweep hands the generation to another (GENERATION_LEASE, docs/demos.md).
+     */
+    generationHeartbeatAt: at('generation_heartbeat_at'),
     /** The running generation keeps the steps a person made or changed (regenerate's keep_edited_steps). */
     generationKeepEdited: boolean('generation_keep_edited').notNull().default(false),
     publishedAt: at('published_at'),

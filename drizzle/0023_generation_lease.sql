@@ -1,0 +1,1 @@
+ALTER TABLE "demos" ADD COLUMN "generation_heartbeat_at" timestamp with time zone;
