@@ -21,7 +21,7 @@ import { workspaces } from '../src/accounts/accounts.tables';
 process.env.TEST_DATABASE_URL ||= process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const { createTestDatabase } = await import('../test/helpers/database');
 const { TEST_SECRET } = await import('../test/helpers/test-app');
-const { WorkerProcess } = await import('../test/helpers/worker-process');
+const { ServiceProcess } = await import('../test/helpers/service-process');
 
 const EVENTS = Number(process.argv[2] ?? 2000);
 const SAMPLES = Number(process.argv[3] ?? 200);
@@ -104,10 +104,10 @@ async function latency(samples: number) {
 }
 
 const results: string[] = [];
-const workers: InstanceType<typeof WorkerProcess>[] = [];
+const workers: InstanceType<typeof ServiceProcess>[] = [];
 try {
   for (const count of [1, 2]) {
-    while (workers.length < count) workers.push(await new WorkerProcess(db.url!, env).start());
+    while (workers.length < count) workers.push(await ServiceProcess.worker({ DATABASE_URL: db.url!, ...env }).start());
     // Warm-up: connections, JIT, the first NOTIFY.
     await throughput(50);
     const rate = await throughput(EVENTS);

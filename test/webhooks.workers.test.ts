@@ -4,7 +4,7 @@ import { webhookAttempts, webhookDeliveries } from '../src/webhooks/webhooks.tab
 import { engine } from './helpers/database';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
-import { WorkerProcess } from './helpers/worker-process';
+import { ServiceProcess } from './helpers/service-process';
 
 const onPostgres = engine === 'postgres';
 if (!onPostgres) {
@@ -27,7 +27,7 @@ describe.skipIf(!onPostgres)('webhook workers as separate processes on one Postg
   let t: TestApp;
   let admin: TestSession;
   let receiver: WebhookReceiver;
-  const workers: WorkerProcess[] = [];
+  const workers: ServiceProcess[] = [];
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
@@ -36,13 +36,13 @@ describe.skipIf(!onPostgres)('webhook workers as separate processes on one Postg
     admin = await t.signUp();
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill9()));
+    await Promise.all(workers.map((w) => w.kill()));
     await t?.close();
     await receiver?.close();
   });
 
   const worker = async () => {
-    const w = await new WorkerProcess(t.db.url!, WORKER_ENV).start();
+    const w = await ServiceProcess.worker({ DATABASE_URL: t.db.url!, ...WORKER_ENV }).start();
     workers.push(w);
     return w;
   };
@@ -102,7 +102,7 @@ describe.skipIf(!onPostgres)('webhook workers as separate processes on one Postg
     const queued = (await admin.inject({ method: 'POST', url: `/v1/webhooks/${hookId}/test` })).json().data;
     const victim = await worker();
     await receiver.waitFor((rs) => rs.filter((x) => x.path === '/crash').length >= 1, 30_000, 'the first attempt');
-    await victim.kill9();
+    await victim.kill();
 
     await worker();
     const reqs = (
