@@ -6,14 +6,17 @@
  * embedded PGlite and, when BENCH_DATABASE_URL or DATABASE_URL is set (or --postgres with TEST_DATABASE_URL),
  * on PostgreSQL in a bench database created for the run and dropped after it. Bounded: `seconds` per
  * scenario plus a one-second warm-up, against 127.0.0.1 only. Then analytics at size (bench/analytics.ts),
- * unless --only leaves it out or --analytics-sizes is `off`: the longest part (a million views take minutes
- * to seed on each engine). The recording upload (bench/recording-upload.ts) runs once per engine after the
- * scenarios (`--only recording` alone).
+ * unless --only leaves it out or --analytics-sizes is `off`: the longest part. By default 10k and 100k views,
+ * to keep a whole run near ten minutes; a million views take a quarter of an hour to seed on PGlite, so that
+ * size is asked for (`--analytics-sizes 10000,100000,1000000`). The recording upload (bench/recording-upload.ts) runs once per engine after the
+ * scenarios (`--only recording` alone). The server's resident memory (VmRSS of its pid) is sampled through each
+ * scenario's timed run. The table goes to stdout and, as JSON and Markdown, to bench/results/ (latest.json,
+ * latest.md and a copy named by the run's start time).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -31,7 +34,7 @@ const { values: args } = parseArgs({
     /** Comma-separated parts of scenario names: run those (and the baselines they name) only. */
     only: { type: 'string' },
     /** Views the analytics bench seeds its demo to, in order, or `off`. */
-    'analytics-sizes': { type: 'string', default: '10000,100000,1000000' },
+    'analytics-sizes': { type: 'string', default: '10000,100000' },
   },
 });
 const seconds = Number(args.seconds);
@@ -46,6 +49,8 @@ interface Ready {
   key: string;
   ids: Record<string, string>;
   engine: string;
+  /** The server process (bench/server.ts runs in it, not in a grandchild), for its RSS. */
+  pid: number;
 }
 
 interface Figures {
@@ -56,10 +61,41 @@ interface Figures {
   p99: number;
   failed: number;
   ratio?: number;
+  /** Units/s against the `compare` baseline's units/s (median of the rounds). */
+  compareRatio?: number;
+  /** The server process's resident memory in MB during the timed run: the highest sample, and the median. */
+  rssPeak?: number;
+  rssSteady?: number;
   target?: number;
   note?: string;
   /** Lowest and highest ratio over the rounds. */
   spread?: string;
+}
+
+/** VmRSS of a process in MB, from /proc (Linux); undefined elsewhere or once it has exited. */
+function rssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's RSS every 200 ms until stopped: the peak and the median of the samples. */
+function sampleRss(pid: number) {
+  const samples: number[] = [];
+  const take = () => {
+    const mb = rssMb(pid);
+    if (mb !== undefined) samples.push(mb);
+  };
+  take();
+  const timer = setInterval(take, 200);
+  return () => {
+    clearInterval(timer);
+    take();
+    return samples.length > 0 ? { peak: Math.max(...samples), steady: median(samples) } : undefined;
+  };
 }
 
 function startServer(env: NodeJS.ProcessEnv) {
@@ -72,7 +108,7 @@ function startServer(env: NodeJS.ProcessEnv) {
     child.stdout.on('data', (d) => {
       out += d;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as Ready);
+      if (line) resolve({ ...(JSON.parse(line) as Ready), pid: child.pid! });
     });
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
@@ -94,10 +130,12 @@ function selected() {
   for (let grew = true; grew; ) {
     grew = false;
     for (const s of [...chosen]) {
-      const base = SCENARIOS.find((b) => b.name === s.baseline);
-      if (base && !chosen.has(base)) {
-        chosen.add(base);
-        grew = true;
+      for (const name of [s.baseline, s.compare]) {
+        const base = SCENARIOS.find((b) => b.name === name);
+        if (base && !chosen.has(base)) {
+          chosen.add(base);
+          grew = true;
+        }
       }
     }
   }
@@ -106,6 +144,7 @@ function selected() {
 
 /** One timed run of one scenario (after its warm-up), with what it stored when it stores. */
 async function runOnce(scenario: Scenario, ready: Ready, engine: string): Promise<Figures> {
+  if (scenario.inProcess) return runInProcess(scenario, ready, engine);
   const url = `${scenario.server === 'app' ? ready.app : ready.bare}${scenario.path(ready.ids)}`;
   const headers = scenario.headers?.(ready.ids, ready.key) ?? {};
   const next = scenario.post?.(ready.ids);
@@ -124,7 +163,9 @@ async function runOnce(scenario: Scenario, ready: Ready, engine: string): Promis
     : undefined;
   await autocannon({ url, connections, duration: 1, headers, requests }); // warm-up: caches, JIT, pool
   const storedBefore = scenario.stored ? await count(ready.bare, scenario.stored) : 0;
+  const stopSampling = sampleRss(ready.pid);
   const r = await autocannon({ url, connections, duration: seconds, headers, requests });
+  const rss = stopSampling();
   const units = scenario.units ?? 1;
   const figures: Figures = {
     engine,
@@ -134,6 +175,8 @@ async function runOnce(scenario: Scenario, ready: Ready, engine: string): Promis
     p99: r.latency.p99,
     failed: r.non2xx + r.errors,
     target: scenario.target,
+    rssPeak: rss?.peak,
+    rssSteady: rss?.steady,
   };
   if (scenario.stored) {
     const acknowledged = r['2xx'] * units;
@@ -144,11 +187,35 @@ async function runOnce(scenario: Scenario, ready: Ready, engine: string): Promis
   return figures;
 }
 
-const median = (values: number[]) => {
+/** A scenario the server runs itself (`inProcess`): a one-second warm-up, then `seconds` of it. */
+async function runInProcess(scenario: Scenario, ready: Ready, engine: string): Promise<Figures> {
+  const url = `${scenario.server === 'app' ? ready.app : ready.bare}${scenario.path(ready.ids)}`;
+  const run = async (s: number) => {
+    const res = await fetch(`${url}?seconds=${s}&loops=${connections}`, { method: 'POST' });
+    if (!res.ok) throw new Error(`${scenario.name}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { units: number; seconds: number; p50: number; p99: number };
+  };
+  await run(1);
+  const stopSampling = sampleRss(ready.pid);
+  const r = await run(seconds);
+  const rss = stopSampling();
+  return {
+    engine,
+    name: scenario.name,
+    rps: r.units / r.seconds,
+    p50: r.p50,
+    p99: r.p99,
+    failed: 0,
+    rssPeak: rss?.peak,
+    rssSteady: rss?.steady,
+  };
+}
+
+function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+}
 
 /**
  * Every selected scenario, `rounds` times over. A ratio is taken within each round (scenario against its
@@ -159,6 +226,7 @@ async function measure(engine: string, ready: Ready): Promise<Figures[]> {
   const scenarios = selected();
   const runs = new Map<string, Figures[]>(scenarios.map((s) => [s.name, []]));
   const ratios = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
+  const compared = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < rounds; round++) {
     const thisRound = new Map<string, Figures>();
     for (const scenario of scenarios) {
@@ -167,11 +235,16 @@ async function measure(engine: string, ready: Ready): Promise<Figures[]> {
       runs.get(scenario.name)!.push(figures);
       const base = scenario.baseline ? thisRound.get(scenario.baseline) : undefined;
       if (base) ratios.get(scenario.name)!.push(figures.rps / base.rps);
+      const other = scenario.compare ? thisRound.get(scenario.compare) : undefined;
+      if (other) compared.get(scenario.name)!.push(figures.rps / other.rps);
     }
   }
   return scenarios.map((scenario) => {
     const all = runs.get(scenario.name)!;
     const r = ratios.get(scenario.name)!;
+    const c = compared.get(scenario.name)!;
+    const peaks = all.flatMap((f) => (f.rssPeak === undefined ? [] : [f.rssPeak]));
+    const steadies = all.flatMap((f) => (f.rssSteady === undefined ? [] : [f.rssSteady]));
     return {
       engine,
       name: scenario.name,
@@ -181,6 +254,9 @@ async function measure(engine: string, ready: Ready): Promise<Figures[]> {
       failed: all.reduce((n, f) => n + f.failed, 0),
       ratio: r.length > 0 ? median(r) : undefined,
       spread: r.length > 1 ? `${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}` : undefined,
+      compareRatio: c.length > 0 ? median(c) : undefined,
+      rssPeak: peaks.length > 0 ? Math.max(...peaks) : undefined,
+      rssSteady: steadies.length > 0 ? median(steadies) : undefined,
       target: scenario.target,
       note: all.map((f) => f.note).filter(Boolean).join('; ') || undefined,
     };
@@ -235,14 +311,18 @@ const engines: Array<'pglite' | 'postgres'> = ['pglite'];
 if (postgresUrl && !args['pglite-only']) engines.push('postgres');
 else console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL or DATABASE_URL, or pass --postgres with TEST_DATABASE_URL)');
 
-console.log(
-  `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process\n`,
-);
+// On a shared machine the figures move with what else runs: the load average at the start goes with them.
+const startedAt = new Date();
+const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
+const setup = `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process`;
+console.log(`${setup}; load average at start ${loadAtStart.join(', ')} (${cpus().length} cores)\n`);
 const all: Figures[] = [];
 if (selected().length > 0 || recordingWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
 
+const mb = (v: number | undefined) => (v === undefined ? '' : v.toFixed(0));
+const header = ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target', 'vs INSERT', 'RSS peak MB', 'RSS steady MB'];
 const rows = [
-  ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target'],
+  header,
   ...all.map((f) => [
     f.engine,
     f.name,
@@ -253,6 +333,9 @@ const rows = [
     f.ratio === undefined ? '' : f.ratio.toFixed(2),
     f.spread ?? '',
     f.target === undefined ? '' : `>= ${f.target} ${f.ratio !== undefined && f.ratio >= f.target ? 'ok' : 'MISS'}`,
+    f.compareRatio === undefined ? '' : f.compareRatio.toFixed(2),
+    mb(f.rssPeak),
+    mb(f.rssSteady),
   ]),
 ];
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -260,28 +343,81 @@ for (const [i, row] of rows.entries()) {
   console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-for (const f of all.filter((x) => x.note)) console.log(`${f.engine} ${f.name}: ${f.note}`);
-for (const r of recordingRuns) {
-  console.log(
+const notes = all.filter((x) => x.note).map((f) => `${f.engine} ${f.name}: ${f.note}`);
+for (const note of notes) console.log(note);
+const recordingLines = recordingRuns.map(
+  (r) =>
     `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
-      `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
-      `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
-  );
-}
+    `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
+    `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
+);
+for (const line of recordingLines) console.log(line);
 const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} scenario(s) had failed requests: the figures are not meaningful.`);
   process.exitCode = 1;
 }
 
+let analyticsOutput = '';
 const analyticsWanted = !args.only || args.only.split(',').some((p) => p.trim().toLowerCase() === 'analytics');
 if (analyticsWanted && args['analytics-sizes'] !== 'off') {
   console.log(`\nAnalytics at size (${args['analytics-sizes']} views)`);
   const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/analytics.ts', args['analytics-sizes']!], {
     // The analytics bench reads the same variables; an empty one means PGlite only.
     env: { ...process.env, BENCH_DATABASE_URL: engines.includes('postgres') ? postgresUrl : '', DATABASE_URL: '', TEST_DATABASE_URL: '' },
-    stdio: 'inherit',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.on('data', (chunk: Buffer) => {
+    analyticsOutput += chunk;
+    process.stdout.write(chunk);
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) process.exitCode = 1;
+}
+
+writeResults();
+
+/**
+ * bench/results/latest.json and latest.md, and the same under the run's start time (bench-<time>.json/.md):
+ * the JSON for tools and comparisons, the Markdown to paste into docs.
+ */
+function writeResults() {
+  const dir = path.join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const result = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    loadAverageAtStart: loadAtStart,
+    cores: cpus().length,
+    node: process.version,
+    options: { seconds, rounds, connections, only: args.only ?? null, analyticsSizes: args['analytics-sizes'] },
+    engines,
+    scenarios: all,
+    recordingUploads: recordingRuns,
+    analytics: analyticsOutput || null,
+    failed: failed.length,
+  };
+  const cell = (v: string) => v.replace(/\|/g, '\\|');
+  const md = [
+    `# npm run bench, ${startedAt.toISOString()}`,
+    '',
+    `${setup}. Load average at start: ${loadAtStart.join(', ')} (${cpus().length} cores), Node ${process.version}.`,
+    'Ratio: per s against the baseline of the same round (docs/benchmarks.md); vs INSERT: ingestion events/s against the bare',
+    'INSERT of the same rows in the server process (like for like); RSS: the server process, sampled every 200 ms during the timed runs.',
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i < 2 ? '---' : '--:')).join('|')}|`,
+    ...rows.slice(1).map((r) => `| ${r.map(cell).join(' | ')} |`),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    ...recordingLines.map((l) => `- ${l}`),
+    ...(analyticsOutput ? ['', '## Analytics at size', '', '```', analyticsOutput.trimEnd(), '```'] : []),
+    '',
+  ].join('\n');
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  for (const name of ['latest', `bench-${stamp}`]) {
+    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(path.join(dir, `${name}.md`), md);
+  }
+  console.log(`\nResults: bench/results/latest.json, latest.md (and bench-${stamp}.*)`);
 }

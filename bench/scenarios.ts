@@ -22,6 +22,13 @@ export interface Scenario {
   stored?: string;
   baseline?: string;
   target?: number;
+  /**
+   * Not HTTP load: one POST to this path of the bare server makes the server run the work itself for the
+   * scenario's seconds and answer with its figures (`{units, seconds, p50, p99}`).
+   */
+  inProcess?: true;
+  /** A second baseline, reported as the like-for-like ratio (units/s against units/s). */
+  compare?: string;
 }
 
 export interface SeedContext {
@@ -31,7 +38,9 @@ export interface SeedContext {
 }
 
 const VIEWER_SESSIONS = 200;
-const EVENTS_PER_REQUEST = 10;
+export const EVENTS_PER_REQUEST = 10;
+/** Demos in the workspace the list scenarios page through: a team a few years in. */
+const LISTED_DEMOS = 500;
 
 /**
  * A demo of 10 steps and 20 hotspots (its own account and key), published, with a link and 200 viewer
@@ -51,8 +60,20 @@ async function seedViewerDemo({ app }: SeedContext): Promise<Record<string, stri
   return { demoId: demo.id, demoKey: auth.authorization.slice('Bearer '.length), token, sessions: sessions.join('\n') };
 }
 
+/**
+ * A workspace of its own with LISTED_DEMOS demos (titles and source URLs, no steps), for the list scenarios:
+ * the list reads the workspace's demos newest first, one page at a time.
+ */
+async function seedListedDemos({ app }: SeedContext): Promise<Record<string, string>> {
+  const { call, auth } = await seedDemo(app, ['demos:read', 'demos:write'], 0);
+  for (let i = 1; i < LISTED_DEMOS; i++) {
+    await call('POST', '/v1/demos', { title: `Listed demo ${i}`, source_url: `https://example.com/app/${i}` }, auth);
+  }
+  return { listKey: auth.authorization.slice('Bearer '.length) };
+}
+
 /** Extra data for scenarios; each returns ids to merge into `ids`. Runs in the server process. */
-export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [seedViewerDemo];
+export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [seedViewerDemo, seedListedDemos];
 
 export const SCENARIOS: Scenario[] = [
   { name: 'bare: constant', server: 'bare', path: () => '/const' },
@@ -73,6 +94,15 @@ export const SCENARIOS: Scenario[] = [
     baseline: 'bare: one PK SELECT',
     target: 0.5,
   },
+  ...[20, 100].map(
+    (perPage): Scenario => ({
+      name: `GET /v1/demos?per_page=${perPage} (${LISTED_DEMOS} demos)`,
+      server: 'app',
+      path: () => `/v1/demos?per_page=${perPage}`,
+      headers: (ids) => ({ authorization: `Bearer ${ids.listKey}` }),
+      baseline: 'bare: one PK SELECT',
+    }),
+  ),
   // The app's own floor: every hook (request id, rate-limit bookkeeping, headers, metrics) on a constant.
   { name: 'app: GET /healthz (constant)', server: 'app', path: () => '/healthz', baseline: 'bare: constant' },
   {
@@ -82,6 +112,16 @@ export const SCENARIOS: Scenario[] = [
     headers: (ids) => ({ cookie: ids.sessions!.split('\n')[0]! }),
     baseline: 'bare: constant',
     target: 0.5,
+  },
+  // The like-for-like floor of ingestion: the per-event row the API stores (ingested_events: session, event
+  // id, time; same primary key and foreign key), inserted EVENTS_PER_REQUEST to a statement by as many
+  // concurrent loops as the load has connections, inside the server process: no HTTP, no JSON, no views
+  // or roll-ups. Events/s against the API's events/s.
+  {
+    name: `bare: INSERT ${EVENTS_PER_REQUEST} events per statement (events/s, in-process)`,
+    server: 'bare',
+    path: () => '/insert-baseline',
+    inProcess: true,
   },
   {
     name: `POST /v1/viewer/:token/events (events/s, ${EVENTS_PER_REQUEST} per request)`,
@@ -106,5 +146,6 @@ export const SCENARIOS: Scenario[] = [
     stored: '/ingested-events',
     baseline: 'bare: one PK SELECT',
     target: 1.0,
+    compare: `bare: INSERT ${EVENTS_PER_REQUEST} events per statement (events/s, in-process)`,
   },
 ];

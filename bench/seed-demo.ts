@@ -12,10 +12,10 @@ export function caller(app: FastifyInstance) {
 }
 
 /**
- * A fresh account, an API key with `scopes`, and a demo of 10 steps (small PNGs) with 2 hotspots each:
+ * A fresh account, an API key with `scopes`, and a demo of `steps` steps (small PNGs) with 2 hotspots each:
  * the demo the demos and viewer benchmarks read.
  */
-export async function seedDemo(app: FastifyInstance, scopes: Scope[]) {
+export async function seedDemo(app: FastifyInstance, scopes: Scope[], steps = 10) {
   const call = caller(app);
   const signup = await call('POST', '/v1/auth/signup', { email: `bench.${Date.now()}@example.com`, password: 'correct horse battery staple' });
   const cookies = signup.cookies as Array<{ name: string; value: string }>;
@@ -25,7 +25,7 @@ export async function seedDemo(app: FastifyInstance, scopes: Scope[]) {
   const auth = { authorization: `Bearer ${keyRes.json().data.key}` };
 
   const demo = (await call('POST', '/v1/demos', { title: 'Bench demo', source_url: 'https://example.com' }, auth)).json().data as { id: string };
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < steps; i++) {
     const step = (
       await app.inject({
         method: 'POST',

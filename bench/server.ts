@@ -6,6 +6,8 @@
  * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files). Prints one JSON line
  * `{app, bare, key, ids}` on stdout when ready; exits on SIGTERM.
  */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { members } from '../src/accounts/accounts.tables';
@@ -13,8 +15,9 @@ import { buildApp, registerJobs } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
+import { viewerSessions } from '../src/shares/shares.tables';
 import { ingestedEvents } from '../src/views/views.tables';
-import { SEEDS } from './scenarios';
+import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 
 const url = process.env.BENCH_DATABASE_URL || undefined;
 const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: process.env.BENCH_DATA_DIR });
@@ -72,6 +75,35 @@ bare.get('/select', async () => {
 
 // What the ingestion scenario stored, to check it against what was acknowledged.
 bare.get('/ingested-events', async () => ({ n: (await database.db.select({ n: count() }).from(ingestedEvents))[0]!.n }));
+
+// The ingestion baseline (bench/scenarios.ts): `loops` concurrent loops, each inserting EVENTS_PER_REQUEST
+// ingested_events rows per statement for the seeded viewer sessions until `seconds` are up. Run here, not
+// over HTTP, so that it is the database's floor for the same rows.
+const sessionIds = (await database.db.select({ id: viewerSessions.id }).from(viewerSessions)).map((r) => r.id);
+bare.post<{ Querystring: { seconds: string; loops: string } }>('/insert-baseline', async (request) => {
+  const end = performance.now() + Number(request.query.seconds) * 1000;
+  const latencies: number[] = [];
+  let next = 0;
+  const loop = async () => {
+    while (performance.now() < end) {
+      const at = new Date();
+      const rows = Array.from({ length: EVENTS_PER_REQUEST }, () => ({
+        sessionId: sessionIds[next++ % sessionIds.length]!,
+        eventId: randomUUID(),
+        at,
+      }));
+      const t0 = performance.now();
+      await database.db.insert(ingestedEvents).values(rows);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: Number(request.query.loops) }, loop));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return { units: latencies.length * EVENTS_PER_REQUEST, seconds: elapsed, p50: at(0.5), p99: at(0.99) };
+});
 
 const appAddress = await app.listen({ host: '127.0.0.1', port: 0 });
 const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 });
