@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, registerJobs } from './app';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { type Bus, createLocalBus, createPostgresBus, createRedisBus } from './core/bus';
+import { connectRedis } from './core/redis';
 import { resolveSecretKey } from './core/secret-key';
 import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
@@ -56,7 +56,12 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
   }
   const secretKey = resolveSecretKey(config.SECRET_KEY, config.DATA_DIR);
   const database = await openConfiguredDatabase(config);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.REDIS_URL
+    ? await connectRedis(config.REDIS_URL, log).catch(async (error: Error) => {
+        await database.close();
+        throw new RuntimeError(error.message);
+      })
+    : undefined;
   let bus: Bus;
   if (redis) bus = await createRedisBus(redis);
   else if (database.kind === 'postgres') bus = await createPostgresBus(database);

@@ -5,11 +5,14 @@ import type { Changes } from './changes';
  * A TaggedCache kept right by announced changes: an entry goes when a change names one of its tags, and a
  * load that was in flight while any change was heard is returned to its caller but not stored. Without
  * that guard a load that read the state just before a change (a key just before its revocation) would be
- * cached after the change's announcement and served until its TTL.
+ * cached after the change's announcement and served until its TTL. While changes from other processes
+ * cannot be heard (the bus is down), it serves and stores nothing: every read goes to the loader, and
+ * everything cached before is dropped, on the way down and again on the way back.
  */
 export class GuardedCache<V> {
   private readonly entries: TaggedCache<V>;
   private readonly unsubscribe: () => void;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly changes: Changes,
@@ -18,24 +21,26 @@ export class GuardedCache<V> {
   ) {
     this.entries = new TaggedCache(ttlMs, maxEntries);
     this.unsubscribe = changes.subscribe((tag) => this.entries.invalidateTag(tag));
+    this.unwatch = changes.onGap(() => this.entries.clear());
   }
 
   get(key: string): V | undefined {
-    return this.entries.get(key);
+    return this.changes.live ? this.entries.get(key) : undefined;
   }
 
   /** The cached value of `key`, or `loader`'s (stored with `tags(value)` unless a change overtook it). */
   async load(key: string, tags: (value: V) => string[], loader: () => Promise<V | undefined>): Promise<V | undefined> {
-    const hit = this.entries.get(key);
+    const hit = this.get(key);
     if (hit !== undefined) return hit;
     const epoch = this.changes.epoch;
     const value = await loader();
-    if (value !== undefined && epoch === this.changes.epoch) this.entries.set(key, value, tags(value));
+    if (value !== undefined && epoch === this.changes.epoch && this.changes.live) this.entries.set(key, value, tags(value));
     return value;
   }
 
   close() {
     this.unsubscribe();
+    this.unwatch();
     this.entries.clear();
   }
 }

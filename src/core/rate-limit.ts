@@ -47,7 +47,13 @@ export class RateLimits {
       blockDuration: policy.blockDuration ?? 0,
     };
     const limiter = this.redis
-      ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(options) })
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: this.redis,
+          // Redis away: each process counts on its own (so N processes allow up to N budgets) until it is back.
+          insuranceLimiter: new RateLimiterMemory(options),
+          rejectIfRedisNotReady: true,
+        })
       : new RateLimiterMemory(options);
     this.limiters.set(name, { limiter, policy });
     return limiter;
