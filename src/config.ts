@@ -114,6 +114,8 @@ const settingsSchema = z.object({
   GENERATION_WORKERS: positiveInt(2),
   // The generator keeps within it (skipping pages it has no time for); the generation job's deadline too.
   GENERATION_TIMEOUT: duration('60s'),
+  // Renewed every third of it by the worker running a generation; lapsed, the generation is taken over.
+  GENERATION_LEASE: duration('30s'),
   WEBHOOK_RETRY_DELAYS: durationList('1m,5m,30m,2h,8h').meta({
     description: 'Delays before each retry of a failed webhook delivery (one retry per entry), jittered by ±10%.',
   }),

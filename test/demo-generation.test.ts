@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGeneration, sweepGenerations } from '../src/demos/demos.jobs';
+import { runGeneration, sweepGenerations, takeOverLapsedGenerations } from '../src/demos/demos.jobs';
+import { GENERATE_QUEUE } from '../src/demos/demos.service';
 import { demos } from '../src/demos/demos.tables';
 import { events } from '../src/events/events.tables';
 import { createTestDatabase } from './helpers/database';
@@ -157,6 +158,68 @@ describe('demo generation', () => {
     });
   });
 
+  describe('lease', () => {
+    it('takes over a generation whose lease lapsed, fences the dead attempt and its job, and gives up after two takeovers', async () => {
+      const t = await createTestApp({ config: { GENERATION_LEASE: 60_000 } });
+      try {
+        const key = await t.apiKey('all');
+        const db = t.ctx.database.db;
+        const created = (
+          await t.app.inject({ method: 'POST', url: '/v1/demos', headers: bearer(key), payload: { source_url: 'https://example.com/lease', generate_with_ai: true } })
+        ).json().data;
+        const [queued] = await db.select().from(demos).where(eq(demos.id, created.id));
+        // A worker claimed it, then died: its lease was last renewed long ago.
+        const stale = new Date(Date.now() - 5 * 60_000);
+        await db
+          .update(demos)
+          .set({ generationStatus: 'running', generationAttempt: 'dead-attempt', generationHeartbeatAt: stale })
+          .where(eq(demos.id, created.id));
+        // A fresh lease is left alone.
+        expect(await takeOverLapsedGenerations(t.ctx)).toBe(1);
+        expect(await takeOverLapsedGenerations(t.ctx)).toBe(0);
+        const [taken] = await db.select().from(demos).where(eq(demos.id, created.id));
+        expect(taken).toMatchObject({ status: 'generating', generationStatus: 'queued', generationAttempt: null, generationHeartbeatAt: null });
+        expect(taken!.generationJobId).not.toBe(queued!.generationJobId);
+        const job = await t.ctx.queue.boss.getJobById(GENERATE_QUEUE, taken!.generationJobId!);
+        expect(job?.data).toMatchObject({ demoId: created.id, takeovers: 1 });
+        const old = await t.ctx.queue.boss.getJobById(GENERATE_QUEUE, queued!.generationJobId!, { includeArchive: true });
+        expect(old?.state).toBe('cancelled');
+
+        // The old job, retried by pg-boss, does not run; the new one does.
+        let calls = 0;
+        const counting = {
+          ...t.ctx,
+          generator: async (o: { url: string }) => {
+            calls++;
+            return fixtureResult(o.url, 2, 'Leased');
+          },
+        };
+        await runGeneration(counting as typeof t.ctx, { demoId: created.id, replaceTitle: false }, queued!.generationJobId!);
+        expect(calls).toBe(0);
+        await runGeneration(counting as typeof t.ctx, { demoId: created.id, replaceTitle: false }, taken!.generationJobId!);
+        expect(calls).toBe(1);
+        const [done] = await db.select().from(demos).where(eq(demos.id, created.id));
+        expect(done).toMatchObject({ status: 'draft', generationStatus: 'succeeded', generationHeartbeatAt: null });
+
+        // A generation whose worker died three times is given up with a clear error.
+        const again = (await t.app.inject({ method: 'POST', url: `/v1/demos/${created.id}/generate`, headers: bearer(key) })).json().data;
+        expect(again.status).toBe('generating');
+        for (let i = 0; i < 3; i++) {
+          await db
+            .update(demos)
+            .set({ generationStatus: 'running', generationAttempt: `dead-${i}`, generationHeartbeatAt: stale })
+            .where(eq(demos.id, created.id));
+          expect(await takeOverLapsedGenerations(t.ctx)).toBe(1);
+        }
+        const [failed] = await db.select().from(demos).where(eq(demos.id, created.id));
+        expect(failed).toMatchObject({ status: 'draft', generationStatus: 'failed' });
+        expect(failed!.generationError).toContain('stopped 3 times');
+      } finally {
+        await t.close();
+      }
+    });
+  });
+
   describe('limits', () => {
     it('refuses a second concurrent generation in one workspace (429), not in another', async () => {
       const t = await createTestApp({ config: { GENERATION_CONCURRENCY: 1 } });
@@ -216,11 +279,14 @@ describe('demo generation', () => {
           payload: { source_url: 'https://example.com/a', generate_with_ai: true },
         });
         const id = res.json().data.id;
+        // pg-boss retries an expired job under its own id: both attempts run the demo's job.
+        const [row] = await t.ctx.database.db.select().from(demos).where(eq(demos.id, id));
+        const jobId = row!.generationJobId!;
         const stale = blockingGenerator(() => fixtureResult('https://example.com/a', 1, 'Stale'));
         const fresh = blockingGenerator(() => fixtureResult('https://example.com/a', 2, 'Fresh'));
-        const first = runGeneration({ ...t.ctx, generator: stale.generator }, { demoId: id, replaceTitle: true }, 'job-1');
+        const first = runGeneration({ ...t.ctx, generator: stale.generator }, { demoId: id, replaceTitle: true }, jobId);
         while (stale.calls() === 0) await new Promise((r) => setTimeout(r, 10));
-        const second = runGeneration({ ...t.ctx, generator: fresh.generator }, { demoId: id, replaceTitle: true }, 'job-2');
+        const second = runGeneration({ ...t.ctx, generator: fresh.generator }, { demoId: id, replaceTitle: true }, jobId);
         while (fresh.calls() === 0) await new Promise((r) => setTimeout(r, 10));
         stale.release();
         await first;

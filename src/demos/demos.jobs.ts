@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { Kernel } from '../context';
 import { randomToken } from '../core/crypto';
 import { newId } from '../core/ids';
@@ -38,6 +39,47 @@ export async function registerDemosJobs(ctx: Kernel) {
   await ctx.queue.schedule(SWEEP_QUEUE, '*/5 * * * *');
   // Once at start-up too, so demos orphaned by a crash do not wait for the schedule.
   await ctx.queue.send(SWEEP_QUEUE, {});
+  if (ctx.queue.runsWorkers) startLeaseSweep(ctx);
+}
+
+/**
+ * Every worker looks for lapsed generation leases at start and every third of GENERATION_LEASE: pg-boss's
+ * cron runs once a minute at best, and its expiry (GENERATION_TIMEOUT + 75 s) is far longer than a lease.
+ */
+function startLeaseSweep(ctx: Kernel) {
+  const log = pino({ level: ctx.config.LOG_LEVEL, name: 'generation' });
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    running ??= takeOverLapsedGenerations(ctx)
+      .then(() => {})
+      .catch((error) => log.warn({ err: error }, 'generation lease sweep failed; trying again'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  sweep();
+  const timer = setInterval(sweep, Math.max(1_000, Math.floor(ctx.config.GENERATION_LEASE / 3)));
+  timer.unref();
+  ctx.queue.onStop(async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
+
+/**
+ * Renews the attempt's lease every third of GENERATION_LEASE while the generator runs. A failed renewal
+ * (database away) is tried again at the next tick; one that finds the attempt gone means the generation
+ * was taken over, and the final write will be fenced off by the attempt token anyway.
+ */
+function holdLease(ctx: Kernel, demoId: string, attempt: string): () => void {
+  const timer = setInterval(
+    () => {
+      repo.renewGenerationLease(ctx.database.db, demoId, attempt, ctx.clock.now()).catch(() => {});
+    },
+    Math.max(500, Math.floor(ctx.config.GENERATION_LEASE / 3)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 class GenerationTimeout extends Error {}
@@ -70,15 +112,20 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
   const claimed = await db.transaction(async (tx) => {
     const demo = await repo.lockDemoById(tx, job.demoId);
     if (demo?.status !== 'generating') return undefined;
+    // A job the lease sweep replaced (its worker was presumed dead) that pg-boss retries at its expiry.
+    if (demo.generationJobId && demo.generationJobId !== jobId) return undefined;
+    const now = ctx.clock.now();
     return repo.updateDemo(tx, demo.id, {
       generationStatus: 'running',
-      generationStartedAt: ctx.clock.now(),
+      generationStartedAt: now,
       generationAttempt: attempt,
+      generationHeartbeatAt: now,
       generationJobId: jobId,
       generationError: null,
     });
   });
   if (!claimed) return;
+  const releaseLease = holdLease(ctx, claimed.id, attempt);
 
   let result: GenerationResult | undefined;
   let failure: string | undefined;
@@ -91,6 +138,8 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     failure = checkResult(result);
   } catch (error) {
     failure = describe(error);
+  } finally {
+    releaseLease();
   }
 
   await db.transaction(async (tx) => {
@@ -118,6 +167,7 @@ async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, error: st
     generationError: error,
     generationFinishedAt: now,
     generationAttempt: null,
+    generationHeartbeatAt: null,
     generationKeepEdited: false,
     updatedAt: now,
   });
@@ -213,6 +263,7 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
     generationCaptureMode: result.captureMode,
     generationWriter: result.writer,
     generationAttempt: null,
+    generationHeartbeatAt: null,
     generationKeepEdited: false,
   });
   await repo.touchAfterStepChange(tx, demo.id, now);
@@ -274,4 +325,62 @@ export async function sweepGenerations(ctx: Kernel): Promise<void> {
       );
     });
   }
+}
+
+/** A generation whose worker died this many times is given up: the page itself may be what kills it. */
+const MAX_TAKEOVERS = 2;
+
+/**
+ * Hands each generation whose lease lapsed (its worker died mid-run) to a fresh job, in one transaction
+ * with the demo's row: a new job id and no attempt token, so neither the dead attempt (should its worker
+ * come back) nor the old job (should pg-boss retry it at expiry) can write. After MAX_TAKEOVERS the demo
+ * becomes a draft with an error instead. Safe to run in every worker at once: the row lock and the re-check
+ * let one of them take each generation over.
+ */
+export async function takeOverLapsedGenerations(ctx: Kernel): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.GENERATION_LEASE);
+  let taken = 0;
+  for (const lapsed of await repo.listLapsedGenerations(ctx.database.db, before)) {
+    // Read before the transaction: PGlite runs one connection, which the transaction would hold.
+    const old = lapsed.generationJobId
+      ? await ctx.queue.boss.getJobById<GenerateJob>(GENERATE_QUEUE, lapsed.generationJobId, { includeArchive: true })
+      : null;
+    const replaced = await ctx.database.db.transaction(async (tx) => {
+      const demo = await repo.lockDemoById(tx, lapsed.id);
+      const heartbeat = demo?.generationHeartbeatAt;
+      if (
+        demo?.status !== 'generating' ||
+        demo.generationStatus !== 'running' ||
+        demo.generationJobId !== lapsed.generationJobId ||
+        !heartbeat ||
+        heartbeat >= before
+      ) {
+        return undefined;
+      }
+      const takeovers = (old?.data.takeovers ?? 0) + 1;
+      if (takeovers > MAX_TAKEOVERS) {
+        await recordFailure(
+          ctx,
+          tx,
+          demo,
+          `The worker running this generation stopped ${MAX_TAKEOVERS + 1} times: run it again with POST /v1/demos/${demo.id}/generate`,
+        );
+        return { oldJobId: demo.generationJobId };
+      }
+      const job: GenerateJob = { demoId: demo.id, replaceTitle: old?.data.replaceTitle ?? false, takeovers };
+      const jobId = await ctx.queue.send(GENERATE_QUEUE, job, {}, tx);
+      await repo.updateDemo(tx, demo.id, {
+        generationStatus: 'queued',
+        generationAttempt: null,
+        generationHeartbeatAt: null,
+        generationJobId: jobId,
+      });
+      return { oldJobId: demo.generationJobId };
+    });
+    if (!replaced) continue;
+    taken++;
+    // The dead worker's job would stay active until pg-boss's expiry; its retry is fenced off, but needless.
+    if (replaced.oldJobId) await ctx.queue.boss.cancel(GENERATE_QUEUE, replaced.oldJobId).catch(() => {});
+  }
+  return taken;
 }

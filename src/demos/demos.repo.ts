@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
@@ -218,6 +218,34 @@ export async function countGenerating(db: Executor, workspaceId: string) {
 
 export async function listGenerating(db: Executor) {
   return db.select().from(demos).where(eq(demos.status, 'generating'));
+}
+
+/**
+ * Renews the lease of a running generation, only while `attempt` is still the demo's: false once the
+ * generation was taken over (or finished, or the demo deleted). The revision stays: no reader sees the lease.
+ */
+export async function renewGenerationLease(db: Executor, demoId: string, attempt: string, at: Date): Promise<boolean> {
+  const renewed = await db
+    .update(demos)
+    .set({ generationHeartbeatAt: at })
+    .where(and(eq(demos.id, demoId), eq(demos.status, 'generating'), eq(demos.generationAttempt, attempt)))
+    .returning({ id: demos.id });
+  return renewed.length > 0;
+}
+
+/** Running generations whose lease was last renewed before `before`: their worker is presumed dead. */
+export async function listLapsedGenerations(db: Executor, before: Date) {
+  return db
+    .select({ id: demos.id, generationJobId: demos.generationJobId })
+    .from(demos)
+    .where(
+      and(
+        eq(demos.status, 'generating'),
+        eq(demos.generationStatus, 'running'),
+        isNotNull(demos.generationHeartbeatAt),
+        lt(demos.generationHeartbeatAt, before),
+      ),
+    );
 }
 
 // ---- steps ---------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ export interface GenerateJob {
   demoId: string;
   /** The title was made up from the address: replace it with the page's own. */
   replaceTitle: boolean;
+  /** How many times a worker died running this generation (its lease lapsed) before this job was sent. */
+  takeovers?: number;
 }
 
 export interface DemosDeps {
