@@ -11,7 +11,7 @@ import { createAuthenticator } from './auth/authenticate';
 import type { AppContext, AppDeps, Kernel } from './context';
 import { registerContentTypePolicy } from './core/http/content-type';
 import { registerDocs } from './core/http/docs';
-import { registerErrorHandler } from './core/http/error-handler';
+import { registerErrorHandler, sendError, toAppError } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
@@ -30,6 +30,7 @@ import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
 import { viewerModule } from './viewer/viewer.module';
+import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { viewsModule } from './views/views.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
@@ -55,6 +56,7 @@ const MODULES: readonly AnyModule[] = [
   analyticsModule,
   notificationsModule,
   viewerModule,
+  viewerPrivacyModule,
   auditModule,
   mcpModule,
   webModule,
@@ -74,6 +76,10 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed escape or an overlong segment in the path: the documented error body, not Fastify's. The
+    // router refuses these before any hook runs, so the headers of the onSend hook below are set here.
+    frameworkErrors: (error, request, reply) =>
+      sendError(request, reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), toAppError(error)),
   }).withTypeProvider() as unknown as ZodApp;
 
   const kernel = createKernel(deps, app.log);

@@ -86,6 +86,8 @@ function contractScope(method: string, url: string): Scope | null {
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
+  // Erasing a viewer deletes views, as deleting a demo does: demos:write (admins only, by the table).
+  if (url === '/v1/viewer-erasures') return 'demos:write';
   if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
   // A recording becomes steps of a demo: it is demo writing, and reading it is reading demos.
   if (url.startsWith('/v1/recordings')) return read ? 'demos:read' : 'demos:write';

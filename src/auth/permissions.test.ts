@@ -8,6 +8,7 @@ describe('permissionsOf', () => {
       'demos.read',
       'demos.write',
       'demos.delete',
+      'viewers.erase',
       'analytics.read',
       'shares.read',
       'shares.write',

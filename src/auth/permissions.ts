@@ -45,6 +45,11 @@ export const PERMISSIONS = {
   'demos.read': { scope: 'demos:read', roles: EVERYONE },
   'demos.write': { scope: 'demos:write', roles: EDITORS },
   'demos.delete': { scope: 'demos:write', roles: ADMINS },
+  /**
+   * Erasing a viewer's views, sessions and access log (docs/sharing.md, Viewer privacy): deleting a demo's
+   * data, as `demos.delete` is, so the same scope and role. No analytics write scope exists among the eight.
+   */
+  'viewers.erase': { scope: 'demos:write', roles: ADMINS },
   'analytics.read': { scope: 'analytics:read', roles: EVERYONE },
   'shares.read': { scope: 'shares:read', roles: EVERYONE },
   'shares.write': { scope: 'shares:write', roles: EDITORS },

@@ -95,6 +95,29 @@ export class JobQueue {
     return this.boss.send(name, data, tx ? { ...options, db: transactionDb(tx) } : options);
   }
 
+  /**
+   * Deletes, in `tx`, every job of `name` whose data holds each field of `match` (compared in lower case),
+   * whatever its state, and its archived copies: for erasing personal data that jobs carry (a viewer's
+   * e-mail in a notification job). A job running at that moment has its data in memory already and ends
+   * as it would; pg-boss finds nothing to mark done.
+   */
+  async deleteJobs(tx: Executor, name: string, match: Record<string, string>): Promise<number> {
+    const conditions = Object.entries(match).map(([field, value]) => sql`lower(data->>${field}::text) = ${value.toLowerCase()}`);
+    const where = sql.join([sql`name = ${name}::text`, ...conditions], sql` and `);
+    let deleted = 0;
+    for (const table of ['job', 'archive']) {
+      const exists = (await tx.execute(sql`select to_regclass(${`pgboss.${table}`}) is not null as ok`)) as unknown as {
+        rows: Array<{ ok: boolean }>;
+      };
+      if (!exists.rows[0]?.ok) continue;
+      const result = (await tx.execute(sql`delete from ${sql.identifier('pgboss')}.${sql.identifier(table)} where ${where} returning 1`)) as unknown as {
+        rows: unknown[];
+      };
+      deleted += result.rows.length;
+    }
+    return deleted;
+  }
+
   /** Runs `handler` for each job of `name`; a throw fails the attempt and pg-boss retries it per the queue. */
   async work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
     if (!this.role.work) return;

@@ -1,0 +1,20 @@
+import { defineModule } from '../module';
+import { viewerPrivacyRoutes } from './viewer-privacy.routes';
+import { createViewerPrivacyService, type ViewerPrivacyService } from './viewer-privacy.service';
+
+declare module '../module' {
+  interface Services {
+    viewerPrivacy: { viewerPrivacy: ViewerPrivacyService };
+  }
+}
+
+/**
+ * Erasing a viewer's data by e-mail. It reaches into the tables of views, shares, webhooks and notifications
+ * in one transaction, so it sits above them all and none of them knows it.
+ */
+export const viewerPrivacyModule = defineModule({
+  name: 'viewerPrivacy',
+  owns: { permissions: ['viewers.erase'] },
+  create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
+  routes: viewerPrivacyRoutes,
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { withoutNul } from '../core/text';
+
+export const erasureBody = z
+  .object({
+    email: withoutNul(z.email())
+      .max(254)
+      .meta({ description: 'The viewer’s address, in any case: compared in lower case, as the viewer page stores it.' }),
+  })
+  .strict()
+  .meta({ examples: [{ email: 'ana@globex.com' }] });
+
+const count = (description: string) => z.number().int().min(0).meta({ description });
+
+export const erasureSchema = z
+  .object({
+    views: count('Views removed: the address’s, and those of its viewer sessions begun before it identified.'),
+    step_times: count('Per-step rows of those views (time spent on each step).'),
+    viewer_sessions: count('Viewer sessions removed (the viewer is signed out of the share page).'),
+    dedup_ids: count('Event ids kept to de-duplicate retried viewer events, removed with their sessions.'),
+    access_log_entries: count('Share access-log lines with the address, removed.'),
+    webhook_events: count('Outbox events whose viewer_email and viewer_name were blanked.'),
+    webhook_deliveries: count('Webhook delivery bodies whose address was blanked.'),
+    webhook_deliveries_cancelled: count('Of these, deliveries not sent yet, cancelled rather than sent.'),
+    webhook_response_excerpts: count('Logged receiver responses that echoed the address, removed.'),
+    notification_records: count('Records and queued jobs of e-mail notifications about this viewer, removed.'),
+    demos_recomputed: count('Demos whose analytics were rebuilt from their remaining views.'),
+    days_recomputed: count('Demo-days rebuilt (views, steps, unique viewers, links, companies).'),
+    shares_recounted: count('Share links whose view_count and last_viewed_at were recounted.'),
+  })
+  .meta({
+    id: 'ViewerErasure',
+    description: 'What the erasure removed or blanked. Erasing an address nothing is recorded for answers zeros.',
+    examples: [
+      {
+        views: 3,
+        step_times: 7,
+        viewer_sessions: 2,
+        dedup_ids: 9,
+        access_log_entries: 4,
+        webhook_events: 5,
+        webhook_deliveries: 5,
+        webhook_deliveries_cancelled: 0,
+        webhook_response_excerpts: 0,
+        notification_records: 2,
+        demos_recomputed: 2,
+        days_recomputed: 2,
+        shares_recounted: 2,
+      },
+    ],
+  });
