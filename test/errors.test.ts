@@ -120,6 +120,26 @@ describe('every documented error status, with the documented body', () => {
     expect((await t.app.inject({ method: 'GET', url: MEMBERS, headers: bearer(key) })).json().meta.total).toBe(1);
   });
 
+  it('400 invalid_request, in the envelope, for a malformed escape or an overlong segment in the path (found by the fuzzer)', async () => {
+    expectErrorBody(await t.app.inject({ method: 'GET', url: '/v1/demos/%zz', headers: bearer(key) }), 400, 'invalid_request');
+    expectErrorBody(await t.app.inject({ method: 'PATCH', url: `/v1/demos/${'a'.repeat(3000)}`, headers: bearer(key), payload: {} }), 400, 'invalid_request');
+    expectErrorBody(await t.app.inject({ method: 'POST', url: `/v1/viewer/${'a'.repeat(3000)}/unlock`, payload: {} }), 400, 'invalid_request');
+  });
+
+  it('does not refuse a request without a body for its Content-Type (found by the fuzzer)', async () => {
+    const invited = await t.app.inject({ method: 'POST', url: MEMBERS, headers: bearer(key), payload: { email: 'gone.soon@example.com', role: 'viewer' } });
+    expect(invited.statusCode).toBe(201);
+    for (const type of ['application/xml', 'text/plain', 'multipart/form-data; boundary=x']) {
+      const res = await t.app.inject({ method: 'DELETE', url: `${MEMBERS}/mem_01jd3k7q9x8v2m4n6p0r5s7t9w`, headers: { ...bearer(key), 'content-type': type } });
+      expectErrorBody(res, 404, 'not_found');
+    }
+    const res = await t.app.inject({ method: 'DELETE', url: `${MEMBERS}/${invited.json().data.id}`, headers: { ...bearer(key), 'content-type': 'text/plain' } });
+    expect(res.statusCode, res.body).toBe(204);
+    // With a body, the type still counts.
+    const withBody = await t.app.inject({ method: 'POST', url: `${MEMBERS}/${admin.memberId}/invitation`, headers: { ...bearer(key), 'content-type': 'application/xml' }, payload: '<x/>' });
+    expectErrorBody(withBody, 415, 'unsupported_media_type');
+  });
+
   it('accepts application/json with a charset parameter', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
 import type { ZodApp } from './types';
@@ -9,17 +10,24 @@ declare module 'fastify' {
   }
 }
 
+const hasBody = (headers: IncomingHttpHeaders) => Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+
 /**
  * JSON in, JSON out: a body of any other type is a 415, unless the route names the type it takes. Checked
  * before parsing, so a form post to a JSON route never reaches its schema as a half-parsed object.
  */
 export function registerContentTypePolicy(app: FastifyInstance) {
   app.removeContentTypeParser('text/plain');
+  // Fastify runs a parser for any request of a body-carrying method that names a type, body or not: a DELETE
+  // sent with "Content-Type: text/plain" and nothing else was a 415. Here a request without a body is never
+  // refused for its header; one with a body of a type no route takes was refused by the hook below already.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    if (hasBody(request.headers)) done(new AppError('unsupported_media_type', 'Unsupported Content-Type: send application/json'));
+    else done(null, undefined);
+  });
   // A callback rather than an async hook: it runs on every request, and a promise would cost a microtask.
   app.addHook('onRequest', (request, _reply, done) => {
-    const hasBody =
-      Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return done();
+    if (!hasBody(request.headers)) return done();
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type === 'application/json') return done();
     const accepts = request.routeOptions.config?.accepts ?? [];

@@ -16,6 +16,10 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
     message: 'Body is empty but Content-Type is application/json',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'Malformed JSON body' },
+  // The router's own refusals (app.ts passes them here through `frameworkErrors`): without the mapping they
+  // were Fastify's bodies, and the second a 414, outside the table.
+  FST_ERR_BAD_URL: { code: 'invalid_request', message: 'Malformed URL: a % in the path must start a valid escape' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid_request', message: 'A path segment is too long to name anything' },
 };
 
 /** What a 503 for a lost database connection asks the client to wait before retrying. */
