@@ -10,6 +10,8 @@ import { DataDirLockedError } from '../db/data-dir-lock';
 import { JobQueue } from '../jobs/queue';
 import { openConfiguredDatabase, RuntimeError, startRuntime, type ProcessRole } from '../runtime';
 import { systemActor } from '../audit/actor';
+import { BackupError, backupEmbedded, restoreEmbedded } from '../backup/embedded-backup';
+import { migrateToPostgres } from '../backup/migrate-to-postgres';
 
 const USAGE = `Usage: demoshare <command> [options]
 
@@ -22,6 +24,12 @@ Commands:
                         create a user with a workspace of their own, as its admin
   keys create --email E --name N --scopes "demos:read demos:write ..."|all [--workspace NAME]
                         create an API key for that user; prints only the key
+  backup --to FILE      archive the embedded database (DATA_DIR) and its secret key into FILE; the server
+                        must be stopped (on PostgreSQL it prints the pg_dump commands instead)
+  restore --from FILE [--force]
+                        check FILE, then restore it into DATA_DIR (--force replaces what is there)
+  migrate-to-postgres --database-url URL
+                        copy the embedded database in DATA_DIR into an empty PostgreSQL database
   oauth-apps verify|unverify <client_id>
                         mark an OAuth app as verified by this instance's operator (shown on the consent page)
   mcp                   the MCP tools over stdio for an AI assistant, calling the instance at
@@ -59,6 +67,12 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await keysCommand(rest, loadConfig(env), out);
       case 'oauth-apps':
         return await oauthAppsCommand(rest, loadConfig(env), out);
+      case 'backup':
+        return await backupCommand(rest, loadConfig(env), out);
+      case 'restore':
+        return await restoreCommand(rest, loadConfig(env), out);
+      case 'migrate-to-postgres':
+        return await migrateToPostgresCommand(rest, loadConfig(env), out);
       case 'mcp':
         return await (await import('../mcp/mcp-stdio')).runMcpStdio(env, out.stderr);
       case 'help':
@@ -74,7 +88,12 @@ export async function main(argv: string[], env = process.env, out: Out = default
       out.stderr(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof RuntimeError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirLockedError ||
+      error instanceof RuntimeError ||
+      error instanceof BackupError
+    ) {
       out.stderr(error.message);
       return 1;
     }
@@ -108,7 +127,7 @@ async function run(config: Config, role: ProcessRole, out: Out): Promise<number>
   return 0;
 }
 
-function options(args: string[], spec: Record<string, { type: 'string' }>) {
+function options(args: string[], spec: Record<string, { type: 'string' | 'boolean' }>) {
   try {
     return parseArgs({ args, options: spec, allowPositionals: false, strict: true }).values as Record<
       string,
@@ -213,4 +232,70 @@ async function oauthAppsCommand(args: string[], config: Config, out: Out): Promi
   const app = await withServices(config, (ctx) => ctx.services.oauth.oauthApps.setVerified(clientId, sub === 'verify'));
   out.stderr(`${app.name} (${app.id}) is ${app.verified ? 'verified' : 'no longer verified'}.`);
   return 0;
+}
+
+const PG_DUMP_GUIDANCE = `DATABASE_URL is set: back up PostgreSQL with its own tools, which work while Demoshare runs:
+  pg_dump --format=custom --file demoshare.dump "$DATABASE_URL"
+and restore into a new, empty database with:
+  pg_restore --no-owner --exit-on-error --dbname "$NEW_DATABASE_URL" demoshare.dump
+Keep SECRET_KEY with the dump: without it API keys, sessions and webhook secrets cannot be read.
+See docs/operations.md ("Backups and restore"). Nothing was written.`;
+
+async function backupCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const values = options(args, { to: { type: 'string' } });
+  const file = required(values, 'to');
+  if (config.DATABASE_URL) {
+    out.stderr(PG_DUMP_GUIDANCE);
+    return 1;
+  }
+  const { manifest, bytes } = await backupEmbedded({ dataDir: config.DATA_DIR, secretKey: config.SECRET_KEY, file });
+  const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+  out.stderr(
+    `Backed up ${rows} rows in ${Object.keys(manifest.tables).length} tables (migration ${manifest.migrations.latest}) ` +
+      `to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB).`,
+  );
+  if (manifest.secret_key.source === 'environment') {
+    out.stderr('SECRET_KEY comes from the environment and is not in the backup: keep it with the backup, restore needs it.');
+  }
+  return 0;
+}
+
+async function restoreCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const values = options(args, { from: { type: 'string' }, force: { type: 'boolean' } });
+  const file = required(values, 'from');
+  if (config.DATABASE_URL) {
+    throw new UsageError('restore is for the embedded database (DATA_DIR): unset DATABASE_URL, or use pg_restore for PostgreSQL.');
+  }
+  const result = await restoreEmbedded({ dataDir: config.DATA_DIR, secretKey: config.SECRET_KEY, file, force: (values as Record<string, unknown>).force === true });
+  out.stderr(result.comparison);
+  out.stderr(`Restored ${file} (made ${result.manifest.created_at}, Demoshare ${result.manifest.app_version}) into ${config.DATA_DIR}.`);
+  if (result.needsSecretKey) out.stderr('Start the server with the same SECRET_KEY: the backup relies on it.');
+  return 0;
+}
+
+async function migrateToPostgresCommand(args: string[], config: Config, out: Out): Promise<number> {
+  const values = options(args, { 'database-url': { type: 'string' } });
+  const url = required(values, 'database-url');
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--database-url must be a postgres:// connection string.');
+  if (config.DATABASE_URL) {
+    throw new UsageError('migrate-to-postgres reads the embedded database in DATA_DIR: unset DATABASE_URL for this command.');
+  }
+  out.stderr(`Copying the embedded database in ${config.DATA_DIR} into ${redactUrl(url)}...`);
+  const result = await migrateToPostgres({ dataDir: config.DATA_DIR, url, log: out.stderr });
+  out.stderr(result.comparison);
+  out.stderr(
+    `Copied ${result.rows} rows; every table's count matches. Start Demoshare with DATABASE_URL set to the new database ` +
+      `(and SECRET_KEY set to the contents of ${config.DATA_DIR}/secret.key, unless it is set already).`,
+  );
+  return 0;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the target database';
+  }
 }

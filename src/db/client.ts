@@ -35,7 +35,7 @@ export interface Database {
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   migrate(): Promise<void>;
   close(): Promise<void>;
-  /** PGlite only: a dump of the data directory, to clone this database quickly (tests). */
+  /** PGlite only: a dump (tar) of the data directory: test templates clone it, `demoshare backup` archives it. */
   dump?(): Promise<Blob>;
   /** The connection string, when the engine is a PostgreSQL server. */
   readonly url?: string;
@@ -52,7 +52,10 @@ export interface OpenDatabaseOptions {
   /** Where PGlite keeps its files; unset means in memory (tests). */
   dataDir?: string;
   poolSize?: number;
-  /** PGlite only: start from this dump of a data directory instead of an empty cluster (test templates). */
+  /**
+   * PGlite only: start from this dump of a data directory instead of an empty cluster (test templates, and
+   * `demoshare restore` into a fresh `dataDir`).
+   */
   loadDataDir?: Blob;
 }
 
@@ -70,7 +73,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   }
   let client: PGlite;
   try {
-    client = dataDir ? new PGlite(path.join(dataDir, 'pgdata')) : new PGlite({ loadDataDir });
+    client = dataDir ? new PGlite(path.join(dataDir, 'pgdata'), { loadDataDir }) : new PGlite({ loadDataDir });
     await client.waitReady;
   } catch (error) {
     lock?.release();
@@ -163,25 +166,41 @@ function createListener(url: string) {
   /** Channels the current connection listens on. */
   let listening = new Set<string>();
   let closed = false;
+  let retry: NodeJS.Timeout | undefined;
   const quote = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+
+  /**
+   * After a lost connection: tries again after 1 s, then backing off to every 5 s, for as long as the database
+   * stays away (an outage outlasts one try), and tells every handler once it is back.
+   */
+  const reconnect = (delayMs = 1_000) => {
+    if (closed || handlers.size === 0 || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      ensure().then(
+        () => {
+          for (const set of handlers.values()) for (const handler of set) handler('');
+        },
+        () => reconnect(Math.min(delayMs * 2, 5_000)),
+      );
+    }, delayMs);
+    retry.unref();
+  };
+  // A terminated backend shows as 'error' (57P01) or only as 'end' (the socket closed): either way, reconnect.
+  const lost = (which: pg.Client) => {
+    if (client !== which && client) return;
+    client = undefined;
+    which.end().catch(() => {});
+    reconnect();
+  };
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (n) => {
       for (const handler of handlers.get(n.channel) ?? []) handler(n.payload ?? '');
     });
-    next.on('error', () => {
-      if (client === next) client = undefined;
-      next.end().catch(() => {});
-      if (closed || handlers.size === 0) return;
-      setTimeout(() => {
-        void ensure()
-          .then(() => {
-            for (const set of handlers.values()) for (const handler of set) handler('');
-          })
-          .catch(() => {});
-      }, 1_000).unref();
-    });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
     await next.connect();
     const channels = new Set<string>();
     for (const channel of handlers.keys()) {
@@ -232,6 +251,7 @@ function createListener(url: string) {
     },
     async close() {
       closed = true;
+      clearTimeout(retry);
       handlers.clear();
       const current = client;
       client = undefined;
