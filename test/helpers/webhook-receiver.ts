@@ -7,6 +7,8 @@ export interface Received {
   /** The raw bytes, exactly as they came off the wire. */
   body: Buffer;
   at: number;
+  /** When the whole answer was handed to the connection; unset while pending, or if the sender was gone. */
+  answeredAt?: number;
 }
 
 export interface Reply {
@@ -39,6 +41,9 @@ export class WebhookReceiver {
         if (reply.hang) return;
         setTimeout(() => {
           if (res.destroyed) return;
+          res.once('finish', () => {
+            entry.answeredAt = Date.now();
+          });
           res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...(reply.headers ?? {}) });
           res.end(reply.body ?? '');
         }, reply.delayMs ?? 0);
