@@ -12,13 +12,15 @@ import { useSession } from '../../session/session-context';
 import { useCan } from '../../session/use-can';
 import { BrandingSection } from './branding-section';
 import { ShareDefaultsSection } from './share-defaults-section';
+import { ViewerErasureSection } from './viewer-erasure-section';
 import { WorkspaceNameSection } from './workspace-name-section';
 import '../../styles/workspace.css';
 
 /** The workspace's own settings (admins change them; everyone sees them) and the signed-in member's place in it. */
 export function WorkspaceSettingsPage() {
   const { user, workspace } = useSession();
-  const canManage = useCan()('workspace.manage');
+  const allowed = useCan();
+  const canManage = allowed('workspace.manage');
   const settings = useResource(() => workspaceApi.get());
   const saved = (next: WorkspaceSettings) => settings.reload().then(() => next);
 
@@ -36,6 +38,7 @@ export function WorkspaceSettingsPage() {
           <ShareDefaultsSection settings={settings.data} canManage={canManage} onSaved={saved} />
         </>
       ) : null}
+      {allowed('viewers.erase') ? <ViewerErasureSection /> : null}
       <section className="card">
         <div className="card-header row row-between">
           <h2>Your account</h2>
