@@ -56,53 +56,68 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
   }
   const secretKey = resolveSecretKey(config.SECRET_KEY, config.DATA_DIR);
   const database = await openConfiguredDatabase(config);
-  const redis = config.REDIS_URL
-    ? await connectRedis(config.REDIS_URL, log).catch(async (error: Error) => {
-        await database.close();
-        throw new RuntimeError(error.message);
-      })
-    : undefined;
-  let bus: Bus;
-  if (redis) bus = await createRedisBus(redis);
-  else if (database.kind === 'postgres') bus = await createPostgresBus(database);
-  else bus = createLocalBus();
-  const mailer = config.SMTP_URL ? await createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : undefined;
-
-  const queue = new JobQueue(database, { work: role !== 'api' });
-  await queue.start((error) => log.error({ err: error }, 'job queue error'));
-  // Generation has its own guarded client: it outlives the app during shutdown until its jobs end.
-  const generationNet = new SafeFetch(AddressPolicy.fromList(config.ALLOW_PRIVATE_NETWORK_CIDRS));
-  const generator = createGenerator(generatorDepsFromConfig(config, generationNet, log.child({ module: 'generation' })));
-  const { app, ctx } = await buildApp({
-    config,
-    database,
-    secretKey,
-    queue,
-    bus,
-    redis,
-    mailer,
-    generator: (options) => generator.generate(options),
-  });
-  await registerJobs(ctx);
-
-  let address: string | undefined;
-  if (role !== 'worker') {
-    address = await app.listen({ port: config.PORT, host: config.HOST });
-  } else {
-    await app.ready();
-  }
-
+  // Everything opened so far, closed in reverse by close(), and by a start that fails half-way: a process
+  // that cannot start must exit, not hang on a pool or a timer nobody will close.
+  const opened: Array<() => unknown> = [() => database.close()];
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await app.close();
-      await queue.stop();
-      await generator.close();
-      await generationNet.close();
-      await bus.close();
-      await mailer?.close();
-      redis?.disconnect();
-      await database.close();
+      let failure: unknown;
+      for (const undo of opened.reverse()) {
+        await Promise.resolve()
+          .then(undo)
+          .catch((error: unknown) => {
+            failure ??= error;
+          });
+      }
+      if (failure) throw failure;
     })());
-  return { app, ctx, address, close };
+
+  try {
+    const redis = config.REDIS_URL
+      ? await connectRedis(config.REDIS_URL, log).catch((error: Error) => {
+          throw new RuntimeError(error.message);
+        })
+      : undefined;
+    if (redis) opened.push(() => redis.disconnect());
+    let bus: Bus;
+    if (redis) bus = await createRedisBus(redis);
+    else if (database.kind === 'postgres') bus = await createPostgresBus(database);
+    else bus = createLocalBus();
+    opened.push(() => bus.close());
+    const mailer = config.SMTP_URL ? await createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : undefined;
+    if (mailer) opened.push(() => mailer.close());
+
+    // Generation has its own guarded client: it outlives the app during shutdown until its jobs end.
+    const generationNet = new SafeFetch(AddressPolicy.fromList(config.ALLOW_PRIVATE_NETWORK_CIDRS));
+    opened.push(() => generationNet.close());
+    const generator = createGenerator(generatorDepsFromConfig(config, generationNet, log.child({ module: 'generation' })));
+    opened.push(() => generator.close());
+    const queue = new JobQueue(database, { work: role !== 'api' });
+    opened.push(() => queue.stop());
+    await queue.start((error) => log.error({ err: error }, 'job queue error'));
+    const { app, ctx } = await buildApp({
+      config,
+      database,
+      secretKey,
+      queue,
+      bus,
+      redis,
+      mailer,
+      generator: (options) => generator.generate(options),
+    });
+    opened.push(() => app.close());
+    await registerJobs(ctx);
+
+    let address: string | undefined;
+    if (role !== 'worker') {
+      address = await app.listen({ port: config.PORT, host: config.HOST });
+    } else {
+      await app.ready();
+    }
+    return { app, ctx, address, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
 }

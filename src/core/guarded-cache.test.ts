@@ -7,7 +7,7 @@ import { GuardedCache } from './guarded-cache';
 function switchableBus() {
   const local = createLocalBus();
   const handlers = new Set<(connected: boolean) => void>();
-  const bus: Bus & { set(connected: boolean): void } = {
+  const bus: Omit<Bus, 'connected'> & { connected: boolean; set(connected: boolean): void } = {
     ...local,
     connected: true,
     onConnectionChange(handler) {

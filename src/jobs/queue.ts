@@ -82,9 +82,20 @@ export class JobQueue {
 
   async define(queue: QueueDefinition): Promise<void> {
     const { name, ...options } = queue;
-    const existing = await this.boss.getQueue(name);
-    if (existing) await this.boss.updateQueue(name, { name, ...options });
-    else await this.boss.createQueue(name, { name, ...options });
+    // Processes started together define the same queues at the same moment, and PostgreSQL may pick one's
+    // partition DDL as a deadlock victim (seen with two workers on an empty database). Both statements are
+    // idempotent: try again rather than fail the start-up.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const existing = await this.boss.getQueue(name);
+        if (existing) await this.boss.updateQueue(name, { name, ...options });
+        else await this.boss.createQueue(name, { name, ...options });
+        return;
+      } catch (error) {
+        if (attempt >= 5 || (error as { code?: string }).code !== '40P01') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 200));
+      }
+    }
   }
 
   /**
