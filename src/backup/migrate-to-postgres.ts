@@ -3,6 +3,7 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../db/client';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { JobQueue } from '../jobs/queue';
+import { RECORDER_CLIENT_ID } from '../oauth/recorder-client';
 import { BackupError } from './embedded-backup';
 import { compareCounts, countRows, DATA_SCHEMAS, dataTables, type RunSql } from './tables';
 
@@ -10,6 +11,11 @@ import { compareCounts, countRows, DATA_SCHEMAS, dataTables, type RunSql } from 
 const NOT_COPIED = new Set(['drizzle.__drizzle_migrations', 'pgboss.version', 'pgboss.queue']);
 /** Rows a target may hold and still count as empty: what migrating it, or a server started on it once, leaves. */
 const ALLOWED_IN_TARGET = new Set([...NOT_COPIED, 'pgboss.schedule']);
+/**
+ * Rows the migrations themselves insert (the built-in recorder OAuth client): a freshly migrated target has
+ * them, and the source's own copies replace them.
+ */
+const SEEDED: Record<string, string> = { 'public.oauth_apps': `id = '${RECORDER_CLIENT_ID}'` };
 /** Rows per round trip; fewer for tables holding images, so a batch stays a few megabytes. */
 const BATCH_ROWS = 500;
 const BATCH_ROWS_BINARY = 20;
@@ -38,9 +44,13 @@ export async function migrateToPostgres(options: {
   }
   try {
     const runTarget: RunSql = (text, values) => target.query(text, values as unknown[]);
-    const nonEmpty = Object.entries(await countRows(runTarget, await dataTables(runTarget))).filter(
-      ([name, n]) => n > 0 && !ALLOWED_IN_TARGET.has(name),
-    );
+    const nonEmpty: Array<[string, number]> = [];
+    for (const table of await dataTables(runTarget)) {
+      if (ALLOWED_IN_TARGET.has(table.name)) continue;
+      const seeded = SEEDED[table.name];
+      const { rows } = await target.query(`select count(*)::int as n from ${table.sql}${seeded ? ` where not (${seeded})` : ''}`);
+      if (Number(rows[0]?.n) > 0) nonEmpty.push([table.name, Number(rows[0]?.n)]);
+    }
     const other = await runTarget(
       `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname <> all($1::text[])
@@ -81,8 +91,12 @@ async function openSource(dataDir: string): Promise<Database> {
   try {
     const database = await openDatabase({ dataDir });
     try {
-      // Brought to this version's schema first, as `demoshare start` would: both sides then have the same columns.
+      // Brought to this version's schema (and job queue schema) first, as `demoshare start` would: both
+      // sides then have the same columns.
       await database.migrate();
+      const queue = new JobQueue(database, { work: false });
+      await queue.start(() => {});
+      await queue.stop(1_000);
     } catch (error) {
       await database.close();
       throw error;
@@ -136,8 +150,13 @@ async function copyAll(source: Database, target: pg.Client, log: (line: string) 
       ]);
     }
 
-    // A server started on the target once left its schedules: the source's replace them.
+    // A server started on the target once left its schedules: the source's replace them, as they replace
+    // the rows the migrations seeded.
     await target.query('DELETE FROM pgboss.schedule');
+    for (const [name, seeded] of Object.entries(SEEDED)) {
+      const [schema, table] = name.split('.') as [string, string];
+      await target.query(`DELETE FROM "${schema}"."${table}" WHERE ${seeded}`);
+    }
     for (const table of tables) {
       if (NOT_COPIED.has(table.name)) continue;
       const copied = await copyTable(source, target, table);
