@@ -121,6 +121,10 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one checked out (a transaction between statements): pg-pool listens only on idle clients, and an
+  // unheard 'error' (57P01 from pg_terminate_backend) kills the process. Its statement fails instead (503,
+  // core/connection-loss.ts) and the pool drops the client when it is released, since it is not queryable.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const listener = createListener(url);
   return {
