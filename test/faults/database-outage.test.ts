@@ -1,0 +1,211 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine, TEST_DATABASE_URL } from '../helpers/database';
+import { ServiceProcess } from '../helpers/service-process';
+import { createShare, demoWithSteps } from '../helpers/shares';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
+import { runViewerLoad } from './viewer-load';
+
+const onPostgres = engine === 'postgres';
+if (!onPostgres) {
+  console.warn('\n*** SKIPPED: the database outage test needs PostgreSQL (it cuts the processes off their database). Set TEST_DATABASE_URL. ***\n');
+}
+
+const STEPS = 3;
+const OUTAGE_MS = 6_000;
+const SERVE_ENV = { VIEWER_RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000', RATE_LIMIT_PER_MINUTE: '1000000' };
+const WORKER_ENV = {
+  ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32',
+  WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
+  // Far longer than the test's waits: a delivery that arrives quickly was woken by NOTIFY, which proves the
+  // worker's LISTEN connection came back after the outage.
+  WEBHOOK_POLL_INTERVAL: '120s',
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Answer {
+  at: number;
+  status: number | 'network';
+  body?: string;
+  retryAfter?: string | null;
+}
+
+describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () => {
+  let t: TestApp;
+  let key: string;
+  let demoId: string;
+  let token: string;
+  let hookId: string;
+  let receiver: WebhookReceiver;
+  let api: ServiceProcess;
+  let worker: ServiceProcess;
+  let dbName: string;
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    t = await createTestApp({ config: { ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32' } });
+    dbName = new URL(t.db.url!).pathname.slice(1);
+    const admin = await t.signUp();
+    key = await t.apiKey('all', admin);
+    demoId = await demoWithSteps(t, key, STEPS);
+    token = (await createShare(t, key, demoId)).token;
+    const hook = await admin.inject({ method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.url}/views`, events: ['demo.viewed', 'webhook.test'] } });
+    expect(hook.statusCode).toBe(201);
+    hookId = hook.json().data.id;
+    // No REDIS_URL: the cache bus and the webhooks' wake-up both ride the processes' LISTEN connections.
+    api = await ServiceProcess.serve({ DATABASE_URL: t.db.url!, ...SERVE_ENV }).start();
+    worker = await ServiceProcess.worker({ DATABASE_URL: t.db.url!, ...WORKER_ENV }).start();
+  });
+  afterAll(async () => {
+    // Whatever happened, the database takes connections again before it is dropped.
+    await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`).catch(() => {});
+    await Promise.all([api?.kill(), worker?.kill()]);
+    await t?.close();
+    await receiver?.close();
+  });
+
+  /** A statement on the maintenance database the test server was named with, as its superuser. */
+  async function admin(sql: string) {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('answers 503 unavailable while it lasts, recovers by itself, and loses nothing acknowledged', async () => {
+    const auth = { ...bearer(key), 'content-type': 'application/json' };
+    let stop = false;
+    const answers: Array<Answer & { what: string }> = [];
+    const record = async (what: string, request: () => Promise<Response>) => {
+      const at = Date.now();
+      try {
+        const res = await request();
+        const body = await res.text();
+        answers.push({ what, at, status: res.status, body, retryAfter: res.headers.get('retry-after') });
+        return res.status;
+      } catch {
+        answers.push({ what, at, status: 'network' });
+        return 0;
+      }
+    };
+
+    // Readiness, sampled every 100 ms.
+    const ready: Answer[] = [];
+    const probe = (async () => {
+      while (!stop) {
+        const at = Date.now();
+        try {
+          ready.push({ at, status: (await api.fetch('/readyz')).status });
+        } catch {
+          ready.push({ at, status: 'network' });
+        }
+        await sleep(100);
+      }
+    })();
+
+    // API reads and writes: what a client acknowledged as created must exist afterwards.
+    const created: string[] = [];
+    const apiLoad = Promise.all(
+      Array.from({ length: 3 }, async (_, i) => {
+        for (let n = 0; !stop; n++) {
+          await record('read', () => api.fetch(`/v1/demos/${demoId}`, { headers: bearer(key) }));
+          await record('list', () => api.fetch('/v1/demos?per_page=5', { headers: bearer(key) }));
+          const title = `outage ${i}.${n}`;
+          const status = await record('write', () =>
+            api.fetch('/v1/demos', { method: 'POST', headers: auth, body: JSON.stringify({ title }) }),
+          );
+          if (status === 201) created.push(title);
+          await sleep(50);
+        }
+      }),
+    );
+    const viewers = runViewerLoad({ token, processes: [api], viewers: 6, steps: STEPS, keepGoing: () => !stop, retryDelayMs: 200 });
+
+    await sleep(3_000);
+    // The outage: no new connection is allowed, and every backend of the database is terminated, over and
+    // over, so that connections being opened as it starts are cut too.
+    const outageStart = Date.now();
+    await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
+    let terminated = 0;
+    while (Date.now() - outageStart < OUTAGE_MS) {
+      const rows = await admin(
+        `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = '${dbName}' and pid <> pg_backend_pid()`,
+      );
+      terminated += rows.length;
+      await sleep(200);
+    }
+    await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+    const outageEnd = Date.now();
+
+    // Recovery, with nothing restarted: the first successful write after the outage.
+    const recovered = await eventually(
+      async () => answers.find((a) => a.what === 'write' && a.status === 201 && a.at >= outageEnd),
+      30_000,
+      'a write to succeed after the outage',
+    ).catch((error) => {
+      const last = answers.slice(-6).map((a) => `${a.what} ${a.status} ${a.at - outageEnd} ms ${a.body?.slice(0, 200)}`);
+      throw new Error(`${error.message}\n${last.join('\n')}\nreadyz: ${JSON.stringify(ready.slice(-3))}\n${api.tail()}`);
+    });
+    await sleep(3_000);
+    stop = true;
+    const [viewerResult] = await Promise.all([viewers, apiLoad, probe]);
+
+    expect(api.running, api.tail()).toBe(true);
+    expect(worker.running, worker.tail()).toBe(true);
+    expect(terminated).toBeGreaterThan(0);
+
+    // /readyz reported the outage while it lasted and was ready again after it.
+    const during = ready.filter((r) => r.at > outageStart + 500 && r.at < outageEnd - 200);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((r) => r.status === 503)).toBe(true);
+    const readyAgain = ready.find((r) => r.at > outageEnd && r.status === 200);
+    expect(readyAgain, JSON.stringify(ready.slice(-5))).toBeDefined();
+    expect(ready.at(-1)?.status).toBe(200);
+
+    // Requests that failed got a clear 503 in the documented envelope, never a 500 or a dropped connection.
+    const failed = answers.filter((a) => a.status !== 200 && a.status !== 201);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.filter((a) => a.status !== 503).map((a) => `${a.what} ${a.status} ${a.body}`)).toEqual([]);
+    for (const a of failed.slice(0, 20)) {
+      const body = JSON.parse(a.body!);
+      expect(body.error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('database'), request_id: expect.any(String) });
+      expect(Number(a.retryAfter)).toBeGreaterThan(0);
+    }
+    expect([...viewerResult.failures.keys()].filter((k) => k !== '503')).toEqual([]);
+    for (const e of viewerResult.errorBodies) expect(JSON.parse(e.body).error.code).toBe('unavailable');
+
+    // Nothing acknowledged is lost: the demos created and the viewer events acknowledged are stored.
+    const db = t.ctx.database;
+    const titles = new Set((await db.executeSql(`select title from demos where title like 'outage %'`)).rows.map((r) => r.title));
+    expect(created.filter((title) => !titles.has(title))).toEqual([]);
+    const stored = new Set((await db.executeSql('select event_id::text as id from ingested_events')).rows.map((r) => r.id));
+    expect([...viewerResult.acked.keys()].filter((id) => !stored.has(id))).toEqual([]);
+    const [views] = (await db.executeSql('select count(*)::int as n, count(*) filter (where completed)::int as done from views where demo_id = $1', [demoId])).rows;
+    expect(views).toEqual({ n: viewerResult.sessions, done: viewerResult.sessions });
+    const [daily] = (await db.executeSql('select sum(views)::int as views from demo_daily_stats where demo_id = $1', [demoId])).rows;
+    expect(daily).toEqual({ views: viewerResult.sessions });
+
+    // The worker came back by itself: every view's webhook is delivered, and a new event is delivered at
+    // once (woken by NOTIFY through its re-established LISTEN connection, not by the 120 s poll).
+    await receiver.waitFor(() => receiver.received.filter((r) => r.path === '/views').length >= viewerResult.sessions, 60_000, 'the views’ webhooks');
+    const before = receiver.received.length;
+    const sentAt = Date.now();
+    const test = await api.fetch(`/v1/webhooks/${hookId}/test`, { method: 'POST', headers: bearer(key) });
+    expect(test.status).toBe(201);
+    await receiver.waitFor((rs) => rs.length > before, 20_000, 'the test event after the outage');
+    const wakeMs = Date.now() - sentAt;
+
+    const firstReady = readyAgain!.at - outageEnd;
+    console.info(
+      `database outage of ${outageEnd - outageStart} ms (${terminated} backends terminated): /readyz 200 again ${firstReady} ms ` +
+        `after connections were allowed, first write ${recovered.at - outageEnd} ms after; ${failed.length} API and ` +
+        `${[...viewerResult.failures.values()].reduce((a, b) => a + b, 0)} viewer requests answered 503; ` +
+        `${viewerResult.sessions} views stored; a webhook event after the outage delivered in ${wakeMs} ms`,
+    );
+  });
+});
