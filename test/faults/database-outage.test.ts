@@ -1,3 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, TEST_DATABASE_URL } from '../helpers/database';
@@ -21,8 +25,11 @@ const WORKER_ENV = {
   // Far longer than the test's waits: a delivery that arrives quickly was woken by NOTIFY, which proves the
   // worker's LISTEN connection came back after the outage.
   WEBHOOK_POLL_INTERVAL: '120s',
+  CHROMIUM_PATH: 'none',
+  GENERATION_MAX_PAGES: '0',
 };
 
+const page = await readFile(join(import.meta.dirname, '..', 'fixtures', 'site', 'pricing.html'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Answer {
@@ -199,6 +206,31 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
     expect(test.status).toBe(201);
     await receiver.waitFor((rs) => rs.length > before, 20_000, 'the test event after the outage');
     const wakeMs = Date.now() - sentAt;
+
+    // pg-boss came back too, in both processes: a generation queued by the API after the outage is run
+    // by the worker (the test site's page, captured as HTML).
+    const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const source = `http://127.0.0.1:${(site.address() as AddressInfo).port}/pricing`;
+      const queuedAt = Date.now();
+      const res = await api.fetch('/v1/demos', { method: 'POST', headers: auth, body: JSON.stringify({ source_url: source, generate_with_ai: true }) });
+      expect(res.status).toBe(201);
+      const id = ((await res.json()) as { data: { id: string } }).data.id;
+      const generated = await eventually(
+        async () => {
+          const demo = ((await (await api.fetch(`/v1/demos/${id}`, { headers: bearer(key) })).json()) as { data: { status: string; generation: { status: string } } }).data;
+          return demo.status === 'generating' ? undefined : demo;
+        },
+        60_000,
+        'a generation after the outage',
+      );
+      expect(generated).toMatchObject({ status: 'draft', generation: { status: 'succeeded' } });
+      console.info(`generation queued after the outage finished in ${Date.now() - queuedAt} ms`);
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
 
     const firstReady = readyAgain!.at - outageEnd;
     console.info(
