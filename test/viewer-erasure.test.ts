@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
 import { addressPattern } from '../src/viewer-privacy/viewer-privacy.service';
 import { findInDatabase, textColumns } from './helpers/database-scan';
-import { createShare, demoWithSteps, playView } from './helpers/shares';
+import { createShare, demoWithSteps, playView, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -331,3 +332,50 @@ function stripSeries(data: Record<string, unknown>) {
   const { series: _, ...rest } = data;
   return rest;
 }
+
+describe('viewer-data erasure while other viewers are being ingested', () => {
+  let t: TestApp;
+  let key: string;
+  afterAll(() => t?.close());
+
+  it('answers every request, and leaves the figures equal to the remaining views', async () => {
+    t = await createTestApp({ config: { VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_PER_MINUTE: 1_000_000 } });
+    key = await t.apiKey('all');
+    const demoId = await demoWithSteps(t, key, 3);
+    const link = await createShare(t, key, demoId);
+    await playView(t, link.token, { email: ERASED, name: ERASED_NAME, reached: 3, complete: true });
+    await playView(t, link.token, { email: ERASED, name: ERASED_NAME, reached: 1 });
+    // Thirty other viewers, their pages open and identified; then all their events arrive at once, with the
+    // erasure in their midst (batched ingestion, two transactions at once on PostgreSQL). Their views start
+    // on the same day, so the rebuilt roll-up rows are the ones their batches add to.
+    const clients: Array<ReturnType<typeof viewerClient>> = [];
+    for (let i = 0; i < 30; i++) {
+      const v = viewerClient(t, link.token, `203.0.113.${i + 10}`);
+      expect((await v.call('GET', '')).statusCode).toBe(200);
+      expect((await v.call('POST', '/identify', { name: `Viewer ${i}`, email: `viewer${i}@initech.io` })).statusCode).toBe(200);
+      clients.push(v);
+    }
+    const send = (v: ReturnType<typeof viewerClient>, i: number) => {
+      const events: Array<Record<string, unknown>> = [{ id: randomUUID(), type: 'view_started' }];
+      for (let s = 2; s <= 1 + (i % 3); s++) events.push({ id: randomUUID(), type: 'step_reached', step_number: s, seconds_on_previous: 3 });
+      if (i % 3 === 2) events.push({ id: randomUUID(), type: 'completed', seconds_on_previous: 2 });
+      return v.call('POST', '/events', { events });
+    };
+    const first = clients.slice(0, 15).map(send);
+    const erased = t.app.inject({ method: 'POST', url: '/v1/viewer-erasures', headers: bearer(key), payload: { email: ERASED } });
+    const rest = clients.slice(15).map((v, i) => send(v, i + 15));
+    const [res, ...sent] = await Promise.all([erased, ...first, ...rest]);
+    for (const r of sent) expect(r.statusCode, r.body).toBe(202);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.views).toBe(2);
+
+    const views = (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views?per_page=100`, headers: bearer(key) })).json()
+      .data as ApiView[];
+    expect(views).toHaveLength(30);
+    expect(views.some((v) => v.viewer.email === ERASED)).toBe(false);
+    const analytics = (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics`, headers: bearer(key) })).json().data;
+    expect(stripSeries(analytics)).toEqual(fromViews(views, 3));
+    const share = (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/shares`, headers: bearer(key) })).json().data[0];
+    expect(share.view_count).toBe(30);
+  }, 120_000);
+});
