@@ -358,6 +358,9 @@ async function soak(key: string): Promise<number> {
   interface Sample {
     t: number;
     rss: Record<string, number | undefined>;
+    /** The API process's V8 heap in use and external memory (MB, from its /metrics): what of the RSS is JavaScript's. */
+    heapMb?: number;
+    externalMb?: number;
     requests: number;
     p50: number;
     p99: number;
@@ -375,14 +378,23 @@ async function soak(key: string): Promise<number> {
     `Soak on ${engine} (${names.join(' + ')}), ${MINUTES} min at ${RATE} requests/s, samples every ${SAMPLE_S} s, ` +
       `load average at start ${loadAtStart.join(', ')} (${cpus().length} cores)\n`,
   );
-  const head = ['t s', ...names.map((n) => `${n} RSS MB`), 'requests', 'p50 ms', 'p99 ms', 'non-2xx', 'in flight'];
+  const head = ['t s', ...names.map((n) => `${n} RSS MB`), `${names[0]} heap MB`, `${names[0]} external MB`, 'requests', 'p50 ms', 'p99 ms', 'non-2xx', 'in flight'];
   console.log(head.join('\t'));
-  const sample = () => {
+  const metric = (text: string, name: string) => {
+    const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1];
+    return value === undefined ? undefined : Number(value) / 1024 / 1024;
+  };
+  const sample = async () => {
     const t = Math.round(now());
+    const metrics = await fetch(`${app}/metrics`)
+      .then((r) => r.text())
+      .catch(() => '');
     const window = done.filter((d) => d.at > t - SAMPLE_S && d.at <= t);
     const s: Sample = {
       t,
       rss: Object.fromEntries(procs.map((p) => [p.name, rssMb(p.child.pid!)])),
+      heapMb: metric(metrics, 'nodejs_heap_size_used_bytes'),
+      externalMb: metric(metrics, 'nodejs_external_memory_bytes'),
       requests: window.length,
       p50: pct(window.map((d) => d.ms), 0.5),
       p99: pct(window.map((d) => d.ms), 0.99),
@@ -390,7 +402,7 @@ async function soak(key: string): Promise<number> {
       inFlight,
     };
     samples.push(s);
-    console.log([s.t, ...names.map((n) => s.rss[n]?.toFixed(1) ?? '-'), s.requests, s.p50.toFixed(1), s.p99.toFixed(1), s.non2xx, s.inFlight].join('\t'));
+    console.log([s.t, ...names.map((n) => s.rss[n]?.toFixed(1) ?? '-'), s.heapMb?.toFixed(1) ?? '-', s.externalMb?.toFixed(1) ?? '-', s.requests, s.p50.toFixed(1), s.p99.toFixed(1), s.non2xx, s.inFlight].join('\t'));
   };
 
   // Open loop: every 10 ms, send what is due at RATE since the start.
@@ -400,8 +412,7 @@ async function soak(key: string): Promise<number> {
       if (elapsed >= DURATION_S) {
         clearInterval(tick);
         clearInterval(sampler);
-        sample();
-        resolve();
+        void sample().then(resolve);
         return;
       }
       const due = Math.floor(elapsed * RATE);
@@ -411,7 +422,7 @@ async function soak(key: string): Promise<number> {
       }
     }, 10);
     const sampler = setInterval(() => {
-      if (now() < DURATION_S - 1) sample();
+      if (now() < DURATION_S - 1) void sample();
     }, SAMPLE_S * 1000);
   });
   const drainStart = performance.now();
@@ -515,7 +526,7 @@ async function soak(key: string): Promise<number> {
     '',
     `| ${head.join(' | ')} |`,
     `|${head.map(() => '--:').join('|')}|`,
-    ...samples.map((s) => `| ${[s.t, ...names.map((n) => s.rss[n]?.toFixed(1) ?? '-'), s.requests, s.p50.toFixed(1), s.p99.toFixed(1), s.non2xx, s.inFlight].join(' | ')} |`),
+    ...samples.map((s) => `| ${[s.t, ...names.map((n) => s.rss[n]?.toFixed(1) ?? '-'), s.heapMb?.toFixed(1) ?? '-', s.externalMb?.toFixed(1) ?? '-', s.requests, s.p50.toFixed(1), s.p99.toFixed(1), s.non2xx, s.inFlight].join(' | ')} |`),
     '',
     '| operation | requests | p50 ms | p99 ms |',
     '|---|--:|--:|--:|',
