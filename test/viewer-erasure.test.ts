@@ -344,7 +344,12 @@ describe('viewer-data erasure while other viewers are being ingested', () => {
     const demoId = await demoWithSteps(t, key, 3);
     const link = await createShare(t, key, demoId);
     await playView(t, link.token, { email: ERASED, name: ERASED_NAME, reached: 3, complete: true });
-    await playView(t, link.token, { email: ERASED, name: ERASED_NAME, reached: 1 });
+    // The viewer's page stays open through the erasure.
+    const ana = viewerClient(t, link.token, '203.0.113.5');
+    expect((await ana.call('GET', '')).statusCode).toBe(200);
+    expect((await ana.call('POST', '/identify', { name: ERASED_NAME, email: ERASED })).statusCode).toBe(200);
+    expect((await ana.call('POST', '/events', { events: [{ id: randomUUID(), type: 'view_started' }] })).statusCode).toBe(202);
+    expect((await ana.call('GET', '')).body).toContain(ERASED);
     // Thirty other viewers, their pages open and identified; then all their events arrive at once, with the
     // erasure in their midst (batched ingestion, two transactions at once on PostgreSQL). Their views start
     // on the same day, so the rebuilt roll-up rows are the ones their batches add to.
@@ -366,6 +371,13 @@ describe('viewer-data erasure while other viewers are being ingested', () => {
     const rest = clients.slice(15).map((v, i) => send(v, i + 15));
     const [res, ...sent] = await Promise.all([erased, ...first, ...rest]);
     for (const r of sent) expect(r.statusCode, r.body).toBe(202);
+    // The open page lost its session: its next events are refused as from no session (never a 5xx), and it
+    // may start again as a new, anonymous visitor.
+    const late = await ana.call('POST', '/events', { events: [{ id: randomUUID(), type: 'step_reached', step_number: 2, seconds_on_previous: 1 }] });
+    expect(late.statusCode, late.body).toBe(401);
+    const again = await ana.call('GET', '');
+    expect(again.statusCode).toBe(200);
+    expect(again.body).not.toContain(ERASED);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.views).toBe(2);
 
