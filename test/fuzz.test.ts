@@ -42,12 +42,13 @@ const MAY_CHANGE_WHEN_REJECTED: FingerprintIgnore = {
 /** The OAuth endpoints answer errors in RFC 6749 form, not in the envelope. */
 const RFC6749 = new Set(['/v1/oauth/token', '/v1/oauth/revoke']);
 
-// Deletions and signing out last, deepest first, so that they take away what other operations work on
-// only at the end (a hotspot before its step before its demo).
+// Reads first, then what adds and edits, then what replaces (PUT /v1/demos/{id}/steps gives the steps new
+// ids), then deletions, deepest first (a hotspot before its step before its demo), and signing out last: an
+// operation takes away the records the others work on only once they have had their turn.
 function order(op: Operation): number {
   if (op.path === '/v1/auth/logout') return 1000;
   if (op.method === 'DELETE') return 100 - op.path.split('/').length;
-  return 0;
+  return { GET: 0, POST: 1, PATCH: 1, PUT: 2 }[op.method] ?? 3;
 }
 
 interface Failure {
@@ -135,6 +136,7 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
       let requests = 0;
       let rejected = 0;
       let fingerprintMs = 0;
+      const accepted = new Set<string>();
       const started = performance.now();
       let before = await fingerprint.take();
 
@@ -157,7 +159,10 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
         const where = `${op.method} ${op.path} answered ${res.statusCode}`;
         if (res.statusCode >= 500) throw new Error(`${where}: ${res.body.slice(0, 500)}`);
         if (!op.statuses.has(String(res.statusCode))) throw new Error(`${where}, which the document does not list: ${res.body.slice(0, 300)}`);
-        if (res.statusCode < 400) return;
+        if (res.statusCode < 400) {
+          accepted.add(`${op.method} ${op.path}`);
+          return;
+        }
         rejected++;
         const body = res.json();
         if (RFC6749.has(op.path)) {
@@ -185,6 +190,9 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
         `fuzz (${engine}): ${operations.length} operations, ${requests} requests (${rejected} refused) in ${seconds(performance.now() - started)} ` +
           `(${seconds(fingerprintMs)} of it fingerprinting the database), seed ${SEED}, ${RUNS} runs each, ${failures.length} failing operations`,
       );
+      // Not a failure (a generated body can miss what a handler wants beyond its schema), but worth a look.
+      const neverAccepted = operations.map((op) => `${op.method} ${op.path}`).filter((name) => !accepted.has(name));
+      console.log(`fuzz (${engine}): ${operations.length - neverAccepted.length} operations accepted at least one request; never: ${neverAccepted.join(', ')}`);
       const report = failures.map((f) => `${f.operation}: ${f.error}\n    plan: ${JSON.stringify(f.plan).slice(0, 600)}`);
       expect(report).toEqual([]);
     },

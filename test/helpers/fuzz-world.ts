@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SCOPES, type Scope } from '../../src/auth/permissions';
+import { makePng } from './images';
 import { createShare, demoWithSteps, playView } from './shares';
 import { bearer, sessionFrom, type TestApp, type TestSession, uniqueEmail } from './test-app';
 
@@ -92,6 +93,11 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   const spareSession = sessions.find((s: { current: boolean }) => !s.current);
   if (!spareSession || !second) throw new Error('fuzz world: no second session');
 
+  const logo = await session.inject({ method: 'PUT', url: '/v1/workspace/logo', headers: { 'content-type': 'image/png' }, payload: makePng(16, 16, [200, 40, 40]) });
+  const logoUrl = String((await expectStatus(logo, 200, 'logo')).data.branding.logo_url);
+  const logoVersion = /\/workspace-logos\/[^/]+\/([^/?]+)/.exec(logoUrl)?.[1];
+  if (!logoVersion) throw new Error(`fuzz world: no logo version in ${logoUrl}`);
+
   const recording = (await expectStatus(await call({ method: 'POST', url: '/v1/recordings', payload: { step_count: 2 } }), 201, 'recording')).data;
 
   return {
@@ -117,7 +123,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       recording: recording.id,
       recordingStep: '1',
       workspace: session.workspaceId,
-      logoVersion: '1',
+      logoVersion,
     },
   };
 }
