@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import { whenReady } from './redis';
+import { watchConnection, whenReady } from './redis';
 
 /**
  * Fire-and-forget messages between processes, used to invalidate caches. Invalidation is idempotent, so
@@ -133,6 +133,7 @@ export async function createRedisBus(redis: Redis): Promise<Bus> {
   }
   subscriber.on('message', (_channel: string, payload: string) => relay(local, origin, payload));
   subscriber.on('close', () => connection.set(false));
+  watchConnection(subscriber);
   subscriber.on('ready', () => {
     subscriber.subscribe(PG_CHANNEL).then(
       () => connection.set(true),

@@ -7,6 +7,9 @@ interface Log {
 
 /** Between reconnection attempts while Redis is away: how soon after its return the shared state is back. */
 export const REDIS_RECONNECT_MAX_MS = 1_000;
+/** Longest wait for one command: a Redis that hangs must not hang the requests that count against it. */
+const COMMAND_TIMEOUT_MS = 1_000;
+const HEARTBEAT_MS = 1_000;
 
 /**
  * The process's Redis client (shared rate-limit budgets, the cache-invalidation bus), connected before it
@@ -14,14 +17,17 @@ export const REDIS_RECONNECT_MAX_MS = 1_000;
  *
  * Once running, Redis going away is survived, not waited for. Commands fail at once instead of queueing
  * (no offline queue): the rate limiter falls back to in-process budgets and the bus to uncached reads, so
- * requests carry on with no added latency. The client reconnects every second at most, and the outage is
- * logged once when it starts and once when it ends, not on every attempt.
+ * requests carry on with no added latency. A Redis that hangs behind open connections (a network cut with
+ * no reset, a stopped process) is caught by a heartbeat and treated the same way after a second or two.
+ * The client reconnects every second at most, and the outage is logged once when it starts and once when
+ * it ends, not on every attempt.
  */
 export async function connectRedis(url: string, log: Log, timeoutMs = 10_000): Promise<Redis> {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_RECONNECT_MAX_MS),
+    commandTimeout: COMMAND_TIMEOUT_MS,
   });
   let down = false;
   let lastError: Error | undefined;
@@ -42,7 +48,32 @@ export async function connectRedis(url: string, log: Log, timeoutMs = 10_000): P
     redis.disconnect();
     throw new Error(`Redis at REDIS_URL is not reachable${lastError ? ` (${lastError.message})` : ''}`);
   }
+  watchConnection(redis);
   return redis;
+}
+
+/**
+ * Pings `client` every second until it is closed for good. A ping that fails on a connection that says it
+ * is ready means Redis hangs behind an open socket, which nothing else would notice: the connection is
+ * dropped, so that the client reconnects (and its ready check keeps failing while Redis hangs) and whatever
+ * checks its status (the rate limiter, the bus's subscriber) falls back meanwhile.
+ */
+export function watchConnection(client: Redis): void {
+  let pinging = false;
+  const timer = setInterval(() => {
+    if (pinging || client.status !== 'ready') return;
+    pinging = true;
+    client
+      .ping()
+      .catch(() => {
+        if (client.status === 'ready') client.disconnect(true);
+      })
+      .finally(() => {
+        pinging = false;
+      });
+  }, HEARTBEAT_MS);
+  timer.unref();
+  client.once('end', () => clearInterval(timer));
 }
 
 /** Resolves once `client` is connected and ready, or rejects after `timeoutMs`. */

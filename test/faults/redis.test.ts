@@ -71,6 +71,24 @@ describe.skipIf(!TEST_DATABASE_URL)('Redis stopped and started again under two A
     return performance.now() - start;
   }
 
+  /**
+   * Ms until the two processes share `probe`'s budget again: B's count follows A's. In-process budgets,
+   * probed alternately, stay level instead.
+   */
+  async function untilShared(probe: string): Promise<number> {
+    const start = performance.now();
+    while (performance.now() - start < 15_000) {
+      const a = await callOver(apiA.url, 'GET', GET_ONE, { key: probe });
+      const b = await callOver(apiB.url, 'GET', GET_ONE, { key: probe });
+      expect([a.status, b.status]).toEqual([200, 200]);
+      if (Number(b.headers.get('x-ratelimit-remaining')) === Number(a.headers.get('x-ratelimit-remaining')) - 1) {
+        return performance.now() - start;
+      }
+      await sleep(100);
+    }
+    throw new Error('the budgets were not shared again within 15 s');
+  }
+
   it('with Redis up, the two processes share one budget per key', async () => {
     const { key: probe } = await createKeyOver(apiA.url, admin, 'probe');
     const a = await callOver(apiA.url, 'GET', GET_ONE, { key: probe });
@@ -155,19 +173,8 @@ describe.skipIf(!TEST_DATABASE_URL)('Redis stopped and started again under two A
   it('Redis back on the same port: budgets are shared again within about a second, and invalidation reaches the other process', async () => {
     const { key: probe } = await createKeyOver(apiA.url, admin, 'recovery probe');
     await redis.start();
-    const restartedAt = performance.now();
-    // Shared again when B's count follows A's: in-process budgets, probed alternately, stay level instead.
-    let shared = false;
-    while (!shared && performance.now() - restartedAt < 15_000) {
-      const a = await callOver(apiA.url, 'GET', GET_ONE, { key: probe });
-      const b = await callOver(apiB.url, 'GET', GET_ONE, { key: probe });
-      expect([a.status, b.status]).toEqual([200, 200]);
-      shared = Number(b.headers.get('x-ratelimit-remaining')) === Number(a.headers.get('x-ratelimit-remaining')) - 1;
-      if (!shared) await sleep(100);
-    }
-    const recovery = performance.now() - restartedAt;
+    const recovery = await untilShared(probe);
     console.info(`Redis restarted: budgets shared again after ${recovery.toFixed(0)} ms`);
-    expect(shared).toBe(true);
     expect(recovery).toBeLessThan(5_000);
 
     // Caches are in use again, and kept right by the bus: B caches the payload, A's edit drops it.
@@ -178,6 +185,39 @@ describe.skipIf(!TEST_DATABASE_URL)('Redis stopped and started again under two A
     const delay = await revocationDelay();
     console.info(`Redis back: revocation refused by the other process after ${delay.toFixed(0)} ms`);
     expect(delay).toBeLessThan(2_000);
+  });
+
+  it('Redis hung behind open connections (SIGSTOP): requests wait a second at most, then fall back; answering again, it is used again', async () => {
+    const keys = await Promise.all([0, 1].map((i) => createKeyOver(apiA.url, admin, `hang ${i}`)));
+    redis.pause();
+    const pausedAt = performance.now();
+    const timings: Array<{ at: number; ms: number; status: number }> = [];
+    try {
+      for (let i = 0; performance.now() - pausedAt < 4_000; i++) {
+        const started = performance.now();
+        const { status } = await callOver((i % 2 === 0 ? apiA : apiB).url, 'GET', GET_ONE, { key: keys[i % 2]!.key });
+        timings.push({ at: started - pausedAt, ms: performance.now() - started, status });
+      }
+      expect(timings.filter((t) => t.status !== 200)).toEqual([]);
+      const slowest = Math.max(...timings.map((t) => t.ms));
+      const settled = timings.filter((t) => t.at > 2_500).map((t) => t.ms);
+      console.info(
+        `Redis hung: ${timings.length} requests, none failed, slowest ${slowest.toFixed(0)} ms; ` +
+          `after 2.5 s the slowest took ${Math.max(...settled).toFixed(0)} ms`,
+      );
+      // One command timeout (1 s) and one heartbeat (1 s) at most, then no waiting on Redis at all.
+      expect(slowest).toBeLessThan(2_500);
+      expect(settled.length).toBeGreaterThan(3);
+      expect(Math.max(...settled)).toBeLessThan(500);
+      // The bus's subscriber was dropped too: caches are bypassed, a revocation is seen at once.
+      expect(await revocationDelay()).toBeLessThan(2_000);
+    } finally {
+      redis.resume();
+    }
+    const { key: probe } = await createKeyOver(apiA.url, admin, 'hang recovery probe');
+    const recovery = await untilShared(probe);
+    console.info(`Redis answering again: budgets shared after ${recovery.toFixed(0)} ms`);
+    expect(recovery).toBeLessThan(5_000);
   });
 
   it('a process started while Redis is unreachable exits with a clear message instead of running half-configured', async () => {

@@ -11,6 +11,7 @@
  *   await worker.kill();                                   // SIGKILL, like a crash; resolves on exit
  *   await api.restart();                                   // SIGTERM, wait, start again on the SAME port
  *   await redis.stop(); await redis.start();               // Redis away and back, same port and url
+ *   redis.pause(); redis.resume();                         // Redis hung (SIGSTOP) and answering again
  *   await api.stop(); await redis.stop(); await db.drop(); // in afterAll
  *
  * `start()` resolves once the child says "listening on <address>" (serve) or "... running" (worker), and
@@ -234,6 +235,22 @@ export class RedisServer extends ChildRunner {
     this.spawnChild('redis-server', args, process.env);
     await this.awaitReady(/Ready to accept connections/, timeoutMs);
     return this;
+  }
+
+  /** SIGSTOP: Redis hangs with its connections open, as behind a network cut that sends no reset. */
+  pause(): void {
+    if (this.running) this.child!.kill('SIGSTOP');
+  }
+
+  /** A paused Redis is resumed first: it could not act on the SIGTERM. */
+  override async stop(timeoutMs?: number): Promise<void> {
+    this.resume();
+    await super.stop(timeoutMs);
+  }
+
+  /** SIGCONT: the paused Redis answers again, on the connections it had. */
+  resume(): void {
+    if (this.running) this.child!.kill('SIGCONT');
   }
 }
 
