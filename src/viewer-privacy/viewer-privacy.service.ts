@@ -64,6 +64,22 @@ export function addressPattern(email: string): string {
 }
 
 /**
+ * Runs `work` again after a deadlock: an ingestion batch of the erased viewer's own session can hold its view
+ * while it waits for the roll-ups this transaction locked, and PostgreSQL then aborts one of the two.
+ */
+async function withDeadlockRetry<T>(work: () => Promise<T>, tries = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (error) {
+      const e = error as { code?: string; cause?: { code?: string } };
+      const code = e.code ?? e.cause?.code;
+      if (i >= tries || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+/**
  * Erasing a viewer (docs/sharing.md, Viewer privacy): everything recorded about one e-mail address in one
  * workspace goes, or loses the address, in one transaction, and the analytics are rebuilt from the views that
  * remain so that every figure still adds up.
@@ -75,7 +91,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
   async function erase(auth: AuthContext, rawEmail: string, actor: Actor): Promise<ErasureCounts> {
     const email = normaliseEmail(rawEmail);
     const now = clock.now();
-    const { counts, sessionIds } = await db.transaction(async (tx) => {
+    const { counts, sessionIds } = await withDeadlockRetry(() => db.transaction(async (tx) => {
       // First, so that no ingestion batch writes a roll-up of these demos between the delete and the rebuild.
       await rollups.lockRollups(tx);
       const sessions = await erasure.findSessions(tx, auth.workspaceId, email);
@@ -136,7 +152,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         changes: { ...counts },
       });
       return { counts, sessionIds };
-    });
+    }));
     // A viewer page open on one of these sessions loses it at once, in every process.
     for (const id of sessionIds) await deps.changes.announce(`session:${id}`);
     return counts;
