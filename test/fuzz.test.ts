@@ -89,9 +89,9 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
     addFormats.default(ajv);
     for (const op of operations.filter((o) => o.body)) {
       const validate = ajv.compile(op.body!);
-      const samples = fc.sample(schemaArbitrary(op.body!), { seed: SEED, numRuns: 20 });
+      const samples = fc.sample(schemaArbitrary(op.body!), { seed: SEED, numRuns: 10 });
       const valid = samples.filter((s) => validate(s)).length;
-      expect(valid, `${op.method} ${op.path}: ${JSON.stringify(validate.errors)}`).toBeGreaterThanOrEqual(12);
+      expect(valid, `${op.method} ${op.path}: ${JSON.stringify(validate.errors)}`).toBeGreaterThanOrEqual(6);
     }
   });
 
