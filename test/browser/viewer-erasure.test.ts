@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInPage } from '../helpers/browser';
+import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps, playView } from '../helpers/shares';
 import { bearer, type TestSession } from '../helpers/test-app';
@@ -37,8 +37,8 @@ describe.skipIf(!browser)('viewer-data erasure in the web app (Chromium)', () =>
     await server?.close();
   });
 
-  async function open(session: TestSession) {
-    const { context, page } = await signedInPage(browser!, server.url, session, { width: 1280, height: 900 });
+  async function open(session: TestSession, viewport = { width: 1280, height: 900 }) {
+    const { context, page } = await signedInPage(browser!, server.url, session, viewport);
     contexts.push(context);
     return page;
   }
@@ -84,6 +84,17 @@ describe.skipIf(!browser)('viewer-data erasure in the web app (Chromium)', () =>
     expect(await viewers()).toEqual(['bo@initech.io']);
     const analytics = await server.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics`, headers: bearer(key) });
     expect(analytics.json().data).toMatchObject({ total_views: 1, unique_viewers: 1, completion_rate: 0 });
+  });
+
+  it('fits a phone, confirm dialog included', async () => {
+    const page = await open(admin, { width: 390, height: 844 });
+    await page.goto(`${server.url}/settings/workspace`);
+    const section = page.getByRole('region', { name: 'Viewer privacy' });
+    await section.getByLabel('Viewer e-mail').fill('someone.with.a.long.address@a-rather-long-company-name.example');
+    await section.getByRole('button', { name: 'Erase viewer data…' }).click();
+    await page.getByRole('dialog', { name: 'Erase this viewer’s data?' }).waitFor();
+    expect(await overflowing(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/viewer-erasure-confirm-phone.png`, animations: 'disabled' });
   });
 
   it('shows editors no erasure form', async () => {
