@@ -384,17 +384,16 @@ async function soak(key: string): Promise<number> {
     const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1];
     return value === undefined ? undefined : Number(value) / 1024 / 1024;
   };
+  /**
+   * Everything but the heap is taken at the sample's time; /metrics is asked with a 2 s limit (an overloaded
+   * server answers it late), so a slow answer leaves the heap blank rather than the samples out of order.
+   */
   const sample = async () => {
     const t = Math.round(now());
-    const metrics = await fetch(`${app}/metrics`)
-      .then((r) => r.text())
-      .catch(() => '');
     const window = done.filter((d) => d.at > t - SAMPLE_S && d.at <= t);
     const s: Sample = {
       t,
       rss: Object.fromEntries(procs.map((p) => [p.name, rssMb(p.child.pid!)])),
-      heapMb: metric(metrics, 'nodejs_heap_size_used_bytes'),
-      externalMb: metric(metrics, 'nodejs_external_memory_bytes'),
       requests: window.length,
       p50: pct(window.map((d) => d.ms), 0.5),
       p99: pct(window.map((d) => d.ms), 0.99),
@@ -402,6 +401,11 @@ async function soak(key: string): Promise<number> {
       inFlight,
     };
     samples.push(s);
+    const metrics = await fetch(`${app}/metrics`, { signal: AbortSignal.timeout(2000) })
+      .then((r) => r.text())
+      .catch(() => '');
+    s.heapMb = metric(metrics, 'nodejs_heap_size_used_bytes');
+    s.externalMb = metric(metrics, 'nodejs_external_memory_bytes');
     console.log([s.t, ...names.map((n) => s.rss[n]?.toFixed(1) ?? '-'), s.heapMb?.toFixed(1) ?? '-', s.externalMb?.toFixed(1) ?? '-', s.requests, s.p50.toFixed(1), s.p99.toFixed(1), s.non2xx, s.inFlight].join('\t'));
   };
 
