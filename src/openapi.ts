@@ -123,9 +123,9 @@ export const openapiTransform: SwaggerTransform = (input) => {
   const bodies = [route.method].flat().some((method) => ['POST', 'PUT', 'PATCH'].includes(method));
   if (schema.body || bodies) for (const status of [400, 413, 415]) statuses.add(status);
   if (config.permission) for (const status of [401, 403]) statuses.add(status);
-  // Every /v1 request counts against a rate limit (the credential's, or the caller's address), and any
-  // can fail on our side.
-  if (api) for (const status of [429, 500]) statuses.add(status);
+  // Every /v1 request counts against a rate limit (the credential's, or the caller's address), any can
+  // fail on our side, and any can find the database out of reach for a moment (503 with Retry-After).
+  if (api) for (const status of [429, 500, 503]) statuses.add(status);
   const response: JsonResponses = { ...((schema.response as JsonResponses | undefined) ?? {}) };
   // A route whose errors have a form of their own (the OAuth endpoints' RFC 6749 errors) keeps it.
   const own = Object.entries(response).find(([status]) => Number(status) >= 400)?.[1] ?? ERROR_REF;

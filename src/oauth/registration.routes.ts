@@ -92,6 +92,10 @@ function registrationErrors(error: FastifyError, _request: FastifyRequest, reply
   reply.header('cache-control', 'no-store');
   if (error instanceof RegistrationError) return reply.code(400).send({ error: error.error, error_description: error.description });
   const appError = toAppError(error);
+  if (appError.code === 'unavailable') {
+    for (const [name, value] of Object.entries(appError.headers ?? {})) reply.header(name, value);
+    return reply.code(503).send({ error: 'temporarily_unavailable', error_description: appError.message });
+  }
   if (appError.status >= 500) {
     reply.log.error({ err: error }, 'client registration failed');
     return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });

@@ -45,7 +45,8 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
  * A rate-limit refusal keeps the status 429 with Retry-After and the X-RateLimit headers, so that any HTTP
  * client backs off, and carries the RFC 6749 body `{"error": "temporarily_unavailable", ...}` (the code
  * RFC 6749 §4.1.2.1 defines for "try again later", in the IANA OAuth error registry), so that an OAuth
- * library parses it like every other answer of this endpoint.
+ * library parses it like every other answer of this endpoint. A database out of reach is the same body with
+ * 503 (core/connection-loss.ts), not a 500 `server_error`.
  */
 function tokenEndpointErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof OAuthError) return oauthFailure(reply, error);
@@ -63,6 +64,12 @@ function oauthFailure(reply: FastifyReply, error: unknown) {
   if (error instanceof OAuthError) {
     if (error.status === 401) reply.header('www-authenticate', 'Basic realm="demoshare"');
     return reply.code(error.status).send({ error: error.error, error_description: error.description });
+  }
+  const appError = toAppError(error);
+  if (appError.code === 'unavailable') {
+    // The database is out of reach: "try again later" in RFC 6749's words, with the 503's Retry-After.
+    for (const [name, value] of Object.entries(appError.headers ?? {})) reply.header(name, value);
+    return reply.code(503).send({ error: 'temporarily_unavailable', error_description: appError.message });
   }
   reply.log.error({ err: error }, 'token endpoint failed');
   return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
