@@ -107,12 +107,18 @@ export async function claimDue(db: Executor, now: Date, leaseUntil: Date, limit:
   }));
 }
 
-/** When the next pending delivery falls due, so an idle worker sleeps exactly until then. */
+/**
+ * When the next delivery falls due, so an idle worker sleeps exactly until then: a pending one's next
+ * attempt, or the end of a claim's lease (a worker that died, or lost the database while recording an
+ * outcome, leaves its claim to be taken over then; no NOTIFY announces that).
+ */
 export async function nextDueAt(db: Executor): Promise<Date | null> {
   const [row] = await db
-    .select({ at: sql<Date | string | null>`min(${webhookDeliveries.nextAttemptAt})` })
+    .select({
+      at: sql<Date | string | null>`min(case when ${webhookDeliveries.status} = 'pending' then ${webhookDeliveries.nextAttemptAt} else ${webhookDeliveries.lockedUntil} end)`,
+    })
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.status, 'pending'));
+    .where(inArray(webhookDeliveries.status, ['pending', 'delivering']));
   return row?.at ? new Date(row.at) : null;
 }
 
