@@ -154,6 +154,16 @@ describe('webhooks API', () => {
     expect(given.json().data.secret).toBe('third-secret-0003');
   });
 
+  it('takes a secret of any characters, hinting at whole ones (an astral character at the cut was a 500, found by the fuzzer)', async () => {
+    const secret = '𖠓〥ว🗦🛌Ⴅﾊ𛰥⫈𐼥';
+    const created = await create({ url: PUBLIC_URL, events: ['demo.viewed'], secret });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.secret_hint).toBe('…');
+    const rotated = await admin.inject({ method: 'POST', url: `/v1/webhooks/${created.json().data.id}/rotate-secret`, payload: { secret: `${secret}${secret}` } });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    expect(rotated.json().data.secret_hint).toBe('…ﾊ𛰥⫈𐼥');
+  });
+
   it('deletes with 204, then answers 404', async () => {
     const id = (await create({ url: PUBLIC_URL, events: ['demo.viewed'] })).json().data.id;
     const res = await admin.inject({ method: 'DELETE', url: `/v1/webhooks/${id}` });

@@ -55,5 +55,9 @@ describe('signatureHeaders', () => {
     expect(standardWebhooksSecret('abc')).toBe('whsec_YWJj');
     expect(secretHint('whsec_abcdefghijklmnop')).toBe('whsec_…mnop');
     expect(secretHint('short')).toBe('…');
+    // Whole characters, never half of a surrogate pair (found by the fuzzer: PostgreSQL refused the hint).
+    expect(secretHint('𖠓〥ว🗦🛌Ⴅﾊ𛰥⫈𐼥abcdefgh')).toBe('…efgh');
+    expect(secretHint('abcdefgh𖠓〥ว🗦🛌Ⴅﾊ𛰥⫈𐼥')).toBe('…ﾊ𛰥⫈𐼥');
+    expect(secretHint('𛰥𛰥𛰥𛰥𛰥𛰥𛰥𛰥𛰥𛰥𛰥')).toBe('…');
   });
 });

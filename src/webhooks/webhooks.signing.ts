@@ -51,7 +51,10 @@ export function standardWebhooksSecret(secret: string): string {
 
 /** What a settings page shows to recognise a secret without revealing it. */
 export function secretHint(secret: string): string {
-  if (secret.length < 12) return '…';
+  // By characters, not UTF-16 units: the last four units of "…𛰥⫈𐼥" begin with half of 𛰥, a lone surrogate
+  // that PostgreSQL refuses to store (the rotation answered 500).
+  const characters = Array.from(secret);
+  if (characters.length < 12) return '…';
   const prefix = secret.startsWith('whsec_') ? 'whsec_' : '';
-  return `${prefix}…${secret.slice(-4)}`;
+  return `${prefix}…${characters.slice(-4).join('')}`;
 }
