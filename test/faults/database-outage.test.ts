@@ -139,11 +139,21 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
     const outageStart = Date.now();
     await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
     let terminated = 0;
+    let tokenAttempt: Promise<Response> | undefined;
+    // From the end of the first round on, no connection to the database is left and none can be made.
+    let cutAt: number | undefined;
     while (Date.now() - outageStart < OUTAGE_MS) {
       const rows = await admin(
         `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = '${dbName}' and pid <> pg_backend_pid()`,
       );
       terminated += rows.length;
+      cutAt ??= Date.now();
+      // Once no connection is left: the OAuth token endpoint answers in RFC 6749 form, "try again later".
+      tokenAttempt ??= api.fetch('/v1/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=app_x&client_secret=y',
+      });
       await sleep(200);
     }
     await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
@@ -162,12 +172,16 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
     stop = true;
     const [viewerResult] = await Promise.all([viewers, apiLoad, probe]);
 
+    const refused = (await tokenAttempt)!;
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(api.running, api.tail()).toBe(true);
     expect(worker.running, worker.tail()).toBe(true);
     expect(terminated).toBeGreaterThan(0);
 
     // /readyz reported the outage while it lasted and was ready again after it.
-    const during = ready.filter((r) => r.at > outageStart + 500 && r.at < outageEnd - 200);
+    const during = ready.filter((r) => r.at > cutAt! && r.at < outageEnd - 200);
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((r) => r.status === 503)).toBe(true);
     const readyAgain = ready.find((r) => r.at > outageEnd && r.status === 200);
@@ -199,7 +213,13 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
 
     // The worker came back by itself: every view's webhook is delivered, and a new event is delivered at
     // once (woken by NOTIFY through its re-established LISTEN connection, not by the 120 s poll).
-    await receiver.waitFor(() => receiver.received.filter((r) => r.path === '/views').length >= viewerResult.sessions, 60_000, 'the views’ webhooks');
+    await receiver
+      .waitFor(() => receiver.received.filter((r) => r.path === '/views').length >= viewerResult.sessions, 60_000, 'the views’ webhooks')
+      .catch(async (error) => {
+        const states = await db.executeSql('select status, attempts, last_error, next_attempt_at, locked_until from webhook_deliveries');
+        const pending = await db.executeSql('select count(*)::int as n from events where dispatched_at is null');
+        throw new Error(`${error.message} of ${viewerResult.sessions}\n${JSON.stringify(states.rows)}\n${JSON.stringify(pending.rows)}\n${worker.tail(30)}`);
+      });
     const before = receiver.received.length;
     const sentAt = Date.now();
     const test = await api.fetch(`/v1/webhooks/${hookId}/test`, { method: 'POST', headers: bearer(key) });
