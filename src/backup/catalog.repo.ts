@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// Catalog queries and the generic row copy of backup, restore and migrate-to-postgres: they work on every
+// table through PostgreSQL's catalog, so they name no domain's tables.
+
 /** A query runner: the app's Database, or a bare pg client in a transaction. */
 export type RunSql = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
@@ -58,31 +61,117 @@ export async function migrationLevel(run: RunSql): Promise<{ applied: number; la
   return { applied: Number(rows[0]?.n ?? 0), latest: tag };
 }
 
+/** Rows in `table` besides those matching `except` (an SQL condition), to tell an empty target from a used one. */
+export async function countRowsExcept(run: RunSql, table: TableInfo, except?: string): Promise<number> {
+  const { rows } = await run(`select count(*)::int as n from ${table.sql}${except ? ` where not (${except})` : ''}`, []);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Tables outside the service's schemas (another application's): their presence makes a target not empty. */
+export async function countForeignTables(run: RunSql): Promise<number> {
+  const { rows } = await run(
+    `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and n.nspname <> all($1::text[])
+        and n.nspname not in ('pg_catalog', 'information_schema', 'drizzle') and n.nspname not like 'pg_toast%'`,
+    [[...DATA_SCHEMAS]],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function deleteRowsWhere(run: RunSql, table: string, condition: string): Promise<void> {
+  const [schema, name] = table.split('.') as [string, string];
+  await run(`DELETE FROM ${quote(schema)}.${quote(name)} WHERE ${condition}`, []);
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 /**
- * A side-by-side count comparison, one table a line (tables empty on both sides summed up in one line);
- * `ok` is false if any count differs.
+ * Makes the public schema's immediate foreign keys deferred for the rest of the transaction (demos and
+ * their images refer to each other, so no table order satisfies them row by row); the returned function
+ * checks them all and makes them immediate again, before commit.
  */
-export function compareCounts(
-  left: Record<string, number>,
-  right: Record<string, number>,
-  headings: [string, string],
-): { ok: boolean; text: string } {
-  const names = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
-  const width = Math.max(5, ...names.map((n) => n.length));
-  let ok = true;
-  let empty = 0;
-  const lines = [`${'table'.padEnd(width)}  ${headings[0].padStart(10)}  ${headings[1].padStart(10)}`];
-  for (const name of names) {
-    const a = left[name];
-    const b = right[name];
-    const same = a === b;
-    if (!same) ok = false;
-    if (same && a === 0) {
-      empty++;
-      continue;
-    }
-    lines.push(`${name.padEnd(width)}  ${String(a ?? '-').padStart(10)}  ${String(b ?? '-').padStart(10)}${same ? '' : '  MISMATCH'}`);
+export async function deferForeignKeys(run: RunSql): Promise<() => Promise<void>> {
+  const { rows } = await run(
+    `select conrelid::regclass::text as tbl, conname from pg_constraint
+      where contype = 'f' and not condeferrable and connamespace = 'public'::regnamespace`,
+    [],
+  );
+  for (const key of rows) {
+    await run(`ALTER TABLE ${key.tbl} ALTER CONSTRAINT ${quote(String(key.conname))} DEFERRABLE INITIALLY DEFERRED`, []);
   }
-  if (empty > 0) lines.push(`(${empty} more tables, empty on both sides)`);
-  return { ok, text: lines.join('\n') };
+  return async () => {
+    await run('SET CONSTRAINTS ALL IMMEDIATE', []);
+    for (const key of rows) await run(`ALTER TABLE ${key.tbl} ALTER CONSTRAINT ${quote(String(key.conname))} NOT DEFERRABLE`, []);
+  };
+}
+
+/**
+ * The source's job queues made on the target through pg-boss's own function, which also creates each
+ * queue's job partition; dead-letter queues first, since a queue names its dead-letter queue.
+ */
+export async function copyQueues(source: RunSql, target: RunSql): Promise<void> {
+  const { rows } = await source('select * from pgboss.queue order by (dead_letter is not null), name', []);
+  for (const q of rows) {
+    await target('select pgboss.create_queue($1, $2::json)', [
+      q.name,
+      JSON.stringify({
+        policy: q.policy,
+        retryLimit: q.retry_limit,
+        retryDelay: q.retry_delay,
+        retryBackoff: q.retry_backoff,
+        expireInSeconds: q.expire_seconds,
+        retentionMinutes: q.retention_minutes,
+        deadLetter: q.dead_letter,
+      }),
+    ]);
+  }
+}
+
+/** Sets every sequence of the target to the source's value, so new rows do not collide with copied ones. */
+export async function copySequences(source: RunSql, target: RunSql): Promise<void> {
+  const { rows } = await source(
+    `select schemaname as schema, sequencename as name, last_value::text as value
+       from pg_sequences where schemaname = any($1::text[]) and last_value is not null`,
+    [[...DATA_SCHEMAS]],
+  );
+  for (const seq of rows) {
+    await target('select setval($1::regclass, $2::bigint, true)', [`${quote(String(seq.schema))}.${quote(String(seq.name))}`, seq.value]);
+  }
+}
+
+/** Rows per round trip; fewer for tables holding images, so a batch stays a few megabytes. */
+const BATCH_ROWS = 500;
+const BATCH_ROWS_BINARY = 20;
+
+/**
+ * Copies one table's rows as JSON: PostgreSQL itself turns each value back into its column's type. The
+ * source is PGlite, one connection: the cursor's transaction is the only thing running on it meanwhile.
+ */
+export async function copyTable(source: RunSql, target: RunSql, table: TableInfo): Promise<number> {
+  const columns = await target(
+    `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+       from pg_attribute a
+      where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+      order by a.attnum`,
+    [table.sql],
+  );
+  const list = columns.rows.map((c) => quote(String(c.name))).join(', ');
+  const batch = columns.rows.some((c) => c.type === 'bytea') ? BATCH_ROWS_BINARY : BATCH_ROWS;
+  const insert =
+    `INSERT INTO ${table.sql} (${list}) OVERRIDING SYSTEM VALUE ` +
+    `SELECT ${list} FROM json_populate_recordset(null::${table.sql}, $1::json)`;
+  let copied = 0;
+  await source('BEGIN READ ONLY', []);
+  try {
+    await source(`DECLARE copy_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${table.sql} t`, []);
+    for (;;) {
+      const { rows } = await source(`FETCH ${batch} FROM copy_rows`, []);
+      if (rows.length === 0) break;
+      await target(insert, [`[${rows.map((r) => r.row as string).join(',')}]`]);
+      copied += rows.length;
+    }
+  } finally {
+    await source('COMMIT', []);
+  }
+  return copied;
 }

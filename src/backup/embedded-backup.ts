@@ -5,7 +5,8 @@ import path from 'node:path';
 import { type Database, openDatabase } from '../db/client';
 import { acquireDataDirLock, DataDirLockedError } from '../db/data-dir-lock';
 import { ArchiveError, type BackupManifest, FORMAT, FORMAT_VERSION, readArchive, writeArchive } from './archive';
-import { compareCounts, countRows, dataTables, knownMigrations, migrationLevel } from './tables';
+import { countRows, dataTables, knownMigrations, migrationLevel } from './catalog.repo';
+import { compareCounts } from './counts';
 
 const APP_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 const PGDATA = 'pgdata.tar';

@@ -4,8 +4,20 @@ import { type Database, openDatabase } from '../db/client';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { JobQueue } from '../jobs/queue';
 import { RECORDER_CLIENT_ID } from '../oauth/recorder-client';
+import {
+  copyQueues,
+  copySequences,
+  copyTable,
+  countForeignTables,
+  countRows,
+  countRowsExcept,
+  dataTables,
+  deferForeignKeys,
+  deleteRowsWhere,
+  type RunSql,
+} from './catalog.repo';
+import { compareCounts } from './counts';
 import { BackupError } from './embedded-backup';
-import { compareCounts, countRows, DATA_SCHEMAS, dataTables, type RunSql } from './tables';
 
 /** Tables the target fills itself: migrations by migrating, pg-boss's by installing, queues by create_queue. */
 const NOT_COPIED = new Set(['drizzle.__drizzle_migrations', 'pgboss.version', 'pgboss.queue']);
@@ -16,9 +28,6 @@ const ALLOWED_IN_TARGET = new Set([...NOT_COPIED, 'pgboss.schedule']);
  * them, and the source's own copies replace them.
  */
 const SEEDED: Record<string, string> = { 'public.oauth_apps': `id = '${RECORDER_CLIENT_ID}'` };
-/** Rows per round trip; fewer for tables holding images, so a batch stays a few megabytes. */
-const BATCH_ROWS = 500;
-const BATCH_ROWS_BINARY = 20;
 
 export interface MigrateResult {
   comparison: string;
@@ -47,17 +56,10 @@ export async function migrateToPostgres(options: {
     const nonEmpty: Array<[string, number]> = [];
     for (const table of await dataTables(runTarget)) {
       if (ALLOWED_IN_TARGET.has(table.name)) continue;
-      const seeded = SEEDED[table.name];
-      const { rows } = await target.query(`select count(*)::int as n from ${table.sql}${seeded ? ` where not (${seeded})` : ''}`);
-      if (Number(rows[0]?.n) > 0) nonEmpty.push([table.name, Number(rows[0]?.n)]);
+      const n = await countRowsExcept(runTarget, table, SEEDED[table.name]);
+      if (n > 0) nonEmpty.push([table.name, n]);
     }
-    const other = await runTarget(
-      `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where c.relkind in ('r', 'p') and n.nspname <> all($1::text[])
-          and n.nspname not in ('pg_catalog', 'information_schema', 'drizzle') and n.nspname not like 'pg_toast%'`,
-      [[...DATA_SCHEMAS]],
-    );
-    if (nonEmpty.length > 0 || Number(other.rows[0]?.n) > 0) {
+    if (nonEmpty.length > 0 || (await countForeignTables(runTarget)) > 0) {
       throw new BackupError(
         'The target database is not empty' +
           (nonEmpty.length > 0 ? ` (${nonEmpty.map(([name, n]) => `${name}: ${n} rows`).join(', ')})` : ' (it has tables of its own)') +
@@ -122,64 +124,23 @@ async function copyAll(source: Database, target: pg.Client, log: (line: string) 
 
   await target.query('BEGIN');
   try {
-    // demos and assets refer to each other: foreign keys are checked at the end instead of row by row.
-    const keys = await runTarget(
-      `select conrelid::regclass::text as tbl, conname from pg_constraint
-        where contype = 'f' and not condeferrable and connamespace = 'public'::regnamespace`,
-    );
-    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-    for (const key of keys.rows) {
-      await target.query(`ALTER TABLE ${key.tbl} ALTER CONSTRAINT ${quote(String(key.conname))} DEFERRABLE INITIALLY DEFERRED`);
-    }
-
-    // Queues through pg-boss's own function, which also makes each queue's job partition; dead-letter
-    // queues first, since a queue names its dead-letter queue.
-    const queues = (await runSource('select * from pgboss.queue order by (dead_letter is not null), name', [])).rows;
-    for (const q of queues) {
-      await target.query('select pgboss.create_queue($1, $2::json)', [
-        q.name,
-        JSON.stringify({
-          policy: q.policy,
-          retryLimit: q.retry_limit,
-          retryDelay: q.retry_delay,
-          retryBackoff: q.retry_backoff,
-          expireInSeconds: q.expire_seconds,
-          retentionMinutes: q.retention_minutes,
-          deadLetter: q.dead_letter,
-        }),
-      ]);
-    }
-
+    const checkForeignKeys = await deferForeignKeys(runTarget);
+    await copyQueues(runSource, runTarget);
     // A server started on the target once left its schedules: the source's replace them, as they replace
     // the rows the migrations seeded.
-    await target.query('DELETE FROM pgboss.schedule');
-    for (const [name, seeded] of Object.entries(SEEDED)) {
-      const [schema, table] = name.split('.') as [string, string];
-      await target.query(`DELETE FROM "${schema}"."${table}" WHERE ${seeded}`);
-    }
+    await deleteRowsWhere(runTarget, 'pgboss.schedule', 'true');
+    for (const [name, condition] of Object.entries(SEEDED)) await deleteRowsWhere(runTarget, name, condition);
     for (const table of tables) {
       if (NOT_COPIED.has(table.name)) continue;
-      const copied = await copyTable(source, target, table);
+      const copied = await copyTable(runSource, runTarget, table);
       rows += copied;
       if (copied > 0) log(`  ${table.name}: ${copied} rows`);
     }
-
-    const sequences = await runSource(
-      `select schemaname as schema, sequencename as name, last_value::text as value
-         from pg_sequences where schemaname = any($1::text[]) and last_value is not null`,
-      [[...DATA_SCHEMAS]],
-    );
-    for (const seq of sequences.rows) {
-      await target.query('select setval($1::regclass, $2::bigint, true)', [`${quote(String(seq.schema))}.${quote(String(seq.name))}`, seq.value]);
-    }
-
-    await target.query('SET CONSTRAINTS ALL IMMEDIATE');
-    for (const key of keys.rows) {
-      await target.query(`ALTER TABLE ${key.tbl} ALTER CONSTRAINT ${quote(String(key.conname))} NOT DEFERRABLE`);
-    }
+    await copySequences(runSource, runTarget);
+    await checkForeignKeys();
 
     const targetCounts = await countRows(runTarget, await dataTables(runTarget));
-    // The target's own bookkeeping (its migrations, pg-boss's version and schedules) is not data carried over.
+    // The target's own bookkeeping (its migrations, pg-boss's version) is not data carried over.
     for (const name of ['drizzle.__drizzle_migrations', 'pgboss.version']) {
       delete sourceCounts[name];
       delete targetCounts[name];
@@ -194,37 +155,4 @@ async function copyAll(source: Database, target: pg.Client, log: (line: string) 
     await target.query('ROLLBACK').catch(() => {});
     throw error;
   }
-}
-
-/** Copies one table's rows as JSON: PostgreSQL itself turns each value back into its column's type. */
-async function copyTable(source: Database, target: pg.Client, table: { sql: string; name: string }): Promise<number> {
-  const columns = await target.query(
-    `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
-       from pg_attribute a
-      where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
-      order by a.attnum`,
-    [table.sql],
-  );
-  const list = columns.rows.map((c) => `"${String(c.name).replaceAll('"', '""')}"`).join(', ');
-  const binary = columns.rows.some((c) => c.type === 'bytea');
-  const batch = binary ? BATCH_ROWS_BINARY : BATCH_ROWS;
-  const insert =
-    `INSERT INTO ${table.sql} (${list}) OVERRIDING SYSTEM VALUE ` +
-    `SELECT ${list} FROM json_populate_recordset(null::${table.sql}, $1::json)`;
-
-  let copied = 0;
-  // One cursor over the source table (PGlite is one connection: nothing else runs meanwhile).
-  await source.executeSql('BEGIN READ ONLY');
-  try {
-    await source.executeSql(`DECLARE copy_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${table.sql} t`);
-    for (;;) {
-      const { rows } = await source.executeSql(`FETCH ${batch} FROM copy_rows`);
-      if (rows.length === 0) break;
-      await target.query(insert, [`[${rows.map((r) => r.row as string).join(',')}]`]);
-      copied += rows.length;
-    }
-  } finally {
-    await source.executeSql('COMMIT');
-  }
-  return copied;
 }
