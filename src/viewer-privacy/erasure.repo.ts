@@ -32,6 +32,7 @@ export interface ErasedView {
   demoId: string;
   shareId: string | null;
   sessionId: string | null;
+  anonymousId: string | null;
   /** The UTC day the view started: the day its roll-ups credit it to. */
   day: string;
 }
@@ -55,13 +56,20 @@ export async function deleteViews(
   const [steps] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from view_steps where view_id in (select id from views where ${match})`),
   );
-  const rows = rowsOf<{ id: string; demo_id: string; share_id: string | null; session_id: string | null; day: string }>(
+  const rows = rowsOf<{ id: string; demo_id: string; share_id: string | null; session_id: string | null; anonymous_id: string | null; day: string }>(
     await db.execute(sql`
       delete from views where ${match}
-      returning id, demo_id, share_id, session_id, to_char((started_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day`),
+      returning id, demo_id, share_id, session_id, anonymous_id, to_char((started_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day`),
   );
   return {
-    views: rows.map((r) => ({ id: r.id, demoId: r.demo_id, shareId: r.share_id, sessionId: r.session_id, day: r.day })),
+    views: rows.map((r) => ({
+      id: r.id,
+      demoId: r.demo_id,
+      shareId: r.share_id,
+      sessionId: r.session_id,
+      anonymousId: r.anonymous_id,
+      day: r.day,
+    })),
     stepRows: Number(steps?.n ?? 0),
   };
 }

@@ -28,8 +28,18 @@ export async function lockRollups(db: Executor) {
       demo_daily_sketches, workspace_daily_sketches in exclusive mode`);
 }
 
-/** Every roll-up row of `pairs` built again from the views: the demo's six tables, and the workspace's sketches. */
-export async function rebuildDemoDays(db: Executor, workspaceId: string, pairs: DemoDay[]) {
+/** Who was erased, as the day viewer sets key them: the address, and the visitor ids of the erased views. */
+export interface ErasedKeys {
+  email: string;
+  anonymousIds: string[];
+}
+
+/**
+ * Every roll-up row of `pairs` built again from the views: the demo's tables and sketches, and the workspace's
+ * sketches. The day viewer sets only lose the erased keys instead: a set holds a key exactly while a view has
+ * it, so that is the same result, at the cost of the erased rows rather than of every view of those days.
+ */
+export async function rebuildDemoDays(db: Executor, workspaceId: string, pairs: DemoDay[], erased: ErasedKeys) {
   if (pairs.length === 0) return;
   const json = JSON.stringify(pairs.map((p) => ({ demo_id: p.demoId, day: p.day })));
   const targets = sql`(select x.demo_id, x.day from json_to_recordset(${json}::json) as x(demo_id text, day date))`;
@@ -61,14 +71,11 @@ export async function rebuildDemoDays(db: Executor, workspaceId: string, pairs: 
     from views v where ${inTargets('v.demo_id', `(v.started_at at time zone 'UTC')::date`)}
     group by 1, 2, 3, 4, 5`);
 
-  await db.execute(sql`delete from demo_daily_viewers as r where ${inTargets('r.demo_id', 'r.day')}`);
   await db.execute(sql`
-    insert into demo_daily_viewers (demo_id, day, version, internal, share_id, viewer_key)
-    select distinct v.demo_id, ${viewDay}, coalesce(v.version, 0), v.internal, coalesce(v.share_id, ''),
-      coalesce(v.viewer_email, v.anonymous_id)
-    from views v
-    where ${inTargets('v.demo_id', `(v.started_at at time zone 'UTC')::date`)}
-      and coalesce(v.viewer_email, v.anonymous_id) is not null`);
+    delete from demo_daily_viewers as r
+    where ${inTargets('r.demo_id', 'r.day')}
+      and (lower(r.viewer_key) = ${erased.email}
+        or r.viewer_key in (select json_array_elements_text(${JSON.stringify(erased.anonymousIds)}::json)))`);
 
   const empty = sql`decode(repeat('00', ${REGISTERS}), 'hex')`;
   await db.execute(sql`delete from demo_daily_sketches as r where ${inTargets('r.demo_id', 'r.day')}`);

@@ -109,7 +109,10 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
 
       const pairs = new Map<string, rollups.DemoDay>();
       for (const v of removed.views) pairs.set(`${v.demoId}|${v.day}`, { demoId: v.demoId, day: v.day });
-      await rollups.rebuildDemoDays(tx, auth.workspaceId, [...pairs.values()]);
+      await rollups.rebuildDemoDays(tx, auth.workspaceId, [...pairs.values()], {
+        email,
+        anonymousIds: [...new Set([...sessions.map((s) => s.anonymousId), ...removed.views.flatMap((v) => (v.anonymousId ? [v.anonymousId] : []))])],
+      });
       const shareIds = [...new Set(removed.views.flatMap((v) => (v.shareId ? [v.shareId] : [])))];
       const sharesRecounted = await rollups.recountShares(tx, shareIds);
 
