@@ -99,7 +99,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error, request.routeOptions.bodyLimit);
-    if (appError.status >= 500) {
+    if (appError.code === 'unavailable') {
+      // During an outage every request ends here for the same cause: one short line each, not a stack each.
+      const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error)?.message;
+      request.log.warn({ cause }, 'dependency unreachable: answered 503');
+    } else if (appError.status >= 500) {
       const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;
       request.log.error({ err: cause }, 'request failed');
     }
