@@ -1,0 +1,176 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readArchive, writeArchive } from '../src/backup/archive';
+import { BackupError, backupEmbedded, restoreEmbedded } from '../src/backup/embedded-backup';
+import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
+import { engine } from './helpers/database';
+import { expectSeededInstance, type Seeded, seedDataDir, viewOverHttp } from './helpers/seeded-instance';
+import { TEST_SECRET } from './helpers/test-app';
+
+// Real child processes on real data directories: each command compiles TypeScript and opens PGlite, which
+// takes tens of seconds on a loaded machine. The embedded database is what is under test, so the
+// PostgreSQL pass of the suite skips this file.
+const SLOW = { timeout: 600_000 };
+
+describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process crash on the embedded database', SLOW, () => {
+  let root: string;
+  let source: string;
+  let seeded: Seeded;
+  let archive: string;
+  let server: RunningServer | undefined;
+  const env = (dataDir: string, extra: Record<string, string> = {}) => cleanEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra });
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'demoshare-backup-'));
+    source = path.join(root, 'source');
+    archive = path.join(root, 'demoshare.backup.tgz');
+    seeded = await seedDataDir(source);
+  }, 600_000);
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged view event through kill -9 of `demoshare start`, and refuses a backup while it runs', async () => {
+    server = await startCli('start', env(source));
+    await viewOverHttp(server.url, seeded.shareToken, 3);
+    await viewOverHttp(server.url, seeded.shareToken, 2);
+
+    const refused = await runCli(['backup', '--to', archive], env(source));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Cannot back up while Demoshare is running .* \(pid \d+\)/);
+    expect(refused.stderr).toContain('Stop the server');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(archive)).toBe(false);
+
+    server.child.kill('SIGKILL');
+    expect((await server.exited).signal).toBe('SIGKILL');
+    server = undefined;
+    // The stale lock of the killed process is taken over; both acknowledged views are there.
+    server = await startCli('start', env(source));
+    await expectSeededInstance(server.url, seeded, 2);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    server = undefined;
+    seeded.views += 2;
+  });
+
+  it('backs up the stopped instance into a checksummed archive with a manifest and the secret key', async () => {
+    const res = await runCli(['backup', '--to', archive], env(source));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/Backed up \d+ rows in \d+ tables/);
+    const { manifest, files } = readArchive(readFileSync(archive));
+    expect(manifest).toMatchObject({ format: 'demoshare-backup', format_version: 1, secret_key: { source: 'file' } });
+    expect(manifest.migrations.applied).toBeGreaterThan(0);
+    expect(manifest.tables).toMatchObject({ 'public.users': 1, 'public.demos': 1, 'public.steps': 3, 'public.views': seeded.views });
+    expect(manifest.tables['public.webhook_deliveries']).toBeGreaterThanOrEqual(seeded.deliveries);
+    expect(manifest.tables['pgboss.job']).toBeGreaterThan(0);
+    expect(files.get('secret.key')?.toString().trim()).toBe(TEST_SECRET);
+
+    const again = await runCli(['backup', '--to', archive], env(source));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+  });
+
+  it('restores into an empty DATA_DIR, verifying counts, and the restored instance serves everything', async () => {
+    const target = path.join(root, 'restored');
+    const res = await runCli(['restore', '--from', archive], env(target));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/public\.views\s+\d+\s+\d+/);
+    expect(res.stderr).not.toContain('MISMATCH');
+    expect(readdirSync(target).sort()).toEqual(['pgdata', 'secret.key']);
+
+    server = await startCli('start', env(target));
+    await expectSeededInstance(server.url, seeded);
+
+    // Restoring over a running instance is refused, even with --force.
+    const running = await runCli(['restore', '--from', archive, '--force'], env(target));
+    expect(running.code).toBe(1);
+    expect(running.stderr).toMatch(/Cannot restore while Demoshare is running/);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    server = undefined;
+
+    const before = statSync(path.join(target, 'pgdata', 'PG_VERSION')).mtimeMs;
+    const refused = await runCli(['restore', '--from', archive], env(target));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not empty');
+    expect(refused.stderr).toContain('--force');
+    expect(statSync(path.join(target, 'pgdata', 'PG_VERSION')).mtimeMs).toBe(before);
+
+    const forced = await runCli(['restore', '--from', archive, '--force'], env(target));
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readdirSync(target).sort()).toEqual(['pgdata', 'secret.key']);
+  });
+
+  it('refuses a damaged or truncated archive before touching DATA_DIR', async () => {
+    const bytes = readFileSync(archive);
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
+    const damaged = path.join(root, 'damaged.tgz');
+    const truncated = path.join(root, 'truncated.tgz');
+    const notOurs = path.join(root, 'not-ours.tgz');
+    writeFileSync(damaged, flipped);
+    writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.7)));
+    writeFileSync(notOurs, 'hello');
+
+    const empty = path.join(root, 'empty-target');
+    const existing = path.join(root, 'restored');
+    const secretBefore = readFileSync(path.join(existing, 'secret.key'));
+    const listing = readdirSync(path.join(existing, 'pgdata')).sort();
+    // Through the command once (exit status and wording), then each kind of damage in process.
+    const res = await runCli(['restore', '--from', damaged, '--force'], env(existing));
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toContain('is refused');
+    expect(res.stderr).toContain('Nothing was changed');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    for (const file of [damaged, truncated, notOurs]) {
+      for (const target of [empty, existing]) {
+        await expect(restoreEmbedded({ dataDir: target, file, force: true })).rejects.toThrow(/is refused: .*Nothing was changed/);
+      }
+    }
+    expect(existsSync(empty)).toBe(false);
+
+    // Intact checksums over a database whose counts are not the manifest's: loaded aside, compared, refused.
+    const { manifest, files } = readArchive(bytes);
+    const { files: _listed, ...rest } = manifest;
+    const lying = path.join(root, 'lying.tgz');
+    writeFileSync(
+      lying,
+      writeArchive({ ...rest, tables: { ...rest.tables, 'public.demos': 2 } }, [...files].map(([name, data]) => ({ name, data }))),
+    );
+    await expect(restoreEmbedded({ dataDir: existing, file: lying, force: true })).rejects.toThrow(
+      /does not match the backup's counts:[\s\S]*public\.demos\s+2\s+1 {2}MISMATCH[\s\S]*Nothing was changed/,
+    );
+    expect(readFileSync(path.join(existing, 'secret.key')).equals(secretBefore)).toBe(true);
+    expect(readdirSync(path.join(existing, 'pgdata')).sort()).toEqual(listing);
+  });
+
+  it('with SECRET_KEY in the environment, keeps it out of the archive and restores only with the same key', async () => {
+    const file = path.join(root, 'env-key.tgz');
+    const secret = 'an-operator-secret-key-of-forty-characters!';
+    const made = await backupEmbedded({ dataDir: source, secretKey: secret, file });
+    expect(made.manifest.secret_key.source).toBe('environment');
+    expect(made.manifest.files.map((f) => f.name)).toEqual(['pgdata.tar']);
+
+    const target = path.join(root, 'env-key-target');
+    await expect(restoreEmbedded({ dataDir: target, file, force: false })).rejects.toThrow(/SECRET_KEY is not set now/);
+    await expect(restoreEmbedded({ dataDir: target, file, force: false, secretKey: `${secret}x` })).rejects.toThrow(
+      /a different one/,
+    );
+    expect(existsSync(path.join(target, 'pgdata'))).toBe(false);
+    const restored = await restoreEmbedded({ dataDir: target, file, force: false, secretKey: secret });
+    expect(restored.needsSecretKey).toBe(true);
+    expect(readdirSync(target)).toEqual(['pgdata']);
+    await expect(restoreEmbedded({ dataDir: target, file, force: false, secretKey: secret })).rejects.toBeInstanceOf(BackupError);
+  });
+
+  it('prints the pg_dump path instead of backing up when DATABASE_URL is set', async () => {
+    const res = await runCli(['backup', '--to', path.join(root, 'pg.dump')], env(source, { DATABASE_URL: 'postgres://u@127.0.0.1:1/x' }));
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('pg_dump --format=custom');
+    expect(res.stderr).toContain('pg_restore');
+    expect(res.stderr).toContain('SECRET_KEY');
+    expect(existsSync(path.join(root, 'pg.dump'))).toBe(false);
+  });
+});
