@@ -137,7 +137,8 @@ describe.skipIf(!onPostgres)('kill -9 of a worker process', () => {
     // Only taken-over deliveries have a second attempt, and theirs says the first was lost.
     expect(rows.filter((r) => r.attempts > 1).length).toBe(duplicated.length);
     // The bound: a dead worker's claims are taken over when their lease ends, then delivered.
-    expect(allDeliveredMs).toBeLessThan(WEBHOOK_LEASE_MS + 20_000);
+    // Room for a loaded machine (measured 34-46 s with a 33 s lease).
+    expect(allDeliveredMs).toBeLessThan(WEBHOOK_LEASE_MS + 40_000);
     console.info(
       `webhooks kill -9: ${EVENTS} events, ${inFlightAtKill} in flight at the kill, ${duplicated.length} sent again ` +
         `(first copy answered only after the kill, to a dead sender: ${duplicated.filter((c) => c[0]!.answeredAt === undefined || c[0]!.answeredAt > killedAt).length}); all recorded as delivered ` +
