@@ -138,4 +138,21 @@ describe('a NUL character in any request string is a 400 naming the field', () =
     expect(res.json().error.details).toContainEqual({ field: c.field, message: expect.stringContaining('NUL') });
     expect(await snapshot()).toEqual(before);
   });
+
+  // Found by the fuzzer: a workspace renamed to "\ud800" was a 500 (jsonb refuses a lone surrogate's escape).
+  it.each([
+    ['workspace name', 'session', 'PATCH', '/v1/workspace', { name: '\ud800' }, 'name'],
+    ['demo title', 'key', 'POST', '/v1/demos', { title: 'x\udc25' }, 'title'],
+    ['webhook secret', 'key', 'POST', '/v1/webhooks', { url: 'https://93.184.215.14/h', events: ['demo.viewed'], secret: 'secret-\ud83d-secret' }, 'secret'],
+  ] as const)('a lone surrogate in the %s is a 400 naming the field', async (_label, as, method, url, payload, field) => {
+    const before = await snapshot();
+    const options = { method, url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) };
+    const res = as === 'session' ? await admin.inject(options) : await t.app.inject({ ...options, headers: { ...options.headers, ...bearer(key) } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.details).toContainEqual({ field, message: expect.stringContaining('Unicode') });
+    expect(await snapshot()).toEqual(before);
+    // A well-formed astral character is welcome.
+    const fine = await t.app.inject({ method: 'POST', url: '/v1/demos', headers: bearer(key), payload: { title: 'Tour 🙂' } });
+    expect(fine.statusCode, fine.body).toBe(201);
+  });
 });
