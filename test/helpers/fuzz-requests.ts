@@ -88,7 +88,10 @@ const ODD_PATH_VALUES: PathValue[] = [
   { kind: 'literal', value: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w' },
 ];
 
-const ODD_QUERY_VALUES = ['', 'abc', '-1', '0', '1.5', '1e309', '2147483648', '99999999999999999999', 'x'.repeat(5000), 'nul\u0000', '🙂', 'true', '[]'];
+/** Strings a JSON body can carry that text handling trips over: NUL, lone surrogates, BOM, bidi overrides. */
+const ODD_STRINGS = ['a\u0000b', '\ud800', 'x\udc25', '\ufeff\u202e\u200b', '🙂'.repeat(300), ' '];
+
+const ODD_QUERY_VALUES = ['', 'abc', '-1', '0', '1.5', '1e309', '2147483648', '99999999999999999999', 'x'.repeat(5000), 'nul\u0000', '🙂', '\ud800', 'true', '[]'];
 
 const RAW_BODIES = ['', 'not json', 'null', '[]', '"text"', '42', '{"unterminated": ', '{"__proto__": {"admin": true}}', '\u0000\u0001', '{"a":1,"a":2}'];
 
@@ -182,6 +185,14 @@ function jsonBodyArbitrary(schema: JsonSchema): fc.Arbitrary<Body> {
       },
       {
         weight: 1,
+        arbitrary: fc.tuple(valid, property, fc.constantFrom(...ODD_STRINGS)).map(([v, name, odd]) => ({
+          kind: 'json',
+          mutation: `${name} of odd characters`,
+          value: { ...asObject(v), [name]: odd },
+        })),
+      },
+      {
+        weight: 1,
         arbitrary: fc.tuple(valid, property).map(([v, name]) => ({
           kind: 'json',
           mutation: `${name} deeply nested`,
@@ -251,15 +262,24 @@ function unknownLike(like: string): string {
   return Buffer.concat([digest, digest]).toString('base64url').slice(0, like.length);
 }
 
+/** Percent-encoding that also takes a lone surrogate (encodeURIComponent throws): as the UTF-8 a client sends. */
+function encode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  }
+}
+
 /** The request a plan stands for, as `app.inject` options. */
 export function resolvePlan(op: Operation, plan: Plan, resolver: Resolver): InjectOptions {
   const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const choice = plan.path[name] ?? { kind: 'valid' };
-    if (choice.kind === 'literal') return choice.raw ? choice.value : encodeURIComponent(choice.value);
-    if (choice.kind === 'unknown') return encodeURIComponent(unknownLike(resolver.value(op.path, name, 'home')));
-    return encodeURIComponent(resolver.value(op.path, name, choice.kind === 'valid' ? 'home' : 'other'));
+    if (choice.kind === 'literal') return choice.raw ? choice.value : encode(choice.value);
+    if (choice.kind === 'unknown') return encode(unknownLike(resolver.value(op.path, name, 'home')));
+    return encode(resolver.value(op.path, name, choice.kind === 'valid' ? 'home' : 'other'));
   });
-  const query = plan.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  const query = plan.query.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
   let payload: string | undefined;
   if (plan.body.kind === 'json') payload = JSON.stringify(plan.body.value);
   else if (plan.body.kind === 'text') payload = plan.body.text;
