@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToPostgres } from '../src/backup/migrate-to-postgres';
 import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
 import { TEST_DATABASE_URL } from './helpers/database';
 import { expectSeededInstance, type Seeded, seedDataDir } from './helpers/seeded-instance';
@@ -94,6 +95,10 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
     const refused = await runCli(['migrate-to-postgres', '--database-url', url], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('public.inventory: 1 rows');
+
+    await expect(migrateToPostgres({ dataDir: path.join(root, 'nothing-here'), url, log: () => {} })).rejects.toThrow(
+      /There is no embedded database in .*nothing-here/,
+    );
 
     server = await startCli('start', env());
     const running = await runCli(['migrate-to-postgres', '--database-url', await freshDatabase()], env());

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/client';
@@ -45,6 +46,9 @@ export async function migrateToPostgres(options: {
   url: string;
   log: (line: string) => void;
 }): Promise<MigrateResult> {
+  if (!existsSync(path.join(options.dataDir, 'pgdata'))) {
+    throw new BackupError(`There is no embedded database in ${path.resolve(options.dataDir)} (DATA_DIR): nothing to move.`);
+  }
   const target = new pg.Client({ connectionString: options.url });
   try {
     await target.connect();
