@@ -172,6 +172,14 @@ describe('audit log', () => {
     await onlyEntry('webhook.deleted', id, [secret, 'whsec_given-by-the-admin']);
   });
 
+  it('records a long value cut before a character, not through it (an emoji at the cut was a 500)', async () => {
+    const uri = `https://client.example/${'a'.repeat(276)}🙂/callback`;
+    const res = await as(admin, 'POST', '/v1/oauth/apps', { name: 'Long redirect', redirect_uris: [uri], scopes: ['demos:read'] });
+    expect(res.statusCode, res.body).toBe(201);
+    const entry = await onlyEntry('oauth_app.created', res.json().data.id);
+    expect(JSON.stringify(entry)).toContain(`${'a'.repeat(276)}…`);
+  });
+
   it('records OAuth apps and grants revoked by the client or on refresh-token reuse', async () => {
     const res = await as(admin, 'POST', '/v1/oauth/apps', { name: 'Acme CRM', redirect_uris: [REDIRECT], scopes: ['team:read', 'team:write'] });
     expect(res.statusCode).toBe(201);

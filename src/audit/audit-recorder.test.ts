@@ -28,4 +28,10 @@ describe('scrub (what reaches changes)', () => {
     expect(out.many).toHaveLength(50);
     expect(out.at).toBe('1970-01-01T00:00:00.000Z');
   });
+
+  it('never cuts a character in half (a lone surrogate is refused by jsonb)', () => {
+    const out = scrub({ uri: `${'a'.repeat(299)}🙂${'b'.repeat(10)}` }) as { uri: string };
+    expect(out.uri).toBe(`${'a'.repeat(299)}…`);
+    expect((scrub(`${'a'.repeat(298)}🙂b`) as string).endsWith('🙂…')).toBe(true);
+  });
 });
