@@ -88,8 +88,8 @@ const ODD_PATH_VALUES: PathValue[] = [
   { kind: 'literal', value: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w' },
 ];
 
-/** Strings a JSON body can carry that text handling trips over: NUL, lone surrogates, BOM, bidi overrides. */
-const ODD_STRINGS = ['a\u0000b', '\ud800', 'x\udc25', '\ufeff\u202e\u200b', '🙂'.repeat(300), ' '];
+/** Strings a JSON body can carry that text handling trips over: NUL, lone surrogates, BOM, bidi overrides, and long runs of astral characters at both alignments (a cut at an even or odd unit). */
+const ODD_STRINGS = ['a\u0000b', '\ud800', 'x\udc25', '\ufeff\u202e\u200b', '🙂'.repeat(300), `a${'🙂'.repeat(300)}`, ' '];
 
 const ODD_QUERY_VALUES = ['', 'abc', '-1', '0', '1.5', '1e309', '2147483648', '99999999999999999999', 'x'.repeat(5000), 'nul\u0000', '🙂', '\ud800', 'true', '[]'];
 
