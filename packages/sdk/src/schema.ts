@@ -1563,6 +1563,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/viewer-erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a viewer’s data
+         * @description Scope `demos:write`; roles: admin. Removes, in one transaction and within the caller’s workspace only, the views of the address (and of its viewer sessions, begun before it identified), their step times, the viewer sessions and the event ids kept to de-duplicate them, and the share access-log lines with the address; blanks `viewer_email` and `viewer_name` in webhook events and delivery bodies (a delivery not sent yet is cancelled); and rebuilds the analytics of the demo-days concerned from the views that remain, with the links’ `view_count` and `last_viewed_at`. Idempotent: erasing an address again, or one never seen, answers zeros. Recorded in the audit log (`data.erased`) with the counts, without the address. What it cannot reach (backups, receivers’ copies, exports): docs/sharing.md, Viewer privacy.
+         */
+        post: operations["eraseViewerData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-log": {
         parameters: {
             query?: never;
@@ -1745,7 +1765,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "audit.read")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "audit.read")[];
         };
         /**
          * @example {
@@ -3183,6 +3203,52 @@ export interface components {
             }[];
         };
         /**
+         * @description What the erasure removed or blanked. Erasing an address nothing is recorded for answers zeros.
+         * @example {
+         *       "views": 3,
+         *       "step_times": 7,
+         *       "viewer_sessions": 2,
+         *       "dedup_ids": 9,
+         *       "access_log_entries": 4,
+         *       "webhook_events": 5,
+         *       "webhook_deliveries": 5,
+         *       "webhook_deliveries_cancelled": 0,
+         *       "webhook_response_excerpts": 0,
+         *       "notification_records": 2,
+         *       "demos_recomputed": 2,
+         *       "days_recomputed": 2,
+         *       "shares_recounted": 2
+         *     }
+         */
+        ViewerErasure: {
+            /** @description Views removed: the address’s, and those of its viewer sessions begun before it identified. */
+            views: number;
+            /** @description Per-step rows of those views (time spent on each step). */
+            step_times: number;
+            /** @description Viewer sessions removed (the viewer is signed out of the share page). */
+            viewer_sessions: number;
+            /** @description Event ids kept to de-duplicate retried viewer events, removed with their sessions. */
+            dedup_ids: number;
+            /** @description Share access-log lines with the address, removed. */
+            access_log_entries: number;
+            /** @description Outbox events whose viewer_email and viewer_name were blanked. */
+            webhook_events: number;
+            /** @description Webhook delivery bodies whose address was blanked. */
+            webhook_deliveries: number;
+            /** @description Of these, deliveries not sent yet, cancelled rather than sent. */
+            webhook_deliveries_cancelled: number;
+            /** @description Logged receiver responses that echoed the address, removed. */
+            webhook_response_excerpts: number;
+            /** @description Records and queued jobs of e-mail notifications about this viewer, removed. */
+            notification_records: number;
+            /** @description Demos whose analytics were rebuilt from their remaining views. */
+            demos_recomputed: number;
+            /** @description Demo-days rebuilt (views, steps, unique viewers, links, companies). */
+            days_recomputed: number;
+            /** @description Share links whose view_count and last_viewed_at were recounted. */
+            shares_recounted: number;
+        };
+        /**
          * @example {
          *       "id": "whk_01jd3n4p6q8r0s2t4v6w8x0y2z",
          *       "url": "https://crm.example.com/hooks/demoshare",
@@ -3604,6 +3670,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signIn: {
@@ -3725,6 +3800,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {
@@ -3799,6 +3883,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3916,6 +4009,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readInvitation: {
@@ -3983,6 +4085,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4100,6 +4211,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     currentSession: {
@@ -4155,6 +4275,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4237,6 +4366,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4332,6 +4470,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4449,6 +4596,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourProfile: {
@@ -4504,6 +4660,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4611,6 +4776,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sendNewVerificationLink: {
@@ -4702,6 +4876,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4805,6 +4988,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4919,6 +5111,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourSessions: {
@@ -4984,6 +5185,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOutEverywhereElse: {
@@ -5039,6 +5249,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5120,6 +5339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     workspaceSettings: {
@@ -5193,6 +5421,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5318,6 +5555,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadWorkspaceLogo: {
@@ -5416,6 +5662,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeWorkspaceLogo: {
@@ -5488,6 +5743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerWorkspaceLogo: {
@@ -5542,6 +5806,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5630,6 +5903,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5736,6 +6018,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5859,6 +6150,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -5926,6 +6226,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6014,6 +6323,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6146,6 +6464,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resendInvitation: {
@@ -6255,6 +6582,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeInvitation: {
@@ -6338,6 +6674,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeTeamMember: {
@@ -6414,6 +6759,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6542,6 +6896,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDemos: {
@@ -6627,6 +6990,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6781,6 +7153,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDemo: {
@@ -6863,6 +7244,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDemo: {
@@ -6930,6 +7320,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7086,6 +7485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     generateDemoAgain: {
@@ -7198,6 +7606,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7342,6 +7759,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     addStep: {
@@ -7451,6 +7877,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteStep: {
@@ -7528,6 +7963,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7653,6 +8097,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadStepImage: {
@@ -7756,6 +8209,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7892,6 +8354,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteHotspot: {
@@ -7970,6 +8441,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8107,6 +8587,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDemoAsset: {
@@ -8196,6 +8685,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8312,6 +8810,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDemoVersions: {
@@ -8395,6 +8902,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8506,6 +9022,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8636,6 +9161,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8775,6 +9309,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecordingUpload: {
@@ -8867,6 +9410,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     discardRecording: {
@@ -8935,6 +9487,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9135,6 +9696,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     completeRecording: {
@@ -9254,6 +9824,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listOAuthApps: {
@@ -9335,6 +9914,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9453,6 +10041,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateOAuthAppClientSecret: {
@@ -9553,6 +10150,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteOAuthApp: {
@@ -9620,6 +10226,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9701,6 +10316,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9838,6 +10462,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuthorizedApps: {
@@ -9928,6 +10561,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeAuthorizedApp: {
@@ -9995,6 +10637,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10083,6 +10734,15 @@ export interface operations {
             };
             /** @description An error in this endpoint’s own form (see its schema). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description An error in this endpoint’s own form (see its schema). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10181,6 +10841,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description An error in this endpoint’s own form (see its schema). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
         };
     };
     listWebhooks: {
@@ -10262,6 +10931,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10390,6 +11068,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -10472,6 +11159,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -10539,6 +11235,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10660,6 +11365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -10760,6 +11474,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10876,6 +11599,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDeliveries: {
@@ -10968,6 +11700,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDelivery: {
@@ -11044,6 +11785,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11161,6 +11911,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listShareLinks: {
@@ -11239,6 +11998,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11363,6 +12131,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getShareLink: {
@@ -11445,6 +12222,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeShareLink: {
@@ -11512,6 +12298,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11636,6 +12431,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     shareAccessLog: {
@@ -11719,6 +12523,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11826,6 +12639,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     workspaceAnalytics: {
@@ -11908,6 +12730,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12008,6 +12839,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     demoAnalyticsPerShareLink: {
@@ -12090,6 +12930,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12186,6 +13035,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewJourney: {
@@ -12269,6 +13127,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     yourViewerNotifications: {
@@ -12333,6 +13200,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12444,6 +13320,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerLinkState: {
@@ -12528,6 +13413,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12648,6 +13542,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12778,6 +13681,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerDemo: {
@@ -12876,6 +13788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewerImageOrSnapshot: {
@@ -12965,6 +13886,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13143,6 +14073,128 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseViewerData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana@globex.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The viewer’s address, in any case: compared in lower case, as the viewer page stores it.
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ViewerErasure"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAuditLogEntries: {
@@ -13232,6 +14284,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportAuditLogAsCsv: {
@@ -13301,6 +14362,15 @@ export interface operations {
             };
             /** @description `internal_error`: an unexpected failure (never with details). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: a dependency is unavailable for now: retry later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
