@@ -145,6 +145,11 @@ describe('SDK with an API key, against a running server', () => {
     expect((await client.analytics.workspace()).total_views).toBeGreaterThanOrEqual(2);
     expect((await client.shares.accessLog(share.id).toArray()).length).toBeGreaterThanOrEqual(2);
 
+    const erased = await client.views.eraseViewer('ADA@example.com');
+    expect(erased).toMatchObject({ views: 1, shares_recounted: 1 });
+    expect((await client.views.list(demo.id).toArray()).map((v) => v.viewer.email)).toEqual([null]);
+    expect(await client.analytics.demo(demo.id)).toMatchObject({ total_views: 1, completion_rate: 0 });
+
     await client.shares.revoke(share.id);
     await expect(client.shares.get(share.id)).rejects.toBeInstanceOf(NotFoundError);
   });

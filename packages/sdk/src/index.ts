@@ -79,6 +79,7 @@ export type {
   Step,
   TeamMember,
   View,
+  ViewerErasure,
   ViewJourney,
   Webhook,
   WebhookAttempt,

@@ -95,6 +95,16 @@ export type View = Schemas['View'];
  */
 export type ViewJourney = Schemas['ViewJourney'];
 /**
+ * What a viewer erasure removed, counted (POST /v1/viewer-erasures).
+ *
+ * @example
+ * ```ts
+ * import type { ViewerErasure } from '@demoshare/sdk';
+ * const erased: ViewerErasure = await client.views.eraseViewer('ada@example.com');
+ * ```
+ */
+export type ViewerErasure = Schemas['ViewerErasure'];
+/**
  * A demo's analytics (GET /v1/demos/:id/analytics).
  *
  * @example

@@ -9,6 +9,7 @@ import type {
   Share,
   ShareAccessLogEntry,
   View,
+  ViewerErasure,
   ViewJourney,
   WorkspaceAnalytics,
 } from '../types.js';
@@ -110,6 +111,19 @@ export function viewsResource(ctx: ResourceContext) {
      */
     async journey(demoId: string, viewId: string): Promise<ViewJourney> {
       return (await unwrap(api.GET('/v1/demos/{id}/views/{view_id}/journey', { params: { path: { id: demoId, view_id: viewId } } }))).data;
+    },
+    /**
+     * Erases everything the workspace recorded about one viewer (admins, `demos:write`): their views,
+     * step times, sessions, access-log lines and the address in webhook logs; analytics are recomputed.
+     * Erasing an unknown address returns zero counts.
+     * @example
+     * ```ts
+     * const erased = await client.views.eraseViewer('ada@example.com');
+     * console.log(`${erased.views} views removed`);
+     * ```
+     */
+    async eraseViewer(email: string): Promise<ViewerErasure> {
+      return (await unwrap(api.POST('/v1/viewer-erasures', { body: { email } }))).data;
     },
   };
 }
