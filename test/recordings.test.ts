@@ -481,8 +481,8 @@ describe('recording upload API', () => {
       complete: doc.paths['/v1/recordings/{id}/complete'].post,
       remove: doc.paths['/v1/recordings/{id}'].delete,
     };
-    expect(Object.keys(ops.put.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '410', '413', '415', '429', '500']);
-    expect(Object.keys(ops.complete.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '410', '413', '415', '429', '500']);
+    expect(Object.keys(ops.put.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '410', '413', '415', '429', '500', '503']);
+    expect(Object.keys(ops.complete.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '410', '413', '415', '429', '500', '503']);
     expect(Object.keys(ops.create.responses)).toContain('201');
     expect(ops.remove.responses['204']).toBeDefined();
     expect(ops.get.security).toEqual([{ bearerAuth: ['demos:read'] }, { oauth2: ['demos:read'] }]);

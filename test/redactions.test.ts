@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGeneration } from '../src/demos/demos.jobs';
+import { runQueuedGeneration } from './helpers/demos';
 import type { GenerationResult } from '../src/generation/generation.types';
 import { makeMockupPng } from './helpers/images';
 import { createShare, viewerClient } from './helpers/shares';
@@ -159,7 +159,7 @@ describe('step redactions (blur)', () => {
     const res = await call('POST', '/v1/demos', { source_url: 'https://example.com/account', type: 'interactive', generate_with_ai: true });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data.id as string;
-    await runGeneration(t.ctx, { demoId: id, replaceTitle: true }, `job-${id}`);
+    await runQueuedGeneration(t.ctx, id);
     const demo = (await call('GET', `/v1/demos/${id}`)).json().data;
     expect(demo.status).toBe('draft');
     return demo as { id: string; steps: { id: string; image_url: string | null; html_url: string | null }[] };

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGeneration } from '../../src/demos/demos.jobs';
+import { runQueuedGeneration } from '../helpers/demos';
 import type { GenerationResult } from '../../src/generation/generation.types';
 import { launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -90,7 +90,7 @@ describe.skipIf(!browser)('blurring in the demo editor (Chromium)', () => {
       payload: { source_url: 'https://ledgerly.example/billing', type: 'interactive', generate_with_ai: true },
     });
     demoId = res.json().data.id;
-    await runGeneration(server.ctx, { demoId, replaceTitle: true }, `job-${demoId}`);
+    await runQueuedGeneration(server.ctx, demoId);
   }, 180_000);
 
   afterAll(async () => {

@@ -1,3 +1,5 @@
+import type { Kernel } from '../../src/context';
+import { runGeneration } from '../../src/demos/demos.jobs';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import type { GenerationResult } from '../../src/generation/generation.types';
 import { makePng } from './images';
@@ -62,4 +64,15 @@ export async function waitForDemo(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`demo ${id} never reached the expected state`);
+}
+
+/**
+ * Runs the generation queued for `demoId` here and now, as the job pg-boss holds for it (a run under any
+ * other job id is a superseded one, and is refused).
+ */
+export async function runQueuedGeneration(ctx: Kernel, demoId: string): Promise<void> {
+  const { rows } = await ctx.database.executeSql('select generation_job_id from demos where id = $1', [demoId]);
+  const jobId = rows[0]?.generation_job_id;
+  if (typeof jobId !== 'string') throw new Error(`demo ${demoId} has no queued generation`);
+  await runGeneration(ctx, { demoId, replaceTitle: true }, jobId);
 }
