@@ -34,6 +34,11 @@ export interface Database {
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` while holding the start-up lock that every process sharing the database takes (PostgreSQL):
+   * installing the job queue's schema from several processes at once races in the catalog otherwise.
+   */
+  serialised<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** PGlite only: a dump (tar) of the data directory: test templates clone it, `demoshare backup` archives it. */
   dump?(): Promise<Blob>;
@@ -104,6 +109,8 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     async migrate() {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS });
     },
+    // One process holds the data directory: nothing to serialise against.
+    serialised: (fn) => fn(),
     async dump() {
       return client.dumpDataDir('none');
     },
@@ -127,6 +134,17 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const listener = createListener(url);
+  // A session lock on a client of its own: other processes wait for it, this process's queries go on.
+  async function serialised<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      return await fn(client);
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+  }
   return {
     kind: 'postgres',
     db,
@@ -142,15 +160,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     },
     listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
-      const client = await pool.connect();
-      try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await serialised(async (client) => {
         await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS });
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-        client.release();
-      }
+      });
     },
+    serialised: (fn) => serialised(() => fn()),
     async close() {
       await listener.close();
       await pool.end();

@@ -42,7 +42,7 @@ export class JobQueue {
   private readonly stopHooks: Array<() => Promise<void>> = [];
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly role: { work: boolean },
   ) {
     this.boss = new PgBoss({
@@ -76,7 +76,9 @@ export class JobQueue {
 
   async start(onError: (error: Error) => void): Promise<void> {
     this.boss.on('error', onError);
-    await this.boss.start();
+    // pg-boss installs its schema under its own transaction lock, but processes started at once on an empty
+    // database still collided in the catalog (a duplicate pgboss namespace): the first installs, the rest wait.
+    await this.database.serialised(() => this.boss.start());
     this.started = true;
   }
 
