@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
 import { SCENARIOS, type Scenario } from './scenarios';
+import { rssMb } from './process-memory';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,16 +71,6 @@ interface Figures {
   note?: string;
   /** Lowest and highest ratio over the rounds. */
   spread?: string;
-}
-
-/** VmRSS of a process in MB, from /proc (Linux); undefined elsewhere or once it has exited. */
-function rssMb(pid: number): number | undefined {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Samples a process's RSS every 200 ms until stopped: the peak and the median of the samples. */
