@@ -61,6 +61,8 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
   DATABASE_POOL_SIZE: positiveInt(10),
+  /** Embedded database only: how often to vacuum and analyze the tables that are due (0s: never). */
+  EMBEDDED_MAINTENANCE_INTERVAL: duration('1m'),
   REDIS_URL: optionalUrl,
   SECRET_KEY: z
     .string()

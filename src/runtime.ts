@@ -9,6 +9,7 @@ import { resolveSecretKey } from './core/secret-key';
 import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
+import { EmbeddedMaintenance } from './db/embedded-maintenance';
 import { createGenerator, generatorDepsFromConfig } from './generation';
 import { JobQueue } from './jobs/queue';
 import { createSmtpMailer } from './mail/mailer';
@@ -114,6 +115,12 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
       address = await app.listen({ port: config.PORT, host: config.HOST });
     } else {
       await app.ready();
+    }
+    // PostgreSQL's autovacuum looks after a server; nothing looks after the embedded database but this.
+    if (database.kind === 'pglite' && config.EMBEDDED_MAINTENANCE_INTERVAL > 0) {
+      const maintenance = new EmbeddedMaintenance(database, config.EMBEDDED_MAINTENANCE_INTERVAL, log.child({ module: 'maintenance' }));
+      opened.push(() => maintenance.stop());
+      maintenance.start();
     }
     return { app, ctx, address, close };
   } catch (error) {

@@ -1,0 +1,128 @@
+import type { Logger } from 'pino';
+import type { Database } from './client';
+
+/**
+ * PGlite runs PostgreSQL as one backend in single-user mode: there is no autovacuum launcher, so nothing
+ * ever vacuums or analyzes the embedded database. Without ANALYZE the planner guesses a table of any size
+ * holds a couple of rows; without VACUUM dead rows stay until a page happens to be pruned, deleted rows'
+ * space is never reused, and no page is marked all-visible, so counts cannot use index-only scans. This
+ * does autovacuum's job in the process that holds the data directory, with autovacuum's own thresholds
+ * read from the statistics PGlite does keep (pg_stat_user_tables).
+ */
+
+/** PostgreSQL's autovacuum defaults: a table is due once this many rows changed (base + fraction of its size). */
+const VACUUM_BASE = 50;
+const VACUUM_FRACTION = 0.2;
+const INSERT_BASE = 1_000;
+const INSERT_FRACTION = 0.2;
+const ANALYZE_BASE = 50;
+const ANALYZE_FRACTION = 0.1;
+
+export interface DueTable {
+  /** Quoted schema-qualified name, ready for a statement. */
+  table: string;
+  vacuum: boolean;
+  analyze: boolean;
+}
+
+export interface MaintenanceRun {
+  tables: Array<DueTable & { ms: number }>;
+  ms: number;
+}
+
+/**
+ * The tables autovacuum would pick now. A table never analyzed (reltuples < 0: a fresh install, or data from
+ * before this ran) is due for both, whatever its counters say, since they restart empty after a crash.
+ */
+export async function tablesDue(database: Pick<Database, 'executeSql'>): Promise<DueTable[]> {
+  // Statistics reach the shared counters at most once a second; the flush this asks for happens at the end
+  // of this statement's transaction, so the next statement reads this process's latest changes.
+  await database.executeSql('select pg_stat_force_next_flush()');
+  const { rows } = await database.executeSql(`
+    select format('%I.%I', s.schemaname, s.relname) as "table",
+      c.reltuples < 0 as never_analyzed,
+      greatest(c.reltuples, 0) as reltuples,
+      s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze
+    from pg_stat_user_tables s
+    join pg_class c on c.oid = s.relid
+    where c.relkind = 'r'
+    order by s.schemaname, s.relname`);
+  const due: DueTable[] = [];
+  for (const row of rows) {
+    const size = Number(row.reltuples);
+    const never = row.never_analyzed === true;
+    const vacuum =
+      never ||
+      Number(row.n_dead_tup) > VACUUM_BASE + VACUUM_FRACTION * size ||
+      Number(row.n_ins_since_vacuum) > INSERT_BASE + INSERT_FRACTION * size;
+    const analyze = never || Number(row.n_mod_since_analyze) > ANALYZE_BASE + ANALYZE_FRACTION * size;
+    if (vacuum || analyze) due.push({ table: String(row.table), vacuum, analyze });
+  }
+  return due;
+}
+
+/**
+ * Vacuums and analyzes the tables that are due, one statement per table: PGlite runs one statement at a
+ * time, so requests wait for one table's pass, never for the whole database's.
+ */
+export async function runEmbeddedMaintenance(database: Pick<Database, 'executeSql'>): Promise<MaintenanceRun> {
+  const started = performance.now();
+  const tables: MaintenanceRun['tables'] = [];
+  for (const due of await tablesDue(database)) {
+    const t0 = performance.now();
+    const statement = due.vacuum ? `vacuum (analyze ${due.analyze}) ${due.table}` : `analyze ${due.table}`;
+    await database.executeSql(statement);
+    tables.push({ ...due, ms: Math.round(performance.now() - t0) });
+  }
+  return { tables, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * Runs the maintenance every `intervalMs` (autovacuum's naptime), one pass at a time. `stop` waits for a pass
+ * under way, so the database is never closed under a VACUUM.
+ */
+export class EmbeddedMaintenance {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly database: Pick<Database, 'executeSql'>,
+    private readonly intervalMs: number,
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+  ) {}
+
+  /** The first pass runs at once: a database upgraded from a release without this is analyzed on start. */
+  start(): void {
+    this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+      if (!this.stopped) this.timer = setTimeout(() => this.tick(), this.intervalMs).unref();
+    });
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      const run = await runEmbeddedMaintenance(this.database);
+      if (run.tables.length === 0) return;
+      const slowest = run.tables.reduce((a, b) => (b.ms > a.ms ? b : a));
+      this.log.info(
+        { tables: run.tables.length, ms: run.ms, slowest: slowest.table, slowestMs: slowest.ms },
+        'embedded database vacuumed and analyzed',
+      );
+    } catch (error) {
+      // The next pass tries again; a failed VACUUM leaves the table as it was.
+      this.log.warn({ err: error }, 'embedded database maintenance failed');
+    }
+  }
+}
