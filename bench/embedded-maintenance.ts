@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
-import { runEmbeddedMaintenance } from '../src/db/embedded-maintenance';
+import { runEmbeddedMaintenance, walSinceCheckpoint } from '../src/db/embedded-maintenance';
 import { JobQueue } from '../src/jobs/queue';
 import { seedViews } from '../src/views/seed-views';
 import { caller, seedDemo } from './seed-demo';
@@ -116,12 +116,16 @@ try {
     let t0 = performance.now();
     await seedViews(database, { demoId: demo.id, views: VIEWS, days: 90, seed: 1 });
     console.log(`seeded ${VIEWS} views in ${((performance.now() - t0) / 1000).toFixed(1)} s; data directory ${megabytes(dir).toFixed(0)} MB`);
+    const wal = () => `${megabytes(path.join(dir, 'pgdata', 'pg_wal')).toFixed(0)} MB`;
+    const walBefore = wal();
+    const walSince = await walSinceCheckpoint(database);
 
     const before = await reads(app, auth, demo.id);
     t0 = performance.now();
     const first = await runEmbeddedMaintenance(database);
     const firstMs = performance.now() - t0;
     const slowest = [...first.tables].sort((a, b) => b.ms - a.ms).slice(0, 3);
+    const walAfter = wal();
     const after = await reads(app, auth, demo.id);
 
     await seedViews(database, { demoId: demo.id, views: Math.round(VIEWS / 4), days: 1, seed: 2 });
@@ -135,7 +139,10 @@ try {
     console.log(
       `\nfirst pass: ${first.tables.length} tables in ${Math.round(firstMs)} ms (slowest: ${slowest.map((s) => `${s.table} ${s.ms} ms`).join(', ')})`,
     );
-    console.log(`after ${Math.round(VIEWS / 4)} more views: ${steady.tables.length} tables due, ${steady.ms} ms (${steady.tables.map((s) => `${s.table} ${s.ms} ms`).join(', ')})`);
+    console.log(
+      `WAL: ${Math.round(walSince / 1_048_576)} MB written since the last checkpoint, pg_wal ${walBefore}; the first pass checkpointed in ${first.checkpoint?.ms ?? '(none)'} ms, pg_wal then ${walAfter}; data directory ${megabytes(dir).toFixed(0)} MB`,
+    );
+    console.log(`after ${Math.round(VIEWS / 4)} more views: ${steady.tables.length} tables due, ${steady.ms} ms (${steady.tables.map((s) => `${s.table} ${s.ms} ms`).join(', ')}${steady.checkpoint ? `; checkpoint of ${Math.round(steady.checkpoint.walBytes / 1_048_576)} MB in ${steady.checkpoint.ms} ms` : ''})`);
     console.log(`nothing changed: ${idle.tables.length} tables due, ${idle.ms} ms (the check alone)`);
 
     // The same cycles twice, each from a compacted table: without a pass, then with one after each cycle.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedMaintenance, runEmbeddedMaintenance, tablesDue } from '../src/db/embedded-maintenance';
+import { EmbeddedMaintenance, runEmbeddedMaintenance, tablesDue, walSinceCheckpoint } from '../src/db/embedded-maintenance';
 import { engine } from './helpers/database';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -89,6 +89,33 @@ describe.skipIf(engine !== 'pglite')('embedded database maintenance', () => {
     expect((await stat(t, 'demos')).rows).toBe(-1);
     await runEmbeddedMaintenance(t.db.database);
     expect((await stat(t, 'demos')).rows).toBe(120);
+  });
+
+  it('checkpoints once enough WAL was written since the last checkpoint, and not before', async () => {
+    t = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 100_000 } });
+    const key = await t.apiKey('all');
+    const db = t.db.database;
+    const lastCheckpoint = async () => String((await db.executeSql('select redo_lsn::text as lsn from pg_control_checkpoint()')).rows[0]!.lsn);
+    // What a checkpoint keeps of old WAL for reuse: 128 MB, not PostgreSQL's 1 GB (src/db/client.ts).
+    expect((await db.executeSql(`select current_setting('max_wal_size') as v`)).rows[0]!.v).toBe('128MB');
+    await runEmbeddedMaintenance(db, { checkpointWalBytes: 1 });
+    const first = await lastCheckpoint();
+    expect(await walSinceCheckpoint(db)).toBeLessThan(64 * 1024);
+
+    for (let i = 0; i < 40; i++) {
+      expect((await t.app.inject({ method: 'POST', url: '/v1/demos', headers: bearer(key), payload: { title: `WAL ${i} ${'w'.repeat(150)}` } })).statusCode).toBe(201);
+    }
+    const written = await walSinceCheckpoint(db);
+    expect(written).toBeGreaterThan(40 * 200);
+    // Under the threshold: no checkpoint, the WAL stays to be replayed.
+    const below = await runEmbeddedMaintenance(db, { checkpointWalBytes: written * 100 });
+    expect(below.checkpoint).toBeUndefined();
+    expect(await lastCheckpoint()).toBe(first);
+    // Past it: checkpointed, and what a crash would replay is back near nothing.
+    const past = await runEmbeddedMaintenance(db, { checkpointWalBytes: written });
+    expect(past.checkpoint?.walBytes).toBeGreaterThanOrEqual(written);
+    expect(await lastCheckpoint()).not.toBe(first);
+    expect(await walSinceCheckpoint(db)).toBeLessThan(written);
   });
 
   it('runs a pass at start and then every interval, and stop waits for the pass under way', async () => {

@@ -70,6 +70,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     : openPglite(options.dataDir, options.loadDataDir);
 }
 
+/**
+ * PGlite's start parameters, with a small WAL. A single-user backend has no checkpointer, so PostgreSQL's
+ * own triggers (max_wal_size, checkpoint_timeout) never fire: the WAL grows with every write until a
+ * checkpoint, which only the maintenance (db/embedded-maintenance.ts) and a clean shutdown run. After one,
+ * PostgreSQL keeps up to max_wal_size of old segments for reuse; at the default 1 GB that is 1 GB of the
+ * data directory, and of every backup, holding nothing (measured: bench/embedded-maintenance.ts).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'max_wal_size=128MB', '-c', 'min_wal_size=32MB'];
+
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   let lock: DataDirLock | undefined;
   if (dataDir) {
@@ -78,7 +87,8 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   }
   let client: PGlite;
   try {
-    client = dataDir ? new PGlite(path.join(dataDir, 'pgdata'), { loadDataDir }) : new PGlite({ loadDataDir });
+    const options = { loadDataDir, startParams: PGLITE_START_PARAMS };
+    client = dataDir ? new PGlite(path.join(dataDir, 'pgdata'), options) : new PGlite(options);
     await client.waitReady;
   } catch (error) {
     lock?.release();

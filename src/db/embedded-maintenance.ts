@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type { Database } from './client';
 
 /**
- * PGlite runs PostgreSQL as one backend in single-user mode: there is no autovacuum launcher, so nothing
- * ever vacuums or analyzes the embedded database. Without ANALYZE the planner guesses a table of any size
- * holds a couple of rows; without VACUUM dead rows stay until a page happens to be pruned, deleted rows'
- * space is never reused, and no page is marked all-visible, so counts cannot use index-only scans. This
- * does autovacuum's job in the process that holds the data directory, with autovacuum's own thresholds
- * read from the statistics PGlite does keep (pg_stat_user_tables).
+ * PGlite runs PostgreSQL as one backend in single-user mode: there is no autovacuum launcher and no
+ * checkpointer. So nothing ever vacuums or analyzes the embedded database: the planner guesses a table of
+ * any size holds a couple of rows, deleted rows' space is never reused, and no page is marked all-visible.
+ * And nothing checkpoints it while it runs: the WAL grows with every write until the process stops, and a
+ * crash replays all of it at the next start. This does autovacuum's job, with autovacuum's own thresholds
+ * read from the statistics PGlite does keep (pg_stat_user_tables), and the checkpointer's, by WAL volume.
  */
 
 /** PostgreSQL's autovacuum defaults: a table is due once this many rows changed (base + fraction of its size). */
@@ -25,8 +25,13 @@ export interface DueTable {
   analyze: boolean;
 }
 
+/** A checkpoint once this much WAL was written since the last one (the checkpointer's max_wal_size trigger). */
+export const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+
 export interface MaintenanceRun {
   tables: Array<DueTable & { ms: number }>;
+  /** Set when the pass checkpointed: the WAL written since the previous checkpoint, and what it took. */
+  checkpoint?: { walBytes: number; ms: number };
   ms: number;
 }
 
@@ -65,7 +70,10 @@ export async function tablesDue(database: Pick<Database, 'executeSql'>): Promise
  * Vacuums and analyzes the tables that are due, one statement per table: PGlite runs one statement at a
  * time, so requests wait for one table's pass, never for the whole database's.
  */
-export async function runEmbeddedMaintenance(database: Pick<Database, 'executeSql'>): Promise<MaintenanceRun> {
+export async function runEmbeddedMaintenance(
+  database: Pick<Database, 'executeSql'>,
+  options: { checkpointWalBytes?: number } = {},
+): Promise<MaintenanceRun> {
   const started = performance.now();
   const tables: MaintenanceRun['tables'] = [];
   for (const due of await tablesDue(database)) {
@@ -74,12 +82,28 @@ export async function runEmbeddedMaintenance(database: Pick<Database, 'executeSq
     await database.executeSql(statement);
     tables.push({ ...due, ms: Math.round(performance.now() - t0) });
   }
-  return { tables, ms: Math.round(performance.now() - started) };
+  // After the vacuums, whose WAL it then covers.
+  const walBytes = await walSinceCheckpoint(database);
+  let checkpoint: MaintenanceRun['checkpoint'];
+  if (walBytes >= (options.checkpointWalBytes ?? CHECKPOINT_WAL_BYTES)) {
+    const t0 = performance.now();
+    await database.executeSql('checkpoint');
+    checkpoint = { walBytes, ms: Math.round(performance.now() - t0) };
+  }
+  return { tables, checkpoint, ms: Math.round(performance.now() - started) };
+}
+
+/** Bytes of WAL written since the last checkpoint began: what a crash would replay. */
+export async function walSinceCheckpoint(database: Pick<Database, 'executeSql'>): Promise<number> {
+  const { rows } = await database.executeSql(
+    'select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::bigint as bytes from pg_control_checkpoint()',
+  );
+  return Number(rows[0]!.bytes);
 }
 
 /**
  * Runs the maintenance every `intervalMs` (autovacuum's naptime), one pass at a time. `stop` waits for a pass
- * under way, so the database is never closed under a VACUUM.
+ * under way, so the database is never closed under a VACUUM or a checkpoint.
  */
 export class EmbeddedMaintenance {
   private timer: NodeJS.Timeout | undefined;
@@ -114,11 +138,18 @@ export class EmbeddedMaintenance {
   private async pass(): Promise<void> {
     try {
       const run = await runEmbeddedMaintenance(this.database);
-      if (run.tables.length === 0) return;
-      const slowest = run.tables.reduce((a, b) => (b.ms > a.ms ? b : a));
+      if (run.tables.length === 0 && !run.checkpoint) return;
+      const slowest = run.tables.reduce<(typeof run.tables)[number] | undefined>((a, b) => (!a || b.ms > a.ms ? b : a), undefined);
       this.log.info(
-        { tables: run.tables.length, ms: run.ms, slowest: slowest.table, slowestMs: slowest.ms },
-        'embedded database vacuumed and analyzed',
+        {
+          tables: run.tables.length,
+          ms: run.ms,
+          slowest: slowest?.table,
+          slowestMs: slowest?.ms,
+          checkpointWalMb: run.checkpoint ? Math.round(run.checkpoint.walBytes / 1_048_576) : undefined,
+          checkpointMs: run.checkpoint?.ms,
+        },
+        'embedded database maintenance',
       );
     } catch (error) {
       // The next pass tries again; a failed VACUUM leaves the table as it was.
