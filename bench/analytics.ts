@@ -13,11 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { buildApp } from '../src/app';
-import { testConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
-import { JobQueue } from '../src/jobs/queue';
 import { seedViews } from '../src/views/seed-views';
+import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 
 const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
@@ -25,18 +23,6 @@ const postgresUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL |
 const OTHER_DEMOS = 19;
 const OTHER_VIEWS = 500;
 const DAYS = 90;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-async function time(fn: () => Promise<unknown>, runs = 15) {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return median(ms);
-}
 
 /** The demo endpoint's figures straight from the views: totals, distinct viewers, per day, per step. */
 const rawDemo = (demoId: string, from: string, to: string) => sql`
@@ -63,16 +49,7 @@ const rawOverview = (workspaceId: string, from: string, to: string) => sql`
      group by 1 order by 2 desc limit 10) t) as top`;
 
 async function runEngine(engine: string, database: Database) {
-  await database.migrate();
-  const queue = new JobQueue(database, { work: false });
-  await queue.start(() => {});
-  const { app } = await buildApp({
-    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000 }),
-    database,
-    secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
-    queue,
-  });
-  await app.ready();
+  const { app, close } = await startInProcessApp(database);
   const { auth, demo } = await seedDemo(app, ['demos:read', 'demos:write', 'analytics:read']);
   const call = caller(app);
   await call('PATCH', `/v1/demos/${demo.id}`, { status: 'published' }, auth);
@@ -99,16 +76,15 @@ async function runEngine(engine: string, database: Database) {
       const res = await app.inject({ method: 'GET', url, headers: auth });
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
     };
-    const endpoint = await time(get(`/v1/demos/${demo.id}/analytics?${q}`));
-    const raw = await time(() => database.db.execute(rawDemo(demo.id, from, today)), 5);
-    const overview = await time(get(`/v1/analytics?${q}`));
-    const rawAll = await time(() => database.db.execute(rawOverview(workspaceId, from, today)), 5);
+    const endpoint = await medianMs(get(`/v1/demos/${demo.id}/analytics?${q}`));
+    const raw = await medianMs(() => database.db.execute(rawDemo(demo.id, from, today)), 5);
+    const overview = await medianMs(get(`/v1/analytics?${q}`));
+    const rawAll = await medianMs(() => database.db.execute(rawOverview(workspaceId, from, today)), 5);
     const line = [engine, String(size), `${Math.round(rate)}`, endpoint.toFixed(1), raw.toFixed(1), (raw / endpoint).toFixed(1), overview.toFixed(1), rawAll.toFixed(1), (rawAll / overview).toFixed(1)];
     console.log(line.join('\t'));
     rows.push(line);
   }
-  await app.close();
-  await queue.stop();
+  await close();
   return rows;
 }
 

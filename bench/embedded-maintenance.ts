@@ -15,12 +15,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
-import { testConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 import { runEmbeddedMaintenance, walSinceCheckpoint } from '../src/db/embedded-maintenance';
-import { JobQueue } from '../src/jobs/queue';
 import { seedViews } from '../src/views/seed-views';
+import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 
 const { values: args } = parseArgs({
@@ -30,36 +28,14 @@ const VIEWS = Number(args.views);
 const DEMOS = Number(args.demos);
 const CHURN = 300;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-async function time(fn: () => Promise<unknown>, runs = 15) {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return median(ms);
-}
-
 async function open(dir: string) {
   const database = await openDatabase({ dataDir: dir });
-  await database.migrate();
-  const queue = new JobQueue(database, { work: false });
-  await queue.start(() => {});
-  const { app } = await buildApp({
-    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000 }),
-    database,
-    secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
-    queue,
-  });
-  await app.ready();
+  const { app, close } = await startInProcessApp(database);
   return {
     database,
     app,
     close: async () => {
-      await app.close();
-      await queue.stop();
+      await close();
       await database.close();
     },
   };
@@ -76,10 +52,10 @@ async function reads(app: FastifyInstance, auth: Record<string, string>, demoId:
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
   };
   return {
-    'GET /v1/demos?per_page=20': await time(get('/v1/demos?per_page=20')),
-    'GET /v1/demos/:id/views?per_page=50': await time(get(`/v1/demos/${demoId}/views?per_page=50`)),
-    'GET /v1/demos/:id/analytics (90 days)': await time(get(`/v1/demos/${demoId}/analytics?${q}`)),
-    'GET /v1/analytics (90 days)': await time(get(`/v1/analytics?${q}`)),
+    'GET /v1/demos?per_page=20': await medianMs(get('/v1/demos?per_page=20')),
+    'GET /v1/demos/:id/views?per_page=50': await medianMs(get(`/v1/demos/${demoId}/views?per_page=50`)),
+    'GET /v1/demos/:id/analytics (90 days)': await medianMs(get(`/v1/demos/${demoId}/analytics?${q}`)),
+    'GET /v1/analytics (90 days)': await medianMs(get(`/v1/analytics?${q}`)),
   };
 }
 
