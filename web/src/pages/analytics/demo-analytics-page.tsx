@@ -150,7 +150,7 @@ export function DemoAnalyticsPage() {
               Download CSV
             </button>
           </div>
-          {views.rows.length > 0 ? <ViewersTable demoId={demo.id} views={views.rows} stepCount={demo.steps.length} /> : null}
+          {views.rows.length > 0 ? <ViewersTable demoId={demo.id} views={views.rows} stepCount={demo.steps.length} onErased={() => void data.reload()} /> : null}
         </section>
       </div>
     </>

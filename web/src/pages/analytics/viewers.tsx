@@ -7,6 +7,8 @@ import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
+import { useCan } from '../../session/use-can';
+import { EraseViewerButton, EraseViewerDialog } from './erase-viewer-action';
 import { formatSeconds } from './headline';
 
 /** Who a viewer is, as far as we know: their name and address, or "Anonymous viewer". */
@@ -21,9 +23,11 @@ export function companyOf(v: View): string {
 
 const reached = (v: View) => (v.steps_viewed.length === 0 ? 0 : Math.max(...v.steps_viewed));
 
-/** Recent viewers; a row opens that view's journey through the steps. */
-export function ViewersTable({ demoId, views, stepCount }: { demoId: string; views: View[]; stepCount: number }) {
+/** Recent viewers; a row opens that view's journey through the steps. Admins can erase an identified viewer. */
+export function ViewersTable({ demoId, views, stepCount, onErased }: { demoId: string; views: View[]; stepCount: number; onErased(): void }) {
   const [open, setOpen] = useState<{ demoId: string; viewId: string } | null>(null);
+  const [erasing, setErasing] = useState<string | null>(null);
+  const mayErase = useCan()('viewers.erase');
   const columns: Column<View>[] = [
     {
       key: 'viewer',
@@ -42,9 +46,18 @@ export function ViewersTable({ demoId, views, stepCount }: { demoId: string; vie
     { key: 'duration', header: 'Time', render: (v) => formatSeconds(v.duration_seconds) },
     { key: 'started', header: 'Started', kind: 'nowrap', render: (v) => formatDateTime(v.started_at) },
   ];
+  if (mayErase) {
+    columns.push({
+      key: 'actions',
+      header: <span className="visually-hidden">Actions</span>,
+      kind: 'actions',
+      render: (v) => (v.viewer.email ? <EraseViewerButton email={v.viewer.email} onClick={() => setErasing(v.viewer.email)} /> : null),
+    });
+  }
   return (
     <>
       <Table caption="Recent viewers" columns={columns} rows={views} rowKey={(v) => v.id} />
+      {erasing ? <EraseViewerDialog email={erasing} onClose={() => setErasing(null)} onErased={onErased} /> : null}
       {open ? <JourneyDialog key={open.viewId} demoId={open.demoId} viewId={open.viewId} onClose={() => setOpen(null)} onOpen={setOpen} /> : null}
     </>
   );
