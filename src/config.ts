@@ -61,6 +61,8 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl,
   DATABASE_POOL_SIZE: positiveInt(10),
+  /** PostgreSQL: a request waiting longer than this for a connection gets 503 instead of waiting on. */
+  DATABASE_ACQUIRE_TIMEOUT: duration('10s'),
   /** Embedded database only: how often to vacuum and analyze the tables that are due (0s: never). */
   EMBEDDED_MAINTENANCE_INTERVAL: duration('1m'),
   REDIS_URL: optionalUrl,

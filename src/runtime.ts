@@ -33,6 +33,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT || undefined,
   });
   try {
     await database.migrate();

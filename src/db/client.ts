@@ -58,6 +58,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   poolSize?: number;
   /**
+   * PostgreSQL only: how long a query waits for a pooled connection (all busy, or the server unreachable)
+   * before it fails as a lost connection (503 `unavailable`, core/connection-loss.ts). Unset: forever.
+   */
+  acquireTimeoutMs?: number;
+  /**
    * PGlite only: start from this dump of a data directory instead of an empty cluster (test templates, and
    * `demoshare restore` into a fresh `dataDir`).
    */
@@ -66,7 +71,7 @@ export interface OpenDatabaseOptions {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.acquireTimeoutMs)
     : openPglite(options.dataDir, options.loadDataDir);
 }
 
@@ -134,8 +139,15 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+async function openPostgres(url: string, poolSize: number, acquireTimeoutMs?: number): Promise<Database> {
+  // pg-pool's connectionTimeoutMillis bounds both the wait for a free client and the connect itself: an
+  // overloaded process answers 503 with Retry-After instead of queuing requests for minutes.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: acquireTimeoutMs ?? 0,
+  });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Nor one checked out (a transaction between statements): pg-pool listens only on idle clients, and an

@@ -70,8 +70,9 @@ export function toAppError(error: unknown, bodyLimit?: number): AppError {
     return new AppError(code ?? 'invalid_request', err.message);
   }
   if (isConnectionLoss(error)) {
-    // The pool reconnects by itself once the database is back: a retry after a few seconds succeeds.
-    return new AppError('unavailable', 'The database is unreachable for the moment; retry in a few seconds', {
+    // The pool reconnects by itself once the database is back, and a connection frees up once the load
+    // passes (DATABASE_ACQUIRE_TIMEOUT): a retry after a few seconds succeeds.
+    return new AppError('unavailable', 'The database is unreachable or overloaded for the moment; retry in a few seconds', {
       headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
       cause: error,
     });
