@@ -124,7 +124,8 @@ export const openapiTransform: SwaggerTransform = (input) => {
   if (schema.body || bodies) for (const status of [400, 413, 415]) statuses.add(status);
   if (config.permission) for (const status of [401, 403]) statuses.add(status);
   // Every /v1 request counts against a rate limit (the credential's, or the caller's address), any can
-  // fail on our side, and any can find the database out of reach for a moment (503 with Retry-After).
+  // fail on our side, and any can find the database out of reach or overloaded for a moment (503 with
+  // Retry-After).
   if (api) for (const status of [429, 500, 503]) statuses.add(status);
   const response: JsonResponses = { ...((schema.response as JsonResponses | undefined) ?? {}) };
   // A route whose errors have a form of their own (the OAuth endpoints' RFC 6749 errors) keeps it.
