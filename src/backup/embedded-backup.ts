@@ -20,8 +20,8 @@ export function secretFingerprint(secret: string): string {
   return createHmac('sha256', secret).update('demoshare backup fingerprint').digest('hex').slice(0, 16);
 }
 
-/** The embedded database belongs to one process: backup and restore need the server stopped. */
-async function openStopped(dataDir: string, what: string, loadDataDir?: Blob): Promise<Database> {
+/** The embedded database belongs to one process: backup, restore and compact need the server stopped. */
+export async function openStopped(dataDir: string, what: string, loadDataDir?: Blob): Promise<Database> {
   try {
     return await openDatabase({ dataDir, loadDataDir });
   } catch (error) {

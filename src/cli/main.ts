@@ -11,6 +11,7 @@ import { JobQueue } from '../jobs/queue';
 import { openConfiguredDatabase, RuntimeError, startRuntime, type ProcessRole } from '../runtime';
 import { systemActor } from '../audit/actor';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../backup/embedded-backup';
+import { compactEmbedded } from '../backup/embedded-compact';
 import { migrateToPostgres } from '../backup/migrate-to-postgres';
 
 const USAGE = `Usage: demoshare <command> [options]
@@ -28,6 +29,8 @@ Commands:
                         must be stopped (on PostgreSQL it prints the pg_dump commands instead)
   restore --from FILE [--force]
                         check FILE, then restore it into DATA_DIR (--force replaces what is there)
+  compact               rewrite the embedded database's tables (VACUUM FULL) so the space deleted rows held
+                        goes back to the disk; the server must be stopped
   migrate-to-postgres --database-url URL
                         copy the embedded database in DATA_DIR into an empty PostgreSQL database
   oauth-apps verify|unverify <client_id>
@@ -71,6 +74,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await backupCommand(rest, loadConfig(env), out);
       case 'restore':
         return await restoreCommand(rest, loadConfig(env), out);
+      case 'compact':
+        return await compactCommand(rest, loadConfig(env), out);
       case 'migrate-to-postgres':
         return await migrateToPostgresCommand(rest, loadConfig(env), out);
       case 'mcp':
@@ -257,6 +262,26 @@ async function backupCommand(args: string[], config: Config, out: Out): Promise<
   if (manifest.secret_key.source === 'environment') {
     out.stderr('SECRET_KEY comes from the environment and is not in the backup: keep it with the backup, restore needs it.');
   }
+  return 0;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function compactCommand(args: string[], config: Config, out: Out): Promise<number> {
+  options(args, {});
+  if (config.DATABASE_URL) {
+    out.stderr(
+      'compact is for the embedded database (DATA_DIR). PostgreSQL reuses deleted rows\' space through autovacuum; ' +
+        'to return it to the disk, run VACUUM FULL on the tables concerned (it locks each table while it runs) or pg_repack.',
+    );
+    return 1;
+  }
+  const { tables, total, ms } = await compactEmbedded({ dataDir: config.DATA_DIR });
+  out.stderr(
+    `Compacted the embedded database in ${config.DATA_DIR} in ${(ms / 1000).toFixed(1)} s: tables and indexes ` +
+      `${megabytes(tables.before)} → ${megabytes(tables.after)}; the whole data directory, WAL included, ` +
+      `${megabytes(total.before)} → ${megabytes(total.after)}. Every table's row count is unchanged.`,
+  );
   return 0;
 }
 
