@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesUnder } from '../src/backup/embedded-compact';
 import { openDatabase } from '../src/db/client';
 import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
 import { engine } from './helpers/database';
@@ -11,15 +12,6 @@ import { bearer, createTestApp } from './helpers/test-app';
 // Real child processes on a real data directory (see cli-backup.test.ts): the embedded database only.
 const SLOW = { timeout: 600_000 };
 const CHURNED = 400;
-
-function bytesUnder(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? bytesUnder(full) : statSync(full).size;
-  }
-  return total;
-}
 
 describe.skipIf(engine !== 'pglite')('demoshare compact', SLOW, () => {
   let root: string;

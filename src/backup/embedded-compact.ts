@@ -12,7 +12,8 @@ export interface CompactResult {
   ms: number;
 }
 
-function bytesUnder(dir: string): number {
+/** The bytes of every file below `dir`. */
+export function bytesUnder(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);

@@ -2,6 +2,7 @@ import { type ViewerErasure, viewerPrivacyApi } from '../../api/viewer-privacy.a
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useToast } from '../../components/toast';
+import { ErasureReach } from '../settings/erasure-reach';
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -41,11 +42,7 @@ export function EraseViewerDialog({ email, onClose, onErased }: { email: string;
         Everything this workspace recorded about <strong>{email}</strong> goes, for good, on every demo and not only this
         one:
       </p>
-      <ul>
-        <li>their views of every demo, with the time spent on each step;</li>
-        <li>their viewer sessions (they are signed out of open share pages) and share access-log entries;</li>
-        <li>their address and name in the webhook delivery log; deliveries not sent yet are cancelled.</li>
-      </ul>
+      <ErasureReach />
       <p>
         Analytics are recalculated from the views that remain. This cannot be undone. Copies outside Demoshare (backups,
         webhook receivers, exported CSV files) are not reached.

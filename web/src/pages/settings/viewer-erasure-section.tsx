@@ -4,6 +4,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { useToast } from '../../components/toast';
+import { ErasureReach } from './erasure-reach';
 
 /** The result's counts, in the words of the confirm dialog, and in its order. */
 const RESULT_ROWS: Array<[keyof ViewerErasure, string]> = [
@@ -105,11 +106,7 @@ export function ViewerErasureSection() {
           <p>
             Everything this workspace recorded about <strong>{confirming}</strong> goes, for good:
           </p>
-          <ul>
-            <li>their views of every demo, with the time spent on each step;</li>
-            <li>their viewer sessions (they are signed out of open share pages) and share access-log entries;</li>
-            <li>their address and name in the webhook delivery log; deliveries not sent yet are cancelled.</li>
-          </ul>
+          <ErasureReach />
           <p>
             Analytics are recalculated from the views that remain. The audit log records the erasure without the
             address. Copies outside Demoshare (backups, webhook receivers, exported CSV files) are not reached.
