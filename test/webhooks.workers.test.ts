@@ -4,7 +4,7 @@ import { webhookAttempts, webhookDeliveries } from '../src/webhooks/webhooks.tab
 import { engine } from './helpers/database';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
-import { ServiceProcess } from './helpers/service-process';
+import { workerChildren } from './helpers/service-process';
 
 const onPostgres = engine === 'postgres';
 if (!onPostgres) {
@@ -27,7 +27,7 @@ describe.skipIf(!onPostgres)('webhook workers as separate processes on one Postg
   let t: TestApp;
   let admin: TestSession;
   let receiver: WebhookReceiver;
-  const workers: ServiceProcess[] = [];
+  const workers = workerChildren(() => ({ DATABASE_URL: t.db.url!, ...WORKER_ENV }));
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
@@ -36,16 +36,12 @@ describe.skipIf(!onPostgres)('webhook workers as separate processes on one Postg
     admin = await t.signUp();
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill()));
+    await workers.killAll();
     await t?.close();
     await receiver?.close();
   });
 
-  const worker = async () => {
-    const w = await ServiceProcess.worker({ DATABASE_URL: t.db.url!, ...WORKER_ENV }).start();
-    workers.push(w);
-    return w;
-  };
+  const worker = () => workers.start();
   const createHook = async (path: string) => {
     const res = await admin.inject({
       method: 'POST',

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine } from '../helpers/database';
-import { ServiceProcess } from '../helpers/service-process';
+import { workerChildren } from '../helpers/service-process';
 import { bearer, createTestApp, type TestApp, type TestSession } from '../helpers/test-app';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -59,7 +59,7 @@ describe.skipIf(!onPostgres)('kill -9 of a worker process', () => {
   let t: TestApp;
   let admin: TestSession;
   let receiver: WebhookReceiver;
-  const workers: ServiceProcess[] = [];
+  const workers = workerChildren(() => ({ DATABASE_URL: t.db.url!, ...WORKER_ENV }));
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
@@ -68,16 +68,12 @@ describe.skipIf(!onPostgres)('kill -9 of a worker process', () => {
     admin = await t.signUp();
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill()));
+    await workers.killAll();
     await t?.close();
     await receiver?.close();
   });
 
-  const worker = async () => {
-    const w = await ServiceProcess.worker({ DATABASE_URL: t.db.url!, ...WORKER_ENV }).start();
-    workers.push(w);
-    return w;
-  };
+  const worker = () => workers.start();
 
   it('in the middle of webhook deliveries: every event delivered, again only where the receiver had not answered', async () => {
     const EVENTS = 40;
@@ -162,7 +158,7 @@ describe.skipIf(!onPostgres)('kill -9 of a worker process', () => {
     const site = await startSlowSite();
     try {
       // Only one worker runs the generation, so the victim is the one holding it.
-      await Promise.all(workers.map((w) => w.kill()));
+      await workers.killAll();
       const victim = await worker();
       const key = await t.apiKey('all', admin);
       const created = await t.app.inject({

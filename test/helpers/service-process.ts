@@ -152,6 +152,24 @@ abstract class ChildRunner {
 
 export type ServiceRole = 'serve' | 'worker' | 'start';
 
+/**
+ * Worker children of one test file, started on demand with `env()` (read at each start, so it can name a
+ * database made in beforeAll) and all killed by `killAll` in its afterAll.
+ */
+export function workerChildren(env: () => Record<string, string | undefined>) {
+  const started: ServiceProcess[] = [];
+  return {
+    async start(): Promise<ServiceProcess> {
+      const worker = await ServiceProcess.worker(env()).start();
+      started.push(worker);
+      return worker;
+    },
+    async killAll(): Promise<void> {
+      await Promise.all(started.map((w) => w.kill()));
+    },
+  };
+}
+
 /** A real `demoshare serve|worker|start` child process. */
 export class ServiceProcess extends ChildRunner {
   /** Origin of a serving process, e.g. http://127.0.0.1:41234 (empty for a worker). */
