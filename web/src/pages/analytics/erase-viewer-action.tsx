@@ -2,13 +2,13 @@ import { type ViewerErasure, viewerPrivacyApi } from '../../api/viewer-privacy.a
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useToast } from '../../components/toast';
-import { ErasureReach } from '../settings/erasure-reach';
+import { ErasureReach, erasedNothing } from '../settings/erasure-reach';
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What went, in a toast's few words: the counts an admin recognises from the confirm. */
 function erasureSummary(email: string, counts: ViewerErasure): string {
-  if (counts.views === 0 && counts.access_log_entries === 0) return `Nothing was recorded for ${email}`;
+  if (erasedNothing(counts)) return `Nothing was recorded for ${email}`;
   return `Erased ${email}: ${counted(counts.views, 'view', 'views')}, ${counted(counts.step_times, 'step time', 'step times')}, ${counted(counts.access_log_entries, 'access-log entry', 'access-log entries')}`;
 }
 
@@ -43,10 +43,6 @@ export function EraseViewerDialog({ email, onClose, onErased }: { email: string;
         one:
       </p>
       <ErasureReach />
-      <p>
-        Analytics are recalculated from the views that remain. This cannot be undone. Copies outside Demoshare (backups,
-        webhook receivers, exported CSV files) are not reached.
-      </p>
     </ConfirmDialog>
   );
 }

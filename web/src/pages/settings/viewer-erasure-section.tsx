@@ -4,7 +4,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { useToast } from '../../components/toast';
-import { ErasureReach } from './erasure-reach';
+import { ErasureReach, erasedNothing } from './erasure-reach';
 
 /** The result's counts, in the words of the confirm dialog, and in its order. */
 const RESULT_ROWS: Array<[keyof ViewerErasure, string]> = [
@@ -47,7 +47,7 @@ export function ViewerErasureSection() {
     setConfirming(null);
     setEmail('');
     setResult({ email: address, counts });
-    notify(counts.views > 0 || counts.access_log_entries > 0 ? 'Viewer data erased' : 'Nothing was recorded for that address');
+    notify(erasedNothing(counts) ? 'Nothing was recorded for that address' : 'Viewer data erased');
   }
 
   return (
@@ -107,10 +107,6 @@ export function ViewerErasureSection() {
             Everything this workspace recorded about <strong>{confirming}</strong> goes, for good:
           </p>
           <ErasureReach />
-          <p>
-            Analytics are recalculated from the views that remain. The audit log records the erasure without the
-            address. Copies outside Demoshare (backups, webhook receivers, exported CSV files) are not reached.
-          </p>
         </ConfirmDialog>
       ) : null}
     </section>
