@@ -246,6 +246,8 @@ and restore into a new, empty database with:
 Keep SECRET_KEY with the dump: without it API keys, sessions and webhook secrets cannot be read.
 See docs/operations.md ("Backups and restore"). Nothing was written.`;
 
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
 async function backupCommand(args: string[], config: Config, out: Out): Promise<number> {
   const values = options(args, { to: { type: 'string' } });
   const file = required(values, 'to');
@@ -257,15 +259,13 @@ async function backupCommand(args: string[], config: Config, out: Out): Promise<
   const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
   out.stderr(
     `Backed up ${rows} rows in ${Object.keys(manifest.tables).length} tables (migration ${manifest.migrations.latest}) ` +
-      `to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB).`,
+      `to ${file} (${megabytes(bytes)}).`,
   );
   if (manifest.secret_key.source === 'environment') {
     out.stderr('SECRET_KEY comes from the environment and is not in the backup: keep it with the backup, restore needs it.');
   }
   return 0;
 }
-
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function compactCommand(args: string[], config: Config, out: Out): Promise<number> {
   options(args, {});
