@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state';
 import { PlayIcon, PlusIcon } from '../../components/icons';
 import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
+import { Pager } from '../../components/pager';
 import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatRelative } from '../../lib/format';
@@ -29,14 +30,17 @@ export function DemosPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
 
-  // Searching on every key press would race; wait for a pause in typing.
+  // Searching on every key press would race; wait for a pause in typing. Only a changed search goes
+  // back to page 1: on mount this used to fire too, undoing a Next clicked in the first 250 ms.
   useEffect(() => {
+    const next = search.trim();
+    if (next === query) return;
     const timer = setTimeout(() => {
-      setQuery(search.trim());
+      setQuery(next);
       setPage(1);
     }, 250);
     return () => clearTimeout(timer);
-  }, [search]);
+  }, [search, query]);
 
   const demos = useResource(() => demosApi.list({ page, per_page: PER_PAGE, status: status || undefined, search: query || undefined }));
   const { reload } = demos;
@@ -46,8 +50,6 @@ export function DemosPage() {
   }, [page, status, query, reload]);
 
   const filtered = Boolean(query || status);
-  const total = demos.status === 'ready' ? demos.data.meta.total : 0;
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
 
   const columns: Column<Demo>[] = [
     {
@@ -153,18 +155,8 @@ export function DemosPage() {
       {demos.status === 'ready' && demos.data.rows.length > 0 ? (
         <>
           <Table caption="Demos" columns={columns} rows={demos.data.rows} rowKey={(d) => d.id} />
-          {pages > 1 ? (
-            <nav className="pagination" aria-label="Pages">
-              <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <span className="muted">
-                Page {page} of {pages} · {total} demos
-              </span>
-              <Button size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next
-              </Button>
-            </nav>
+          {demos.data.meta.total > demos.data.meta.per_page ? (
+            <Pager meta={demos.data.meta} requested={page} onPage={setPage} noun={['demo', 'demos']} size="sm" />
           ) : null}
         </>
       ) : null}

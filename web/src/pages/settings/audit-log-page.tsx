@@ -4,6 +4,7 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
 import { formatDateTime } from '../../lib/format';
@@ -44,8 +45,6 @@ export function AuditLogPage() {
     void reload();
   }, [filters, page, reload]);
 
-  const total = entries.status === 'ready' ? (entries.data?.meta.total ?? 0) : 0;
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
   const filtered = Object.values(filters).some(Boolean);
 
   function apply(next: AuditFilters) {
@@ -178,17 +177,7 @@ export function AuditLogPage() {
       {entries.status === 'ready' && entries.data && entries.data.rows.length > 0 ? (
         <>
           <Table caption="Audit log" columns={columns} rows={entries.data.rows} rowKey={(e) => e.id} />
-          <nav className="pagination" aria-label="Pages">
-            <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            <span className="muted">
-              Page {page} of {pages} · {total} {total === 1 ? 'entry' : 'entries'}
-            </span>
-            <Button size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Next
-            </Button>
-          </nav>
+          <Pager meta={entries.data.meta} requested={page} onPage={setPage} noun={['entry', 'entries']} size="sm" />
         </>
       ) : null}
     </section>

@@ -4,19 +4,18 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { LoadingBlock } from '../../components/spinner';
 import { formatDateTime } from '../../lib/format';
 import { DeliveryDetails } from './delivery-details';
 import { progressText, STATUS_TONE, statusLabel } from './delivery-text';
-import { PER_PAGE, useDeliveryLog } from './use-delivery-log';
+import { useDeliveryLog } from './use-delivery-log';
 
 /** The webhook's delivery log: filter, pages, each delivery with its details and Redeliver. */
 export function DeliveryLog({ hook, version, onSettled }: { hook: Webhook; version: number; onSettled(): void }) {
   const { log, page, setPage, status, filter, redelivering, redeliver } = useDeliveryLog(hook, version, onSettled);
   const [open, setOpen] = useState<string | null>(null);
   const rows = log.data?.rows ?? [];
-  const total = log.data?.meta.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
 
   return (
     <section className="stack delivery-log" aria-labelledby="log-title">
@@ -76,18 +75,8 @@ export function DeliveryLog({ hook, version, onSettled }: { hook: Webhook; versi
           })}
         </ul>
       ) : null}
-      {pages > 1 ? (
-        <nav className="row pager" aria-label="Delivery pages">
-          <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="muted">
-            Page {page} of {pages}
-          </span>
-          <Button disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </nav>
+      {log.status === 'ready' && log.data.meta.total > log.data.meta.per_page ? (
+        <Pager meta={log.data.meta} requested={page} onPage={setPage} label="Delivery pages" />
       ) : null}
     </section>
   );

@@ -4,7 +4,6 @@ import { type Webhook, type WebhookDelivery, webhooksApi } from '../../api/webho
 import { useToast } from '../../components/toast';
 import { useResource } from '../../lib/use-resource';
 
-export const PER_PAGE = 20;
 /** How soon the log looks again while a delivery is queued or being sent, and at the latest while one waits for a retry. */
 const POLL_MS = 1500;
 const MAX_POLL_MS = 60_000;
