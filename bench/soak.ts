@@ -24,7 +24,6 @@
  *   and every acknowledged write's webhook event was delivered (by kind, after a drain of up to 60 s).
  * Results: a table on stdout and bench/results/soak-<engine>-<time>.json/.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -35,6 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { makePng } from '../test/helpers/images';
+import { createUserAndKey, demoshare, freePort, type Proc, stop } from './child-service';
 import { rssMb } from './process-memory';
 
 const { values: args } = parseArgs({
@@ -59,61 +59,11 @@ const P99_FLOOR_MS = 5;
 const MAX_IN_FLIGHT = 256;
 const EVENTS_PER_REQUEST = 5;
 const SECRET = 'soak-secret-key-that-is-long-enough-0123456789';
-const CLI = path.join(import.meta.dirname, '..', 'bin', 'demoshare.js');
 
 const baseUrl = args['database-url'];
 const engine = baseUrl ? 'postgres' : 'pglite';
 const startedAt = new Date();
 const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
-
-// --- processes -----------------------------------------------------------------------------------------
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: string;
-}
-
-/** `demoshare <command>` as a child process; resolves when it says it listens or runs (or, for a one-shot command, exits 0). */
-function demoshare(name: string, command: string[], env: NodeJS.ProcessEnv, until: RegExp | 'exit'): Promise<Proc> {
-  const child = spawn(process.execPath, [CLI, ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc: Proc = { name, child, output: '' };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in 120 s:\n${proc.output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      proc.output += chunk;
-      if (until !== 'exit' && until.test(proc.output)) {
-        clearTimeout(timer);
-        resolve(proc);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (until === 'exit' && code === 0) resolve(proc);
-      else reject(new Error(`${name} exited with ${code}:\n${proc.output}`));
-    });
-  });
-}
-
-async function stop(proc: Proc) {
-  const { child } = proc;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 // --- the webhook receiver ------------------------------------------------------------------------------
 
@@ -193,12 +143,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 let exitCode = 1;
 try {
-  // The account and its key, through the CLI before the server holds the data directory.
-  const email = 'soak@example.com';
-  await demoshare('users create', ['users', 'create', '--email', email, '--password', 'correct horse battery staple'], env, 'exit');
-  const keyProc = await demoshare('keys create', ['keys', 'create', '--email', email, '--name', 'soak', '--scopes', 'all'], env, 'exit');
-  // The CLI prints the key alone on stdout (stderr may carry warnings): its last line.
-  const key = keyProc.output.trim().split('\n').at(-1)!.trim();
+  const key = await createUserAndKey(env, 'soak@example.com', 'soak');
   if (baseUrl) {
     procs.push(await demoshare('serve', ['serve'], env, /listening on/));
     procs.push(await demoshare('worker', ['worker'], env, /worker running/));

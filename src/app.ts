@@ -13,6 +13,7 @@ import { registerContentTypePolicy } from './core/http/content-type';
 import { registerDocs } from './core/http/docs';
 import { registerErrorHandler, sendError, toAppError } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
+import { registerOverloadGuard } from './core/http/overload';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNotFound(app);
+  registerOverloadGuard(app, config.MAX_EVENT_LOOP_DELAY);
   // Hooks on every request take a callback rather than returning a promise: one microtask less each.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

@@ -63,6 +63,12 @@ const settingsSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10),
   /** PostgreSQL: a request waiting longer than this for a connection gets 503 instead of waiting on. */
   DATABASE_ACQUIRE_TIMEOUT: duration('10s'),
+  /**
+   * Above this event-loop delay (median over each second) every request but /healthz and /metrics gets 503 at
+   * once, until the process catches up (core/http/overload.ts). 0s: never. Measured (bench/overload.ts): a few
+   * ms at 70 % of capacity, 150-250 ms at twice it.
+   */
+  MAX_EVENT_LOOP_DELAY: duration('100ms'),
   /** Embedded database only: how often to vacuum and analyze the tables that are due (0s: never). */
   EMBEDDED_MAINTENANCE_INTERVAL: duration('1m'),
   REDIS_URL: optionalUrl,
@@ -201,7 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The configuration for tests: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...configSchema.parse({}), LOG_LEVEL: 'silent', ...overrides };
+  // No shedding by default: a loaded test machine would otherwise see 503s no test asked for.
+  return { ...configSchema.parse({}), LOG_LEVEL: 'silent', MAX_EVENT_LOOP_DELAY: 0, ...overrides };
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;

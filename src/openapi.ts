@@ -27,7 +27,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   unsupported_media_type: 'the body is not in a content type this endpoint accepts (JSON unless stated)',
   rate_limited: 'too many requests: wait for `Retry-After` seconds',
   internal_error: 'an unexpected failure (never with details)',
-  unavailable: 'a dependency is unavailable for now: retry later',
+  unavailable: 'the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',
 };
 
 /** The description of an error response: every code the status stands for, and what each means. */

@@ -1,6 +1,9 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
+import { sendError, toAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/http/error-handler';
+import { OverloadedError } from '../core/http/overload';
 import type { ZodApp } from '../core/http/types';
 
 const tags = ['Operations'];
@@ -33,7 +36,7 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
   // GET /healthz — the process is up
   app.get(
     '/healthz',
-    { schema: { tags, summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }).meta({ examples: [{ status: 'ok' }] }) } } },
+    { config: { servedUnderLoad: true }, schema: { tags, summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }).meta({ examples: [{ status: 'ok' }] }) } } },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -41,9 +44,17 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
   app.get(
     '/readyz',
     {
+      // Overloaded (core/http/overload.ts), the process is not ready either: a load balancer sends elsewhere.
+      errorHandler: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+        if (!(error instanceof OverloadedError)) return sendError(request, reply, toAppError(error));
+        return reply
+          .code(503)
+          .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+          .send({ status: 'unavailable' as const, database: ctx.database.kind });
+      },
       schema: {
         tags,
-        summary: 'Readiness (database reachable)',
+        summary: 'Readiness (database reachable, process not overloaded)',
         response: {
           200: z.object({ status: z.literal('ok'), database: z.string() }).meta({ examples: [{ status: 'ok', database: 'postgres' }] }),
           503: z.object({ status: z.literal('unavailable'), database: z.string() }),
@@ -61,7 +72,7 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
   );
 
   // GET /metrics — Prometheus text format
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { servedUnderLoad: true }, schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
   });

@@ -18,7 +18,7 @@
  * rejects with the child's output if it exits first or takes longer than the timeout. `output` holds all
  * stdout + stderr of every run (put it in failure messages); `waitForOutput(/re/)` waits for a line.
  * Defaults for every child: SECRET_KEY = TEST_SECRET, LOG_LEVEL warn, a temporary DATA_DIR, a pool of 4
- * connections, HOST 127.0.0.1 and, for serve, a free PORT reserved up front with APP_URL naming it (so
+ * connections, no load shedding (MAX_EVENT_LOOP_DELAY 0s), HOST 127.0.0.1 and, for serve, a free PORT reserved up front with APP_URL naming it (so
  * share links point at this process and a restart comes back on the same address). Anything in `env`
  * overrides them. Children still running when the test process exits are SIGKILLed.
  */
@@ -214,6 +214,8 @@ export class ServiceProcess extends ChildRunner {
       DATABASE_POOL_SIZE: '4',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
+      // No load shedding, as in testConfig: a child starved of CPU by the other tests would answer 503s.
+      MAX_EVENT_LOOP_DELAY: '0s',
       ...this.env,
     });
     const match = await this.awaitReady(serves ? /listening on (\S+)/ : /worker running/, timeoutMs);
