@@ -1,18 +1,11 @@
 /** The service as child processes for the benchmarks that need a real server (soak, overload). */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../test/helpers/free-port';
+
+export { freePort };
 
 const CLI = path.join(import.meta.dirname, '..', 'bin', 'demoshare.js');
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface Proc {
   name: string;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, overflowing } from '../helpers/browser';
+import { holdRequests, launchBrowser, overflowing } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
@@ -60,29 +60,16 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
 
     // Page 2 is held back: until its rows arrive, the pager names the page on screen (a CI run once
     // saw "Page 2 of 2" over page 1's 25 rows) and will not move again.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let asked!: () => void;
-    const requested = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    await page.route(/\/v1\/audit-log\?.*page=2/, async (route) => {
-      asked();
-      await held;
-      await route.continue();
-    });
+    const next = await holdRequests(page, /\/v1\/audit-log\?.*page=2/);
     await page.getByRole('button', { name: 'Next' }).click();
-    await requested;
+    await next.requested;
     expect(await page.getByRole('navigation', { name: 'Pages' }).getAttribute('aria-busy')).toBe('true');
     expect(await page.getByText('Page 1 of 2 · 32 entries').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     expect(await rows(page).count()).toBe(25);
-    release();
+    next.release();
     await page.getByText('Page 2 of 2 · 32 entries').waitFor();
     expect(await rows(page).count()).toBe(7);
-    await page.unroute(/\/v1\/audit-log\?.*page=2/);
     await expect(rows(page).last().textContent()).resolves.toContain('user.signed_in');
 
     await page.getByLabel('Action').selectOption('member.invited');

@@ -1,31 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInPage } from '../helpers/browser';
+import { holdRequests, launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
 const browser: Browser | null = await launchBrowser();
-
-/**
- * Holds every request matching `pattern` until `release()`, and says when the first one was made, so
- * a test can look at a list while its next page is on the way.
- */
-async function holdRequests(page: Page, pattern: RegExp) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let asked!: () => void;
-  const requested = new Promise<void>((resolve) => {
-    asked = resolve;
-  });
-  await page.route(pattern, async (route) => {
-    asked();
-    await held;
-    await route.continue();
-  });
-  return { requested, release: () => release() };
-}
 
 // The demos list and the delivery log page the same way as the audit log (which has its own test).
 describe.skipIf(!browser)('paged lists in Chromium', () => {

@@ -51,3 +51,24 @@ export function overflowing(page: Page): Promise<string[]> {
       .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
   );
 }
+
+/**
+ * Holds every request matching `pattern` until `release()`, and says when the first one was made, so
+ * a test can look at a list while its next page is on the way.
+ */
+export async function holdRequests(page: Page, pattern: RegExp) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  return { requested, release: () => release() };
+}

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { freePort } from './free-port';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app';
 import { ensurePlayerBuilt, ensureWebBuilt } from './web-build';
 
@@ -16,14 +16,6 @@ export interface TestServerOptions extends TestAppOptions {
   selfUrl?: boolean;
   /** The loopback address to listen on (127.0.0.1): another one, such as 127.0.0.2, is another host name. */
   host?: string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The real app on a real port (for browsers and other out-of-process clients), with web app and player built. */

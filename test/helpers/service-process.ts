@@ -25,14 +25,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { freePort } from './free-port';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from './database';
 import { TEST_SECRET } from './test-app';
+
+export { freePort };
 
 const CLI = fileURLToPath(new URL('../../bin/demoshare.js', import.meta.url));
 
@@ -40,15 +41,6 @@ const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
-
-/** A TCP port nothing listens on right now (on 127.0.0.1). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Base class: one long-running child that can be started, killed and started again. */
 abstract class ChildRunner {
