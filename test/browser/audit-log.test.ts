@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdRequests, launchBrowser, overflowing } from '../helpers/browser';
+import { holdRequests, launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
@@ -31,16 +31,8 @@ describe.skipIf(!browser)('audit log page in Chromium', () => {
   });
 
   async function open(session: TestSession, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser!.newContext({ viewport, acceptDownloads: true });
+    const { context, page } = await signedInPage(browser!, server.url, session, viewport, { acceptDownloads: true });
     contexts.push(context);
-    await context.addCookies(
-      session.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: server.url };
-      }),
-    );
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     return page;
   }
 

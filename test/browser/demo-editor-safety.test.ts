@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { fixtureGenerator } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { demoWithSteps } from '../helpers/shares';
@@ -48,16 +48,8 @@ describe.skipIf(!browser)('the demo editor: no destructive surprises, and room t
   }
 
   async function open(path: string): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    const { context, page } = await signedInPage(browser!, server.url, editor, { width: 1280, height: 800 });
     contexts.push(context);
-    await context.addCookies(
-      editor.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: server.url };
-      }),
-    );
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}${path}`);
     await page.getByRole('textbox', { name: 'Demo title' }).waitFor();
     return page;

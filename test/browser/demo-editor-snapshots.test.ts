@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../../src/core/net/address-policy';
 import { SafeFetch } from '../../src/core/net/safe-fetch';
 import { createGenerator } from '../../src/generation';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, sessionCookies } from '../helpers/browser';
 import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from '../helpers/site-server';
@@ -99,11 +99,7 @@ describe.skipIf(!browser)('HTML-snapshot steps in the demo editor (Chromium)', (
 
   it('shows the snapshots in the canvas, thumbnails and preview, without scripts, and moves a hotspot', async () => {
     const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
-    const cookies = session.cookie.split('; ').map((pair) => {
-      const [name, ...value] = pair.split('=');
-      return { name: name!, value: value.join('='), url: server.url };
-    });
-    await context.addCookies(cookies);
+    await context.addCookies(sessionCookies(session, server.url));
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     const cspViolations: string[] = [];

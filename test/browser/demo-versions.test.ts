@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps, viewerClient } from '../helpers/shares';
 import { type TestSession, uniqueEmail } from '../helpers/test-app';
@@ -28,16 +28,8 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
   });
 
   async function open(path: string): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context, page } = await signedInPage(browser!, server.url, editor, { width: 1400, height: 900 });
     contexts.push(context);
-    await context.addCookies(
-      editor.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: server.url };
-      }),
-    );
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}${path}`);
     return page;
   }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenerationError } from '../../src/generation/generator';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { waitForDemo } from '../helpers/demos';
 import { makeMockupPng } from '../helpers/images';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -48,16 +48,8 @@ describe.skipIf(!browser)('a new user’s first demos: failed generations, addre
   });
 
   async function open(): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const { context, page } = await signedInPage(browser!, server.url, admin);
     contexts.push(context);
-    await context.addCookies(
-      admin.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: server.url };
-      }),
-    );
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     return page;
   }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/permissions';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
@@ -41,15 +41,8 @@ describe.skipIf(!browser)('actions shown per role in Chromium', () => {
 
   /** A browser signed in as `role` in the admin's workspace (the session cookies the API gave that member). */
   async function signedIn(role: Role): Promise<Page> {
-    const context = await browser!.newContext({ viewport: DESKTOP });
+    const { context, page } = await signedInPage(browser!, server.url, sessions[role], DESKTOP);
     contexts.push(context);
-    const cookies = sessions[role].cookie.split('; ').map((pair) => {
-      const [name, value] = pair.split('=') as [string, string];
-      return { name, value, url: server.url };
-    });
-    await context.addCookies(cookies);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
     return page;
   }
 

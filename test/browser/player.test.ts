@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events as eventsTable } from '../../src/events/events.tables';
 import { shares as sharesTable } from '../../src/shares/shares.tables';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, sessionCookies } from '../helpers/browser';
 import { makeMockupPng } from '../helpers/images';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -311,12 +311,7 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     const context = await browser!.newContext({ viewport: DESKTOP });
     contexts.push(context);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await context.addCookies(
-      session.cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=') as [string, string];
-        return { name, value, url: server.url };
-      }),
-    );
+    await context.addCookies(sessionCookies(session, server.url));
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
 

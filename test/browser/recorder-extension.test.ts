@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH } from '../helpers/browser';
+import { CHROMIUM_PATH, sessionCookies } from '../helpers/browser';
 import { findInDatabase } from '../helpers/database-scan';
 import { type ExtensionBrowser, launchWithExtension } from '../helpers/extension';
 import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy';
@@ -59,12 +59,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the recorder extension in Chromium'
     ledgerly = await startRecorderApp();
     browser = await launchWithExtension(viewport);
     user = await server.signUp();
-    await browser.context.addCookies(
-      user.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: server.url };
-      }),
-    );
+    await browser.context.addCookies(sessionCookies(user, server.url));
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -20,6 +20,14 @@ export async function launchBrowser(): Promise<Browser | null> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_BASE_ARGS });
 }
 
+/** The session's cookies (`name=value; name=value`, as a test session holds them) for `origin`, for addCookies. */
+export function sessionCookies(session: { cookie: string }, origin: string) {
+  return session.cookie.split('; ').map((pair) => {
+    const [name, ...value] = pair.split('=');
+    return { name: name!, value: value.join('='), url: origin };
+  });
+}
+
 /**
  * A page in a new browser context signed in as `session` (its cookies set for `origin`). Close the
  * context, or the browser, when done.
@@ -29,16 +37,13 @@ export async function signedInPage(
   origin: string,
   session: { cookie: string },
   viewport = { width: 1280, height: 900 },
+  options: BrowserContextOptions & { timeoutMs?: number } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  await context.addCookies(
-    session.cookie.split('; ').map((pair) => {
-      const [name, ...value] = pair.split('=');
-      return { name: name!, value: value.join('='), url: origin };
-    }),
-  );
+  const { timeoutMs = 15_000, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport, ...contextOptions });
+  await context.addCookies(sessionCookies(session, origin));
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(timeoutMs);
   return { context, page };
 }
 
