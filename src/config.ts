@@ -143,6 +143,8 @@ const settingsSchema = z.object({
   SHARE_PASSWORD_WINDOW: duration('15m'),
   VIEWER_SESSION_TTL: duration('30d'),
   ACCESS_LOG_RETENTION: duration('90d'),
+  /** Views, and the analytics of their days, older than this are deleted daily (viewer-privacy/view-retention.ts). 0s: kept. */
+  VIEW_RETENTION: duration('0s'),
   AUDIT_LOG_RETENTION: duration('365d'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Demoshare <no-reply@localhost>'),
@@ -180,6 +182,10 @@ function crossChecks(config: Config): string[] {
   const ai = [config.AI_BASE_URL, config.AI_API_KEY, config.AI_MODEL];
   if (ai.some(Boolean) && !ai.every(Boolean)) {
     problems.push('AI_BASE_URL, AI_API_KEY, AI_MODEL: set all three to write step text with an AI model, or none of them');
+  }
+  if (config.VIEW_RETENTION > 0 && config.VIEW_RETENTION <= config.VIEWER_SESSION_TTL) {
+    // A live session could still add to a view the retention deletes, or to a day it has emptied.
+    problems.push('VIEW_RETENTION: must be longer than VIEWER_SESSION_TTL (30d unless set), or 0s to keep views');
   }
   return problems;
 }

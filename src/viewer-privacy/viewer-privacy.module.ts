@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { registerViewRetentionJob } from './view-retention';
 import { viewerPrivacyRoutes } from './viewer-privacy.routes';
 import { createViewerPrivacyService, type ViewerPrivacyService } from './viewer-privacy.service';
 
@@ -9,7 +10,7 @@ declare module '../module' {
 }
 
 /**
- * Erasing a viewer's data by e-mail. It reaches into the tables of views, shares, webhooks and notifications
+ * Erasing a viewer's data by e-mail, and the views past VIEW_RETENTION. It reaches into the tables of views, shares, webhooks and notifications
  * in one transaction, so it sits above them all and none of them knows it.
  */
 export const viewerPrivacyModule = defineModule({
@@ -17,4 +18,5 @@ export const viewerPrivacyModule = defineModule({
   owns: { permissions: ['viewers.erase'] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
+  jobs: registerViewRetentionJob,
 });
