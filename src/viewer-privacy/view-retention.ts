@@ -44,4 +44,3 @@ export async function registerViewRetentionJob(ctx: ModuleContext<Services['view
   });
   await ctx.queue.schedule(VIEW_RETENTION_JOB, '29 3 * * *');
 }
-

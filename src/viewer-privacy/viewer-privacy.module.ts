@@ -10,8 +10,9 @@ declare module '../module' {
 }
 
 /**
- * Erasing a viewer's data by e-mail, and the views past VIEW_RETENTION. It reaches into the tables of views, shares, webhooks and notifications
- * in one transaction, so it sits above them all and none of them knows it.
+ * Erasing a viewer's data by e-mail, and the views past VIEW_RETENTION. Erasure reaches into the tables of
+ * views, shares, webhooks and notifications in one transaction, so it sits above them all and none of them
+ * knows it.
  */
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',

@@ -1,9 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdRequests, launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import type { TestSession } from '../helpers/test-app';
 
+const SHOTS = 'test-results/screenshots';
 const browser: Browser | null = await launchBrowser();
 
 // The demos list and the delivery log page the same way as the audit log (which has its own test).
@@ -15,6 +17,7 @@ describe.skipIf(!browser)('paged lists in Chromium', () => {
   beforeAll(async () => {
     // Without jobs the test deliveries stay queued: the log only needs rows.
     server = await startTestServer({ config: { ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32' } });
+    mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
     for (let i = 1; i <= 21; i++) {
       const res = await admin.inject({ method: 'POST', url: '/v1/demos', payload: { title: `Tour ${String(i).padStart(2, '0')}`, type: 'interactive' } });
@@ -51,6 +54,7 @@ describe.skipIf(!browser)('paged lists in Chromium', () => {
     next.release();
     await pager.getByText('Page 2 of 2 · 21 demos').waitFor();
     expect(await rows.count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/demos-page-2.png`, animations: 'disabled' });
     expect(await pager.getAttribute('aria-busy')).toBe('false');
     expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await pager.getByRole('button', { name: 'Previous' }).click();
@@ -76,6 +80,8 @@ describe.skipIf(!browser)('paged lists in Chromium', () => {
     next.release();
     await pager.getByText('Page 2 of 2').waitFor();
     expect(await deliveries.count()).toBe(1);
+    await pager.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/delivery-log-pager.png`, animations: 'disabled' });
     await context.close();
   });
 });

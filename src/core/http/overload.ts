@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-handler';
 
-/** How often the delay is averaged, and the timer's resolution (subtracted: an idle loop measures it). */
+/** How often the delay is read, and the timer's resolution (subtracted: an idle loop measures it). */
 const SAMPLE_MS = 1000;
 const RESOLUTION_MS = 10;
 
@@ -27,10 +27,10 @@ declare module 'fastify' {
  * requests wait in the kernel's accept backlog and socket buffers before any hook or timeout of the app
  * runs (bench/overload.ts: 1-7 ms inside Fastify, seconds outside), and every answer comes later than the
  * one before, minutes late in a long overload. The event loop's delay shows that queue from the inside:
- * its median over each second is a few ms while the process keeps up, and 150-250 ms at twice the
- * load it can serve. Above `maxDelayMs` every
- * request is answered 503 `unavailable` with Retry-After at once, for a fraction of the cost of serving it,
- * so the backlog drains and the requests that are served are served in time. /readyz answers 503 too
+ * its median over each second is a few ms while the process keeps up, and 150-250 ms at twice the load it
+ * can serve. Above `maxDelayMs` every request is answered 503 `unavailable` with Retry-After at once, for a
+ * fraction of the cost of serving it, so the backlog drains and the requests that are served are served in
+ * time. /readyz answers 503 too
  * (its route maps the error), which takes the process out of a load balancer's rotation; routes with
  * `servedUnderLoad` (/healthz, /metrics) answer regardless. Measuring starts once the app is ready, so
  * the work of starting up never counts as load.
