@@ -1,7 +1,8 @@
 /**
- * `npm run bench:overload -- [--seconds 20] [--factor 2] [--settings 'A=1 B=2;A=3'] [--rate N]`
+ * `npm run bench:overload -- [--seconds 20] [--factor 2] [--settings 'A=1 B=2;A=3'] [--rate N] [--database-url URL]`
  *
- * What an embedded server (`demoshare start`, PGlite) does when more requests arrive than it can serve, once
+ * What an embedded server (`demoshare start`, PGlite), or with --database-url a `demoshare serve` on a
+ * PostgreSQL database created for each run, does when more requests arrive than it can serve, once
  * per run of `settings` (environment variables, runs split by `;`). The default compares no shedding at all
  * (MAX_EVENT_LOOP_DELAY=0s, core/http/overload.ts, and DATABASE_ACQUIRE_TIMEOUT=0s, db/embedded-gate.ts)
  * with the defaults. For each: a fresh DATA_DIR with 100 demos; the capacity, in requests/s of `GET /v1/demos?per_page=20` by 8
@@ -12,11 +13,13 @@
  * probe's latency, and how long the last answer took after the load stopped.
  * Results: a table on stdout and bench/results/overload-<time>.json/.md.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { Agent, request } from 'undici';
 import { createUserAndKey, demoshare, freePort, stop } from './child-service';
 
@@ -26,11 +29,13 @@ const { values: args } = parseArgs({
     factor: { type: 'string', default: '2' },
     settings: { type: 'string', default: 'MAX_EVENT_LOOP_DELAY=0s DATABASE_ACQUIRE_TIMEOUT=0s;MAX_EVENT_LOOP_DELAY=1s' },
     rate: { type: 'string' },
+    'database-url': { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
 const FACTOR = Number(args.factor);
 /** Each run's settings, as environment variables for the server: `NAME=value NAME=value`, runs split by `;`. */
+const BASE_URL = args['database-url'];
 const RUNS = args.settings.split(';').map((run) => Object.fromEntries(run.trim().split(/\s+/).map((pair) => pair.split('=') as [string, string])));
 const PATH = '/v1/demos?per_page=20';
 // Enough sockets that the client never queues: the queue under test is the server's.
@@ -88,8 +93,28 @@ async function run(settings: Record<string, string>, rate: number | undefined) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
+  // With --database-url: `demoshare serve` on a database created for the run (no worker: nothing is queued).
+  let dropDatabase = async () => {};
+  if (BASE_URL) {
+    const name = `ds_overload_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: BASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(BASE_URL);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: BASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
   const key = await createUserAndKey(env, 'overload@example.com', 'overload');
-  const server = await demoshare('start', ['start'], env, /listening on/);
+  const server = BASE_URL
+    ? await demoshare('serve', ['serve'], env, /listening on/)
+    : await demoshare('start', ['start'], env, /listening on/);
   try {
     for (let i = 0; i < 100; i++) {
       const res = await request(`${base}/v1/demos`, {
@@ -170,6 +195,7 @@ async function run(settings: Record<string, string>, rate: number | undefined) {
   } finally {
     await stop(server);
     rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase();
   }
 }
 
@@ -210,7 +236,7 @@ const table = [
   ...results.map((r) => `| ${columns.map(([, k]) => String(r[k] ?? '–')).join(' | ')} |`),
 ].join('\n');
 const md = [
-  `# Overload of an embedded server, ${startedAt.toISOString()}`,
+  `# Overload of ${BASE_URL ? '`demoshare serve` on PostgreSQL' : 'an embedded server'}, ${startedAt.toISOString()}`,
   '',
   `${cpus().length} CPUs, load ${load.join(' ')} at the start; GET ${PATH}, open loop for ${SECONDS} s at ${args.rate ? `${args.rate} req/s as given` : `${FACTOR}x the capacity measured on the first run`} (capacity ${results.map((r) => r.capacity_rps).join(', ')} req/s by run).`,
   '',
@@ -221,5 +247,6 @@ console.log(`\n${md}`);
 const dir = path.join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });
 const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-writeFileSync(path.join(dir, `overload-${stamp}.json`), `${JSON.stringify({ startedAt, load, seconds: SECONDS, factor: FACTOR, results }, null, 2)}\n`);
-writeFileSync(path.join(dir, `overload-${stamp}.md`), md);
+const engine = BASE_URL ? 'postgres' : 'pglite';
+writeFileSync(path.join(dir, `overload-${engine}-${stamp}.json`), `${JSON.stringify({ startedAt, load, engine, seconds: SECONDS, factor: FACTOR, results }, null, 2)}\n`);
+writeFileSync(path.join(dir, `overload-${engine}-${stamp}.md`), md);
