@@ -3,15 +3,16 @@
  *
  * What an embedded server (`demoshare start`, PGlite), or with --database-url a `demoshare serve` on a
  * PostgreSQL database created for each run, does when more requests arrive than it can serve, once
- * per run of `settings` (environment variables, runs split by `;`). The default compares no shedding at all
- * (MAX_EVENT_LOOP_DELAY=0s, core/http/overload.ts, and DATABASE_ACQUIRE_TIMEOUT=0s, db/embedded-gate.ts)
- * with the defaults. For each: a fresh DATA_DIR with 100 demos; the capacity, in requests/s of `GET /v1/demos?per_page=20` by 8
- * concurrent loops for 5 s (measured on the first run, or `--rate`, then the same for every run); then an open
- * loop (sent when due, whatever is still waiting) at `factor` times that for `seconds`, then a probe: one
- * request sent as the load stops, which waits behind whatever is queued.
+ * per run of `settings` (environment variables, runs split by `;`). The default compares no load shedding
+ * (MAX_EVENT_LOOP_DELAY=0s, core/http/overload.ts) with the default 100ms; on PostgreSQL compare
+ * DATABASE_ACQUIRE_TIMEOUT values too. For each: a fresh DATA_DIR (and database) with 100 demos; the capacity,
+ * in requests/s of `GET /v1/demos?per_page=20` by 8 concurrent loops for 5 s (measured on the first run,
+ * or `--rate`, then the same for every run); then an open loop (sent when due, whatever is still waiting)
+ * at `factor` times that for `seconds`, then a probe: one request sent as the load stops, which waits
+ * behind whatever is queued.
  * Reported per run: answers by status, served requests/s, latency of the served and of the refused, the
  * probe's latency, and how long the last answer took after the load stopped.
- * Results: a table on stdout and bench/results/overload-<time>.json/.md.
+ * Results: a table on stdout and bench/results/overload-<engine>-<time>.json/.md.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '20' },
     factor: { type: 'string', default: '2' },
-    settings: { type: 'string', default: 'MAX_EVENT_LOOP_DELAY=0s DATABASE_ACQUIRE_TIMEOUT=0s;MAX_EVENT_LOOP_DELAY=1s' },
+    settings: { type: 'string', default: 'MAX_EVENT_LOOP_DELAY=0s;MAX_EVENT_LOOP_DELAY=100ms' },
     rate: { type: 'string' },
     'database-url': { type: 'string' },
   },
