@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id } from '../db/columns';
 
 /**
@@ -28,9 +29,20 @@ export const auditLog = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
+    /**
+     * The id of the transaction that wrote the entry (xid8 as a number). The feed orders by (tx_id, id) and
+     * serves only transactions below the oldest one still running: ids are minted before commit, so an
+     * entry can commit after a later one, and a poller ordering by id alone would step past it for good
+     * (docs/audit-log.md, "Pulling into a SIEM"). The database fills it; migrate-to-postgres lets the new
+     * server fill it again, since the old server's transaction ids mean nothing there.
+     */
+    txId: bigint('tx_id', { mode: 'number' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text::bigint)`),
   },
   (t) => [
     index('audit_log_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_workspace_feed_idx').on(t.workspaceId, t.txId, t.id),
   ],
 );

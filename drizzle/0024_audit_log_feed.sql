@@ -1,0 +1,2 @@
+ALTER TABLE "audit_log" ADD COLUMN "tx_id" bigint DEFAULT (pg_current_xact_id()::text::bigint) NOT NULL;--> statement-breakpoint
+CREATE INDEX "audit_log_workspace_feed_idx" ON "audit_log" USING btree ("workspace_id","tx_id","id");
