@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { linkMail } from '../mail/link-mail';
 import type { MailQueue } from '../mail/mail-queue';
-import { type AccountTokenPurpose, deleteUnusedTokens, insertAccountToken } from './account-tokens.repo';
+import { type AccountTokenPurpose, deleteAllUnusedTokens, deleteUnusedTokens, insertAccountToken } from './account-tokens.repo';
 import { linkUrl, newLinkToken } from './link-token';
 
 export interface AccountLinkDeps {
@@ -72,4 +72,20 @@ export async function sendAccountLink(
           ],
         });
   await deps.mailQueue.send(mail, tx);
+}
+
+/**
+ * Ends every outstanding link of `user` (a change of address, a verification, a password reset), in `tx`.
+ * A new password or signing out everywhere is how someone locks out whoever else knew the password; a link
+ * that person had started (a change of address to their own, above all) must not outlive it. What is
+ * returned goes into the audit entry: how many live links ended, and the address a pending change was for.
+ */
+export async function endAccountLinks(tx: Executor, clock: Clock, user: { id: string; email: string }) {
+  const now = clock.now();
+  const live = (await deleteAllUnusedTokens(tx, user.id)).filter((link) => link.expiresAt > now);
+  const change = live.find((link) => link.purpose === 'verify_email' && link.email !== user.email);
+  return {
+    ended_links: live.length,
+    ...(change ? { cancelled_email_change: change.email } : {}),
+  };
 }

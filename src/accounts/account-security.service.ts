@@ -6,7 +6,7 @@ import type { Database, Executor } from '../db/client';
 import { noticeMail } from '../mail/link-mail';
 import type { MailQueue } from '../mail/mail-queue';
 import { recordAccountEvent } from './account-audit';
-import { type AccountLinkDeps, sendAccountLink } from './account-links';
+import { type AccountLinkDeps, endAccountLinks, sendAccountLink } from './account-links';
 import { type AccountTokenPurpose, claimAccountToken, findAccountToken } from './account-tokens.repo';
 import * as repo from './accounts.repo';
 import { normaliseEmail } from './accounts.service';
@@ -121,7 +121,10 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     });
   }
 
-  /** Sets a new password from a reset link and ends every session of the account (API keys stay). */
+  /**
+   * Sets a new password from a reset link and ends every session and every other outstanding link of the
+   * account (API keys stay).
+   */
   async function resetPassword(token: string, password: string, origin: RequestOrigin) {
     const passwordHash = await hashPassword(password);
     const { user, ended } = await db.transaction(async (tx) => {
@@ -136,10 +139,11 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
         updatedAt: now,
       });
       const ended = await repo.deleteSessionsOfUser(tx, found.id);
+      const links = await endAccountLinks(tx, clock, found);
       await recordAccountEvent(tx, clock, userActor(origin, found.id), found.id, {
         action: 'user.password_reset',
         target: { type: 'user', id: found.id, label: found.email },
-        changes: { ended_sessions: ended.length },
+        changes: { ended_sessions: ended.length, ...links },
       });
       return { user: user!, ended };
     });
@@ -147,7 +151,7 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     return user;
   }
 
-  /** Changes the password after checking the current one; the user's other sessions end. */
+  /** Changes the password after checking the current one; the user's other sessions and outstanding links end. */
   async function changePassword(actor: Actor, userId: string, currentSessionId: string, current: string, next: string) {
     const user = await userOf(db, userId);
     await checkPassword(user, current);
@@ -158,10 +162,11 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     const ended = await db.transaction(async (tx) => {
       await repo.updateUser(tx, userId, { passwordHash, updatedAt: clock.now() });
       const others = await repo.deleteSessionsOfUser(tx, userId, currentSessionId);
+      const links = await endAccountLinks(tx, clock, user);
       await recordAccountEvent(tx, clock, actor, userId, {
         action: 'user.password_changed',
         target: { type: 'user', id: userId, label: user.email },
-        changes: { ended_sessions: others.length },
+        changes: { ended_sessions: others.length, ...links },
       });
       return others;
     });
@@ -218,11 +223,23 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
     await endSessions([ended]);
   }
 
-  /** Signs out every other session of the user; the number ended. */
+  /**
+   * Signs out every other session of the user, and ends the account's outstanding links (a change of address
+   * started in one of those sessions would otherwise survive it); the number of sessions ended.
+   */
   async function revokeOtherSessions(actor: Actor, userId: string, currentSessionId: string) {
     const ended = await db.transaction(async (tx) => {
+      const user = await userOf(tx, userId);
       const others = await repo.deleteSessionsOfUser(tx, userId, currentSessionId);
       await recordRevoked(tx, actor, userId, others);
+      const links = await endAccountLinks(tx, clock, user);
+      if (links.ended_links > 0) {
+        await recordAccountEvent(tx, clock, actor, userId, {
+          action: 'user.links_ended',
+          target: { type: 'user', id: userId, label: user.email },
+          changes: links,
+        });
+      }
       return others;
     });
     await endSessions(ended);

@@ -18,6 +18,17 @@ export async function deleteUnusedTokens(db: Executor, userId: string, purpose: 
 }
 
 /**
+ * Ends every unused link of a user, of both purposes; the ones ended, expired or not, so the caller can tell
+ * which were still live.
+ */
+export async function deleteAllUnusedTokens(db: Executor, userId: string) {
+  return db
+    .delete(accountTokens)
+    .where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)))
+    .returning({ purpose: accountTokens.purpose, email: accountTokens.email, expiresAt: accountTokens.expiresAt });
+}
+
+/**
  * Uses a link: the one statement that marks it used, only while it is unused and unexpired, so two uses of
  * one link cannot both succeed. Undefined when the link is unknown, used, replaced or expired.
  */

@@ -66,7 +66,8 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
         tags,
         summary: 'Set a new password from a reset link',
         description:
-          'Sets the password and signs the account out everywhere (API keys and OAuth grants stay). The link works ' +
+          'Sets the password and signs the account out everywhere (API keys and OAuth grants stay); every other ' +
+          'e-mailed link of the account ends too (a pending change of address, a verification link). The link works ' +
           'once: 404 when used or replaced by a newer one, 410 when expired. Following it also verifies the address.',
         body: passwordResetBody,
         response: { 204: noContent, 400: errorEnvelope, 404: errorEnvelope, 410: errorEnvelope, 429: errorEnvelope },
@@ -156,7 +157,8 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
         summary: 'Change your password',
         description:
           'Needs the current password (400 naming `current_password` when wrong; wrong attempts count towards the ' +
-          'sign-in limit of the address, 429 past it). Your other sessions are signed out; this one stays.',
+          'sign-in limit of the address, 429 past it). Your other sessions are signed out; this one stays. Every ' +
+          'outstanding e-mailed link ends: a pending change of address, a verification link, a password-reset link.',
         body: changePasswordBody,
         response: { 200: dataEnvelope(passwordChangedSchema), 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope },
       },
@@ -243,7 +245,9 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       schema: {
         tags,
         summary: 'Sign out everywhere else',
-        description: 'Ends every session of your account but this one.',
+        description:
+          'Ends every session of your account but this one, and every outstanding e-mailed link (a pending change of ' +
+          'address, a verification link, a password-reset link): ask for a new verification link if you still need one.',
         response: { 200: dataEnvelope(endedSessionsSchema), 401: errorEnvelope, 403: errorEnvelope },
       },
     },

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'user.password_changed',
   'user.password_reset',
   'user.email_changed',
+  'user.links_ended',
   'session.revoked',
   'member.joined',
   // API keys

@@ -92,7 +92,7 @@ export function SessionsSection() {
           }}
         >
           {ending === 'others'
-            ? 'Every browser signed in to your account, except this one, is signed out at once.'
+            ? 'Every browser signed in to your account, except this one, is signed out at once, and links e-mailed earlier (a change of address, a verification or reset link) stop working.'
             : `The browser signed in from ${ending.ip ?? 'an unknown address'} is signed out at once.`}
         </ConfirmDialog>
       ) : null}
