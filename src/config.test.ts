@@ -21,3 +21,12 @@ describe('APP_URL', () => {
     expect(appUrlWarning({ APP_URL: 'https://demos.example.com' }, 3000)).toBeUndefined();
   });
 });
+
+describe('MAX_EVENT_LOOP_DELAY', () => {
+  it('is off unless set, and refused on the embedded database, whose work runs on the loop it would measure', () => {
+    expect(loadConfig({}).MAX_EVENT_LOOP_DELAY).toBe(0);
+    expect(() => loadConfig({ MAX_EVENT_LOOP_DELAY: '100ms' })).toThrow(/MAX_EVENT_LOOP_DELAY: load shedding needs DATABASE_URL \(PostgreSQL\)/);
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY: '0s' }).MAX_EVENT_LOOP_DELAY).toBe(0);
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY: '100ms', DATABASE_URL: 'postgres://db.example.com/demoshare' }).MAX_EVENT_LOOP_DELAY).toBe(100);
+  });
+});

@@ -64,11 +64,13 @@ const settingsSchema = z.object({
   /** PostgreSQL: a request waiting longer than this for a connection gets 503 instead of waiting on. */
   DATABASE_ACQUIRE_TIMEOUT: duration('10s'),
   /**
-   * Above this event-loop delay (median over each second) every request but /healthz and /metrics gets 503 at
-   * once, until the process catches up (core/http/overload.ts). 0s: never. Measured (bench/overload.ts): a few
-   * ms at 70 % of capacity, 150-250 ms at twice it.
+   * Load shedding, for `demoshare serve` behind a load balancer (core/http/overload.ts): once the event loop's
+   * median delay stays above this for 3 s in a row, every request but /healthz and /metrics gets 503 until it
+   * falls. Off (0s) by default: a lone server has nowhere to send what it refuses, so its users would be
+   * refused for a moment of load they would rather wait out. Measured (bench/overload.ts): a few ms at 70 %
+   * of capacity, 150-250 ms at twice it.
    */
-  MAX_EVENT_LOOP_DELAY: duration('100ms'),
+  MAX_EVENT_LOOP_DELAY: duration('0s'),
   /** Embedded database only: how often to vacuum and analyze the tables that are due (0s: never). */
   EMBEDDED_MAINTENANCE_INTERVAL: duration('1m'),
   REDIS_URL: optionalUrl,
@@ -187,6 +189,12 @@ function crossChecks(config: Config): string[] {
     // A live session could still add to a view the retention deletes, or to a day it has emptied.
     problems.push('VIEW_RETENTION: must be longer than VIEWER_SESSION_TTL (30d unless set), or 0s to keep views');
   }
+  if (config.MAX_EVENT_LOOP_DELAY > 0 && !config.DATABASE_URL) {
+    // PGlite runs every query on the server's own event loop: the delay would measure the database's work.
+    problems.push(
+      "MAX_EVENT_LOOP_DELAY: load shedding needs DATABASE_URL (PostgreSQL): the embedded database's queries run on the server's own event loop, so their work would read as overload; leave it unset (0s)",
+    );
+  }
   return problems;
 }
 
@@ -213,8 +221,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The configuration for tests: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  // No shedding by default: a loaded test machine would otherwise see 503s no test asked for.
-  return { ...configSchema.parse({}), LOG_LEVEL: 'silent', MAX_EVENT_LOOP_DELAY: 0, ...overrides };
+  // Silent: a test reads what it checks from responses and the database, and thousands of request lines
+  // would bury a failure's output.
+  return { ...configSchema.parse({}), LOG_LEVEL: 'silent', ...overrides };
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;

@@ -101,9 +101,13 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error, request.routeOptions.bodyLimit);
     if (appError.code === 'unavailable') {
-      // During an outage every request ends here for the same cause: one short line each, not a stack each.
-      const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error)?.message;
-      request.log.warn({ cause }, 'dependency unreachable: answered 503');
+      // The overload guard's refusals (core/http/overload.ts) have no cause: it logs when shedding starts and
+      // stops, with the delays it measured, and a line per refusal would cost more than the refusal.
+      if (appError.cause !== undefined) {
+        // During an outage every request ends here for the same cause: one short line each, not a stack each.
+        const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error)?.message;
+        request.log.warn({ cause }, 'database out of reach or out of connections: answered 503');
+      }
     } else if (appError.status >= 500) {
       const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;
       request.log.error({ err: cause }, 'request failed');
