@@ -140,6 +140,36 @@ describe('API keys', () => {
     expect(again.json().error.code).toBe('conflict');
   });
 
+  it('only its owner rotates a key: an admin gets 403 for another member’s key and revokes it instead', async () => {
+    const admin = await t.signUp();
+    const editor = await t.member(admin, 'editor');
+    const theirs = await t.apiKey(['team:read'], editor);
+    const listed = (await admin.inject({ method: 'GET', url: '/v1/api-keys' })).json().data;
+    const id = listed.find((k: { member_id: string }) => k.member_id === editor.memberId).id;
+
+    // The admin sees the key, so the refusal names the rule instead of pretending it is not there.
+    const rotated = await admin.inject({ method: 'POST', url: `/v1/api-keys/${id}/rotate` });
+    expect(rotated.statusCode).toBe(403);
+    expect(rotated.json().error.code).toBe('forbidden');
+    expect(rotated.json().error.message).toMatch(/only the member who owns an API key can rotate it/i);
+    expect(rotated.body).not.toMatch(/dsk_/);
+    const after = (await admin.inject({ method: 'GET', url: '/v1/api-keys' })).json();
+    expect(after.meta.total).toBe(listed.length);
+    expect(after.data.find((k: { id: string }) => k.id === id)).toMatchObject({ replaced_by: null, expires_at: null });
+    expect(await status(theirs)).toBe(200);
+
+    // Another member does not see the admin's keys: theirs are a 404, as before.
+    await t.apiKey(['team:read'], admin);
+    const [adminKey] = (await admin.inject({ method: 'GET', url: '/v1/api-keys' })).json().data.filter((k: { member_id: string }) => k.member_id === admin.memberId);
+    expect((await editor.inject({ method: 'POST', url: `/v1/api-keys/${adminKey.id}/rotate` })).statusCode).toBe(404);
+
+    // The owner rotates; the admin revokes.
+    const own = await editor.inject({ method: 'POST', url: `/v1/api-keys/${id}/rotate` });
+    expect(own.statusCode).toBe(201);
+    expect((await admin.inject({ method: 'DELETE', url: `/v1/api-keys/${own.json().data.id}` })).statusCode).toBe(204);
+    expect(await status(own.json().data.key)).toBe(401);
+  });
+
   it('revoking a key during its rotation grace period ends it at once', async () => {
     const admin = await t.signUp();
     const oldKey = await t.apiKey(['team:read'], admin);

@@ -8,7 +8,7 @@ import { apiKeySchema, createdKeySchema, createKeyBody, keyParams, rotateKeyBody
 const tags = ['API keys'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 const description =
-  'An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace.';
+  'An API key cannot mint or revoke keys. Members manage their own keys; admins also see and revoke every key of the workspace.';
 
 export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys']>) {
   const { apiKeys } = ctx.services;
@@ -62,7 +62,10 @@ export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys'
       schema: {
         tags,
         summary: 'Rotate an API key',
-        description: `${description} The old key keeps working until the grace period ends.`,
+        description:
+          'Only the member who owns a key can rotate it: the new key acts as them, so an admin rotating another ' +
+          "member's key gets 403 `forbidden` (admins revoke it instead). The old key keeps working until the grace " +
+          'period ends. An API key cannot rotate keys.',
         params: keyParams,
         body: rotateKeyBody,
         response: { 201: dataEnvelope(createdKeySchema), ...errors, 409: errorEnvelope },

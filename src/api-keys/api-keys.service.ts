@@ -4,7 +4,7 @@ import { recordAudit } from '../audit/audit-recorder';
 import { type AuthContext, type Role, roleAllows, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
-import { AppError, invalid, notFound } from '../core/errors';
+import { AppError, forbidden, invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
 import * as repo from './api-keys.repo';
@@ -61,6 +61,21 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
     return row;
   }
 
+  /**
+   * A key the caller may rotate: only their own. A rotation hands out a new plaintext that acts as the key's
+   * member, so an admin rotating someone else's key would hold a credential of theirs, one that outlives the
+   * admin's own removal. Admins see every key, so the refusal names the rule (403) rather than hiding it.
+   */
+  async function ownKey(auth: AuthContext, id: string) {
+    const row = await manageable(auth, id);
+    if (row.memberId !== auth.memberId) {
+      throw forbidden(
+        'Only the member who owns an API key can rotate it: the new key would act as them. Revoke it instead, and ask them to create or rotate their own.',
+      );
+    }
+    return row;
+  }
+
   /** A key for `memberId`, audited as made by `actor`: the web app's creation, and the CLI's `keys create`. */
   async function issueRecorded(workspaceId: string, memberId: string, input: NewKey, actor: Actor) {
     return db.transaction(async (tx) => {
@@ -84,11 +99,11 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
   }
 
   /**
-   * Issues a replacement with the same name, scopes and owner. The old key keeps working for the grace
-   * period (so deployments can switch over) and then expires.
+   * Issues a replacement with the same name, scopes and owner, for the owner only. The old key keeps working
+   * for the grace period (so deployments can switch over) and then expires.
    */
   async function rotate(auth: AuthContext, id: string, actor: Actor, graceMs = rotationGraceMs) {
-    const old = await manageable(auth, id);
+    const old = await ownKey(auth, id);
     const now = clock.now();
     if (old.expiresAt && old.expiresAt <= now) throw new AppError('conflict', 'This key has expired: create a new one');
     // A second rotation would leave two live successors of one key; rotate the replacement instead.

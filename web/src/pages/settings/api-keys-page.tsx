@@ -30,6 +30,7 @@ export function ApiKeysPage() {
   const columns = keyColumns({
     showOwner: seesEveryKey,
     ownEmail: session.user.email,
+    ownMemberId: session.member_id,
     onRotate: setRotating,
     onRevoke: setRevoking,
   });
@@ -42,7 +43,7 @@ export function ApiKeysPage() {
         <div>
           <h2 id="keys-title">API keys</h2>
           <p className="muted">
-            Keys let your servers call the Demoshare API as you. {seesEveryKey ? 'As an admin you see every key of the workspace.' : 'You see the keys you created.'}
+            Keys let your servers call the Demoshare API as you. {seesEveryKey ? 'As an admin you see and can revoke every key of the workspace; only its owner rotates a key.' : 'You see the keys you created.'}
           </p>
         </div>
         {rows.length > 0 ? (

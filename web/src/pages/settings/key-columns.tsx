@@ -35,7 +35,13 @@ function scopes(key: ApiKey) {
   );
 }
 
-export function keyColumns(options: { showOwner: boolean; ownEmail: string; onRotate(key: ApiKey): void; onRevoke(key: ApiKey): void }): Column<ApiKey>[] {
+export function keyColumns(options: {
+  showOwner: boolean;
+  ownEmail: string;
+  ownMemberId: string;
+  onRotate(key: ApiKey): void;
+  onRevoke(key: ApiKey): void;
+}): Column<ApiKey>[] {
   return [
     {
       key: 'name',
@@ -72,7 +78,8 @@ export function keyColumns(options: { showOwner: boolean; ownEmail: string; onRo
       header: <span className="visually-hidden">Actions</span>,
       kind: 'actions',
       render: (k) => {
-        const usable = !k.replaced_by && !(k.expires_at && new Date(k.expires_at).getTime() <= Date.now());
+        // Only the owner rotates: the new key acts as them (the API refuses anyone else). Admins revoke.
+        const usable = k.member_id === options.ownMemberId && !k.replaced_by && !(k.expires_at && new Date(k.expires_at).getTime() <= Date.now());
         return (
           <span className="row row-end">
             {usable ? (
