@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
+import { preloadPath } from '../../routing/routes';
 import { useSessionState } from '../../session/session-context';
 import { AuthLayout, safeNext } from './auth-layout';
 
@@ -30,6 +31,8 @@ export function LoginPage() {
     setFormError(null);
     if (Object.keys(missing).length > 0) return;
     setBusy(true);
+    // The page signed in to loads while the password is checked, not after.
+    preloadPath(next);
     try {
       const session = await authApi.login({ email: email.trim(), password });
       signedIn(session);
