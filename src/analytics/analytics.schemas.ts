@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { dateFilter, timestamp } from '../core/time';
+import { DATE_FILTER_RANGE_TEXT, dateFilter, timestamp } from '../core/time';
 import { STANDARD_ERROR } from '../core/hll';
 import { VIEW_EXAMPLE } from '../views/views.schemas';
 
 const range = {
-  start_date: dateFilter.optional().meta({ description: 'First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day.' }),
-  end_date: dateFilter.optional().meta({ description: 'Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day.' }),
+  start_date: dateFilter.optional().meta({ description: `First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),
+  end_date: dateFilter.optional().meta({ description: `Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),
   include_internal: z
     .enum(['true', 'false'])
     .optional()

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../core/errors';
 import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
-import { dateFilter, iso, resolveDateFilter, timestamp } from '../core/time';
+import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, resolveDateRange, timestamp } from '../core/time';
 import { ACTOR_TYPES, AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './audit-actions';
 import type { AuditFilters, AuditRow } from './audit.repo';
 
@@ -19,8 +18,8 @@ const filters = {
     .optional()
     .meta({ description: 'Only this action.' }),
   target: anyId.optional().meta({ description: 'Only entries about this record (member, key, demo, share, ...).' }),
-  start_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
-  end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+  start_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
+  end_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
 };
 
 export const listAuditQuery = paginationQuery.extend(filters).strict();
@@ -28,15 +27,9 @@ export const exportAuditQuery = z.object(filters).strict();
 
 type FilterQuery = { [K in keyof typeof filters]?: z.infer<(typeof filters)[K]> };
 
-/** The query's filters for the service; an inverted range is a 400 that names the field. */
+/** The query's filters for the service; a date out of range or an inverted range is a 400 that names the field. */
 export function toAuditFilters(q: FilterQuery): AuditFilters {
-  const from = q.start_date ? resolveDateFilter(q.start_date, false) : undefined;
-  const to = q.end_date ? resolveDateFilter(q.end_date, true) : undefined;
-  if (from && to && from > to) {
-    throw new AppError('invalid_request', 'end_date is before start_date', {
-      details: [{ field: 'end_date', message: 'must not be before start_date' }],
-    });
-  }
+  const { from, to } = resolveDateRange(q.start_date, q.end_date);
   return { actor: q.actor, action: q.action, target: q.target, from, to };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateFilter, iso, parseDuration, resolveDateFilter } from './time';
+import { dateFilter, iso, parseDuration, resolveDateFilter, resolveDateRange } from './time';
 
 describe('parseDuration', () => {
   it.each([
@@ -32,7 +32,23 @@ describe('timestamps and date filters', () => {
     expect(resolveDateFilter('2026-11-21T10:00:00+02:00', true).toISOString()).toBe('2026-11-21T08:00:00.000Z');
   });
 
-  it.each(['2026-13-01', '21/11/2026', '2026-11-21 10:00', 'yesterday'])('refuses the date filter %j', (value) => {
+  it.each(['2026-13-01', '2026-02-30', '10000-01-01', '+010000-01-01T00:00:00Z', '21/11/2026', '2026-11-21 10:00', 'yesterday'])('refuses the date filter %j', (value) => {
     expect(dateFilter.safeParse(value).success).toBe(false);
+  });
+
+  // PostgreSQL has no year 0 and JavaScript writes years past 9999 as +010000: either reached a query as a 500.
+  it.each(['0000-01-01', '0000-01-01T00:00:00Z', '1969-12-31', '1970-01-01T00:30:00+01:00', '9999-12-31T23:00:00-05:00'])(
+    'refuses %j as out of range, in the schema and when a range is resolved',
+    (value) => {
+      expect(dateFilter.safeParse(value).error?.issues[0]?.message).toBe('must be between 1970-01-01 and 9999-12-31 (UTC)');
+      expect(() => resolveDateRange(value, undefined)).toThrow('start_date must be between 1970-01-01 and 9999-12-31 (UTC)');
+      expect(() => resolveDateRange(undefined, value)).toThrow('end_date must be between');
+    },
+  );
+
+  it('takes both ends of the range', () => {
+    const { from, to } = resolveDateRange('1970-01-01', '9999-12-31');
+    expect(from?.toISOString()).toBe('1970-01-01T00:00:00.000Z');
+    expect(to?.toISOString()).toBe('9999-12-31T23:59:59.999Z');
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../core/pagination';
-import { dateFilter, iso, timestamp } from '../core/time';
+import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, timestamp } from '../core/time';
 import type { viewSteps, views } from './views.tables';
 import { text } from '../core/text';
 
@@ -8,8 +8,8 @@ export type ViewRow = typeof views.$inferSelect;
 export type ViewStepRow = typeof viewSteps.$inferSelect;
 
 const range = {
-  start_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
-  end_date: dateFilter.optional().meta({ description: 'YYYY-MM-DD (inclusive, UTC) or an ISO timestamp.' }),
+  start_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
+  end_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
 };
 
 const versionFilter = z.coerce
