@@ -12,6 +12,7 @@ import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator } from '../src/generation';
 import { startForbiddenServer, startTestSite } from '../test/helpers/site-server';
+import { testDocumentPool } from '../test/helpers/documents';
 
 const runs = Math.max(1, Number(process.argv[2] ?? 3));
 const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
@@ -19,9 +20,10 @@ const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 
 const forbidden = await startForbiddenServer();
 const site = await startTestSite(forbidden);
 const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
+const documents = testDocumentPool();
 
 async function measure(label: string, chromium: string | null): Promise<void> {
-  const generator = createGenerator({ net, chromiumPath: chromium });
+  const generator = createGenerator({ net, documents, chromiumPath: chromium });
   const times: number[] = [];
   let summary = '';
   try {
@@ -48,5 +50,7 @@ else console.log(`chromium   skipped: no browser at ${chromiumPath}`);
 console.log(`forbidden server: ${forbidden.connections} connections`);
 
 await net.close();
+
+await documents.close();
 await site.close();
 await forbidden.close();

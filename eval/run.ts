@@ -6,6 +6,7 @@ import { CHROMIUM_BASE_ARGS } from '../src/generation/capture-chromium';
 import { type CorpusSite, pagePath, serveSite } from './corpus';
 import { locateByGeometry, locateInSnapshot, measurePage, type PageBoxes } from './locate';
 import { type SiteScore, scoreSite } from './score';
+import { testDocumentPool } from '../test/helpers/documents';
 
 /** Issue 13's targets: 85% good steps, 5 good steps per site, and seconds per site (5 pages) per mode. */
 export const TARGETS = { goodShare: 0.85, goodPerSite: 5, seconds: { chromium: 10, html: 2 } as Record<CaptureMode, number> };
@@ -30,11 +31,12 @@ export interface EvalOptions {
 /** Generates a demo of every site in every mode it supports, and scores each against its expected.json. */
 export async function runEval(options: EvalOptions): Promise<Row[]> {
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
+  const documents = testDocumentPool();
   const state = { measurer: null as Browser | null };
   const rows: Row[] = [];
   try {
     for (const mode of options.modes) {
-      const generator = createGenerator({ net, chromiumPath: mode === 'chromium' ? options.chromiumPath : null, timeoutMs: 60_000 });
+      const generator = createGenerator({ net, documents, chromiumPath: mode === 'chromium' ? options.chromiumPath : null, timeoutMs: 60_000 });
       try {
         // The first Chromium job starts the browser: warm it on a site of its own so timings are per job.
         if (mode === 'chromium') await warm(generator, options.sites[0]!);
@@ -54,6 +56,7 @@ export async function runEval(options: EvalOptions): Promise<Row[]> {
   } finally {
     await state.measurer?.close();
     await net.close();
+    await documents.close();
   }
   return rows;
 }

@@ -151,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     // Background loops (webhook deliveries) stop first: they still need the network client and the database.
     await ctx.queue.stopLoops();
     await ctx.net.close();
+    // Threads the app started for itself; a pool it was given belongs to the caller (runtime.ts).
+    if (!deps.documents) await ctx.documents.close();
   });
 
   return { app: app as unknown as FastifyInstance, ctx };

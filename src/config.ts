@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from './core/time';
 
@@ -121,6 +122,12 @@ const settingsSchema = z.object({
       description:
         'Comma-separated ids of the recorder extension builds allowed to sign in through the built-in `demoshare-recorder` OAuth client.',
     }),
+  /** Threads that parse, clean and serialise documents off the event loop (core/worker-pool.ts): one core stays the loop's. */
+  DOCUMENT_WORKERS: positiveInt(Math.min(4, Math.max(1, availableParallelism() - 1))),
+  /** Document tasks that may wait for a thread; past it, 503 with Retry-After. */
+  DOCUMENT_QUEUE: positiveInt(16),
+  /** How long one document task may run in its thread; past it the thread is ended and the request is a 413. */
+  DOCUMENT_TASK_TIMEOUT: duration('60s'),
   GENERATION_PER_MINUTE: positiveInt(10),
   GENERATION_CONCURRENCY: positiveInt(2),
   GENERATION_WORKERS: positiveInt(2),

@@ -8,6 +8,7 @@ import type { Clock } from './core/clock';
 import type { SafeFetch } from './core/net/safe-fetch';
 import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
+import type { DocumentPool } from './document-tasks';
 import type { GenerateDemo } from './demos/demos.generator';
 import type { JobQueue } from './jobs/queue';
 import type { MailQueue } from './mail/mail-queue';
@@ -27,6 +28,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Turns an address into steps; defaults to the generation module. */
   generator?: GenerateDemo;
+  /** The document workers, when the caller shares them (the runtime, with the generator); else the app makes its own and closes it. */
+  documents?: DocumentPool;
 }
 
 /**
@@ -46,6 +49,8 @@ export interface Kernel {
   queue: JobQueue;
   /** The SSRF-safe client for every server-side fetch of a user-given address. */
   net: SafeFetch;
+  /** The worker threads that parse, clean and serialise documents, off the event loop (document-tasks.ts). */
+  documents: DocumentPool;
   rateLimits: RateLimits;
   generator: GenerateDemo;
   credentials: CredentialCache;

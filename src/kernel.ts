@@ -9,6 +9,7 @@ import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { RateLimits } from './core/rate-limit';
 import { unavailableGenerator } from './demos/demos.generator';
+import { createDocumentPool } from './document-tasks';
 import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
 
@@ -32,6 +33,7 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
       sealing,
     },
     net: new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS)),
+    documents: deps.documents ?? createDocumentPool(deps.config),
     rateLimits: new RateLimits(deps.redis),
     generator: deps.generator ?? unavailableGenerator,
     log,

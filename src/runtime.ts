@@ -9,6 +9,7 @@ import { resolveSecretKey } from './core/secret-key';
 import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
+import { createDocumentPool } from './document-tasks';
 import { EmbeddedMaintenance } from './db/embedded-maintenance';
 import { createGenerator, generatorDepsFromConfig } from './generation';
 import { JobQueue } from './jobs/queue';
@@ -90,10 +91,13 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
     const mailer = config.SMTP_URL ? await createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : undefined;
     if (mailer) opened.push(() => mailer.close());
 
-    // Generation has its own guarded client: it outlives the app during shutdown until its jobs end.
+    // Generation has its own guarded client: it outlives the app during shutdown until its jobs end. So do
+    // the document workers, which the app's requests and generation share (one pool per process).
     const generationNet = new SafeFetch(AddressPolicy.fromList(config.ALLOW_PRIVATE_NETWORK_CIDRS));
     opened.push(() => generationNet.close());
-    const generator = createGenerator(generatorDepsFromConfig(config, generationNet, log.child({ module: 'generation' })));
+    const documents = createDocumentPool(config);
+    opened.push(() => documents.close());
+    const generator = createGenerator({ ...generatorDepsFromConfig(config, generationNet, log.child({ module: 'generation' })), documents });
     opened.push(() => generator.close());
     const queue = new JobQueue(database, { work: role !== 'api' });
     opened.push(() => queue.stop());
@@ -107,6 +111,7 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
       redis,
       mailer,
       generator: (options) => generator.generate(options),
+      documents,
     });
     opened.push(() => app.close());
     await registerJobs(ctx);

@@ -5,6 +5,7 @@ import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator } from '../src/generation';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
+import { testDocumentPool } from './helpers/documents';
 
 interface ChatRequest {
   model: string;
@@ -85,6 +86,7 @@ describe('generation with an AI writer (OpenAI-compatible chat completions)', ()
   let site: TestSite;
   let chat: Awaited<ReturnType<typeof startChatServer>>;
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
+  const documents = testDocumentPool();
 
   beforeAll(async () => {
     forbidden = await startForbiddenServer();
@@ -93,6 +95,7 @@ describe('generation with an AI writer (OpenAI-compatible chat completions)', ()
   });
   afterAll(async () => {
     await net.close();
+    await documents.close();
     await chat?.close();
     await site?.close();
     await forbidden?.close();
@@ -100,7 +103,7 @@ describe('generation with an AI writer (OpenAI-compatible chat completions)', ()
 
   const generate = async (model: string, timeoutMs = 5_000) => {
     chat.calls.length = 0;
-    const generator = createGenerator({ net, chromiumPath: null, ai: { baseUrl: chat.baseUrl, apiKey: 'sk-test-key', model, timeoutMs } });
+    const generator = createGenerator({ net, documents, chromiumPath: null, ai: { baseUrl: chat.baseUrl, apiKey: 'sk-test-key', model, timeoutMs } });
     try {
       return await generator.generate({ url: `${site.origin}/` });
     } finally {

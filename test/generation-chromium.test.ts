@@ -4,6 +4,7 @@ import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator, type GenerationResult } from '../src/generation';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
+import { testDocumentPool } from './helpers/documents';
 
 const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
@@ -21,9 +22,11 @@ describe.skipIf(!hasChromium)('generation in Chromium', () => {
   let forbidden: ForbiddenServer;
   let site: TestSite;
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
+  const documents = testDocumentPool();
   const logged: string[] = [];
   const generator = createGenerator({
     net,
+    documents,
     chromiumPath,
     log: { info: (_d, message) => logged.push(message), warn: (_d, message) => logged.push(message) },
   });
@@ -37,6 +40,7 @@ describe.skipIf(!hasChromium)('generation in Chromium', () => {
   afterAll(async () => {
     await generator.close();
     await net.close();
+    await documents.close();
     await site?.close();
     await forbidden?.close();
   });

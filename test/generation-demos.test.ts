@@ -5,6 +5,7 @@ import { createGenerator } from '../src/generation';
 import { waitForDemo } from './helpers/demos';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+import { testDocumentPool } from './helpers/documents';
 
 // The real generator (HTML capture, built-in writer) behind POST /v1/demos with generate_with_ai, as
 // the runtime wires it: what the demos module stores is what generation produced.
@@ -14,7 +15,8 @@ describe('generation through the demos API', () => {
   let t: TestApp;
   let key: string;
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
-  const generator = createGenerator({ net, chromiumPath: null });
+  const documents = testDocumentPool();
+  const generator = createGenerator({ net, documents, chromiumPath: null });
 
   beforeAll(async () => {
     forbidden = await startForbiddenServer();
@@ -30,6 +32,7 @@ describe('generation through the demos API', () => {
     await t?.close();
     await generator.close();
     await net.close();
+    await documents.close();
     await site?.close();
     await forbidden?.close();
   });

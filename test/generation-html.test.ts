@@ -6,13 +6,15 @@ import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator, GenerationError, type GenerationResult } from '../src/generation';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
+import { testDocumentPool } from './helpers/documents';
 
 // The HTML capture mode: no browser, the page fetched through the SSRF guard and parsed.
 describe('generation without a browser (HTML capture)', () => {
   let forbidden: ForbiddenServer;
   let site: TestSite;
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
-  const generator = createGenerator({ net, chromiumPath: null });
+  const documents = testDocumentPool();
+  const generator = createGenerator({ net, documents, chromiumPath: null });
   let tour: GenerationResult;
 
   beforeAll(async () => {
@@ -23,6 +25,7 @@ describe('generation without a browser (HTML capture)', () => {
   afterAll(async () => {
     await generator.close();
     await net.close();
+    await documents.close();
     await site?.close();
     await forbidden?.close();
   });
@@ -112,7 +115,7 @@ describe('generation without a browser (HTML capture)', () => {
   });
 
   it('falls back to HTML capture, with a warning, when the browser does not start', async () => {
-    const broken = createGenerator({ net, chromiumPath: '/bin/false' });
+    const broken = createGenerator({ net, documents, chromiumPath: '/bin/false' });
     try {
       const result = await broken.generate({ url: `${site.origin}/`, maxPages: 0 });
       expect(result.captureMode).toBe('html');

@@ -48,7 +48,10 @@ export const demosModule = defineModule({
     versions: createDemoVersions(kernel),
     reader: createDemoReader(kernel.database),
     imports: createStepImports(kernel),
-    redactions: createRedactions(kernel),
+    redactions: createRedactions({
+      ...kernel,
+      redactHtml: (html, selectors) => kernel.documents.run('redactSnapshot', [html, selectors], { field: 'selectors', what: 'The step’s snapshot' }),
+    }),
   }),
   routes(app, ctx) {
     demosRoutes(app, ctx);

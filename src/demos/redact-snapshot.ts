@@ -3,7 +3,7 @@ import { parse as parseSelector } from 'css-what';
 import render from 'dom-serializer';
 import { type AnyNode, type ChildNode, type Document, Element, isComment, isTag, isText, Text } from 'domhandler';
 import { appendChild, prependChild, removeElement } from 'domutils';
-import { parseDocument } from 'htmlparser2';
+import { parseHtml } from '../generation/html-parse';
 
 /** What hides a character of redacted text. */
 export const BULLET = '•';
@@ -72,7 +72,10 @@ function restyle(style: string | undefined, extra: string): string {
  * switched off, and the element itself renders blurred.
  */
 export function redactElement(root: Element): void {
-  const walk = (el: Element) => {
+  // A stack of elements rather than of calls: no nesting is too deep for it.
+  const pending: Element[] = [root];
+  while (pending.length > 0) {
+    const el = pending.pop()!;
     for (const name of Object.keys(el.attribs)) {
       if (!KEPT_ATTRIBUTES.has(name.toLowerCase())) delete el.attribs[name];
     }
@@ -81,20 +84,19 @@ export function redactElement(root: Element): void {
     // A textarea's value is its text: removed, as an input's value attribute is.
     if (PICTURES.has(name) || name === 'textarea') {
       for (const child of [...el.children]) removeElement(child);
-      return;
+      continue;
     }
     for (const child of [...el.children] as ChildNode[]) {
       if (isTag(child)) {
         if (DROPPED.has(child.name.toLowerCase())) removeElement(child);
-        else walk(child);
+        else pending.push(child);
       } else if (isText(child)) {
         if (!RAW_TEXT.has(name)) child.data = bullets(child.data);
       } else if (isComment(child)) {
         removeElement(child);
       }
     }
-  };
-  walk(root);
+  }
   root.attribs.style = `${root.attribs.style}; ${REDACTED_STYLE}`;
   root.attribs[REDACTED_ATTRIBUTE] = '';
 }
@@ -119,10 +121,11 @@ export interface SnapshotRedaction {
 /**
  * Obscures every element the selectors match (see `redactElement`) in an HTML snapshot. Selectors that
  * match nothing are reported in `matches` (0), not thrown: the caller decides. Check selectors with
- * `selectorProblem` first; an invalid one throws here.
+ * `selectorProblem` first; an invalid one throws here, as does a snapshot nested too deep
+ * (NestingTooDeepError). CPU-heavy: runs in the document workers (src/document-tasks.ts).
  */
 export function redactSnapshot(html: string, selectors: string[]): SnapshotRedaction {
-  const doc = parseDocument(html);
+  const doc = parseHtml(html);
   const matched = new Set<Element>();
   const matches = selectors.map((selector) => {
     const found = selectAll<AnyNode, Element>(selector, doc);

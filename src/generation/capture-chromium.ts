@@ -6,7 +6,7 @@ import type { CapturedElement, CapturedFrame, CapturedPage, PixelBox } from './g
 import { type Capturer, type CaptureSession, CapturerUnavailableError, type GenerationLog } from './generator';
 import { CONSENT, type ElementLayout } from './html-elements';
 import { FINISH_ANIMATIONS, STAMP_SCRIPT, type StampResult, scrollToScript } from './page-probe';
-import { buildSnapshot } from './snapshot';
+import { buildSnapshot, type SnapshotWorkers } from './snapshot';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
@@ -86,7 +86,7 @@ export const DISMISS_CONSENT_SCRIPT = `(() => {
  * snapshot of the rendered DOM. One browser serves every job (a fresh context per job), started on
  * first use; every request of a context goes through the SSRF guard (browser-guard.ts).
  */
-export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: string; log?: GenerationLog }): Capturer {
+export function createChromiumCapturer(deps: { net: SafeFetch; documents: SnapshotWorkers; chromiumPath: string; log?: GenerationLog }): Capturer {
   let browser: Promise<Browser> | null = null;
   let failedAt = 0;
   let failure = '';
@@ -156,7 +156,7 @@ export function createChromiumCapturer(deps: { net: SafeFetch; chromiumPath: str
     const layout = new Map<number, ElementLayout>(
       stamp.items.map(([n, x, y, width, height, visible, fontSize]) => [n, { box: { x, y, width, height }, visible: visible === 1, key: n, fontSize }]),
     );
-    const snapshot = await buildSnapshot(await page.content(), page.url(), { net: deps.net, deadline, layout, stylesheets: guard.stylesheets });
+    const snapshot = await buildSnapshot(await page.content(), page.url(), { net: deps.net, documents: deps.documents, deadline, layout, stylesheets: guard.stylesheets });
     const captured: CapturedPage = {
       url: page.url(),
       title: snapshot.title || (await page.title()),

@@ -1,7 +1,7 @@
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { CaptureError } from './capture-error';
 import type { CapturedPage } from './generation.types';
-import { buildSnapshot } from './snapshot';
+import { buildSnapshot, type SnapshotWorkers } from './snapshot';
 
 export const HTML_VIEWPORT = { width: 1280, height: 800 };
 export const USER_AGENT = 'Mozilla/5.0 (compatible; DemoshareBot/1.0; +https://github.com/demoshare/demoshare)';
@@ -11,7 +11,7 @@ const MAX_HTML_BYTES = 3 * 1024 * 1024;
  * The capture mode without a browser: fetch the page through the SSRF guard (redirects re-checked), keep
  * a sanitised snapshot and the facts read from its markup. Elements have no boxes here.
  */
-export async function captureHtml(net: SafeFetch, url: string, deadline: number): Promise<CapturedPage> {
+export async function captureHtml({ net, documents }: { net: SafeFetch; documents: SnapshotWorkers }, url: string, deadline: number): Promise<CapturedPage> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new CaptureError(`no time left to fetch ${url}`);
   const res = await net.fetch(url, {
@@ -24,7 +24,7 @@ export async function captureHtml(net: SafeFetch, url: string, deadline: number)
   if (res.status >= 300) throw new CaptureError(`${url} redirects too many times`);
   const type = res.headers['content-type'] ?? '';
   if (type && !/html/i.test(type)) throw new CaptureError(`${url} is not a web page (${type.split(';')[0]})`);
-  const snapshot = await buildSnapshot(decode(res.body, type), res.url, { net, deadline });
+  const snapshot = await buildSnapshot(decode(res.body, type), res.url, { net, documents, deadline });
   return {
     url: res.url,
     title: snapshot.title,

@@ -1,9 +1,18 @@
 import { type ChildNode, type Element, isTag, type ParentNode } from 'domhandler';
 
-/** Depth-first over elements in document order; `visit` returning false skips that element's subtree. */
+/**
+ * Depth-first over elements in document order; `visit` returning false skips that element's subtree.
+ * Iterative (a stack of nodes to visit, not of calls), so no document is too deep for it.
+ */
 export function forEachElement(node: ParentNode, visit: (el: Element) => boolean | undefined): void {
-  for (const child of node.children as ChildNode[]) {
-    if (isTag(child) && visit(child) !== false) forEachElement(child, visit);
+  const pending: ChildNode[] = [];
+  const pushChildren = (parent: ParentNode) => {
+    for (let i = parent.children.length - 1; i >= 0; i--) pending.push(parent.children[i]!);
+  };
+  pushChildren(node);
+  while (pending.length > 0) {
+    const child = pending.pop()!;
+    if (isTag(child) && visit(child) !== false) pushChildren(child);
   }
 }
 

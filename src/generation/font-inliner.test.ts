@@ -5,7 +5,7 @@ import { parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../core/net/address-policy';
 import { SafeFetch } from '../core/net/safe-fetch';
-import { inlineFonts } from './font-inliner';
+import { fetchFonts, fontSources, inlineFonts, styleElements } from './font-inliner';
 
 describe('fonts written into snapshots', () => {
   const icons = Buffer.from('wOF2 icon glyphs, bytes as the site serves them');
@@ -27,6 +27,12 @@ describe('fonts written into snapshots', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  /** The three steps as buildSnapshot runs them (the first and last in a document worker). */
+  async function writeFonts(doc: ReturnType<typeof parseDocument>, deadline: number) {
+    const urls = styleElements(doc).flatMap((style) => fontSources(render(style.children)));
+    inlineFonts(doc, await fetchFonts(urls, { net, deadline }));
+  }
+
   it('inlines the first source of each @font-face as data, and leaves missing or oversized fonts as links', async () => {
     const css = [
       `@font-face{font-family:"bootstrap-icons";src:url("${origin}/fonts/icons.woff2") format("woff2"),url("${origin}/fonts/icons.woff") format("woff")}`,
@@ -35,7 +41,7 @@ describe('fonts written into snapshots', () => {
       `@font-face{font-family:Huge;src:url('${origin}/fonts/huge.woff')}`,
     ].join('\n');
     const doc = parseDocument(`<html><head><style>${css}</style></head><body><i class="bi"></i></body></html>`);
-    await inlineFonts(doc, { net, deadline: Date.now() + 10_000 });
+    await writeFonts(doc, Date.now() + 10_000);
     const html = render(doc);
     expect(html).toContain(`url("data:font/woff2;base64,${icons.toString('base64')}") format("woff2"),url("${origin}/fonts/icons.woff")`);
     expect(html).toContain('.bi::before{font-family:"bootstrap-icons"}');
@@ -45,7 +51,7 @@ describe('fonts written into snapshots', () => {
 
   it('fetches nothing once the deadline is near', async () => {
     const doc = parseDocument(`<style>@font-face{font-family:I;src:url(${origin}/fonts/icons.woff2)}</style>`);
-    await inlineFonts(doc, { net, deadline: Date.now() + 100 });
+    await writeFonts(doc, Date.now() + 100);
     expect(render(doc)).toContain(`src:url(${origin}/fonts/icons.woff2)`);
   });
 });

@@ -18,24 +18,42 @@ export interface FontOptions {
 }
 
 /**
- * Writes the fonts of a snapshot's `@font-face` rules into it as data: the player shows a snapshot in a
- * frame of Demoshare's origin, and most sites serve their fonts (icon fonts above all, whose glyphs are
- * the icons) without the CORS headers a cross-origin font needs, so linked fonts would fail there. The
- * first source of each rule is fetched through the SSRF guard, within a budget per font and per page; a
- * font that cannot be fetched in time stays a link.
+ * Fonts are written into a snapshot as data: the player shows a snapshot in a frame of Demoshare's origin,
+ * and most sites serve their fonts (icon fonts above all, whose glyphs are the icons) without the CORS
+ * headers a cross-origin font needs, so linked fonts would fail there. The first source of each
+ * `@font-face` rule is fetched through the SSRF guard, within a budget per font and per page; a font that
+ * cannot be fetched in time stays a link. Three steps, because reading and rewriting the document is CPU
+ * work for the document workers and fetching is the main thread's (the one SSRF-safe client):
+ * `fontSources` (worker) → `fetchFonts` (main) → `inlineFonts` (worker).
  */
-export async function inlineFonts(doc: Document, options: FontOptions): Promise<void> {
+export function fontSources(css: string): string[] {
+  if (!/@font-face/i.test(css)) return [];
+  const sources: string[] = [];
+  for (const match of css.matchAll(FONT_FACE)) {
+    const source = FIRST_URL.exec(match[0]);
+    if (source) sources.push(source[2]!);
+  }
+  return sources;
+}
+
+/** The style elements of a document, in document order (where `inlineFonts` looks). */
+export function styleElements(doc: Document): Element[] {
   const styles: Element[] = [];
   forEachElement(doc, (el) => {
     if (el.name === 'style') styles.push(el);
     return el.name !== 'style';
   });
+  return styles;
+}
+
+/** Fetches `urls` in order as data URLs (null: stays a link), until the count, byte or time budget runs out. */
+export async function fetchFonts(urls: string[], options: FontOptions): Promise<Map<string, string | null>> {
   const fetched = new Map<string, string | null>();
   let bytes = 0;
-  const dataFor = async (url: string): Promise<string | null> => {
-    if (fetched.has(url)) return fetched.get(url)!;
+  for (const url of urls) {
+    if (fetched.has(url)) continue;
     const remaining = options.deadline - Date.now();
-    if (fetched.size >= MAX_FONTS || bytes >= MAX_PAGE_FONT_BYTES || remaining < 300) return null;
+    if (fetched.size >= MAX_FONTS || bytes >= MAX_PAGE_FONT_BYTES || remaining < 300) break;
     let data: string | null = null;
     try {
       const res = await options.net.fetch(url, {
@@ -52,10 +70,14 @@ export async function inlineFonts(doc: Document, options: FontOptions): Promise<
       // A refused or unreachable font stays a link: the snapshot falls back to the page's other fonts.
     }
     fetched.set(url, data);
-    return data;
-  };
+  }
+  return fetched;
+}
 
-  for (const style of styles) {
+/** Writes the fetched fonts into the `@font-face` rules of the document's style elements. */
+export function inlineFonts(doc: Document, fonts: ReadonlyMap<string, string | null>): void {
+  if (fonts.size === 0) return;
+  for (const style of styleElements(doc)) {
     const css = textContent(style);
     if (!/@font-face/i.test(css)) continue;
     let out = '';
@@ -63,7 +85,7 @@ export async function inlineFonts(doc: Document, options: FontOptions): Promise<
     for (const match of css.matchAll(FONT_FACE)) {
       const rule = match[0];
       const source = FIRST_URL.exec(rule);
-      const data = source ? await dataFor(source[2]!) : null;
+      const data = source ? fonts.get(source[2]!) : null;
       out += css.slice(last, match.index) + (source && data ? rule.replace(source[0], `url("${data}")`) : rule);
       last = match.index! + rule.length;
     }

@@ -5,6 +5,7 @@ import { CaptureError } from './capture-error';
 import { captureHtml } from './capture-html';
 import type { CapturedElement, CapturedPage, CaptureMode, GenerationOptions, GenerationResult } from './generation.types';
 import { pageKey, pickLinks } from './link-picker';
+import type { SnapshotWorkers } from './snapshot';
 import { buildStep } from './step-builder';
 import { candidateSteps, elementsToShow, planSteps } from './step-planner';
 import { writeSteps } from './step-writer';
@@ -17,6 +18,8 @@ export interface GenerationLog {
 
 export interface GeneratorDeps {
   net: SafeFetch;
+  /** The document workers that parse and clean each page (the process's one pool; the caller closes it). */
+  documents: SnapshotWorkers;
   /** A Chromium or Chrome binary; null or absent captures HTML only. */
   chromiumPath?: string | null;
   ai?: AiSettings | null;
@@ -73,7 +76,7 @@ const MIN_TIME_FOR_A_PAGE_MS = 2_000;
 export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): Generator {
   const html: Capturer = {
     mode: 'html',
-    open: async (deadline) => ({ capture: (url) => captureHtml(deps.net, url, deadline), close: async () => {} }),
+    open: async (deadline) => ({ capture: (url) => captureHtml(deps, url, deadline), close: async () => {} }),
     close: async () => {},
   };
 

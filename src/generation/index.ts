@@ -16,17 +16,17 @@ export type * from './generation.types';
  * started on first use and closed by `close()`.
  *
  * @example
- * const generator = createGenerator({ net: ctx.net, chromiumPath: config.CHROMIUM_PATH });
+ * const generator = createGenerator({ net: ctx.net, documents: ctx.documents, chromiumPath: config.CHROMIUM_PATH });
  * const result = await generator.generate({ url: 'https://example.com' });
  * await generator.close();
  */
 export function createGenerator(deps: GeneratorDeps): Generator {
-  const browser = deps.chromiumPath ? createChromiumCapturer({ net: deps.net, chromiumPath: deps.chromiumPath, log: deps.log }) : null;
+  const browser = deps.chromiumPath ? createChromiumCapturer({ net: deps.net, documents: deps.documents, chromiumPath: deps.chromiumPath, log: deps.log }) : null;
   return assembleGenerator(deps, { browser, aiWriter: deps.ai ? createAiWriter(deps.ai) : null });
 }
 
 /** The generator settings of the service's configuration. */
-export function generatorDepsFromConfig(config: Config, net: SafeFetch, log?: GeneratorDeps['log']): GeneratorDeps {
+export function generatorDepsFromConfig(config: Config, net: SafeFetch, log?: GeneratorDeps['log']): Omit<GeneratorDeps, 'documents'> {
   const ai =
     config.AI_BASE_URL && config.AI_API_KEY && config.AI_MODEL
       ? { baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY, model: config.AI_MODEL, timeoutMs: config.AI_TIMEOUT }

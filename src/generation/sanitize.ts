@@ -162,11 +162,14 @@ function documentBase(doc: Document, pageUrl: string): string {
 
 /** Comments, processing instructions and CDATA carry nothing a viewer sees (and old IE ran some). */
 function removeNonContent(node: ParentNode): void {
-  for (const child of [...node.children]) {
+  // A stack of nodes rather than of calls, as in dom-walk.ts: no depth overflows it.
+  const pending: ChildNode[] = [...node.children].reverse();
+  while (pending.length > 0) {
+    const child = pending.pop()!;
     if (child.type === 'comment' || child.type === 'cdata' || (child.type === 'directive' && !/^!doctype/i.test(child.data))) {
       removeElement(child);
     } else if ('children' in child) {
-      removeNonContent(child as ParentNode);
+      for (let i = child.children.length - 1; i >= 0; i--) pending.push(child.children[i]!);
     }
   }
 }
@@ -176,14 +179,16 @@ function addPolicy(doc: Document): void {
   if (head) prependChild(head, new Element('meta', { 'http-equiv': 'Content-Security-Policy', content: SNAPSHOT_CSP }));
 }
 
-/** Depth-first over elements; `visit` returning false removes the element with its subtree. */
+/** Depth-first over elements; `visit` returning false removes the element with its subtree. Iterative, as in dom-walk.ts. */
 export function prune(node: ParentNode, visit: (el: Element) => boolean): void {
-  for (const child of [...node.children] as ChildNode[]) {
+  const pending: ChildNode[] = [...node.children].reverse();
+  while (pending.length > 0) {
+    const child = pending.pop()!;
     if (!isTag(child)) continue;
     if (!visit(child)) {
       removeElement(child);
       continue;
     }
-    prune(child, visit);
+    for (let i = child.children.length - 1; i >= 0; i--) pending.push(child.children[i]!);
   }
 }

@@ -1,15 +1,18 @@
-import render from 'dom-serializer';
-import { Element as DomElement, type Element, Text } from 'domhandler';
-import { appendChild, replaceElement } from 'domutils';
-import { parseDocument } from 'htmlparser2';
 import type { SafeFetch } from '../core/net/safe-fetch';
-import { findFirst, forEachElement } from './dom-walk';
-import { inlineFonts } from './font-inliner';
-import { type ElementLayout, extractFacts, type PageFacts } from './html-elements';
-import { absolutizeCss, cssForStyleElement, sanitizeDocument } from './sanitize';
+import type { DocumentPool } from '../document-tasks';
+import { fetchFonts } from './font-inliner';
+import type { ElementLayout } from './html-elements';
+import type { Snapshot } from './snapshot-work';
+
+export type { Snapshot } from './snapshot-work';
+export { LAYOUT_ATTRIBUTE } from './snapshot-work';
+
+/** The document workers, as the snapshot steps need them (the process's one pool). */
+export type SnapshotWorkers = Pick<DocumentPool, 'run'>;
 
 export interface SnapshotOptions {
   net: SafeFetch;
+  documents: SnapshotWorkers;
   /** Deadline of this page, as epoch milliseconds. */
   deadline: number;
   /** Layout per element, keyed by the `data-ds-n` number the in-page probe stamped (Chromium mode). */
@@ -18,78 +21,60 @@ export interface SnapshotOptions {
   stylesheets?: Map<string, { url: string; body: Buffer }>;
 }
 
-export interface Snapshot extends PageFacts {
-  html: string;
-}
-
-export const LAYOUT_ATTRIBUTE = 'data-ds-n';
 const MAX_SHEETS = 6;
 const MAX_SHEET_BYTES = 512 * 1024;
 const MAX_INLINED_BYTES = 1024 * 1024;
 
 /**
- * Parses a page's HTML, sanitises it, inlines its stylesheets (fetched through the SSRF guard, within a
- * cap; the rest stay as absolute links), and reads the facts a tour is written from.
+ * Parses a page's HTML, sanitises it, inlines its stylesheets and fonts (fetched through the SSRF guard,
+ * within a cap; the rest stay as absolute links), and reads the facts a tour is written from. The parsing,
+ * cleaning and serialising run in the document workers (snapshot-work.ts); this thread only fetches, so a
+ * heavy page never holds the event loop. A page nested too deep fails with NestingTooDeepError's message.
  */
 export async function buildSnapshot(html: string, pageUrl: string, options: SnapshotOptions): Promise<Snapshot> {
-  const doc = parseDocument(html);
-  const layout = new Map<Element, ElementLayout>();
-  if (options.layout) {
-    forEachElement(doc, (el) => {
-      const n = el.attribs[LAYOUT_ATTRIBUTE];
-      if (n !== undefined) {
-        const known = options.layout?.get(Number(n));
-        if (known) layout.set(el, known);
-        delete el.attribs[LAYOUT_ATTRIBUTE];
-      }
-      return true;
-    });
-  }
-  const { stylesheets, mayReach } = sanitizeDocument(doc, pageUrl, (url) => {
-    try {
-      options.net.parse(url);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  await inlineStylesheets(stylesheets, options, mayReach);
-  await inlineFonts(doc, options);
-  showRevealedOnScroll(doc);
-  const facts = extractFacts(doc, pageUrl, options.layout ? layout : undefined);
-  return { ...facts, html: render(doc, { encodeEntities: 'utf8' }) };
+  const work = { field: 'html', what: `The page ${pageUrl}` };
+  const prepared = await options.documents.run('prepareSnapshot', [html, pageUrl], work);
+  const fetched = await fetchStylesheets(prepared.stylesheets, options);
+  const sheets = fetched.some((sheet) => sheet !== null)
+    ? await options.documents.run('prepareSheets', [fetched.filter((sheet) => sheet !== null)], work)
+    : [];
+  // Back in the links' numbering: the prepared sheets are the fetched ones, in order.
+  let next = 0;
+  const byLink = fetched.map((sheet) => (sheet === null ? null : sheets[next++]!));
+  const fontUrls = prepared.styles.flatMap((style) => ('fonts' in style ? style.fonts : (byLink[style.sheet]?.fonts ?? [])));
+  const fonts = fontUrls.length > 0 ? await fetchFonts(fontUrls, options) : new Map<string, string | null>();
+  return options.documents.run(
+    'finishSnapshot',
+    [
+      prepared.html,
+      pageUrl,
+      {
+        sheets: byLink.map((sheet) => sheet?.css ?? null),
+        fonts: [...fonts],
+        layout: options.layout ? [...options.layout] : undefined,
+      },
+    ],
+    work,
+  );
 }
 
-/**
- * Blocks that sites reveal when scrolled into view (AOS, Webflow interactions, WOW, "reveal" classes) start
- * transparent and wait for a script the snapshot does not run: the player shows them as they end up.
- */
-const REVEALED =
-  '[data-aos], [data-w-id][style*="opacity:0"], [data-w-id][style*="opacity: 0"], [data-sal], [data-scroll], .wow, .reveal, .aos-init, .animate-on-scroll { opacity: 1 !important; transform: none !important; visibility: visible !important; }';
-
-function showRevealedOnScroll(doc: ReturnType<typeof parseDocument>): void {
-  const head = findFirst(doc, 'head');
-  if (head) appendChild(head, new DomElement('style', { 'data-demoshare': 'shown' }, [new Text(REVEALED)]));
-}
-
-async function inlineStylesheets(links: Element[], options: SnapshotOptions, mayReach: (url: string) => boolean): Promise<void> {
+/** The CSS of the first MAX_SHEETS stylesheets, within the byte cap, by link number (null: stays a link). */
+async function fetchStylesheets(hrefs: string[], options: SnapshotOptions): Promise<Array<{ css: string; url: string } | null>> {
+  const out: Array<{ css: string; url: string } | null> = hrefs.map(() => null);
   let inlined = 0;
-  for (const link of links.slice(0, MAX_SHEETS)) {
-    const href = link.attribs.href;
+  for (const [i, href] of hrefs.slice(0, MAX_SHEETS).entries()) {
     const remaining = options.deadline - Date.now();
     if (!href || remaining < 500 || inlined >= MAX_INLINED_BYTES) continue;
     try {
       const sheet = options.stylesheets?.get(href) ?? (await fetchStylesheet(href, options, Math.min(MAX_SHEET_BYTES, MAX_INLINED_BYTES - inlined), remaining));
       if (!sheet || sheet.body.length > Math.min(MAX_SHEET_BYTES, MAX_INLINED_BYTES - inlined)) continue;
-      const css = sheet.body.toString('utf8');
       inlined += sheet.body.length;
-      const style = new DomElement('style', link.attribs.media ? { media: link.attribs.media } : {});
-      appendChild(style, new Text(cssForStyleElement(absolutizeCss(css, sheet.url, mayReach))));
-      replaceElement(link, style);
+      out[i] = { css: sheet.body.toString('utf8'), url: sheet.url };
     } catch {
       // An unreachable or refused stylesheet stays an absolute link; the snapshot is still usable.
     }
   }
+  return out;
 }
 
 async function fetchStylesheet(href: string, options: SnapshotOptions, maxBytes: number, remaining: number) {

@@ -1,10 +1,10 @@
 import render from 'dom-serializer';
-import { parseDocument } from 'htmlparser2';
 import { AppError, invalid } from '../core/errors';
 import { formatBytes } from '../core/http/error-handler';
 import { sniffImage } from '../demos/image-sniff';
 import { removePrivateFields } from '../demos/private-fields';
 import type { ImportedStep } from '../demos/step-imports.service';
+import { MAX_NESTING_DEPTH, NestingTooDeepError, parseHtml } from '../generation/html-parse';
 import { sanitizeDocument } from '../generation/sanitize';
 import type { RecordedStepBody } from './recordings.schemas';
 import type { RecordedStepFields } from './recordings.tables';
@@ -55,23 +55,35 @@ export function decodeScreenshot(value: string, limit: number): Buffer {
 /**
  * The snapshot as it may be stored: private fields out first (`removePrivateFields`), then sanitised for
  * the player as generated snapshots are. `mayReach` is the SSRF guard's syntax check: no address it
- * refuses on sight stays in the page.
+ * refuses on sight stays in the page. A snapshot nested deeper than MAX_NESTING_DEPTH is a 400.
+ * CPU-heavy: the service runs it in the document workers (src/document-tasks.ts), never on the event loop.
  */
 export function cleanSnapshot(html: string, pageUrl: string, mayReach: (url: string) => boolean): string {
-  const doc = parseDocument(html);
+  let doc: ReturnType<typeof parseHtml>;
+  try {
+    doc = parseHtml(html);
+  } catch (error) {
+    if (!(error instanceof NestingTooDeepError)) throw error;
+    throw invalid(`The snapshot nests elements more than ${MAX_NESTING_DEPTH} levels deep: the limit is ${MAX_NESTING_DEPTH}`, [
+      { field: 'snapshot', message: `may nest elements at most ${MAX_NESTING_DEPTH} levels deep` },
+    ]);
+  }
   removePrivateFields(doc);
   sanitizeDocument(doc, pageUrl, mayReach);
   return render(doc, { encodeEntities: 'utf8' });
 }
 
-/** Checks and cleans one uploaded step; throws the documented 400, 413 or 415. */
-export function cleanStep(body: RecordedStepBody, limits: StepLimits, mayReach: (url: string) => boolean): CleanStep {
+/** Cleans a snapshot off the event loop: `cleanSnapshot` in a worker thread (html, page address). */
+export type SnapshotCleaner = (html: string, pageUrl: string) => Promise<string>;
+
+/** Checks and cleans one uploaded step; throws the documented 400, 413, 415 or 503. */
+export async function cleanStep(body: RecordedStepBody, limits: StepLimits, clean: SnapshotCleaner): Promise<CleanStep> {
   const screenshot = body.screenshot === null ? null : decodeScreenshot(body.screenshot, limits.screenshotBytes);
   let snapshot: Buffer | null = null;
   if (body.snapshot !== null) {
     const size = Buffer.byteLength(body.snapshot, 'utf8');
     if (size > limits.snapshotBytes) throw tooLarge('snapshot', 'snapshot', size, limits.snapshotBytes, 'RECORDING_SNAPSHOT_MAX_BYTES');
-    snapshot = Buffer.from(cleanSnapshot(body.snapshot, body.page_url, mayReach), 'utf8');
+    snapshot = Buffer.from(await clean(body.snapshot, body.page_url), 'utf8');
   }
   return {
     fields: {

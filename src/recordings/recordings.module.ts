@@ -18,7 +18,7 @@ export const recordingsModule = defineModule({
     recordings: createRecordingsService({
       database: kernel.database,
       clock: kernel.clock,
-      net: kernel.net,
+      cleanSnapshot: (html, pageUrl) => kernel.documents.run('cleanSnapshot', [html, pageUrl], { field: 'snapshot', what: 'The snapshot' }),
       limits: {
         screenshotBytes: kernel.config.STEP_IMAGE_MAX_BYTES,
         snapshotBytes: kernel.config.RECORDING_SNAPSHOT_MAX_BYTES,

@@ -2,10 +2,9 @@ import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import type { SafeFetch } from '../core/net/safe-fetch';
 import type { Database, Executor } from '../db/client';
 import type { ImportedStep, StepImportsService } from '../demos/step-imports.service';
-import { cleanStep, defaultTitle, type StepLimits, toImportedStep } from './recorded-step';
+import { cleanStep, defaultTitle, type SnapshotCleaner, type StepLimits, toImportedStep } from './recorded-step';
 import * as repo from './recordings.repo';
 import type { RecordingRow } from './recordings.repo';
 import type { CreateRecordingBody, RecordedStepBody } from './recordings.schemas';
@@ -16,7 +15,8 @@ export const RECORDING_TTL_MS = 24 * 60 * 60 * 1000;
 export interface RecordingsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
-  net: Pick<SafeFetch, 'parse'>;
+  /** `cleanSnapshot` in the document workers: parsing a snapshot never holds the event loop. */
+  cleanSnapshot: SnapshotCleaner;
   limits: StepLimits;
   /** The demos module's import path, read when called (demos is built first, but need not be). */
   imports: () => StepImportsService;
@@ -37,15 +37,6 @@ export interface BodyDigest {
 export function createRecordingsService(deps: RecordingsDeps) {
   const { db } = deps.database;
   const { clock } = deps;
-
-  const mayReach = (url: string) => {
-    try {
-      deps.net.parse(url);
-      return true;
-    } catch {
-      return false;
-    }
-  };
 
   async function view(tx: Executor, row: RecordingRow): Promise<RecordingView> {
     return { row, received: row.status === 'completed' ? [] : await repo.receivedNumbers(tx, row.id) };
@@ -99,7 +90,7 @@ export function createRecordingsService(deps: RecordingsDeps) {
       ]);
     }
     if ((await repo.findChunkDigest(db, row.id, number)) === digest.sha256) return view(db, row);
-    const clean = cleanStep(body, deps.limits, mayReach);
+    const clean = await cleanStep(body, deps.limits, deps.cleanSnapshot);
     return db.transaction(async (tx) => {
       const locked = usable(await repo.lockRecording(tx, auth.workspaceId, auth.memberId, id, 'share'));
       stillUploading(locked);

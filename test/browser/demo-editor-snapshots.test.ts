@@ -9,6 +9,7 @@ import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from '../helpers/site-server';
 import { bearer, type TestSession } from '../helpers/test-app';
+import { testDocumentPool } from '../helpers/documents';
 
 // A demo generated in HTML capture mode (no browser on the server) has snapshot steps: the editor shows
 // each snapshot in a frame sandboxed without scripts, scaled to the canvas, with the hotspots on top, where
@@ -37,7 +38,8 @@ describe.skipIf(!browser)('HTML-snapshot steps in the demo editor (Chromium)', (
   let demoId: string;
   let stepCount: number;
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
-  const generator = createGenerator({ net, chromiumPath: null });
+  const documents = testDocumentPool();
+  const generator = createGenerator({ net, documents, chromiumPath: null });
 
   beforeAll(async () => {
     forbidden = await startForbiddenServer();
@@ -72,6 +74,7 @@ describe.skipIf(!browser)('HTML-snapshot steps in the demo editor (Chromium)', (
     await server?.close();
     await generator.close();
     await net.close();
+    await documents.close();
     await site?.close();
     await forbidden?.close();
   });

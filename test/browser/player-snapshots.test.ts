@@ -11,6 +11,7 @@ import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from '../helpers/site-server';
 import { bearer } from '../helpers/test-app';
+import { testDocumentPool } from '../helpers/documents';
 
 // A demo generated without a browser (HTML capture) is a series of sanitised snapshots of the site, which
 // the player shows in sandboxed frames. Embedded on a customer's site the viewer cookie is not sent (another
@@ -56,7 +57,8 @@ describe.skipIf(!browser)('HTML-snapshot demos in the player, embedded on anothe
   const hosts: Server[] = [];
   const contexts: BrowserContext[] = [];
   const net = new SafeFetch(AddressPolicy.fromList('127.0.0.1/32'));
-  const generator = createGenerator({ net, chromiumPath: null });
+  const documents = testDocumentPool();
+  const generator = createGenerator({ net, documents, chromiumPath: null });
 
   const api = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => {
     const res = await server.app.inject({ method, url: `/v1${url}`, headers: bearer(key), ...(payload ? { payload } : {}) });
@@ -97,6 +99,7 @@ describe.skipIf(!browser)('HTML-snapshot demos in the player, embedded on anothe
     await server?.close();
     await generator.close();
     await net.close();
+    await documents.close();
     await site?.close();
     await forbidden?.close();
   });

@@ -1,0 +1,43 @@
+import type { Config } from './config';
+import { WorkerPool } from './core/worker-pool';
+import { redactSnapshot } from './demos/redact-snapshot';
+import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/snapshot-work';
+import { cleanSnapshot } from './recordings/recorded-step';
+
+/**
+ * Every piece of work that parses, walks or serialises a document, as the document workers run it
+ * (document-worker.ts). One table for all of them, so that one pool (one queue, one budget) serves
+ * recordings, redactions and generation alike. `mayReach` is the SSRF guard's syntax check, rebuilt in each
+ * thread from ALLOW_PRIVATE_NETWORK_CIDRS (a function cannot cross to a thread).
+ */
+export function createDocumentTasks(mayReach: (url: string) => boolean) {
+  return {
+    cleanSnapshot: (html: string, pageUrl: string) => cleanSnapshot(html, pageUrl, mayReach),
+    redactSnapshot,
+    prepareSnapshot: (html: string, pageUrl: string) => prepareSnapshot(html, pageUrl, mayReach),
+    prepareSheets: (sheets: Array<{ css: string; url: string }>) => prepareSheets(sheets, mayReach),
+    finishSnapshot,
+  };
+}
+
+export type DocumentTasks = ReturnType<typeof createDocumentTasks>;
+export type DocumentPool = WorkerPool<DocumentTasks>;
+
+/** What each thread is started with. */
+export interface DocumentWorkerData {
+  allowPrivateNetworkCidrs: string;
+}
+
+/** The pool of document workers a process runs; its threads start with the first task, not here. */
+export function createDocumentPool(
+  config: Pick<Config, 'DOCUMENT_WORKERS' | 'DOCUMENT_QUEUE' | 'DOCUMENT_TASK_TIMEOUT' | 'ALLOW_PRIVATE_NETWORK_CIDRS'>,
+): DocumentPool {
+  return new WorkerPool<DocumentTasks>({
+    entry: new URL('./document-worker.ts', import.meta.url),
+    size: config.DOCUMENT_WORKERS,
+    maxQueue: config.DOCUMENT_QUEUE,
+    timeoutMs: config.DOCUMENT_TASK_TIMEOUT,
+    data: { allowPrivateNetworkCidrs: config.ALLOW_PRIVATE_NETWORK_CIDRS } satisfies DocumentWorkerData,
+    settings: { timeout: 'DOCUMENT_TASK_TIMEOUT', queue: 'DOCUMENT_QUEUE' },
+  });
+}
