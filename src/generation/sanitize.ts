@@ -1,6 +1,7 @@
-import { type ChildNode, type Document, Element, isTag, isText, type ParentNode } from 'domhandler';
-import { getAttributeValue, prependChild, removeElement } from 'domutils';
+import { type ChildNode, type Document, Element, isTag, isText, type ParentNode, Text } from 'domhandler';
+import { appendChild, getAttributeValue, prependChild, removeElement } from 'domutils';
 import { findFirst, forEachElement } from './dom-walk';
+import { cleanDeclarations, cleanStylesheet, cleanValue } from './snapshot-css';
 
 /**
  * Turns a parsed page into a snapshot the player can show in a sandboxed frame: nothing that runs
@@ -45,6 +46,8 @@ const DROPPED = new Set([
 ]);
 
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'imagesrcset', 'poster', 'cite', 'background', 'xlink:href', 'longdesc']);
+/** SVG presentation attributes: read as CSS property values, and these properties take url(). */
+const CSS_URL_ATTRIBUTES = new Set(['fill', 'stroke', 'filter', 'mask', 'clip-path', 'marker-start', 'marker-mid', 'marker-end', 'cursor']);
 const DROPPED_ATTRIBUTES = new Set([
   'srcdoc', 'formaction', 'action', 'ping', 'target', 'http-equiv', 'nonce', 'integrity', 'manifest', 'autofocus',
   'data', 'codebase', 'archive', 'classid',
@@ -80,8 +83,13 @@ function cleanAttributes(el: Element, baseUrl: string, mayReach: (url: string) =
       if (safe === null || (/^https?:/.test(safe) && !mayReach(safe))) delete el.attribs[raw];
       else el.attribs[raw] = safe;
     } else if (name === 'style') {
-      if (/expression\s*\(|javascript:|behavior\s*:|-moz-binding/i.test(value)) delete el.attribs[raw];
-      else el.attribs[raw] = absolutizeCss(value, baseUrl, mayReach);
+      const css = cleanDeclarations(value, baseUrl, mayReach);
+      if (css === '') delete el.attribs[raw];
+      else el.attribs[raw] = css;
+    } else if (CSS_URL_ATTRIBUTES.has(name)) {
+      const css = cleanValue(value, baseUrl, mayReach);
+      if (css === null) delete el.attribs[raw];
+      else el.attribs[raw] = css;
     }
   }
 }
@@ -116,21 +124,12 @@ function safeSrcset(value: string, baseUrl: string, mayReach: (url: string) => b
   return candidates.length > 0 ? candidates.join(', ') : null;
 }
 
-/** Makes url(...) and @import targets absolute against the stylesheet's own address. */
+/**
+ * A stylesheet as a snapshot may keep it, its addresses absolute against the stylesheet's own address
+ * and judged by `mayReach` once a CSS tokenizer has read them (src/generation/snapshot-css.ts).
+ */
 export function absolutizeCss(css: string, baseUrl: string, mayReach: (url: string) => boolean = () => true): string {
-  const absolute = (target: string) => {
-    if (/^data:/i.test(target.trim())) return target;
-    try {
-      const url = new URL(target.trim(), baseUrl);
-      const web = url.protocol === 'http:' || url.protocol === 'https:';
-      return web && mayReach(url.toString()) ? url.toString() : 'about:invalid';
-    } catch {
-      return 'about:invalid';
-    }
-  };
-  return css
-    .replace(/url\(\s*(['"]?)([^'")]*)\1\s*\)/gi, (_m, quote: string, target: string) => `url(${quote}${absolute(target)}${quote})`)
-    .replace(/@import\s+(['"])([^'"]+)\1/gi, (_m, quote: string, target: string) => `@import ${quote}${absolute(target)}${quote}`);
+  return cleanStylesheet(css, baseUrl, mayReach);
 }
 
 /**
@@ -142,10 +141,12 @@ export function cssForStyleElement(css: string): string {
   return css.replace(/</g, '\\3c ');
 }
 
+/** One text, cleaned whole: pieces cleaned one by one could join into a url the check never saw. */
 function rewriteStyleText(el: Element, baseUrl: string, mayReach: (url: string) => boolean): void {
-  for (const child of el.children) {
-    if (isText(child)) child.data = cssForStyleElement(absolutizeCss(child.data, baseUrl, mayReach));
-  }
+  const css = el.children.map((child) => (isText(child) ? child.data : '')).join('');
+  for (const child of [...el.children]) removeElement(child);
+  const clean = cssForStyleElement(absolutizeCss(css, baseUrl, mayReach));
+  if (clean !== '') appendChild(el, new Text(clean));
 }
 
 function documentBase(doc: Document, pageUrl: string): string {
