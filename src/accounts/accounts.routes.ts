@@ -92,7 +92,8 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         summary: 'Sign in',
         description:
           'The same 401 for an unknown address and a wrong password. 429 after `LOGIN_FAILURES_PER_ADDRESS` (10) ' +
-          'wrong passwords for one address in 15 minutes, from any IP, or too many attempts from one IP. ' +
+          'wrong passwords for one address in 15 minutes, from any IP, sent one by one or all at once (each attempt ' +
+          'is counted before its password is checked), or too many attempts from one IP. ' +
           'With `invitation_token` the user first joins that workspace (the invitation must be for this ' +
           'address: 403; live: 404 when used or revoked, 410 when expired) and the session acts there.',
         body: loginBody,

@@ -17,6 +17,11 @@ export class WrongPasswordError extends AppError {
  * Wrong passwords counted per address (so per account), whichever IP they come from: guessing one
  * account's password from many addresses stops after `limit` failures in 15 minutes. An unknown address
  * is counted the same way, so the 429 says nothing about whether an account has it.
+ *
+ * Each attempt takes its point before the password is checked, in the one atomic increment of the budget
+ * (in memory, or in Redis): a check of the count followed by a hash that takes tens of milliseconds let
+ * every guess sent together through. So at most `limit` passwords are ever checked in a window, however
+ * many arrive at once; the point is given back when the attempt fails for another reason.
  */
 export function signInFailures(rateLimits: RateLimits, limit: number) {
   const policy = { points: limit, duration: WINDOW_SECONDS };
@@ -26,19 +31,19 @@ export function signInFailures(rateLimits: RateLimits, limit: number) {
     error instanceof WrongPasswordError || (error instanceof AppError && error.code === 'unauthorized');
 
   return {
-    /** Runs a password check for `email`: refused while over budget, counted when it fails, cleared when it succeeds. */
+    /** Runs a password check for `email`: refused while over budget, counted unless it succeeds, cleared when it does. */
     async guard<T>(email: string, attempt: () => Promise<T>): Promise<T> {
       const key = keyOf(email);
-      await rateLimits.check('sign-in-failures', policy, key);
+      await rateLimits.consume('sign-in-failures', policy, key);
+      let result: T;
       try {
-        const result = await attempt();
-        await rateLimits.reset('sign-in-failures', policy, key);
-        return result;
+        result = await attempt();
       } catch (error) {
-        // This failure is still answered as such; the 429 comes with the next attempt.
-        if (isWrongPassword(error)) await rateLimits.consume('sign-in-failures', policy, key).catch(() => {});
+        if (!isWrongPassword(error)) await rateLimits.refund('sign-in-failures', policy, key).catch(() => {});
         throw error;
       }
+      await rateLimits.reset('sign-in-failures', policy, key);
+      return result;
     },
   };
 }

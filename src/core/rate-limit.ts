@@ -78,6 +78,11 @@ export class RateLimits {
     }
   }
 
+  /** Gives back points consumed ahead of an outcome that turned out not to count (a reservation). */
+  async refund(name: string, policy: RateLimitPolicy, key: string, points = 1): Promise<void> {
+    await this.get(name, policy).reward(key, points);
+  }
+
   async reset(name: string, policy: RateLimitPolicy, key: string): Promise<void> {
     await this.get(name, policy).delete(key);
   }
