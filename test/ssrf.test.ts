@@ -28,6 +28,25 @@ describe('SSRF guard: refused addresses', () => {
     expect(policy.refusal('8.8.8.8')).toBeNull();
   });
 
+  it('refuses IPv6 forms that carry an IPv4 address, in the syntax check and in DNS answers (connect time)', () => {
+    const policy = new AddressPolicy([]);
+    // As a URL host (WHATWG URL rewrites [::127.0.0.1] to [::7f00:1]) and as DNS writes an AAAA answer:
+    // the connect-time lookup in SafeFetch judges each answer with this same refusal().
+    expect(new URL('http://[::127.0.0.1]/').hostname).toBe('[::7f00:1]');
+    expect(policy.refusal('::7f00:1')).toMatch(/IPv4-compatible IPv6 address wrapping 127\.0\.0\.1/);
+    expect(policy.refusal('::127.0.0.1')).toMatch(/IPv4-compatible IPv6 address wrapping 127\.0\.0\.1/);
+    expect(policy.refusal('::8.8.8.8')).toMatch(/IPv4-compatible/);
+    expect(policy.refusal('::ffff:7f00:1')).toMatch(/127\.0\.0\.1 is a loopback address/);
+    expect(policy.refusal('2002:a00:1::1')).toMatch(/6to4 address wrapping 10\.0\.0\.1/);
+    expect(policy.refusal('64:ff9b::a9fe:a9fe')).toMatch(/NAT64 .* wrapping 169\.254\.169\.254/);
+    expect(policy.refusal('2001:0:4136:e378:8000:63bf:80ff:fffe')).toMatch(/Teredo address wrapping 127\.0\.0\.1/);
+    expect(policy.refusal('::ffff:0:7f00:1')).toMatch(/IPv4-translated/);
+    expect(policy.refusal('4000::1')).toMatch(/outside global unicast/);
+    // An opened IPv4 range does not open its IPv4-compatible spelling, which some stacks send elsewhere.
+    expect(new AddressPolicy(['127.0.0.1/32']).refusal('::7f00:1')).not.toBeNull();
+    expect(new AddressPolicy(['127.0.0.1/32']).refusal('::ffff:127.0.0.1')).toBeNull();
+  });
+
   it('rejects a malformed ALLOW_PRIVATE_NETWORK_CIDRS entry', () => {
     expect(() => AddressPolicy.fromList('127.0.0.0/8, banana')).toThrow(/banana/);
   });

@@ -29,13 +29,70 @@ export class AddressPolicy {
   refusal(address: string): string | null {
     let ip: ipaddr.IPv4 | ipaddr.IPv6;
     try {
-      // process() turns ::ffff:a.b.c.d into a.b.c.d, so a mapped address is judged as the IPv4 it is.
-      ip = ipaddr.process(address);
+      ip = parseAddress(address);
     } catch {
       return `"${address}" is not an IP address`;
     }
+    // A mapped address (::ffff:a.b.c.d) is judged as the IPv4 address it is.
+    if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
     if (this.allowed.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))) return null;
-    const range = ip.range();
-    return range === 'unicast' ? null : `${ip.toString()} is a ${range} address`;
+    if (ip instanceof ipaddr.IPv4) {
+      const range = ip.range();
+      return range === 'unicast' ? null : `${ip.toString()} is a ${range} address`;
+    }
+    return ipv6Refusal(ip);
   }
+}
+
+/** IPv6 outside global unicast (2000::/3), where every public IPv6 address is. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** IPv4-compatible IPv6 (::a.b.c.d, RFC 4291 §2.5.5.1, deprecated): ::7f00:1 is 127.0.0.1 to some stacks. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * An IPv6 address that is not plain public unicast: ranges ipaddr.js names (6to4, Teredo, NAT64, ...),
+ * with the IPv4 address they carry named in the refusal, and everything outside 2000::/3 (IPv4-compatible
+ * ::a.b.c.d, ::, ::1, ULA, link-local, multicast, unassigned).
+ */
+function ipv6Refusal(ip: ipaddr.IPv6): string | null {
+  const range = ip.range();
+  const carried = embeddedIPv4(ip, range);
+  const wraps = carried ? ` wrapping ${carried.toString()}` : '';
+  if (range !== 'unicast') return `${ip.toString()} is ${RANGE_NAMES[range] ?? `a ${range}`} address${wraps}`;
+  if (ip.match(IPV4_COMPATIBLE)) return `${ip.toString()} is an IPv4-compatible IPv6 address wrapping ${lastIPv4(ip).toString()}`;
+  if (!ip.match(GLOBAL_UNICAST)) return `${ip.toString()} is outside global unicast (2000::/3)`;
+  return null;
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  '6to4': 'a 6to4',
+  rfc6052: 'a NAT64 (RFC 6052)',
+  rfc6145: 'an IPv4-translated (RFC 6145)',
+  teredo: 'a Teredo',
+  ipv4Mapped: 'an IPv4-mapped',
+};
+
+/** The IPv4 address carried by a 6to4, NAT64 or Teredo address, for the refusal's wording. */
+function embeddedIPv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
+  const b = ip.toByteArray();
+  if (range === '6to4') return new ipaddr.IPv4(b.slice(2, 6));
+  if (range === 'rfc6052') return lastIPv4(ip);
+  // Teredo's client address is stored inverted in the last 32 bits (RFC 4380 §4).
+  if (range === 'teredo') return new ipaddr.IPv4(b.slice(12, 16).map((x) => x ^ 0xff));
+  return null;
+}
+
+const lastIPv4 = (ip: ipaddr.IPv6) => new ipaddr.IPv4(ip.toByteArray().slice(12, 16));
+
+/**
+ * ipaddr.js reads the dotted form `::a.b.c.d` as the mapped `::ffff:a.b.c.d`; WHATWG URL and DNS answers
+ * write it `::7f00:1`. The dotted tail is rewritten as two hex groups first, so both forms are one address.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const dotted = /^(.*:)(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(address);
+  if (dotted && ipaddr.IPv4.isValidFourPartDecimal(dotted[2]!)) {
+    const [a, b, c, d] = ipaddr.IPv4.parse(dotted[2]!).octets as [number, number, number, number];
+    return ipaddr.IPv6.parse(`${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
+  }
+  return ipaddr.process(address);
 }
