@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config';
 import { MAX_NESTING_DEPTH } from '../src/generation/html-parse';
 import { recordingChunks } from '../src/recordings/recordings.tables';
-import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+import { bearer, createTestApp } from './helpers/test-app';
 
 const digest = (body: string) => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 

@@ -18,8 +18,12 @@ const errors = {
   404: errorEnvelope.meta({ description: 'No such demo in the workspace, or no such step in the demo.' }),
   409: errorEnvelope.meta({
     description:
-      'The demo is being generated, the step’s image cannot be decoded, or the step’s image or snapshot was ' +
-      'replaced while the request was being worked on.',
+      'The demo is being generated, the step’s image cannot be decoded, the step’s snapshot nests elements ' +
+      'more than 512 levels deep (stored before that limit), or the step’s image or snapshot was replaced ' +
+      'while the request was being worked on.',
+  }),
+  413: errorEnvelope.meta({
+    description: 'Blurring the step’s snapshot took longer than the server allows (DOCUMENT_TASK_TIMEOUT): nothing is changed.',
   }),
   429: errorEnvelope,
 };

@@ -91,8 +91,10 @@ export function recordingsRoutes(app: ZodApp, ctx: ModuleContext<Services['recor
           'required (400 without it, 400 `checksum_mismatch` when the body does not match it). The same body ' +
           'again changes nothing; another body for the same number replaces the step until the recording is ' +
           'completed (409 after). 413 names the limit exceeded: the body (RECORDING_STEP_MAX_BYTES), the ' +
-          'decoded screenshot (STEP_IMAGE_MAX_BYTES) or the snapshot (RECORDING_SNAPSHOT_MAX_BYTES); 415 for a ' +
-          'screenshot that is not a PNG, JPEG or WebP image.',
+          'decoded screenshot (STEP_IMAGE_MAX_BYTES), the snapshot (RECORDING_SNAPSHOT_MAX_BYTES) or the time ' +
+          'its cleaning may take (DOCUMENT_TASK_TIMEOUT); 400 for a snapshot whose elements nest more than 512 ' +
+          'levels deep; 415 for a screenshot that is not a PNG, JPEG or WebP image; 503 with Retry-After while ' +
+          'the server has more snapshots waiting to be cleaned than DOCUMENT_QUEUE.',
         params: recordingStepParams,
         headers: recordedStepHeaders,
         body: recordedStepBody,
