@@ -2,29 +2,58 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/permissions';
 import { toAppError } from '../core/http/error-handler';
+import { text } from '../core/text';
 import type { ZodApp } from '../core/http/types';
 import { timestamp } from '../core/time';
 import type { ModuleContext, Services } from '../module';
 import { redirectUri } from './oauth.schemas';
 
 const FIXED_GRANTS = ['authorization_code', 'refresh_token'];
-/** What a self-registered client gets when it names no scope: everything but managing other apps. */
-const DEFAULT_SCOPES = SCOPES.filter((s) => s !== 'oauth_apps:write');
+/**
+ * What a self-registered client gets when it names no scope: the contract's eight, not managing other apps
+ * nor reading the audit log, which a client asks for by name.
+ */
+const DEFAULT_SCOPES = SCOPES.filter((s) => s !== 'oauth_apps:write' && s !== 'audit:read');
 /** Per IP address and hour: registering is cheap for a client and must not fill the table. */
 const POLICY = { points: 10, duration: 3600 };
 
+const known = {
+  redirect_uris: z.array(text()).min(1).max(10),
+  client_name: text().trim().min(1).max(100).optional(),
+  token_endpoint_auth_method: text().optional(),
+  grant_types: z.array(text()).optional(),
+  response_types: z.array(text()).optional(),
+  scope: text().max(500).optional(),
+};
+
+/** The path of the first string in `value` that `text()` refuses (NUL, a lone surrogate), or null. */
+function refusedString(value: unknown, path: PropertyKey[]): { path: PropertyKey[]; message: string } | null {
+  if (typeof value === 'string') {
+    const result = text().safeParse(value);
+    return result.success ? null : { path, message: result.error.issues[0]?.message ?? 'invalid' };
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = refusedString(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
  * RFC 7591 client metadata. Unknown members are ignored, as §2 requires (clients send logo_uri,
- * software_id and the like), unlike the rest of the API where an unknown field is a 400.
+ * software_id and the like), unlike the rest of the API where an unknown field is a 400; but a NUL in
+ * one is still a 400 naming it, as in every other field: such a client is broken, and the text would
+ * break whatever logs or stores it later.
  */
 const registrationBody = z
-  .looseObject({
-    redirect_uris: z.array(z.string()).min(1).max(10),
-    client_name: z.string().trim().min(1).max(100).optional(),
-    token_endpoint_auth_method: z.string().optional(),
-    grant_types: z.array(z.string()).optional(),
-    response_types: z.array(z.string()).optional(),
-    scope: z.string().max(500).optional(),
+  .looseObject(known)
+  .superRefine((body, ctx) => {
+    for (const [name, value] of Object.entries(body)) {
+      if (name in known) continue;
+      const found = refusedString(value, [name]);
+      if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.message });
+    }
   })
   .meta({ id: 'OAuthClientMetadata' });
 

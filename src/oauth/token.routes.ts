@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { toAppError } from '../core/http/error-handler';
 import type { ModuleContext, Services } from '../module';
 import type { ZodApp } from '../core/http/types';
+import { basicCredentials } from './basic-credentials';
 import { OAuthError } from './oauth-error';
 import { oauthErrorSchema, revokeForm, tokenForm, tokenResponse } from './oauth.schemas';
 import type { ClientCredentials, TokenResponse } from './oauth-tokens.service';
@@ -16,14 +17,10 @@ const passThrough = () => (data: unknown) => ({ value: data });
 
 /** Client authentication: HTTP Basic (RFC 6749 §2.3.1) or client_id/client_secret in the form. */
 function clientOf(request: FastifyRequest, form: { client_id?: string; client_secret?: string }): ClientCredentials {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Basic ')) {
-    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials');
-    const clientId = decodeURIComponent(decoded.slice(0, colon));
-    if (form.client_id && form.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id mismatch');
-    return { clientId, clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+  const basic = basicCredentials(request.headers.authorization);
+  if (basic) {
+    if (form.client_id && form.client_id !== basic.clientId) throw new OAuthError('invalid_request', 'client_id mismatch');
+    return basic;
   }
   if (!form.client_id) throw new OAuthError('invalid_client', 'client_id is required');
   return { clientId: form.client_id, clientSecret: form.client_secret };
