@@ -23,6 +23,7 @@ export async function startInProcessApp(database: Database) {
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
   const { app } = await buildApp({
+    // One client sends every request, far past the API's budget: the limit would be all that is measured.
     config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000 }),
     database,
     secretKey: 'bench-secret-key-that-is-long-enough-0123456789',

@@ -30,7 +30,7 @@ describe('shedding load past MAX_EVENT_LOOP_DELAY', () => {
   let t: TestApp;
   let key: string;
   let readyAt: number;
-  let warn: ReturnType<typeof vi.spyOn>;
+  let warn: { mock: { calls: unknown[][] }; mockRestore(): void };
 
   beforeAll(async () => {
     t = await createTestApp({ config: { MAX_EVENT_LOOP_DELAY: 100 } });

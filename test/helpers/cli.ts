@@ -11,9 +11,6 @@ export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.Proc
     if (/^(PORT|HOST|APP_URL|API_URL|DATA_DIR|DATABASE_URL|REDIS_URL|SECRET_KEY|SMTP_URL|LOG_LEVEL|RATE_LIMIT_.*|MAX_EVENT_LOOP_DELAY|NODE_OPTIONS|VITEST.*)$/.test(k)) continue;
     env[k] = v;
   }
-  // No load shedding (core/http/overload.ts), as in testConfig: a child starved of CPU by the other tests
-  // measures that as event-loop delay and would answer 503s no test asked for.
-  env.MAX_EVENT_LOOP_DELAY = '0s';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
@@ -55,7 +52,9 @@ export interface RunningServer {
 export function startCli(command: string, env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, command], {
-      env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+      // A port of its own, so that test files running at once never collide, on loopback only: a test
+      // server is not for the network. A test that needs a known port (share links naming it) gives PORT.
+      env: { PORT: '0', HOST: '127.0.0.1', ...env },
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

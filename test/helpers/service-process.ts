@@ -18,7 +18,7 @@
  * rejects with the child's output if it exits first or takes longer than the timeout. `output` holds all
  * stdout + stderr of every run (put it in failure messages); `waitForOutput(/re/)` waits for a line.
  * Defaults for every child: SECRET_KEY = TEST_SECRET, LOG_LEVEL warn, a temporary DATA_DIR, a pool of 4
- * connections, no load shedding (MAX_EVENT_LOOP_DELAY 0s), HOST 127.0.0.1 and, for serve, a free PORT reserved up front with APP_URL naming it (so
+ * connections, HOST 127.0.0.1 and, for serve, a free PORT reserved up front with APP_URL naming it (so
  * share links point at this process and a restart comes back on the same address). Anything in `env`
  * overrides them. Children still running when the test process exits are SIGKILLed.
  */
@@ -201,13 +201,17 @@ export class ServiceProcess extends ChildRunner {
     }
     this.spawnChild(process.execPath, [CLI, this.role], {
       ...process.env,
+      // One key for every process of a test, as the operations guide requires of a real deployment.
       SECRET_KEY: TEST_SECRET,
+      // A directory of its own: nothing left over from another test or run.
       DATA_DIR: this.dataDir,
+      // Several processes per test file, test files at once, one PostgreSQL server: 10 connections each
+      // would run it out of connections.
       DATABASE_POOL_SIZE: '4',
+      // `output` goes into failure messages: warnings and errors, not a line per request.
       LOG_LEVEL: 'warn',
+      // Loopback only: a test server is not for the network.
       HOST: '127.0.0.1',
-      // No load shedding, as in testConfig: a child starved of CPU by the other tests would answer 503s.
-      MAX_EVENT_LOOP_DELAY: '0s',
       ...this.env,
     });
     const match = await this.awaitReady(serves ? /listening on (\S+)/ : /worker running/, timeoutMs);
