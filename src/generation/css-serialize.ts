@@ -14,7 +14,20 @@ import { TokenType } from '@csstools/css-tokenizer';
 export type Piece = string;
 
 const hex = (c: string) => `\\${c.codePointAt(0)!.toString(16)} `;
-const isNameChar = (c: string) => /[a-zA-Z0-9_-]/.test(c) || c.codePointAt(0)! >= 0x80;
+/**
+ * Name code points as CSS Syntax Level 3 defines them today: ASCII letters, digits, `_`, `-`, and the
+ * non-ASCII ranges below. Browsers that still take every code point from U+0080 as a name character
+ * read an escape the same way, so anything outside these is written escaped and both read one name.
+ */
+const NON_ASCII_NAME: Array<[number, number]> = [
+  [0xb7, 0xb7], [0xc0, 0xd6], [0xd8, 0xf6], [0xf8, 0x37d], [0x37f, 0x1fff], [0x200c, 0x200d], [0x203f, 0x2040],
+  [0x2070, 0x218f], [0x2c00, 0x2fef], [0x3001, 0xd7ff], [0xf900, 0xfdcf], [0xfdf0, 0xfffd], [0x10000, 0x10ffff],
+];
+const isNameChar = (c: string) => {
+  if (/[a-zA-Z0-9_-]/.test(c)) return true;
+  const n = c.codePointAt(0)!;
+  return NON_ASCII_NAME.some(([from, to]) => n >= from && n <= to);
+};
 const isControl = (c: string) => {
   const n = c.codePointAt(0)!;
   return (n >= 0x1 && n <= 0x1f) || n === 0x7f;
@@ -24,10 +37,12 @@ const isControl = (c: string) => {
 export function identifier(value: string): string {
   const chars = [...value];
   if (chars.length === 1 && chars[0] === '-') return '\\-';
+  // `--` then `>` would read as `-->` (CDC), which the serialisation table of the spec misses.
+  if (value === '--') return '-\\-';
   let out = '';
   chars.forEach((c, i) => {
     if (c === '\0') out += '\uFFFD';
-    else if (isControl(c) || c === '<') out += hex(c);
+    else if (isControl(c) || c === '<' || (!isNameChar(c) && c.codePointAt(0)! >= 0x80)) out += hex(c);
     else if (/[0-9]/.test(c) && (i === 0 || (i === 1 && chars[0] === '-'))) out += hex(c);
     else if (isNameChar(c)) out += c;
     else out += `\\${c}`;
@@ -40,7 +55,7 @@ function name(value: string): string {
   let out = '';
   for (const c of value) {
     if (c === '\0') out += '\uFFFD';
-    else if (isControl(c) || c === '<') out += hex(c);
+    else if (isControl(c) || c === '<' || (!isNameChar(c) && c.codePointAt(0)! >= 0x80)) out += hex(c);
     else if (isNameChar(c)) out += c;
     else out += `\\${c}`;
   }

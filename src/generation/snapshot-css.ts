@@ -257,8 +257,18 @@ function cleanStatements(root: Node[], ctx: Context, stylesheet: boolean): void 
 function write(nodes: Node[]): string {
   const out: string[] = [];
   let previous: Piece = 'space';
+  // White space is written only between two other pieces: never first, last, or twice in a row.
+  let space = false;
   const put = (text: string, kind: Piece) => {
-    if (kind === 'space' && previous === 'space') return;
+    if (kind === 'space') {
+      space = out.length > 0;
+      return;
+    }
+    if (space) {
+      out.push(' ');
+      previous = 'space';
+      space = false;
+    }
     if (needsComment(previous, kind)) out.push('/**/');
     out.push(text);
     previous = kind;
@@ -284,7 +294,7 @@ function write(nodes: Node[]): string {
       for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
     }
   }
-  return out.join('').trim();
+  return out.join('');
 }
 
 function cleanOnce(css: string, ctx: Context, stylesheet: boolean): string {
