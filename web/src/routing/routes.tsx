@@ -65,7 +65,8 @@ export const ROUTES: RouteObject[] = [
               </RouteBoundary>
             ),
             children: [
-              { index: true, element: <Navigate to="/demos" replace /> },
+              // A redirect's handle is the page it leads to, so that `/` preloads the demos.
+              { index: true, element: <Navigate to="/demos" replace />, handle: DemosPage },
               { path: 'demos', ...page(DemosPage) },
               { path: 'demos/:id', ...page(DemoEditorPage) },
               { path: 'demos/:id/analytics', ...page(DemoAnalyticsPage) },
@@ -76,7 +77,7 @@ export const ROUTES: RouteObject[] = [
                 path: 'settings',
                 ...page(SettingsLayout),
                 children: [
-                  { index: true, element: <Navigate to="/settings/api/keys" replace /> },
+                  { index: true, element: <Navigate to="/settings/api/keys" replace />, handle: ApiKeysPage },
                   { path: 'workspace', ...page(WorkspaceSettingsPage) },
                   { path: 'api/keys', ...page(ApiKeysPage) },
                   { path: 'api/oauth', ...page(OAuthAppsPage) },
