@@ -30,3 +30,15 @@ describe('MAX_EVENT_LOOP_DELAY', () => {
     expect(loadConfig({ MAX_EVENT_LOOP_DELAY: '100ms', DATABASE_URL: 'postgres://db.example.com/demoshare' }).MAX_EVENT_LOOP_DELAY).toBe(100);
   });
 });
+
+describe('SIGNUP', () => {
+  it('is open unless set; domains needs SIGNUP_ALLOWED_DOMAINS, and only domains reads it', () => {
+    expect(loadConfig({})).toMatchObject({ SIGNUP: 'open', SIGNUP_ALLOWED_DOMAINS: [] });
+    expect(loadConfig({ SIGNUP: 'invite' }).SIGNUP).toBe('invite');
+    expect(loadConfig({ SIGNUP: 'domains', SIGNUP_ALLOWED_DOMAINS: ' Example.com, corp.example ' }).SIGNUP_ALLOWED_DOMAINS).toEqual(['example.com', 'corp.example']);
+    expect(() => loadConfig({ SIGNUP: 'closed' })).toThrow(/SIGNUP: /);
+    expect(() => loadConfig({ SIGNUP: 'domains' })).toThrow(/SIGNUP_ALLOWED_DOMAINS: list the e-mail domains/);
+    expect(() => loadConfig({ SIGNUP_ALLOWED_DOMAINS: 'example.com' })).toThrow(/SIGNUP_ALLOWED_DOMAINS: only read when SIGNUP=domains/);
+    expect(() => loadConfig({ SIGNUP: 'domains', SIGNUP_ALLOWED_DOMAINS: '@example.com' })).toThrow(/must be a domain such as example.com/);
+  });
+});

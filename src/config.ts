@@ -93,6 +93,16 @@ const settingsSchema = z.object({
   PASSWORD_RESET_TTL: duration('1h'),
   EMAIL_VERIFICATION_TTL: duration('3d'),
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
+  SIGNUP: z.enum(['open', 'invite', 'domains']).default('open').meta({
+    description:
+      'Who may create an account: open (anyone), invite (only through an invitation link), domains (addresses at SIGNUP_ALLOWED_DOMAINS, and anyone invited). The first account of an empty server is accepted in every mode.',
+  }),
+  SIGNUP_ALLOWED_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/, 'each must be a domain such as example.com (no @, no scheme)')))
+    .meta({ description: 'Comma-separated e-mail domains whose addresses may sign up when SIGNUP=domains (exact domains: list subdomains too).' }),
   KEY_ROTATION_GRACE: duration('24h'),
   OAUTH_DYNAMIC_REGISTRATION: z
     .enum(['true', 'false'])
@@ -188,6 +198,12 @@ export const configSchema = settingsSchema.transform((settings) => ({
 /** Rules that tie several settings together, checked after each one parsed on its own. */
 function crossChecks(config: Config): string[] {
   const problems: string[] = [];
+  if (config.SIGNUP === 'domains' && config.SIGNUP_ALLOWED_DOMAINS.length === 0) {
+    problems.push('SIGNUP_ALLOWED_DOMAINS: list the e-mail domains that may sign up (e.g. example.com,corp.example) when SIGNUP=domains');
+  }
+  if (config.SIGNUP !== 'domains' && config.SIGNUP_ALLOWED_DOMAINS.length > 0) {
+    problems.push(`SIGNUP_ALLOWED_DOMAINS: only read when SIGNUP=domains (SIGNUP is ${config.SIGNUP}): set SIGNUP=domains, or leave it empty`);
+  }
   const ai = [config.AI_BASE_URL, config.AI_API_KEY, config.AI_MODEL];
   if (ai.some(Boolean) && !ai.every(Boolean)) {
     problems.push('AI_BASE_URL, AI_API_KEY, AI_MODEL: set all three to write step text with an AI model, or none of them');

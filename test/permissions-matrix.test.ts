@@ -226,6 +226,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'GET /v1/invitations/:token',
       'GET /v1/openapi.json',
       'GET /v1/viewer/:token',
+      'GET /v1/auth/signup-policy',
       'GET /v1/viewer/:token/assets/:asset_id',
       'GET /v1/viewer/:token/demo',
       'GET /v1/workspace-logos/:workspace_id/:version',

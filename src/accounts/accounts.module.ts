@@ -4,6 +4,7 @@ import { accountRoutes } from './account.routes';
 import { accountsRoutes } from './accounts.routes';
 import { type AccountsService, createAccountsService } from './accounts.service';
 import { type AccountSecurityService, createAccountSecurityService } from './account-security.service';
+import { signupPolicyOf } from './signup-policy';
 
 declare module '../module' {
   interface Services {
@@ -22,7 +23,7 @@ export const accountsModule = defineModule({
       resetTtlMs: kernel.config.PASSWORD_RESET_TTL,
     };
     return {
-      accounts: createAccountsService({ ...kernel, ...links, sessionTtlMs: kernel.config.SESSION_TTL }),
+      accounts: createAccountsService({ ...kernel, ...links, sessionTtlMs: kernel.config.SESSION_TTL, signup: signupPolicyOf(kernel.config) }),
       security: createAccountSecurityService({ ...kernel, ...links }),
     };
   },

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
 import { members, sessions, users, workspaces } from './accounts.tables';
@@ -15,6 +15,23 @@ export async function findUserByEmail(db: Executor, email: string) {
 export async function findUserById(db: Executor, id: string) {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** Whether the server has any account at all. */
+export async function anyUser(db: Executor) {
+  const [row] = await db.select({ id: users.id }).from(users).limit(1);
+  return row !== undefined;
+}
+
+// Any constant of our own; the migrations lock another one (db/client.ts).
+const FIRST_ACCOUNT_LOCK = 7_402_118_935;
+
+/**
+ * Serialises, until `tx` ends, the sign-ups that are let in only because the server has no account yet, so
+ * that two sent at once cannot both find it empty.
+ */
+export async function lockFirstAccount(tx: Executor) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK})`);
 }
 
 export async function insertUser(db: Executor, row: typeof users.$inferInsert) {

@@ -12,9 +12,11 @@ import {
   loginBody,
   sessionSchema,
   signupBody,
+  signupPolicySchema,
   switchWorkspaceBody,
   toInvitationPreview,
   toSignupInput,
+  toSignupPolicy,
   toUser,
   toWorkspace,
 } from './accounts.schemas';
@@ -60,7 +62,10 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         body: signupBody,
         description:
           'With `invitation_token` the new account also joins that workspace and the session acts there; the ' +
-          'token must be for the same address (403), live (404 when used or revoked, 410 when expired).',
+          'token must be for the same address (403), live (404 when used or revoked, 410 when expired). Without ' +
+          'one, the operator\'s SIGNUP decides (`GET /v1/auth/signup-policy`): a sign-up it does not allow is a 403 ' +
+          '`forbidden` saying how to get in, whether or not the address has an account. The first account of an ' +
+          'empty server is accepted in every mode.',
         response: {
           201: dataEnvelope(sessionSchema),
           400: errorEnvelope,
@@ -80,6 +85,24 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
       reply.code(201);
       return sessionBody(request, user.id, workspace.id, session.csrfToken);
     },
+  );
+
+  // GET /v1/auth/signup-policy — who may sign up here, for the sign-in and sign-up pages
+  app.get(
+    '/auth/signup-policy',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Who may sign up',
+        description:
+          'The operator\'s SIGNUP setting, for the sign-in and sign-up pages: open to anyone, by invitation only, or ' +
+          'open to listed e-mail domains; and whether the server has no account yet (its first sign-up is open in ' +
+          'every mode). Needs no sign-in; changes nothing.',
+        response: { 200: dataEnvelope(signupPolicySchema), 429: errorEnvelope },
+      },
+    },
+    async (request) => ok(request, toSignupPolicy(await accounts.signupPolicy())),
   );
 
   // POST /v1/auth/login — sign in with e-mail and password

@@ -171,6 +171,31 @@ export const invitationPreviewSchema = z
     ],
   });
 
+export const signupPolicySchema = z
+  .object({
+    mode: z.enum(['open', 'invite', 'domains']).meta({
+      description:
+        'The operator\'s SIGNUP: `open`, anyone may sign up; `invite`, only through an invitation link; `domains`, addresses at `allowed_domains`, and anyone through an invitation link.',
+    }),
+    allowed_domains: z.array(z.string()).meta({ description: 'The e-mail domains that may sign up when `mode` is `domains`; empty otherwise.' }),
+    first_account: z.boolean().meta({
+      description: 'True while the server has no account: the first sign-up is accepted in every mode, so its operator can make it from the browser.',
+    }),
+  })
+  .meta({
+    id: 'SignupPolicy',
+    examples: [
+      { mode: 'open', allowed_domains: [], first_account: false },
+      { mode: 'domains', allowed_domains: ['example.com', 'corp.example'], first_account: false },
+    ],
+  });
+
+export const toSignupPolicy = (policy: { mode: 'open' | 'invite' | 'domains'; domains: string[]; firstAccount: boolean }) => ({
+  mode: policy.mode,
+  allowed_domains: policy.domains,
+  first_account: policy.firstAccount,
+});
+
 type InvitationRow = Awaited<ReturnType<typeof import('./accounts.repo').findInvitation>>;
 
 export const toInvitationPreview = (row: NonNullable<InvitationRow>) => ({

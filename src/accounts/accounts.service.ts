@@ -12,12 +12,14 @@ import { type AccountLinkDeps, sendAccountLink } from './account-links';
 import * as repo from './accounts.repo';
 import { describeDevice } from './device';
 import { invitationDigest } from './invitation-token';
+import { opensTo, type SignupPolicy, signupRefused } from './signup-policy';
 
 export interface AccountsDeps extends AccountLinkDeps {
   database: Database;
   clock: Clock;
   credentials: CredentialCache;
   sessionTtlMs: number;
+  signup: SignupPolicy;
 }
 
 /** A session's last use is written at most this often: the sessions list needs minutes, not every request. */
@@ -30,7 +32,7 @@ export interface NewAccount {
   workspaceName?: string;
   /** Join the workspace of this invitation too: only with the address it was sent to. */
   invitationToken?: string;
-  /** The operator vouches for the address (`demoshare users create`): no verification link is sent. */
+  /** The operator vouches for the address (`demoshare users create`): no verification link is sent, and SIGNUP does not apply. */
   verifiedByOperator?: boolean;
 }
 
@@ -51,7 +53,7 @@ const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null };
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export function createAccountsService(deps: AccountsDeps) {
-  const { database, clock, credentials, sessionTtlMs } = deps;
+  const { database, clock, credentials, sessionTtlMs, signup } = deps;
   const { db } = database;
 
   // Invitations are accepted in small steps: find the live invitation, check the address it was sent to,
@@ -110,6 +112,21 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   /**
+   * Lets in a sign-up without an invitation, under SIGNUP: any address when open, one of the listed domains,
+   * or anyone while the server has no account (its operator's first, made from the browser).
+   */
+  async function admit(tx: Executor, email: string) {
+    if (opensTo(signup, email)) return;
+    await repo.lockFirstAccount(tx);
+    if (await repo.anyUser(tx)) throw signupRefused(signup);
+  }
+
+  /** Who may sign up here, and whether the server is still empty (so the first sign-up is open). */
+  async function signupPolicy() {
+    return { ...signup, firstAccount: !(await repo.anyUser(db)) };
+  }
+
+  /**
    * Creates a user with a workspace of their own, as its admin. With an invitation token (for the same
    * address) the user also joins that workspace, in the same transaction: a bad token creates nothing.
    * Without one, no invitation is ever accepted: being invited is not proof of owning the address, and a
@@ -121,6 +138,8 @@ export function createAccountsService(deps: AccountsDeps) {
     return db.transaction(async (tx) => {
       const invitation = input.invitationToken ? await findLiveInvitation(tx, input.invitationToken) : undefined;
       if (invitation) assertInvitedAddress(invitation, email);
+      // Before the 409: a closed server answers every refused address alike, taken or not.
+      if (!invitation && !input.verifiedByOperator) await admit(tx, email);
       if (await repo.findUserByEmail(tx, email)) throw conflict('An account with this e-mail address already exists');
       const now = clock.now();
       const user = await repo.insertUser(tx, {
@@ -270,6 +289,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
   return {
     createAccount,
+    signupPolicy,
     startSession,
     verifyCredentials,
     switchWorkspace,

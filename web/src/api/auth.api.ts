@@ -1,10 +1,11 @@
 import { api } from './client';
-import type { InvitationPreview, Session } from './types';
+import type { InvitationPreview, Session, SignupPolicy } from './types';
 
 const invitationPath = (token: string) => `/invitations/${encodeURIComponent(token)}`;
 
 export const authApi = {
   session: () => api<Session>('GET', '/auth/session', { allowUnauthorized: true }),
+  signupPolicy: () => api<SignupPolicy>('GET', '/auth/signup-policy', { allowUnauthorized: true }),
   login: (body: { email: string; password: string; invitation_token?: string }) =>
     api<Session>('POST', '/auth/login', { body, allowUnauthorized: true }),
   signup: (body: { email: string; password: string; name?: string; workspace_name?: string; invitation_token?: string }) =>

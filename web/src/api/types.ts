@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { accountSessionSchema } from '../../../src/accounts/account.schemas';
-import type { invitationPreviewSchema, sessionSchema, userSchema } from '../../../src/accounts/accounts.schemas';
+import type { invitationPreviewSchema, sessionSchema, signupPolicySchema, userSchema } from '../../../src/accounts/accounts.schemas';
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
 import type { configurationSchema } from '../../../src/demos/demo-configuration.schemas';
 import type { demoVersionSchema } from '../../../src/demos/demo-versions.schemas';
@@ -14,6 +14,7 @@ import type { memberSchema } from '../../../src/team/team.schemas';
 // so a renamed field breaks the web app's type check instead of its users.
 export type Session = z.output<typeof sessionSchema>;
 export type InvitationPreview = z.output<typeof invitationPreviewSchema>;
+export type SignupPolicy = z.output<typeof signupPolicySchema>;
 export type User = z.output<typeof userSchema>;
 export type AccountSession = z.output<typeof accountSessionSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;

@@ -8,6 +8,7 @@ import { TextField } from '../../components/field';
 import { preloadPath } from '../../routing/routes';
 import { useSessionState } from '../../session/session-context';
 import { AuthLayout, safeNext } from './auth-layout';
+import { domainList, signupOpen, useSignupPolicy } from './signup-policy';
 
 export function LoginPage() {
   const { state, signedIn } = useSessionState();
@@ -19,6 +20,7 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const policy = useSignupPolicy();
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={next} replace />;
 
@@ -52,11 +54,7 @@ export function LoginPage() {
     <AuthLayout
       title="Sign in"
       subtitle="Welcome back. Sign in to your workspace."
-      footer={
-        <>
-          New to Demoshare? <Link to="/signup">Create an account</Link>
-        </>
-      }
+      footer={<SignupFooter policy={policy} />}
     >
       <form className="stack" onSubmit={submit} noValidate>
         {params.get('expired') && !formError ? <Alert tone="info">Your session has ended. Sign in again to continue.</Alert> : null}
@@ -80,4 +78,27 @@ export function LoginPage() {
       </form>
     </AuthLayout>
   );
+}
+
+/**
+ * How a newcomer gets in, as the operator's SIGNUP allows: a link to the sign-up page only where it could
+ * succeed. Nothing while the policy loads, so a closed server never flashes a link it would refuse.
+ */
+function SignupFooter({ policy }: { policy: ReturnType<typeof useSignupPolicy> }) {
+  if (!policy) return null;
+  if (signupOpen(policy)) {
+    return (
+      <>
+        New to Demoshare? <Link to="/signup">Create an account</Link>
+      </>
+    );
+  }
+  if (policy.mode === 'domains') {
+    return (
+      <>
+        Sign-up is open to addresses at {domainList(policy.allowed_domains)}. <Link to="/signup">Create an account</Link>
+      </>
+    );
+  }
+  return <>Sign-up is by invitation: ask an admin of your team's workspace to invite you.</>;
 }

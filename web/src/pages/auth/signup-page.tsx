@@ -8,6 +8,7 @@ import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { useSessionState } from '../../session/session-context';
 import { AuthLayout } from './auth-layout';
+import { domainList, signupOpen, useSignupPolicy } from './signup-policy';
 
 export function SignupPage() {
   const { state, signedIn } = useSessionState();
@@ -16,8 +17,11 @@ export function SignupPage() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const policy = useSignupPolicy();
 
   if (state.status === 'signed-in' && !busy) return <Navigate to="/demos" replace />;
+  if (policy && !signupOpen(policy) && policy.mode === 'invite') return <ByInvitation />;
+  const domains = policy && !signupOpen(policy) && policy.mode === 'domains' ? policy.allowed_domains : null;
 
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
 
@@ -66,7 +70,16 @@ export function SignupPage() {
       <form className="stack" onSubmit={submit} noValidate>
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
         <TextField label="Your name" name="name" autoComplete="name" optional value={form.name} onChange={set('name')} error={fieldErrors.name} />
-        <TextField label="Work e-mail" type="email" name="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldErrors.email} />
+        <TextField
+          label="Work e-mail"
+          type="email"
+          name="email"
+          autoComplete="email"
+          hint={domains ? `Sign-up is open to addresses at ${domainList(domains)}.` : undefined}
+          value={form.email}
+          onChange={set('email')}
+          error={fieldErrors.email}
+        />
         <TextField
           label="Password"
           type="password"
@@ -92,6 +105,23 @@ export function SignupPage() {
           Create account
         </Button>
       </form>
+    </AuthLayout>
+  );
+}
+
+/** The sign-up page of a server that takes new accounts only through invitations: how to get in instead of a form. */
+function ByInvitation() {
+  return (
+    <AuthLayout
+      title="Sign-up is by invitation"
+      subtitle="New accounts on this Demoshare server are made through an invitation link."
+      footer={
+        <>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </>
+      }
+    >
+      <p>Ask an admin of your team's workspace to invite you: the invitation e-mail has a link that creates your account and joins the workspace.</p>
     </AuthLayout>
   );
 }
