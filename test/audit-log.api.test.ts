@@ -81,7 +81,7 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
     expect((await get('/v1/audit-log.csv?action=nope')).statusCode).toBe(400);
   });
 
-  it('is for admins in the web app only', async () => {
+  it('is for admins: in the web app, or with a key carrying audit:read', async () => {
     for (const session of [editor, viewer]) {
       for (const url of ['/v1/audit-log', '/v1/audit-log.csv']) {
         const res = await get(url, session);
@@ -89,10 +89,23 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
         expect(res.json().error.code).toBe('forbidden');
       }
     }
-    const key = await t.apiKey('all', admin);
-    const res = await t.app.inject({ method: 'GET', url: '/v1/audit-log', headers: bearer(key) });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.message).toMatch(/web application only/);
+    const byKey = (key: string, url = '/v1/audit-log') => t.app.inject({ method: 'GET', url, headers: bearer(key) });
+    for (const key of [await t.apiKey('all', admin), await t.apiKey(['audit:read'], admin)]) {
+      for (const url of ['/v1/audit-log?action=key.created', '/v1/audit-log.csv?action=key.created']) {
+        const res = await byKey(key, url);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.body).toContain(keyIds[0]);
+      }
+    }
+    // The contract's eight scopes, all of them, read no log.
+    const eight = await t.apiKey(['demos:read', 'demos:write', 'analytics:read', 'shares:read', 'shares:write', 'team:read', 'team:write', 'webhooks:write'], admin);
+    expect((await byKey(eight)).json().error).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('audit:read') });
+    // Scopes ∩ role: an editor's or viewer's key with audit:read still reads nothing.
+    for (const session of [editor, viewer]) {
+      const res = await byKey(await t.apiKey(['audit:read'], session));
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('forbidden');
+    }
     expect((await t.app.inject({ method: 'GET', url: '/v1/audit-log' })).statusCode).toBe(401);
   });
 
@@ -119,7 +132,7 @@ describe('audit log API: filters, pages, CSV, access, append-only, retention', (
     // Newest first, like the list.
     expect(lines[1]).toContain(keyIds[4]);
 
-    const filtered = await get(`/v1/audit-log.csv?actor=${editor.userId}&action=key.created`);
+    const filtered = await get(`/v1/audit-log.csv?actor=${editor.userId}&action=key.created&end_date=2026-03-05`);
     expect(filtered.body.trim().split('\r\n')).toHaveLength(3);
     const empty = await get('/v1/audit-log.csv?action=webhook.deleted');
     expect(empty.body).toBe(

@@ -3,7 +3,9 @@ import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import type { Actor } from './actor';
 import type { AuditAction, AuditTargetType } from './audit-actions';
+import { emitEntryEvent } from './audit-feed.repo';
 import * as repo from './audit.repo';
+import { toAuditEntry } from './audit.schemas';
 
 export interface AuditEntry {
   /** The workspace whose log shows the entry. */
@@ -46,13 +48,14 @@ export function scrub(value: unknown, depth = 0): unknown {
 }
 
 /**
- * Writes one audit entry. Call it with the transaction that makes the change (as `emitEvent`), so the
- * change and its entry commit or roll back together.
+ * Writes one audit entry, and its `audit.entry` webhook event where a webhook subscribes. Call it with the
+ * transaction that makes the change (as `emitEvent`), so the change, its entry and its event commit or roll
+ * back together. Delivering the event records nothing here, so a failing delivery cannot feed itself.
  */
 export async function recordAudit(tx: Executor, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
   const who = await repo.resolveActor(tx, actor);
   const now = clock.now();
-  await repo.insertEntry(tx, {
+  const row = await repo.insertEntry(tx, {
     id: newId('auditEntry', now.getTime()),
     workspaceId: entry.workspaceId,
     actorType: actor.type,
@@ -68,4 +71,5 @@ export async function recordAudit(tx: Executor, clock: Clock, actor: Actor, entr
     userAgent: actor.userAgent,
     createdAt: now,
   });
+  await emitEntryEvent(tx, { id: newId('event', now.getTime()), workspaceId: entry.workspaceId, data: toAuditEntry(row), at: now });
 }

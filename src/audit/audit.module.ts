@@ -15,7 +15,7 @@ declare module '../module' {
  */
 export const auditModule = defineModule({
   name: 'audit',
-  owns: { tables: 'audit.tables.ts', ids: ['auditEntry'], permissions: ['audit.read'] },
+  owns: { tables: 'audit.tables.ts', ids: ['auditEntry'], events: ['audit.entry'], permissions: ['audit.read'] },
   create: (kernel) => ({
     audit: createAuditService({ ...kernel, retentionMs: kernel.config.AUDIT_LOG_RETENTION }),
   }),

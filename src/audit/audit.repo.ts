@@ -35,8 +35,9 @@ export async function resolveActor(db: Executor, actor: Actor): Promise<{ id: st
   return { id: row?.id ?? actor.credentialId, label: type === 'api_key' ? `${name} (${email})` : `${name} for ${email}` };
 }
 
-export async function insertEntry(db: Executor, row: NewAuditRow): Promise<void> {
-  await db.insert(auditLog).values(row);
+export async function insertEntry(db: Executor, row: NewAuditRow): Promise<AuditRow> {
+  const [inserted] = await db.insert(auditLog).values(row).returning();
+  return inserted!;
 }
 
 export interface AuditFilters {
@@ -48,7 +49,8 @@ export interface AuditFilters {
   to?: Date;
 }
 
-function where(workspaceId: string, f: AuditFilters): SQL | undefined {
+/** The workspace's entries that pass the filters. */
+export function entriesWhere(workspaceId: string, f: AuditFilters): SQL | undefined {
   return and(
     eq(auditLog.workspaceId, workspaceId),
     f.actor ? or(eq(auditLog.actorId, f.actor), eq(auditLog.actorUserId, f.actor)) : undefined,
@@ -64,13 +66,13 @@ export async function listEntries(db: Executor, workspaceId: string, f: AuditFil
   const found = await db
     .select({ entry: auditLog, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(auditLog)
-    .where(where(workspaceId, f))
+    .where(entriesWhere(workspaceId, f))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(page.limit)
     .offset(page.offset);
   const rows = found.map((r) => r.entry);
   if (found[0] || page.offset === 0) return { rows, total: found[0]?.total ?? 0 };
-  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(auditLog).where(where(workspaceId, f));
+  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(auditLog).where(entriesWhere(workspaceId, f));
   return { rows, total: counted?.n ?? 0 };
 }
 
@@ -91,7 +93,7 @@ export async function entriesBefore(
   return db
     .select()
     .from(auditLog)
-    .where(and(where(workspaceId, f), after))
+    .where(and(entriesWhere(workspaceId, f), after))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(limit);
 }

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { csvLine } from '../core/csv';
-import { errorEnvelope, listEnvelope } from '../core/envelope';
+import { errorEnvelope, page } from '../core/envelope';
+import { AppError } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
 import type { AuditRow } from './audit.repo';
-import { auditEntrySchema, CSV_HEADER, exportAuditQuery, listAuditQuery, toAuditEntry, toAuditFilters, toCsvCells } from './audit.schemas';
+import { auditListEnvelope, CSV_HEADER, exportAuditQuery, listAuditQuery, toAuditEntry, toAuditFilters, toCsvCells } from './audit.schemas';
 
 const tags = ['Audit log'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope };
@@ -17,7 +18,7 @@ const filtersHelp =
 export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) {
   const { audit } = ctx.services;
 
-  // GET /v1/audit-log — a page of the workspace's audit log, newest first
+  // GET /v1/audit-log — a page of the workspace's audit log, newest first; with `after`, the feed a SIEM polls
   app.get(
     '/audit-log',
     {
@@ -25,13 +26,28 @@ export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) 
       schema: {
         tags,
         summary: 'List audit log entries',
-        description: `Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). ${filtersHelp}`,
+        description:
+          'Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). ' +
+          `${filtersHelp} With \`after\` (an entry id, or \`start\`) the answer is the feed a SIEM polls instead: the entries after it, oldest first, ` +
+          'and `meta.next` to send as `after` next time; `total` counts the entries after it that are ready, this page included. ' +
+          'An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed.',
         querystring: listAuditQuery,
-        response: { 200: listEnvelope(auditEntrySchema), ...errors },
+        response: { 200: auditListEnvelope, ...errors },
       },
     },
     async (request) => {
       const filters = toAuditFilters(request.query);
+      const { after, per_page: perPage } = request.query;
+      if (after !== undefined) {
+        if (request.query.page !== 1) {
+          throw new AppError('invalid_request', 'page does not combine with after: the feed goes on with meta.next', {
+            details: [{ field: 'page', message: 'leave it out when after is given' }],
+          });
+        }
+        const fed = await audit.feed(callerOf(request), filters, after, perPage);
+        const answer = page(request, fed.rows.map(toAuditEntry), { total: fed.total, page: 1, perPage });
+        return { ...answer, meta: { ...answer.meta, next: fed.next } };
+      }
       return paginate(
         request,
         (range) => audit.list(callerOf(request), filters, range),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { listEnvelope } from '../core/envelope';
+import { idSchema } from '../core/ids';
 import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, resolveDateRange, timestamp } from '../core/time';
@@ -22,7 +24,21 @@ const filters = {
   end_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
 };
 
-export const listAuditQuery = paginationQuery.extend(filters).strict();
+/** `after=start`: the feed from the oldest entry the log keeps. */
+export const FEED_START = 'start';
+
+const after = z
+  .union([z.literal(FEED_START), idSchema('auditEntry')])
+  .optional()
+  .meta({
+    description:
+      'Pulls the log as a feed instead of pages: the entries after this entry id (or from the oldest kept, for `start`), ' +
+      'oldest first, `per_page` at most, with the id to send next in `meta.next`. Polling with it never skips nor repeats ' +
+      'an entry (docs/audit-log.md, "Pulling into a SIEM"). Not with `page`.',
+    example: 'aud_01jd3k7q9x8v2m4n6p0r5s7t9w',
+  });
+
+export const listAuditQuery = paginationQuery.extend({ ...filters, after }).strict();
 export const exportAuditQuery = z.object(filters).strict();
 
 type FilterQuery = { [K in keyof typeof filters]?: z.infer<(typeof filters)[K]> };
@@ -124,3 +140,14 @@ export function toCsvCells(row: AuditRow): unknown[] {
     row.id,
   ];
 }
+
+/** The list's envelope, and in feed mode (`after`) the cursor to send next. */
+const auditList = listEnvelope(auditEntrySchema);
+export const auditListEnvelope = auditList.extend({
+  meta: auditList.shape.meta.extend({
+    next: z.string().optional().meta({
+      description: 'With `after` only: the `after` of the next poll, the last entry of this page, or the `after` sent when nothing new is ready.',
+      example: 'aud_01jd3k7q9x8v2m4n6p0r5s7t9w',
+    }),
+  }),
+});

@@ -1,9 +1,12 @@
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
+import { AppError } from '../core/errors';
 import type { Database, Executor } from '../db/client';
 import type { Actor } from './actor';
+import { entriesAfter, feedPosition } from './audit-feed.repo';
 import { type AuditEntry, recordAudit } from './audit-recorder';
 import * as repo from './audit.repo';
+import { FEED_START } from './audit.schemas';
 
 export interface AuditDeps {
   database: Database;
@@ -25,6 +28,21 @@ export function createAuditService({ database, clock, retentionMs }: AuditDeps) 
 
   async function list(auth: AuthContext, filters: repo.AuditFilters, page: { limit: number; offset: number }) {
     return repo.listEntries(db, auth.workspaceId, filters, page);
+  }
+
+  /**
+   * The entries after entry `after` (or from the oldest kept, for `start`) in the feed's order, and the
+   * cursor to send next: the last entry's id, or `after` again when nothing new is ready.
+   */
+  async function feed(auth: AuthContext, filters: repo.AuditFilters, after: string, limit: number) {
+    const position = after === FEED_START ? null : await feedPosition(db, auth.workspaceId, after);
+    if (position === undefined) {
+      throw new AppError('invalid_request', 'No audit log entry of this workspace has that id: it may be past the retention', {
+        details: [{ field: 'after', message: `start again with after=${FEED_START}, or from a later entry's id` }],
+      });
+    }
+    const { rows, total } = await entriesAfter(db, auth.workspaceId, filters, position, limit);
+    return { rows, total, next: rows.at(-1)?.id ?? after };
   }
 
   /** Every matching entry, newest first, a batch at a time: an export of any size in bounded memory. */
@@ -49,7 +67,7 @@ export function createAuditService({ database, clock, retentionMs }: AuditDeps) 
     }
   }
 
-  return { record, list, exportEntries, applyRetention };
+  return { record, list, feed, exportEntries, applyRetention };
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -16,8 +16,12 @@ describe('permissionsOf', () => {
       'team.write',
       'webhooks.manage',
       'oauth_apps.manage',
+      'audit.read',
     ]);
     expect(permissionsOf('viewer', 'api_key', [])).toEqual([]);
+    // audit:read is an admin's: an editor's or viewer's credential carrying it reads no log.
+    expect(permissionsOf('editor', 'api_key', ['audit:read'])).toEqual([]);
+    expect(permissionsOf('viewer', 'oauth', ['audit:read'])).toEqual([]);
   });
 
   it('gives a session its role’s session-only permissions', () => {

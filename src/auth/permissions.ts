@@ -2,7 +2,8 @@ import { AppError } from '../core/errors';
 
 /**
  * The contract's eight scopes, and beside them `oauth_apps:write`: managing a workspace's OAuth apps through
- * the API (an integration registering itself, an admin's script), not only in the web app.
+ * the API (an integration registering itself, an admin's script), not only in the web app; and `audit:read`:
+ * a SIEM pulling the audit log with a key or token, not only an admin reading it in the web app.
  */
 export const SCOPES = [
   'demos:read',
@@ -14,6 +15,7 @@ export const SCOPES = [
   'team:write',
   'webhooks:write',
   'oauth_apps:write',
+  'audit:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -27,6 +29,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'team:write': 'Invite and manage team members',
   'webhooks:write': 'Create and manage webhooks',
   'oauth_apps:write': 'Register and manage the workspace’s OAuth apps',
+  'audit:read': 'Read the workspace’s audit log (admins only)',
 };
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
@@ -69,8 +72,8 @@ export const PERMISSIONS = {
   /** Workspace settings (name, branding, share defaults): no contract scope covers them, so web app only. */
   'workspace.read': { scope: null, roles: EVERYONE },
   'workspace.manage': { scope: null, roles: ADMINS },
-  /** The contract's eight scopes have no place for it, so the audit log is read in the web app only. */
-  'audit.read': { scope: null, roles: ADMINS },
+  /** Beyond the contract's eight scopes: a SIEM reads the log with a key or token of an admin (docs/audit-log.md). */
+  'audit.read': { scope: 'audit:read', roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -146,12 +146,17 @@ const BATCH_ROWS_BINARY = 20;
 /**
  * Copies one table's rows as JSON: PostgreSQL itself turns each value back into its column's type. The
  * source is PGlite, one connection: the cursor's transaction is the only thing running on it meanwhile.
+ * A column that records the writing transaction's id (default `pg_current_xact_id()`, the audit log's
+ * `tx_id`) is left for the target to fill: the source's ids would run ahead of the target's own, and the
+ * audit feed would then order every later entry before the copied ones.
  */
 export async function copyTable(source: RunSql, target: RunSql, table: TableInfo): Promise<number> {
   const columns = await target(
     `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
        from pg_attribute a
+       left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
       where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+        and coalesce(pg_get_expr(d.adbin, d.adrelid), '') not like '%pg_current_xact_id()%'
       order by a.attnum`,
     [table.sql],
   );

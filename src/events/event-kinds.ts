@@ -12,6 +12,12 @@ export const EVENT_KINDS = [
   'viewer.identified',
   'member.invited',
   'webhook.test',
+  /**
+   * Every audit log entry as it is written, `data` being the entry as `GET /v1/audit-log` shows it: a SIEM's
+   * stream. Written by the audit recorder (audit.repo.ts, in SQL) in the entry's transaction, and only
+   * while a webhook of the workspace subscribes to it.
+   */
+  'audit.entry',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -1,14 +1,9 @@
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
+import { EVENTS_CHANNEL } from '../db/channels';
 import type { Executor } from '../db/client';
 import type { EventKind } from './event-kinds';
 import * as repo from './events.repo';
-
-/**
- * NOTIFY channel announcing committed events, so the webhooks dispatcher in any process wakes at commit
- * instead of at its next poll. Sent in the event's transaction: a rollback sends nothing.
- */
-export const EVENTS_CHANNEL = 'demoshare_events';
 
 export interface NewEvent {
   workspaceId: string;

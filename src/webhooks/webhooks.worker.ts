@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock';
 import type { SafeFetch } from '../core/net/safe-fetch';
+import { EVENTS_CHANNEL } from '../db/channels';
 import type { Database } from '../db/client';
-import { EVENTS_CHANNEL } from '../events/outbox';
 import type { Mailer } from '../mail/mailer';
 import * as repo from './webhook-deliveries.repo';
 import { attemptDelivery } from './webhooks.attempt';

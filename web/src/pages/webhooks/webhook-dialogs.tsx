@@ -25,6 +25,7 @@ export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
   'viewer.identified': 'A viewer filled in the viewer form',
   'member.invited': 'Someone was invited to the workspace',
   'webhook.test': 'Sent by “Send test”, ticked or not',
+  'audit.entry': 'Every new audit log entry, for a security team’s SIEM',
 };
 
 /** Every event kind as a checkbox with what it means, and a “Select all” that shows a partial choice. */
