@@ -18,9 +18,29 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description With `invitation_token` the new account also joins that workspace and the session acts there; the token must be for the same address (403), live (404 when used or revoked, 410 when expired).
+         * @description With `invitation_token` the new account also joins that workspace and the session acts there; the token must be for the same address (403), live (404 when used or revoked, 410 when expired). Without one, the operator's SIGNUP decides (`GET /v1/auth/signup-policy`): a sign-up it does not allow is a 403 `forbidden` saying how to get in, whether or not the address has an account. The first account of an empty server is accepted in every mode.
          */
         post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/signup-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who may sign up
+         * @description The operator's SIGNUP setting, for the sign-in and sign-up pages: open to anyone, by invitation only, or open to listed e-mail domains; and whether the server has no account yet (its first sign-up is open in every mode). Needs no sign-in; changes nothing.
+         */
+        get: operations["whoMaySignUp"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -38,7 +58,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description The same 401 for an unknown address and a wrong password. 429 after `LOGIN_FAILURES_PER_ADDRESS` (10) wrong passwords for one address in 15 minutes, from any IP, or too many attempts from one IP. With `invitation_token` the user first joins that workspace (the invitation must be for this address: 403; live: 404 when used or revoked, 410 when expired) and the session acts there.
+         * @description The same 401 for an unknown address and a wrong password. 429 after `LOGIN_FAILURES_PER_ADDRESS` (10) wrong passwords for one address in 15 minutes, from any IP, sent one by one or all at once (each attempt is counted before its password is checked), or too many attempts from one IP. With `invitation_token` the user first joins that workspace (the invitation must be for this address: 403; live: 404 when used or revoked, 410 when expired) and the session acts there.
          */
         post: operations["signIn"];
         delete?: never;
@@ -178,7 +198,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password from a reset link
-         * @description Sets the password and signs the account out everywhere (API keys and OAuth grants stay). The link works once: 404 when used or replaced by a newer one, 410 when expired. Following it also verifies the address.
+         * @description Sets the password and signs the account out everywhere (API keys and OAuth grants stay); every other e-mailed link of the account ends too (a pending change of address, a verification link). The link works once: 404 when used or replaced by a newer one, 410 when expired. Following it also verifies the address.
          */
         post: operations["setNewPasswordFromResetLink"];
         delete?: never;
@@ -261,7 +281,7 @@ export interface paths {
         get?: never;
         /**
          * Change your password
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. Needs the current password (400 naming `current_password` when wrong; wrong attempts count towards the sign-in limit of the address, 429 past it). Your other sessions are signed out; this one stays.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. Needs the current password (400 naming `current_password` when wrong; wrong attempts count towards the sign-in limit of the address, 429 past it). Your other sessions are signed out; this one stays. Every outstanding e-mailed link ends: a pending change of address, a verification link, a password-reset link.
          */
         put: operations["changeYourPassword"];
         post?: never;
@@ -307,7 +327,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out everywhere else
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. Ends every session of your account but this one.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. Ends every session of your account but this one, and every outstanding e-mailed link (a pending change of address, a verification link, a password-reset link): ask for a new verification link if you still need one.
          */
         delete: operations["signOutEverywhereElse"];
         options?: never;
@@ -412,13 +432,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys; admins also see and revoke every key of the workspace.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys; admins also see and revoke every key of the workspace.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -438,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace. The old key keeps working until the grace period ends.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. Only the member who owns a key can rotate it: the new key acts as them, so an admin rotating another member's key gets 403 `forbidden` (admins revoke it instead). The old key keeps working until the grace period ends. An API key cannot rotate keys.
          */
         post: operations["rotateApiKey"];
         delete?: never;
@@ -459,7 +479,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys, admins every key of the workspace.
+         * @description Web application (session sign-in) only; roles: admin, editor, viewer. An API key cannot mint or revoke keys. Members manage their own keys; admins also see and revoke every key of the workspace.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -877,7 +897,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a recorded step
-         * @description Scope `demos:write`; roles: admin, editor. The header `Content-Digest: sha-256=:<base64 of the SHA-256 of the exact body bytes>:` (RFC 9530) is required (400 without it, 400 `checksum_mismatch` when the body does not match it). The same body again changes nothing; another body for the same number replaces the step until the recording is completed (409 after). 413 names the limit exceeded: the body (RECORDING_STEP_MAX_BYTES), the decoded screenshot (STEP_IMAGE_MAX_BYTES) or the snapshot (RECORDING_SNAPSHOT_MAX_BYTES); 415 for a screenshot that is not a PNG, JPEG or WebP image.
+         * @description Scope `demos:write`; roles: admin, editor. The header `Content-Digest: sha-256=:<base64 of the SHA-256 of the exact body bytes>:` (RFC 9530) is required (400 without it, 400 `checksum_mismatch` when the body does not match it). The same body again changes nothing; another body for the same number replaces the step until the recording is completed (409 after). 413 names the limit exceeded: the body (RECORDING_STEP_MAX_BYTES), the decoded screenshot (STEP_IMAGE_MAX_BYTES), the snapshot (RECORDING_SNAPSHOT_MAX_BYTES) or the time its cleaning may take (DOCUMENT_TASK_TIMEOUT); 400 for a snapshot whose elements nest more than 512 levels deep; 415 for a screenshot that is not a PNG, JPEG or WebP image; 503 with Retry-After while the server has more snapshots waiting to be cleaned than DOCUMENT_QUEUE.
          */
         put: operations["uploadRecordedStep"];
         post?: never;
@@ -1803,6 +1823,32 @@ export interface components {
             expires_at: string;
         };
         /**
+         * @example {
+         *       "mode": "open",
+         *       "allowed_domains": [],
+         *       "first_account": false
+         *     }
+         * @example {
+         *       "mode": "domains",
+         *       "allowed_domains": [
+         *         "example.com",
+         *         "corp.example"
+         *       ],
+         *       "first_account": false
+         *     }
+         */
+        SignupPolicy: {
+            /**
+             * @description The operator's SIGNUP: `open`, anyone may sign up; `invite`, only through an invitation link; `domains`, addresses at `allowed_domains`, and anyone through an invitation link.
+             * @enum {string}
+             */
+            mode: "open" | "invite" | "domains";
+            /** @description The e-mail domains that may sign up when `mode` is `domains`; empty otherwise. */
+            allowed_domains: string[];
+            /** @description True while the server has no account: the first sign-up is accepted in every mode, so its operator can make it from the browser. */
+            first_account: boolean;
+        };
+        /**
          * @description The request was taken; what follows happens by e-mail.
          * @example {
          *       "message": "If an account has this address, a link is on its way."
@@ -1970,7 +2016,7 @@ export interface components {
             /** @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w */
             id: string;
             /** @enum {string} */
-            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key" | "oauth_app" | "system";
@@ -3650,6 +3696,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    whoMaySignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignupPolicy"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
                 };
             };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
@@ -12548,9 +12647,9 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
                 /** @description Only views of this e-mail address. */
                 viewer_email?: string;
@@ -12653,9 +12752,9 @@ export interface operations {
     workspaceAnalytics: {
         parameters: {
             query?: {
-                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
                 /** @description Count the workspace’s own traffic too: views from a browser signed in as a member, or identified with a member’s e-mail address. Left out by default. */
                 include_internal?: "true" | "false";
@@ -12751,9 +12850,9 @@ export interface operations {
     demoAnalytics: {
         parameters: {
             query?: {
-                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
                 /** @description Count the workspace’s own traffic too: views from a browser signed in as a member, or identified with a member’s e-mail address. Left out by default. */
                 include_internal?: "true" | "false";
@@ -12853,9 +12952,9 @@ export interface operations {
     demoAnalyticsPerShareLink: {
         parameters: {
             query?: {
-                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
                 /** @description Count the workspace’s own traffic too: views from a browser signed in as a member, or identified with a member’s e-mail address. Left out by default. */
                 include_internal?: "true" | "false";
@@ -12951,9 +13050,9 @@ export interface operations {
     demoAnalyticsPerCompany: {
         parameters: {
             query?: {
-                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. */
+                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
                 /** @description Count the workspace’s own traffic too: views from a browser signed in as a member, or identified with a member’s e-mail address. Left out by default. */
                 include_internal?: "true" | "false";
@@ -14207,12 +14306,12 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
             };
             header?: never;
@@ -14301,12 +14400,12 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. */
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
             };
             header?: never;
