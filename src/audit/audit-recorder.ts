@@ -50,7 +50,7 @@ export function scrub(value: unknown, depth = 0): unknown {
 /**
  * Writes one audit entry, and its `audit.entry` webhook event where a webhook subscribes. Call it with the
  * transaction that makes the change (as `emitEvent`), so the change, its entry and its event commit or roll
- * back together. Delivering the event records nothing here, so a failing delivery cannot feed itself.
+ * back together. Webhook deliveries record no entry, so a failing `audit.entry` delivery cannot feed itself.
  */
 export async function recordAudit(tx: Executor, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
   const who = await repo.resolveActor(tx, actor);

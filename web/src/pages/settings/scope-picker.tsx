@@ -2,7 +2,10 @@ import { SCOPE_DESCRIPTIONS, SCOPES } from '../../../../src/auth/permissions';
 import type { Scope } from '../../api/types';
 import { ChoicePicker } from '../../components/choice-picker';
 
-/** The eight scopes as checkboxes, with a "select all" that shows a mixed state for a partial choice. */
+/**
+ * Every scope as a checkbox (the contract's eight, then Demoshare's `oauth_apps:write` and `audit:read`), with a
+ * "select all" that shows a mixed state for a partial choice.
+ */
 export function ScopePicker({ value, onChange, error }: { value: Scope[]; onChange(scopes: Scope[]): void; error?: string }) {
   return (
     <ChoicePicker
