@@ -14,6 +14,7 @@ import { registerDocs } from './core/http/docs';
 import { registerErrorHandler, sendError, toAppError } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
 import { registerOverloadGuard } from './core/http/overload';
+import { registerSecurityHeaders, transportHeaders } from './core/http/security-headers';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
@@ -35,6 +36,7 @@ import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { viewsModule } from './views/views.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
+import { WEB_APP_CSP } from './web/web.routes';
 import { webhooksModule } from './webhooks/webhooks.module';
 import { workspacesModule } from './workspaces/workspaces.module';
 
@@ -78,9 +80,13 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed escape or an overlong segment in the path: the documented error body, not Fastify's. The
-    // router refuses these before any hook runs, so the headers of the onSend hook below are set here.
+    // router refuses these before any hook runs, so the headers of the hooks below are set here.
     frameworkErrors: (error, request, reply) =>
-      sendError(request, reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), toAppError(error)),
+      sendError(
+        request,
+        reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(transportHeaders(config.APP_URL)),
+        toAppError(error),
+      ),
   }).withTypeProvider() as unknown as ZodApp;
 
   const kernel = createKernel(deps, app.log);
@@ -99,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     reply.header('x-content-type-options', 'nosniff');
     done(null, payload);
   });
+  // CSP, framing and Referrer-Policy on every HTML answer (static files included); HSTS behind HTTPS.
+  registerSecurityHeaders(app, { appUrl: config.APP_URL, documentPolicy: WEB_APP_CSP });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

@@ -10,7 +10,8 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Demoshare</title>
 (it runs by itself on <code>npm ci</code>) and reload. The API is up at <a href="/docs">/docs</a>.</p>`;
 
 /**
- * The web app's policy. Everything is its own origin (the app calls the API same-origin), except what
+ * The web app's policy, and that of any HTML answer whose route sets none (core/http/security-headers.ts,
+ * registered in app.ts: /index.html from the static server gets it too). Everything is its own origin (the app calls the API same-origin), except what
  * the editor's HTML snapshots need: they are shown through srcdoc in frames sandboxed without scripts,
  * which inherit this policy, and their stylesheets, images and fonts come from the captured site
  * (http:/https:). No script but the app's own, no plugins, no frames of other origins, no framing.
@@ -49,13 +50,8 @@ export async function webRoutes(app: ZodApp) {
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/v1/') || path === '/v1' || /\.[a-z0-9]+$/i.test(path)) return reply.callNotFound();
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('x-frame-options', 'DENY')
-      .header('content-security-policy', WEB_APP_CSP)
-      // Invitation links carry their token in the path: no other site is told the address.
-      .header('referrer-policy', 'same-origin')
-      .send(index);
+    // WEB_APP_CSP, X-Frame-Options and Referrer-Policy (same-origin: invitation links carry their token in
+    // the path) come from the security-header hook (core/http/security-headers.ts), as for /index.html.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
   });
 }
