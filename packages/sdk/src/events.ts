@@ -1,3 +1,5 @@
+import type { AuditEntry } from './types.js';
+
 /**
  * Every event kind a webhook can subscribe to (the server's `src/events/event-kinds.ts`, in its order).
  *
@@ -20,6 +22,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'viewer.identified',
   'member.invited',
   'webhook.test',
+  'audit.entry',
 ] as const;
 
 /**
@@ -185,6 +188,16 @@ export type MemberInvitedEvent = WebhookEventBase<
  * ```
  */
 export type WebhookTestEvent = WebhookEventBase<'webhook.test', { webhook_id: string; message: string }>;
+/**
+ * A new audit log entry, as `GET /v1/audit-log` shows it (Demoshare's event, for a SIEM; docs/audit-log.md).
+ * Delivered at least once: de-duplicate on `data.id`.
+ * @example
+ * ```ts
+ * import type { AuditEntryEvent } from '@demoshare/sdk';
+ * const forSiem = (e: AuditEntryEvent) => ({ ...e.data, source: 'demoshare' });
+ * ```
+ */
+export type AuditEntryEvent = WebhookEventBase<'audit.entry', AuditEntry>;
 
 /**
  * Any event a webhook receives, discriminated by `event`: `switch (e.event)` narrows `data`.
@@ -212,7 +225,8 @@ export type WebhookEvent =
   | ShareRevokedEvent
   | ViewerIdentifiedEvent
   | MemberInvitedEvent
-  | WebhookTestEvent;
+  | WebhookTestEvent
+  | AuditEntryEvent;
 
 /**
  * The kind of an event: `'demo.viewed' | 'demo.completed' | ...`.

@@ -27,6 +27,7 @@ export {
   ServerError,
 } from './errors.js';
 export {
+  type AuditEntryEvent,
   type DemoCompletedEvent,
   type DemoCreatedEvent,
   type DemoDeletedEvent,
@@ -61,6 +62,7 @@ export type { NewStep, StepImage } from './resources/demos.js';
 export type { RetryOptions } from './transport.js';
 export type {
   Analytics,
+  AuditEntry,
   CompanyAnalytics,
   components,
   CreatedOAuthApp,

@@ -1612,7 +1612,7 @@ export interface paths {
         };
         /**
          * List audit log entries
-         * @description Web application (session sign-in) only; roles: admin. Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps).
+         * @description Scope `audit:read`; roles: admin. Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps). With `after` (an entry id, or `start`) the answer is the feed a SIEM polls instead: the entries after it, oldest first, and `meta.next` to send as `after` next time; `total` counts the entries after it that are ready, this page included. An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed.
          */
         get: operations["listAuditLogEntries"];
         put?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         };
         /**
          * Export the audit log as CSV
-         * @description Web application (session sign-in) only; roles: admin. The same entries as the list, all of them, newest first, streamed as RFC 4180 CSV with a header row (columns: created_at, action, actor_type, actor_id, actor_label, target_type, target_id, target_label, changes, ip, user_agent, id). Cells that a spreadsheet would run as a formula (starting with = + - @) are prefixed with an apostrophe. Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps).
+         * @description Scope `audit:read`; roles: admin. The same entries as the list, all of them, newest first, streamed as RFC 4180 CSV with a header row (columns: created_at, action, actor_type, actor_id, actor_label, target_type, target_id, target_label, changes, ip, user_agent, id). Cells that a spreadsheet would run as a formula (starting with = + - @) are prefixed with an apostrophe. Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps).
          */
         get: operations["exportAuditLogAsCsv"];
         put?: never;
@@ -1911,83 +1911,6 @@ export interface components {
         };
         /**
          * @example {
-         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
-         *       "name": "CI pipeline",
-         *       "prefix": "dsk_7Hq2",
-         *       "last_four": "x9Qe",
-         *       "scopes": [
-         *         "demos:read",
-         *         "demos:write"
-         *       ],
-         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
-         *       "created_by": "ada@example.com",
-         *       "created_at": "2026-11-21T11:00:00.000Z",
-         *       "expires_at": null,
-         *       "last_used_at": "2026-11-25T07:45:12.000Z",
-         *       "replaced_by": null
-         *     }
-         */
-        ApiKey: {
-            id: string;
-            name: string;
-            /** @description First characters of the key, to recognise it. */
-            prefix: string;
-            last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
-            member_id: string;
-            /** @description E-mail of the member who owns the key. */
-            created_by?: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            created_at: string;
-            expires_at: string | null;
-            last_used_at: string | null;
-            replaced_by: string | null;
-        };
-        /**
-         * @example {
-         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
-         *       "name": "CI pipeline",
-         *       "prefix": "dsk_7Hq2",
-         *       "last_four": "x9Qe",
-         *       "scopes": [
-         *         "demos:read",
-         *         "demos:write"
-         *       ],
-         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
-         *       "created_by": "ada@example.com",
-         *       "created_at": "2026-11-21T11:00:00.000Z",
-         *       "expires_at": null,
-         *       "last_used_at": null,
-         *       "replaced_by": null,
-         *       "key": "dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe"
-         *     }
-         */
-        CreatedApiKey: {
-            id: string;
-            name: string;
-            /** @description First characters of the key, to recognise it. */
-            prefix: string;
-            last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
-            member_id: string;
-            /** @description E-mail of the member who owns the key. */
-            created_by?: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            created_at: string;
-            expires_at: string | null;
-            last_used_at: string | null;
-            replaced_by: string | null;
-            /** @description The key itself. Shown only in this response: store it now. */
-            key: string;
-        };
-        /**
-         * @example {
          *       "id": "aud_01jd3k7q9x8v2m4n6p0r5s7t9w",
          *       "action": "member.role_changed",
          *       "actor": {
@@ -2045,6 +1968,83 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
+         *       "name": "CI pipeline",
+         *       "prefix": "dsk_7Hq2",
+         *       "last_four": "x9Qe",
+         *       "scopes": [
+         *         "demos:read",
+         *         "demos:write"
+         *       ],
+         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "created_by": "ada@example.com",
+         *       "created_at": "2026-11-21T11:00:00.000Z",
+         *       "expires_at": null,
+         *       "last_used_at": "2026-11-25T07:45:12.000Z",
+         *       "replaced_by": null
+         *     }
+         */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description First characters of the key, to recognise it. */
+            prefix: string;
+            last_four: string;
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            member_id: string;
+            /** @description E-mail of the member who owns the key. */
+            created_by?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            expires_at: string | null;
+            last_used_at: string | null;
+            replaced_by: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
+         *       "name": "CI pipeline",
+         *       "prefix": "dsk_7Hq2",
+         *       "last_four": "x9Qe",
+         *       "scopes": [
+         *         "demos:read",
+         *         "demos:write"
+         *       ],
+         *       "member_id": "mem_01jd3k6z1a4b7c0d3e6f9g2h5j",
+         *       "created_by": "ada@example.com",
+         *       "created_at": "2026-11-21T11:00:00.000Z",
+         *       "expires_at": null,
+         *       "last_used_at": null,
+         *       "replaced_by": null,
+         *       "key": "dsk_7Hq2mV9pL4tR8sK1wN6yB3cF0gJ5hD2zX7aQ4eU8iOx2Kf3Tx9Qe"
+         *     }
+         */
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            /** @description First characters of the key, to recognise it. */
+            prefix: string;
+            last_four: string;
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            member_id: string;
+            /** @description E-mail of the member who owns the key. */
+            created_by?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            expires_at: string | null;
+            last_used_at: string | null;
+            replaced_by: string | null;
+            /** @description The key itself. Shown only in this response: store it now. */
+            key: string;
         };
         /**
          * @example {
@@ -2688,7 +2688,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -2721,7 +2721,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -2796,7 +2796,7 @@ export interface components {
             }[];
             scopes: {
                 /** @enum {string} */
-                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write";
+                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read";
                 description: string;
                 /** @description The roles for which the scope allows anything: rights are scopes ∩ role. */
                 roles: ("admin" | "editor" | "viewer")[];
@@ -2872,7 +2872,7 @@ export interface components {
                 id: string;
                 email: string;
             };
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -6031,7 +6031,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
                     expires_at?: string | null;
                 };
             };
@@ -10043,7 +10043,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     redirect_uris: string[];
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
                     /**
                      * @description A public client (single-page or native app) gets no secret and must use PKCE.
                      * @default false
@@ -11072,8 +11072,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test. */
-                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test, audit.entry. */
+                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description Signing secret. Omit it to have one generated (`whsec_...`), returned once in the creation response. The HMAC key is the UTF-8 bytes of this string. */
                     secret?: string;
                 };
@@ -11369,8 +11369,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url?: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test. */
-                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test, audit.entry. */
+                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description false disables the webhook; true re-enables it and resets its failure count. */
                     active?: boolean;
                 };
@@ -14313,6 +14313,8 @@ export interface operations {
                 start_date?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
+                /** @description Pulls the log as a feed instead of pages: the entries after this entry id (or from the oldest kept, for `start`), oldest first, `per_page` at most, with the id to send next in `meta.next`. Polling with it never skips nor repeats an entry (docs/audit-log.md, "Pulling into a SIEM"). Not with `page`. */
+                after?: "start" | string;
             };
             header?: never;
             path?: never;
@@ -14334,6 +14336,11 @@ export interface operations {
                             total: number;
                             page: number;
                             per_page: number;
+                            /**
+                             * @description With `after` only: the `after` of the next poll, the last entry of this page, or the `after` sent when nothing new is ready.
+                             * @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w
+                             */
+                            next?: string;
                         };
                     };
                 };

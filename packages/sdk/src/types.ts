@@ -156,6 +156,17 @@ export type CompanyAnalytics = Schemas['CompanyAnalytics'];
  */
 export type Webhook = Schemas['Webhook'];
 /**
+ * One audit log entry: who did what to which record, when and from where (`GET /v1/audit-log`, scope
+ * `audit:read`, admins only), and the `data` of an `audit.entry` webhook event.
+ *
+ * @example
+ * ```ts
+ * import type { AuditEntry } from '@demoshare/sdk';
+ * const line = (e: AuditEntry) => `${e.created_at} ${e.actor.label} ${e.action} ${e.target.label ?? ''}`;
+ * ```
+ */
+export type AuditEntry = Schemas['AuditEntry'];
+/**
  * A webhook with its `secret` and `standard_webhooks_secret`: the answer of create and rotate-secret, the
  * only time the secret is shown.
  *
