@@ -5,8 +5,11 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 /**
  * Which IP addresses a server-side fetch of a user-given URL may reach: public unicast only. Loopback,
  * private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, unspecified, multicast,
- * reserved, and IPv6 forms that embed an IPv4 address (mapped, 6to4, Teredo, NAT64) are refused, unless
- * the operator opened a range with ALLOW_PRIVATE_NETWORK_CIDRS (local development and tests).
+ * reserved, IPv6 forms that embed an IPv4 address (IPv4-compatible ::a.b.c.d, 6to4, Teredo, NAT64; a
+ * mapped ::ffff:a.b.c.d is judged as its IPv4 address) and IPv6 outside global unicast 2000::/3 are
+ * refused, unless the operator opened a range with ALLOW_PRIVATE_NETWORK_CIDRS (local development and
+ * tests). The same judgement serves the syntax check of IP literals and the connect-time check of DNS
+ * answers (SafeFetch).
  */
 export class AddressPolicy {
   private readonly allowed: Cidr[];
