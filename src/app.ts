@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNotFound(app);
-  registerOverloadGuard(app, config.MAX_EVENT_LOOP_DELAY);
+  registerOverloadGuard(app, config.MAX_EVENT_LOOP_DELAY, kernel.clock);
   // Hooks on every request take a callback rather than returning a promise: one microtask less each.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

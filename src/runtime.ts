@@ -103,7 +103,8 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
     opened.push(() => queue.stop());
     await queue.start((error) => log.error({ err: error }, 'job queue error'));
     const { app, ctx } = await buildApp({
-      config,
+      // A worker answers no requests, so it has none to shed: its loop is busy with jobs by design.
+      config: role === 'worker' ? { ...config, MAX_EVENT_LOOP_DELAY: 0 } : config,
       database,
       secretKey,
       queue,

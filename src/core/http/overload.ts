@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-handler';
 
@@ -14,8 +15,9 @@ const RESOLUTION_MS = 10;
  */
 export const SUSTAINED_SAMPLES = 3;
 /**
- * Nothing is refused this long after the server is ready: the first requests compile the code of every
- * route they reach and fill the database pool, which lags the loop without any queue behind it.
+ * Nothing is refused this long after the server is ready (by the app's clock, which tests move): the first
+ * requests compile the code of every route they reach and fill the database pool, which lags the loop
+ * without any queue behind it.
  */
 export const WARM_UP_MS = 10_000;
 
@@ -50,7 +52,7 @@ declare module 'fastify' {
  * Start and end are logged once each, with the delays measured; a refused request is not logged on its own
  * (the request log has its 503), since refusing must stay cheaper than serving.
  */
-export function registerOverloadGuard(app: FastifyInstance, maxDelayMs: number) {
+export function registerOverloadGuard(app: FastifyInstance, maxDelayMs: number, clock: Clock) {
   if (maxDelayMs <= 0) return;
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   let timer: NodeJS.Timeout | undefined;
@@ -82,7 +84,7 @@ export function registerOverloadGuard(app: FastifyInstance, maxDelayMs: number) 
       return;
     }
     // Lag while warming up is not counted towards the samples in a row either.
-    if (now - readyAt < WARM_UP_MS) return;
+    if (clock.now().getTime() - readyAt < WARM_UP_MS) return;
     above.push(rounded);
     if (shedding || above.length < SUSTAINED_SAMPLES) return;
     shedding = { since: now, refused: 0 };
@@ -93,7 +95,8 @@ export function registerOverloadGuard(app: FastifyInstance, maxDelayMs: number) 
     );
   };
   app.addHook('onReady', (done) => {
-    readyAt = sampledAt = performance.now();
+    readyAt = clock.now().getTime();
+    sampledAt = performance.now();
     histogram.enable();
     timer = setInterval(sample, SAMPLE_MS).unref();
     app.log.info(
