@@ -84,9 +84,9 @@ export function registerOverloadGuard(app: FastifyInstance, maxDelayMs: number, 
       return;
     }
     // Lag while warming up is not counted towards the samples in a row either.
-    if (clock.now().getTime() - readyAt < WARM_UP_MS) return;
+    if (shedding || clock.now().getTime() - readyAt < WARM_UP_MS) return;
     above.push(rounded);
-    if (shedding || above.length < SUSTAINED_SAMPLES) return;
+    if (above.length < SUSTAINED_SAMPLES) return;
     shedding = { since: now, refused: 0 };
     app.log.warn(
       { delaysMs: above, thresholdMs: maxDelayMs, aboveForMs: above.length * SAMPLE_MS },
