@@ -194,6 +194,27 @@ describe('SDK with an API key, against a running server', () => {
     expect(await client.oauthApps.list().toArray()).toEqual([]);
   });
 
+  it('reads the audit log with a key carrying audit:read: pages newest first, and a feed polled to the end', async () => {
+    // The client's own key is in the log.
+    const newest = await client.auditLog.list({ action: 'key.created', per_page: 1 }).firstPage();
+    expect(newest.data[0]).toMatchObject({ action: 'key.created', target: { type: 'api_key' } });
+    const seen: string[] = [];
+    let cursor = 'start';
+    for (;;) {
+      const { entries, next, ready } = await client.auditLog.poll(cursor, { perPage: 3 });
+      expect(ready).toBeGreaterThanOrEqual(entries.length);
+      seen.push(...entries.map((e) => e.id));
+      if (entries.length === 0) {
+        expect(next).toBe(cursor);
+        break;
+      }
+      cursor = next;
+    }
+    const all = await client.auditLog.list().toArray();
+    expect([...seen].sort()).toEqual(all.map((e) => e.id).sort());
+    expect(seen).toContain(newest.data[0]!.id);
+  });
+
   it('gives the typed openapi-fetch client underneath, with unwrap for its answers', async () => {
     const raw = await client.api.GET('/v1/demos', { params: { query: { per_page: 1 } } });
     expect(raw.response.status).toBe(200);

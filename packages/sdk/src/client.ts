@@ -2,6 +2,7 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import { apiOrigin, type OAuthCredentials, TokenManager } from './oauth.js';
 import type { ResourceContext } from './request.js';
 import { recordingsResource, teamResource, webhooksResource } from './resources/admin.js';
+import { auditLogResource } from './resources/audit-log.js';
 import { demosResource, hotspotsResource, stepsResource } from './resources/demos.js';
 import { oauthAppsResource } from './resources/oauth-apps.js';
 import { analyticsResource, sharesResource, viewsResource } from './resources/sharing.js';
@@ -95,6 +96,7 @@ export function createClient(options: ClientOptions) {
     team: teamResource(ctx),
     recordings: recordingsResource(ctx),
     oauthApps: oauthAppsResource(ctx),
+    auditLog: auditLogResource(ctx),
   };
 }
 

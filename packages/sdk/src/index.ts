@@ -58,6 +58,7 @@ export {
 } from './oauth.js';
 export { type ListMeta, type Page, PageIterator, type PageQuery } from './pagination.js';
 export { unwrap } from './request.js';
+export type { AuditFeedPage } from './resources/audit-log.js';
 export type { NewStep, StepImage } from './resources/demos.js';
 export type { RetryOptions } from './transport.js';
 export type {
