@@ -34,7 +34,14 @@ const isControl = (c: string) => {
 };
 
 /** CSSOM "serialize an identifier", with `<` hex-escaped. */
+const PLAIN_IDENTIFIER = /^(?:-?[a-zA-Z_]|--)[a-zA-Z0-9_-]*$/;
+const PLAIN_NAME = /^[a-zA-Z0-9_-]+$/;
+/** No quote, backslash, `<` or control character: nothing to escape. */
+const PLAIN_STRING = /^[^"\\<\p{Cc}]*$/u;
+
 export function identifier(value: string): string {
+  // Most names are plain ASCII and are written as they are.
+  if (value !== '--' && PLAIN_IDENTIFIER.test(value)) return value;
   const chars = [...value];
   if (chars.length === 1 && chars[0] === '-') return '\\-';
   // `--` then `>` would read as `-->` (CDC), which the serialisation table of the spec misses.
@@ -52,6 +59,7 @@ export function identifier(value: string): string {
 
 /** A hash's name: any name code point as it is, so `#123` stays the colour it was. */
 function name(value: string): string {
+  if (PLAIN_NAME.test(value)) return value;
   let out = '';
   for (const c of value) {
     if (c === '\0') out += '\uFFFD';
@@ -64,6 +72,7 @@ function name(value: string): string {
 
 /** CSSOM "serialize a string", double-quoted, with `<` hex-escaped. */
 export function string(value: string): string {
+  if (PLAIN_STRING.test(value)) return `"${value}"`;
   let out = '"';
   for (const c of value) {
     if (c === '\0') out += '\uFFFD';
