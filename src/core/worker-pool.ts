@@ -141,6 +141,8 @@ export class WorkerPool<T extends TaskTable> {
         this.drain();
         return;
       }
+      // An answer that arrives after the budget ended its task is dropped with it.
+      if (!slot.job) return;
       this.completed++;
       this.finish(slot, (job) => (message.ok ? job.resolve(message.value) : job.reject(fromWire(message.error))));
       this.drain();
