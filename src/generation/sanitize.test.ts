@@ -97,6 +97,20 @@ describe('sanitizeDocument', () => {
     expect(html).toContain('https://cdn.example/ok.png');
   });
 
+  it('keeps style text only where HTML and SVG parsing read it alike (character references)', () => {
+    const html = clean(
+      // htmlparser2 keeps this style in the SVG (and writes its quotes as &quot;); a browser leaves the
+      // SVG at </p> and reads the text raw, where the quoted url would be a url.
+      '<svg></p><style>.a{content:"x url(http://127.0.0.1/b) y"}</style></svg>' +
+        '<svg><style>.c{fill:url(#g)}</style></svg>' +
+        '<math><mtext><table><mglyph><style>a{b:&quot;;c:"url(http://127.0.0.1/c) "}</style></mglyph></table></mtext></math>',
+      '<style>.d{&:hover{color:red}}</style>',
+    );
+    expect(html).not.toContain('127.0.0.1');
+    expect(html).toContain('<style>.c{fill:url(#g)}</style>');
+    expect(html).toContain('<style>.d{&:hover{color:red}}</style>');
+  });
+
   it('drops hidden inputs, which carry tokens rather than anything a viewer sees', () => {
     const html = clean('<form><input type="hidden" name="csrf" value="secret-token"><input name="email"></form>');
     expect(html).not.toContain('secret-token');

@@ -1,5 +1,7 @@
 import { type ChildNode, type Document, Element, isTag, isText, type ParentNode, Text } from 'domhandler';
-import { appendChild, getAttributeValue, prependChild, removeElement } from 'domutils';
+import render from 'dom-serializer';
+import { appendChild, getAttributeValue, prependChild, removeElement, textContent } from 'domutils';
+import { parseDocument } from 'htmlparser2';
 import { findFirst, forEachElement } from './dom-walk';
 import { cleanDeclarations, cleanStylesheet, cleanValue } from './snapshot-css';
 
@@ -146,7 +148,23 @@ function rewriteStyleText(el: Element, baseUrl: string, mayReach: (url: string) 
   const css = el.children.map((child) => (isText(child) ? child.data : '')).join('');
   for (const child of [...el.children]) removeElement(child);
   const clean = cssForStyleElement(absolutizeCss(css, baseUrl, mayReach));
-  if (clean !== '') appendChild(el, new Text(clean));
+  if (clean !== '' && readsAsWritten(el, clean)) appendChild(el, new Text(clean));
+}
+
+/**
+ * A style element's text is raw in HTML, but markup in SVG and MathML: there dom-serializer writes
+ * `&"'<>` as character references and a browser decodes them. htmlparser2 and the viewer's browser can
+ * disagree about which of the two an element is in (`<svg></p><style>` is SVG to one, HTML to the
+ * other), so the cleaned text is kept only if it reads the same either way.
+ */
+function readsAsWritten(el: Element, css: string): boolean {
+  for (let p = el.parent; p && isTag(p); p = p.parent) {
+    if (p.name === 'svg' || p.name === 'math') {
+      const written = render(new Element('svg', {}, [new Element('style', {}, [new Text(css)])]), { encodeEntities: 'utf8' });
+      return written === `<svg><style>${css}</style></svg>`;
+    }
+  }
+  return textContent(parseDocument(`<p>${css}`)) === css;
 }
 
 function documentBase(doc: Document, pageUrl: string): string {

@@ -253,6 +253,9 @@ function cleanStatements(root: Node[], ctx: Context, stylesheet: boolean): void 
   }
 }
 
+/** An address that reads back as the same url token unquoted: no space, quote, parenthesis, escape or `&<>`. */
+const PLAIN_ADDRESS = /^[A-Za-z0-9\-._~:/?#[\]@!$*+,;=%]+$/;
+
 /** Writes the component values back as canonical text (css-serialize.ts), iteratively. */
 function write(nodes: Node[]): string {
   const out: string[] = [];
@@ -279,7 +282,12 @@ function write(nodes: Node[]): string {
     if ('close' in item) {
       put(item.close, item.close);
     } else if (item.kind === 'token') {
-      if (item.address !== undefined && item.token[0] === TokenType.URL) {
+      if (item.address !== undefined && item.token[0] === TokenType.URL && PLAIN_ADDRESS.test(item.address)) {
+        // Unquoted as it came, when nothing in it needs a quote: `fill:url(#g)` in an SVG style stays free
+        // of the quotes that SVG text would carry as character references (sanitize.ts).
+        put(`url(${item.address})`, 'function');
+        put('', ')');
+      } else if (item.address !== undefined && item.token[0] === TokenType.URL) {
         put('url(', 'function');
         put(string(item.address), 'string');
         put(')', ')');
