@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/core/errors';
 import { engine } from './helpers/database';
 import { changedTables, type FingerprintIgnore, fingerprinter } from './helpers/db-fingerprint';
-import { type Operation, operationsOf, type Plan, planArbitrary, resolvePlan } from './helpers/fuzz-requests';
+import { type Operation, operationsOf, type Plan, planArbitrary, resolvePlan, shapePlans } from './helpers/fuzz-requests';
 import { buildWorld, type World, worldKey } from './helpers/fuzz-world';
 import { schemaArbitrary } from './helpers/schema-arbitrary';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
@@ -39,8 +39,8 @@ const MAY_CHANGE_WHEN_REJECTED: FingerprintIgnore = {
   share_access_log: '*',
 };
 
-/** The OAuth endpoints answer errors in RFC 6749 form, not in the envelope. */
-const RFC6749 = new Set(['/v1/oauth/token', '/v1/oauth/revoke']);
+/** The OAuth endpoints answer errors in RFC 6749 form (RFC 7591's for registration), not in the envelope. */
+const RFC6749 = new Set(['/v1/oauth/token', '/v1/oauth/revoke', '/v1/oauth/register']);
 
 // Reads first, then what adds and edits, then what replaces (PUT /v1/demos/{id}/steps gives the steps new
 // ids), then deletions, deepest first (a hotspot before its step before its demo), and signing out last: an
@@ -67,7 +67,14 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
     const many = 1_000_000;
     t = await createTestApp({
       // A small body limit makes "too large" cheap to reach.
-      config: { RATE_LIMIT_PER_MINUTE: many, RATE_LIMIT_PUBLIC_PER_MINUTE: many, VIEWER_RATE_LIMIT_PER_MINUTE: many, BODY_LIMIT: 65_536 },
+      // Dynamic registration is on so that its endpoint is fuzzed too.
+      config: {
+        RATE_LIMIT_PER_MINUTE: many,
+        RATE_LIMIT_PUBLIC_PER_MINUTE: many,
+        VIEWER_RATE_LIMIT_PER_MINUTE: many,
+        BODY_LIMIT: 65_536,
+        OAUTH_DYNAMIC_REGISTRATION: true,
+      },
     });
     const served = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     doc = served.json();
@@ -176,7 +183,17 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
         if (changed.length > 0) throw new Error(`${where} (${body.error?.code ?? body.error}) but changed ${changed.join(', ')}`);
       }
 
+      let shapes = 0;
       for (const [index, op] of operations.entries()) {
+        // The shapes first: registration allows 10 attempts an hour per address, and they must reach the handler.
+        for (const { shape, plan } of shapePlans(op, SEED + index)) {
+          shapes++;
+          try {
+            await check(op, plan);
+          } catch (error) {
+            failures.push({ operation: `${op.method} ${op.path} (${shape})`, plan, error: String((error as Error)?.message ?? error) });
+          }
+        }
         const result = await fc.check(
           fc.asyncProperty(planArbitrary(op), (plan) => check(op, plan)),
           { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
@@ -188,7 +205,7 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
       const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       console.log(
         `fuzz (${engine}): ${operations.length} operations, ${requests} requests (${rejected} refused) in ${seconds(performance.now() - started)} ` +
-          `(${seconds(fingerprintMs)} of it fingerprinting the database), seed ${SEED}, ${RUNS} runs each, ${failures.length} failing operations`,
+          `(${seconds(fingerprintMs)} of it fingerprinting the database), seed ${SEED}, ${RUNS} runs each and ${shapes} shapes, ${failures.length} failures`,
       );
       // Not a failure (a generated body can miss what a handler wants beyond its schema), but worth a look.
       const neverAccepted = operations.map((op) => `${op.method} ${op.path}`).filter((name) => !accepted.has(name));

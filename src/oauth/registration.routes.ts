@@ -55,7 +55,10 @@ const registrationBody = z
       if (found) ctx.addIssue({ code: 'custom', path: found.path, message: found.message });
     }
   })
-  .meta({ id: 'OAuthClientMetadata' });
+  .meta({
+    id: 'OAuthClientMetadata',
+    examples: [{ client_name: 'My assistant', redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none' }],
+  });
 
 const registrationResponse = z
   .object({

@@ -93,6 +93,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
           'may also come as HTTP Basic. Access tokens live 1 hour; refresh tokens are single use (each refresh ' +
           'returns a new one; reusing one revokes the authorisation) and live 60 days. Errors follow RFC 6749.',
         body: tokenForm,
+        consumes: [FORM],
         response: { 200: tokenResponse, 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
       },
     },
@@ -138,6 +139,7 @@ export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) 
           'Form parameters: token (an access or refresh token), token_type_hint, and client credentials. ' +
           'Revoking a refresh token ends the whole authorisation. Answers 200 whether or not the token existed.',
         body: revokeForm,
+        consumes: [FORM],
         response: { 200: z.object({}).meta({ examples: [{}] }), 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema },
       },
     },

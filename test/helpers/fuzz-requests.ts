@@ -17,9 +17,14 @@ interface Parameter {
   schema: JsonSchema;
 }
 
+interface MediaType {
+  schema: JsonSchema;
+  examples?: Record<string, { value: unknown }>;
+}
+
 interface RawOperation {
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, unknown>;
   security?: Array<Record<string, string[]>>;
 }
@@ -31,8 +36,30 @@ export interface Operation {
   access: 'public' | 'session' | 'scope';
   scope?: string;
   parameters: Parameter[];
+  /** The body's schema, its `$ref`s inlined. */
   body?: JsonSchema;
+  /** How the body travels: JSON, or an HTML form (the OAuth token and revocation endpoints). */
+  bodyType?: 'json' | 'form';
+  /** The body the document shows as an example: a request the handler takes, which the shapes start from. */
+  bodyExample?: unknown;
+  /** Takes client credentials as HTTP Basic: a form with client_secret, which RFC 6749 §2.3.1 pairs with Basic. */
+  basicAuth: boolean;
   statuses: Set<string>;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** `schema` with every local `$ref` replaced by what it names (the document's schemas have no cycles). */
+function inline(schema: unknown, doc: unknown, depth = 0): unknown {
+  if (depth > 50 || schema === null || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map((item) => inline(item, doc, depth + 1));
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    let node = doc as Record<string, unknown>;
+    for (const part of ref.slice(2).split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown>;
+    return inline(node, doc, depth + 1);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value, doc, depth + 1)]));
 }
 
 export function operationsOf(doc: { paths: Record<string, Record<string, RawOperation>> }): Operation[] {
@@ -41,13 +68,20 @@ export function operationsOf(doc: { paths: Record<string, Record<string, RawOper
     for (const [method, op] of Object.entries(methods)) {
       const security = op.security ?? [];
       const scope = security.find((s) => s.bearerAuth)?.bearerAuth?.[0];
+      const content = op.requestBody?.content ?? {};
+      const bodyType = content['application/json'] ? 'json' : content[FORM] ? 'form' : undefined;
+      const media = bodyType && content[bodyType === 'json' ? 'application/json' : FORM];
+      const body = media ? (inline(media.schema, doc) as JsonSchema) : undefined;
       operations.push({
         method: method.toUpperCase(),
         path,
         access: security.length === 0 ? 'public' : scope ? 'scope' : 'session',
         scope,
         parameters: op.parameters ?? [],
-        body: op.requestBody?.content['application/json']?.schema,
+        body,
+        bodyType,
+        bodyExample: media ? (Object.values(media.examples ?? {})[0]?.value ?? (body as { examples?: unknown[] }).examples?.[0]) : undefined,
+        basicAuth: bodyType === 'form' && !!body?.properties?.client_secret,
         statuses: new Set(Object.keys(op.responses)),
       });
     }
@@ -68,6 +102,8 @@ export interface Plan {
   query: Array<[string, string]>;
   /** Header parameters; `content-digest: "valid"` is computed from the body when sent. */
   headers: Record<string, string>;
+  /** An Authorization header sent instead of the credential's (malformed HTTP Basic). */
+  authorization?: string;
   body: Body;
   /** `default`: what a client sends with this body (application/json for JSON); undefined: none. */
   contentType: string | undefined;
@@ -92,6 +128,36 @@ const ODD_PATH_VALUES: PathValue[] = [
 const ODD_STRINGS = ['a\u0000b', '\ud800', 'x\udc25', '\ufeff\u202e\u200b', '🙂'.repeat(300), `a${'🙂'.repeat(300)}`, ' '];
 
 const ODD_QUERY_VALUES = ['', 'abc', '-1', '0', '1.5', '1e309', '2147483648', '99999999999999999999', 'x'.repeat(5000), 'nul\u0000', '🙂', '\ud800', 'true', '[]'];
+
+/**
+ * Dates for date parameters that PostgreSQL or JavaScript cannot take (year 0, five-digit years, an offset
+ * that carries a day in range past either end) or that do not exist: each once a 500.
+ */
+export const ODD_DATES = [
+  '0000-01-01',
+  '0000-01-01T00:00:00Z',
+  '10000-01-01',
+  '+010000-01-01T00:00:00Z',
+  '9999-12-31T23:00:00-05:00',
+  '1969-12-31',
+  '2026-02-30',
+  '2026-13-01',
+  '2026-11-21T25:00:00Z',
+];
+
+/** Authorization headers that are not HTTP Basic credentials, for endpoints that take Basic: each once a 500 or worse. */
+export const MALFORMED_BASIC = [
+  `Basic ${Buffer.from('%zz:x').toString('base64')}`,
+  `Basic ${Buffer.from('app_x%00:x').toString('base64')}`,
+  `Basic ${Buffer.from('app_x:%ed%a0%80').toString('base64')}`,
+  `Basic ${Buffer.from('app_\u0000x:y').toString('base64')}`,
+  `Basic ${Buffer.from([0x61, 0xff, 0x3a, 0x62]).toString('base64')}`,
+  `Basic ${Buffer.from('no-colon').toString('base64')}`,
+  'Basic !!!not-base64!!!',
+  'Basic',
+];
+
+const isDateSchema = (schema: JsonSchema) => /"format":"date(?:-time)?"/.test(JSON.stringify(schema));
 
 const RAW_BODIES = ['', 'not json', 'null', '[]', '"text"', '42', '{"unterminated": ', '{"__proto__": {"admin": true}}', '\u0000\u0001', '{"a":1,"a":2}'];
 
@@ -126,6 +192,7 @@ function queryArbitrary(op: Operation): fc.Arbitrary<Array<[string, string]>> {
     fc.oneof(
       { weight: 4, arbitrary: schemaArbitrary(p.schema).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) },
       { weight: 1, arbitrary: fc.constantFrom(...ODD_QUERY_VALUES) },
+      ...(isDateSchema(p.schema) ? [{ weight: 1, arbitrary: fc.constantFrom(...ODD_DATES) }] : []),
     );
   const entries = params.map((p) =>
     p.required ? one(p).map((v) => [[p.name, v]] as Array<[string, string]>) : fc.option(one(p), { freq: 2 }).map((v) => (v === null ? [] : [[p.name, v] as [string, string]])),
@@ -238,6 +305,7 @@ export function planArbitrary(op: Operation): fc.Arbitrary<Plan> {
     query: queryArbitrary(op),
     headers: headersArbitrary(op),
     body: bodyArbitrary(op),
+    authorization: op.basicAuth ? fc.option(fc.constantFrom(...MALFORMED_BASIC), { freq: 3, nil: undefined }) : fc.constant(undefined),
     contentType: fc.oneof(
       { weight: 10, arbitrary: fc.constant<string | undefined>('default') },
       { weight: 2, arbitrary: fc.constantFrom<string | undefined>(...WRONG_TYPES) },
@@ -281,13 +349,75 @@ export function resolvePlan(op: Operation, plan: Plan, resolver: Resolver): Inje
   });
   const query = plan.query.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
   let payload: string | undefined;
-  if (plan.body.kind === 'json') payload = JSON.stringify(plan.body.value);
+  if (plan.body.kind === 'json') payload = op.bodyType === 'form' ? formEncoded(plan.body.value) : JSON.stringify(plan.body.value);
   else if (plan.body.kind === 'text') payload = plan.body.text;
   const headers: Record<string, string> = { ...resolver.credential(plan.credential, op) };
+  if (plan.authorization !== undefined) headers.authorization = plan.authorization;
   for (const [name, value] of Object.entries(plan.headers)) {
     headers[name] = value === 'valid' && name === 'content-digest' ? `sha-256=:${createHash('sha256').update(payload ?? '').digest('base64')}:` : value;
   }
-  const type = plan.contentType === 'default' ? (payload !== undefined ? 'application/json' : undefined) : plan.contentType;
+  const type = plan.contentType === 'default' ? (payload !== undefined ? (op.bodyType === 'form' ? FORM : 'application/json') : undefined) : plan.contentType;
   if (type) headers['content-type'] = type;
   return { method: op.method as InjectOptions['method'], url: query ? `${url}?${query}` : url, headers, ...(payload !== undefined ? { payload } : {}) };
+}
+
+/** A form body of an object's members (values that are not strings as JSON); anything else as JSON, which a form endpoint must refuse. */
+function formEncoded(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
+  const entries = Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]);
+  return new URLSearchParams(entries).toString();
+}
+
+/** The paths of the strings in `value` (object members and array items, at any depth). */
+function stringPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
+  if (typeof value === 'string') return [path];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => stringPaths(item, [...path, Array.isArray(value) ? Number(key) : key]));
+}
+
+function withString(value: unknown, path: Array<string | number>, replace: (s: string) => string): unknown {
+  if (path.length === 0) return replace(value as string);
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[path[0]!] = withString(copy[path[0]!], path.slice(1), replace);
+  return copy;
+}
+
+/**
+ * Requests of shapes that once found a 500, each sent once per operation besides the random runs, so that
+ * a fixed seed cannot miss them: every odd date in each date parameter, every malformed HTTP Basic header
+ * where Basic is taken, and a NUL appended to each string of the body (its documented example, or a sample).
+ * Each starts from a request the handler takes: the usual credential, the world's records, valid headers.
+ */
+export function shapePlans(op: Operation, seed: number): Array<{ shape: string; plan: Plan }> {
+  const usual: Credential = op.access === 'session' ? 'session' : op.access === 'scope' ? 'admin-key' : 'none';
+  const headers = Object.fromEntries(op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, 'valid']));
+  const value = op.body ? (op.bodyExample ?? fc.sample(schemaArbitrary(op.body), { seed, numRuns: 1 })[0]) : undefined;
+  const base: Plan = {
+    credential: usual,
+    path: {},
+    query: [],
+    headers,
+    body: op.body ? { kind: 'json', mutation: 'example', value } : { kind: 'none' },
+    contentType: 'default',
+  };
+  const shapes: Array<{ shape: string; plan: Plan }> = [];
+  for (const p of op.parameters.filter((q) => q.in === 'query' && isDateSchema(q.schema))) {
+    for (const date of ODD_DATES) shapes.push({ shape: `${p.name}=${date}`, plan: { ...base, query: [[p.name, date]] } });
+  }
+  if (op.basicAuth) {
+    // The client's credentials in the header only, as a client using Basic sends them.
+    const { client_id: _id, client_secret: _secret, ...rest } = (value ?? {}) as Record<string, unknown>;
+    const body: Body = { kind: 'json', mutation: 'example without client credentials', value: rest };
+    for (const authorization of MALFORMED_BASIC) shapes.push({ shape: `Authorization: ${authorization}`, plan: { ...base, body, authorization } });
+  }
+  if (op.body) {
+    for (const path of stringPaths(value)) {
+      const field = path.join('.');
+      shapes.push({
+        shape: `a NUL in ${field}`,
+        plan: { ...base, body: { kind: 'json', mutation: `a NUL in ${field}`, value: withString(value, path, (s) => `${s}\u0000`) } },
+      });
+    }
+  }
+  return shapes;
 }
