@@ -10763,7 +10763,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/x-www-form-urlencoded": {
                     grant_type: string;
                     code?: string;
                     redirect_uri?: string;
@@ -10867,7 +10867,7 @@ export interface operations {
                  *       "client_id": "app_01jd3p1a3b5c7d9e1f3g5h7j9k"
                  *     }
                  */
-                "application/json": {
+                "application/x-www-form-urlencoded": {
                     token: string;
                     token_type_hint?: string;
                     client_id?: string;
