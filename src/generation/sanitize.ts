@@ -26,7 +26,7 @@ export function sanitizeDocument(
       if (!el.attribs.href) return false;
       stylesheets.push(el);
     }
-    if (el.name === 'style') rewriteStyleText(el, baseUrl, mayReach);
+    if (el.name === 'style' && !rewriteStyleText(el, baseUrl, mayReach)) return false;
     return true;
   });
   removeNonContent(doc);
@@ -143,12 +143,18 @@ export function cssForStyleElement(css: string): string {
   return css.replace(/</g, '\\3c ');
 }
 
-/** One text, cleaned whole: pieces cleaned one by one could join into a url the check never saw. */
-function rewriteStyleText(el: Element, baseUrl: string, mayReach: (url: string) => boolean): void {
+/**
+ * One text, cleaned whole: pieces cleaned one by one could join into a url the check never saw. False
+ * when nothing is left, and the element goes: an empty one inside SVG is written `<style/>`, which a
+ * browser that reads it as HTML takes as the start of a style element holding the rest of the page.
+ */
+function rewriteStyleText(el: Element, baseUrl: string, mayReach: (url: string) => boolean): boolean {
   const css = el.children.map((child) => (isText(child) ? child.data : '')).join('');
   for (const child of [...el.children]) removeElement(child);
   const clean = cssForStyleElement(absolutizeCss(css, baseUrl, mayReach));
-  if (clean !== '' && readsAsWritten(el, clean)) appendChild(el, new Text(clean));
+  if (clean === '' || !readsAsWritten(el, clean)) return false;
+  appendChild(el, new Text(clean));
+  return true;
 }
 
 /**

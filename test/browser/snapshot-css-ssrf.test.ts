@@ -10,7 +10,8 @@ import { bearer, type TestSession } from '../helpers/test-app';
 
 // A recorded snapshot whose CSS points at a listener on 127.0.0.1 in every way CSS can: escapes in the
 // function name, strings in image-set(), @import, @font-face, cross-fade(), a custom property put into
-// image-set() by var(), SVG presentation attributes and SVG style elements. The server runs with the
+// image-set() by var(), SVG presentation attributes and SVG style elements (one that HTML parsing ends the
+// SVG before, so that a quote written as &quot; for SVG would be read raw). The server runs with the
 // default address policy (no private range opened), so none of it may stay: the share page, the embed
 // and the editor must make the browser send the listener nothing. The same HTML shown raw, in the same
 // kind of frame, must reach it, so that the zero cannot come from payloads that never fetch.
@@ -63,6 +64,7 @@ ${box('a4', `background-image:image-set(&quot;${l}/hit/attribute-image-set&quot;
 <rect x="10" width="10" height="10" filter="u\\72l(${l}/hit/svg-attribute-filter#f)" mask="url(${l}/hit/svg-attribute-mask#m)"/>
 <rect x="20" width="10" height="10" fill="url(${l}/hit/svg-attribute-fill#p)" cursor="url(${l}/hit/svg-attribute-cursor), auto"/>
 </svg>
+<svg width="10" height="10"></p><style>.s1::after{content:"x url(${l}/hit/svg-breakout) y"}</style></svg>
 <h1 id="rendered">Rendered</h1>
 </body></html>`;
 }
