@@ -120,4 +120,15 @@ describe('HSTS when APP_URL is https', () => {
     }
     expect(HSTS).toBe('max-age=31536000');
   });
+
+  it('is on /mcp too, whose answers are written outside the onSend hooks', async () => {
+    const res = await w.t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...bearer(w.key), accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['strict-transport-security']).toBe(HSTS);
+  });
 });
