@@ -28,6 +28,8 @@ export interface DocumentWorkerData {
   allowPrivateNetworkCidrs: string;
 }
 
+const DOCUMENT_WORKER_MEMORY_MB = 1024;
+
 /** The pool of document workers a process runs; its threads start with the first task, not here. */
 export function createDocumentPool(
   config: Pick<Config, 'DOCUMENT_WORKERS' | 'DOCUMENT_QUEUE' | 'DOCUMENT_TASK_TIMEOUT' | 'ALLOW_PRIVATE_NETWORK_CIDRS'>,
@@ -37,6 +39,9 @@ export function createDocumentPool(
     size: config.DOCUMENT_WORKERS,
     maxQueue: config.DOCUMENT_QUEUE,
     timeoutMs: config.DOCUMENT_TASK_TIMEOUT,
+    // An 8 MB snapshot (RECORDING_SNAPSHOT_MAX_BYTES) parses and cleans in about 300 MB: room for it, and a cap
+    // well under what one process should hold.
+    maxMemoryMb: DOCUMENT_WORKER_MEMORY_MB,
     data: { allowPrivateNetworkCidrs: config.ALLOW_PRIVATE_NETWORK_CIDRS } satisfies DocumentWorkerData,
     settings: { timeout: 'DOCUMENT_TASK_TIMEOUT', queue: 'DOCUMENT_QUEUE' },
   });

@@ -13,6 +13,11 @@ export interface WorkerPoolOptions {
   maxQueue: number;
   /** How long a task may run once a thread has it; past it the thread is ended and replaced. */
   timeoutMs: number;
+  /**
+   * The old-generation heap of each thread, in MB: a document that needs more ends its thread (413), where
+   * without a cap it would grow the whole process's memory until the operating system killed it.
+   */
+  maxMemoryMb: number;
   /** Given to the entry module as `workerData.data`. */
   data?: unknown;
   /** The settings named in errors: the time budget's and the queue's. */
@@ -131,7 +136,10 @@ export class WorkerPool<T extends TaskTable> {
   }
 
   private spawn(): void {
-    const worker = new Worker(BOOT, { workerData: { entry: this.options.entry.href, data: this.options.data } });
+    const worker = new Worker(BOOT, {
+      workerData: { entry: this.options.entry.href, data: this.options.data },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxMemoryMb },
+    });
     const slot: Slot = { worker, ready: false };
     this.slots.add(slot);
     worker.unref();
@@ -148,9 +156,9 @@ export class WorkerPool<T extends TaskTable> {
       this.drain();
     });
     let failure: Error | undefined;
-    worker.on('error', (error) => {
+    worker.on('error', (error: NodeJS.ErrnoException) => {
       failure = new Error(`a worker thread failed: ${error.message}`, { cause: error });
-      this.finish(slot, (job) => job.reject(failure));
+      this.finish(slot, (job) => job.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.overMemory(job.options) : failure));
     });
     worker.on('exit', () => {
       this.slots.delete(slot);
@@ -190,6 +198,13 @@ export class WorkerPool<T extends TaskTable> {
     slot.timer = undefined;
     slot.worker.unref();
     settle(job);
+  }
+
+  private overMemory(options: RunOptions): AppError {
+    const limit = `${this.options.maxMemoryMb} MB`;
+    return new AppError('payload_too_large', `${options.what ?? 'The document'} needs more than ${limit} of memory to process: the limit is ${limit}`, {
+      details: [{ field: options.field ?? 'document', message: `must be processed within ${limit} of memory` }],
+    });
   }
 
   private overBudget(options: RunOptions): AppError {
