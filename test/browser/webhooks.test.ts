@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_KINDS } from '../../src/events/event-kinds';
 import { launchBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { uniqueEmail } from '../helpers/test-app';
@@ -125,7 +126,7 @@ describe.skipIf(!browser)('webhooks in the web app (Chromium)', () => {
 
     // The events: none is refused before anything is sent; Select all and back.
     await form.getByLabel('Select all').check();
-    expect(await form.locator('input[name=events]:checked').count()).toBe(12);
+    expect(await form.locator('input[name=events]:checked').count()).toBe(EVENT_KINDS.length);
     await form.getByLabel('Select all').uncheck();
     await form.getByRole('button', { name: 'Add webhook' }).click();
     await form.getByText('Choose at least one event').waitFor();
