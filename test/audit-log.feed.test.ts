@@ -1,7 +1,8 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../src/audit/actor';
 import { recordAudit } from '../src/audit/audit-recorder';
-import { engine } from './helpers/database';
+import { engine, TEST_DATABASE_URL } from './helpers/database';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
 interface Page {
@@ -128,6 +129,26 @@ describe('audit log feed: GET /v1/audit-log?after= (what a SIEM polls)', () => {
     const newest = (await admin.inject({ method: 'GET', url: '/v1/audit-log?per_page=2' })).json();
     expect(newest.meta.next).toBeUndefined();
     expect(newest.data.map((e: { id: string }) => e.id)).toEqual((await stored()).reverse().slice(0, 2));
+  });
+
+  // Transaction ids are the server's, not the database's: an open transaction of another database (another
+  // application, a pg_dump) writes nothing here and must not hold the feed back.
+  it.skipIf(engine !== 'postgres')('is not held back by a transaction left open in another database of the server', async () => {
+    const { cursor } = await drain('start');
+    const elsewhere = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('begin');
+      await elsewhere.query('select pg_current_xact_id()');
+      const id = await createKey('while another database waits');
+      const page = await poll(cursor);
+      expect(page.data.length).toBeGreaterThan(0);
+      const fed = await t.db.database.executeSql('select target_id from audit_log where id = any($1::text[])', [page.data.map((e) => e.id)]);
+      expect(fed.rows.map((r) => r.target_id)).toContain(id);
+    } finally {
+      await elsewhere.query('rollback').catch(() => {});
+      await elsewhere.end();
+    }
   });
 
   // PGlite has one connection: a transaction held open there holds every other query too.

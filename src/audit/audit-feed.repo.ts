@@ -11,11 +11,22 @@ export interface FeedPosition {
 }
 
 /**
- * The oldest transaction still running anywhere in the database. Every transaction below it has ended,
- * so every entry with a lower `tx_id` is committed (or gone with its rollback) and none can still appear;
- * anything still running or yet to start writes at or above it.
+ * The oldest transaction still running in this database (or, with none, the next one to start). Every
+ * transaction below it has ended, so every entry with a lower `tx_id` is committed (or gone with its
+ * rollback) and none can still appear; anything still running or yet to start writes at or above it.
+ * Transaction ids are shared by every database of a PostgreSQL server, and the snapshot's own xmin is the
+ * oldest running anywhere on it: another application's open transaction, or a pg_dump of another database,
+ * would hold the feed for as long as it ran. So the running ids (`pg_snapshot_xip`, 64-bit) are kept only
+ * where a backend of this database holds them (`pg_stat_activity.backend_xid`, their low 32 bits); only
+ * this database's transactions can write its audit log. A role sees its own backends' ids, and every
+ * writer of the log connects as the application's role.
  */
-const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+const horizon = sql`coalesce(
+  (select min(x::text::bigint) from pg_snapshot_xip(pg_current_snapshot()) as x
+    where x::text::bigint % 4294967296 in (
+      select backend_xid::text::bigint from pg_stat_activity
+       where datname = current_database() and backend_xid is not null)),
+  pg_snapshot_xmax(pg_current_snapshot())::text::bigint)`;
 
 /** The position of entry `id` of the workspace; undefined when it is not there (another workspace's, or past the retention). */
 export async function feedPosition(db: Executor, workspaceId: string, id: string): Promise<FeedPosition | undefined> {
