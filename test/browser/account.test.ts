@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpMailer } from '../../src/mail/mailer';
-import { launchBrowser } from '../helpers/browser';
+import { holdRequests, launchBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { decodeBody, startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { uniqueEmail } from '../helpers/test-app';
@@ -189,12 +189,26 @@ describe.skipIf(!browser)('account pages (Chromium)', () => {
     const email = uniqueEmail('notify');
     const page = await open(PHONE);
     await signUp(page, email);
+    // The sections above load after this one, as they may on a slow connection, and grow when they do.
+    const above = await holdRequests(page, /\/v1\/(account\/sessions|oauth\/authorizations)/);
     await page.goto(`${server.url}/account#notifications`);
     const mode = page.getByLabel('E-mail me');
     await mode.waitFor();
     expect(await mode.inputValue()).toBe('off');
-    // The section is scrolled to: the link in every notification e-mail lands on it.
-    await expect.poll(() => page.getByRole('heading', { name: 'Notifications' }).evaluate((h) => h.getBoundingClientRect().top)).toBeLessThan(400);
+    // The section is scrolled to, and stays there as the rest fills in: the link in every notification
+    // e-mail lands on it.
+    const heading = page.getByRole('heading', { name: 'Notifications' });
+    const top = () => heading.evaluate((h) => Math.round(h.getBoundingClientRect().top));
+    await expect.poll(top).toBeLessThan(400);
+    above.release();
+    await page.getByRole('table', { name: 'Your sessions' }).waitFor();
+    // Once the rest has filled in, the section is as high as the page lets it go: at the top, or with the
+    // page scrolled to its end (a page too short to scroll while the rest loaded left it lower, CI saw 449).
+    const placed = () =>
+      heading.evaluate(
+        (h) => h.getBoundingClientRect().top < 100 || window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
+      );
+    await expect.poll(placed, { timeout: 5_000 }).toBe(true);
     expect(await page.getByLabel('About').isDisabled()).toBe(true);
 
     await mode.selectOption('daily');

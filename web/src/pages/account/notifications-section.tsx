@@ -32,9 +32,25 @@ export function NotificationsSection() {
   const section = useRef<HTMLElement>(null);
   const ready = settings.status === 'ready';
 
-  // E-mails link to /account#notifications; the section only exists once the page has loaded.
+  // E-mails link to /account#notifications; the section only exists once the page has loaded. The sections
+  // above it load their own data and can grow after this one is shown, pushing it down: it is kept in place
+  // while they settle, until the person scrolls or presses a key themselves.
   useEffect(() => {
-    if (ready && location.hash === '#notifications') section.current?.scrollIntoView({ block: 'start' });
+    const el = section.current;
+    if (!ready || !el || location.hash !== '#notifications') return;
+    const anchor = () => el.scrollIntoView({ block: 'start' });
+    anchor();
+    const observer = new ResizeObserver(anchor);
+    if (el.parentElement) observer.observe(el.parentElement);
+    const release = () => observer.disconnect();
+    const settled = setTimeout(release, 5_000);
+    const byHand = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
+    for (const kind of byHand) window.addEventListener(kind, release, { once: true, passive: true });
+    return () => {
+      release();
+      clearTimeout(settled);
+      for (const kind of byHand) window.removeEventListener(kind, release);
+    };
   }, [ready]);
 
   async function change(patch: Partial<NotificationSettings>) {
