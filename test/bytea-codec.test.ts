@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, engine, type TestDatabase } from './helpers/database';
+
+// Blobs (screenshots, snapshots, fonts) go in and out of the database as bytea. The embedded database has its
+// own codec for them (db/client.ts, PGLITE_BYTEA): the bytes must come back exactly, as Buffers, on both engines.
+describe(`bytea through the database (${engine})`, () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  it.each([
+    ['empty', Buffer.alloc(0)],
+    ['every byte value', Buffer.from(Array.from({ length: 256 }, (_, i) => i))],
+    ['3 MB of random bytes', randomBytes(3 * 1024 * 1024)],
+    ['a view into a larger buffer', randomBytes(64).subarray(5, 37)],
+  ])('round-trips %s', async (_name, bytes) => {
+    const rows = await db.database.db.execute<{ b: Buffer }>(sql`select ${bytes}::bytea as b`);
+    const [row] = 'rows' in rows ? (rows.rows as { b: Buffer }[]) : (rows as unknown as { b: Buffer }[]);
+    expect(Buffer.isBuffer(row!.b)).toBe(true);
+    expect(Buffer.compare(row!.b, bytes)).toBe(0);
+  });
+});
