@@ -2,8 +2,8 @@
  * `npm run bench:isolation -- [--seconds 30] [--idle-seconds 5] [--database-url URL]`
  *
  * Whether heavy documents stall everyone else: a `demoshare start` (embedded database, or with
- * --database-url PostgreSQL in a database created for the run; defaults but MAX_EVENT_LOOP_DELAY=0s, so that
- * a stall shows as latency rather than as 503s) serves three probes every
+ * --database-url PostgreSQL in a database created for the run; the defaults, so load shedding is off and a
+ * stall shows as latency rather than as 503s) serves three probes every
  * 50 ms: `/healthz`, a viewer payload (`GET /v1/viewer/{token}` of a published demo's link) and an API read
  * (`GET /v1/demos` with an API key). First for `idle-seconds` alone, then for `seconds` while two
  * uploaders send recorded steps one after the other, one a flat 2 MB snapshot, the other a snapshot
@@ -112,7 +112,6 @@ const env: NodeJS.ProcessEnv = {
   RATE_LIMIT_PER_MINUTE: '1000000000',
   VIEWER_RATE_LIMIT_PER_MINUTE: '1000000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000000',
-  MAX_EVENT_LOOP_DELAY: '0s',
   EMBEDDED_MAINTENANCE_INTERVAL: '0s',
 };
 delete env.DATABASE_URL;
