@@ -1,6 +1,8 @@
 /** The service as child processes for the benchmarks that need a real server (soak, overload). */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort } from '../test/helpers/free-port';
 
 export { freePort };
@@ -53,4 +55,25 @@ export async function createUserAndKey(env: NodeJS.ProcessEnv, email: string, ke
   const keyProc = await demoshare('keys create', ['keys', 'create', '--email', email, '--name', keyName, '--scopes', 'all'], env, 'exit');
   // The CLI prints the key alone on stdout (stderr may carry warnings): its last line.
   return keyProc.output.trim().split('\n').at(-1)!.trim();
+}
+
+/**
+ * A database of its own on the PostgreSQL server at `baseUrl`, for one bench run: its address, and how to
+ * drop it (with FORCE: a killed child may still hold connections).
+ */
+export async function scratchDatabase(baseUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

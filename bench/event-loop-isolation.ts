@@ -12,16 +12,15 @@
  * the statuses and the median time of an upload. Target: every probe's p99 under 100 ms while uploading.
  * Results: a table on stdout and bench/results/isolation-<engine>-<time>.json/.md.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { makePng } from '../test/helpers/images';
-import { createUserAndKey, demoshare, freePort, stop } from './child-service';
+import { createUserAndKey, demoshare, freePort, scratchDatabase, stop } from './child-service';
 
 const { values: args } = parseArgs({
   options: {
@@ -120,20 +119,9 @@ delete env.REDIS_URL;
 // run on the server's event loop as the embedded database's do.
 let dropDatabase = async () => {};
 if (BASE_URL) {
-  const name = `ds_isolation_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  env.DATABASE_URL = url.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: BASE_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
+  const scratch = await scratchDatabase(BASE_URL, 'ds_isolation');
+  env.DATABASE_URL = scratch.url;
+  dropDatabase = scratch.drop;
 }
 const engine = BASE_URL ? 'postgres' : 'pglite';
 

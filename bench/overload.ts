@@ -1,30 +1,11 @@
-/**
- * `npm run bench:overload -- [--seconds 20] [--factor 2] [--settings 'A=1 B=2;A=3'] [--rate N] [--database-url URL]`
- *
- * What an embedded server (`demoshare start`, PGlite), or with --database-url a `demoshare serve` on a
- * PostgreSQL database created for each run, does when more requests arrive than it can serve, once
- * per run of `settings` (environment variables, runs split by `;`). On PostgreSQL the default compares no
- * load shedding (MAX_EVENT_LOOP_DELAY=0s, the default, core/http/overload.ts) with the 100ms that
- * docs/operations.md suggests behind a load balancer; compare DATABASE_ACQUIRE_TIMEOUT values too. The
- * embedded server refuses to shed (its database's work runs on the loop the guard reads), so there the
- * default is one run as configured out of the box. For each: a fresh DATA_DIR (and database) with 100 demos; the capacity,
- * in requests/s of `GET /v1/demos?per_page=20` by 8 concurrent loops for 5 s (measured on the first run,
- * or `--rate`, then the same for every run); then an open loop (sent when due, whatever is still waiting)
- * at `factor` times that for `seconds`, then a probe: one request sent as the load stops, which waits
- * behind whatever is queued.
- * Reported per run: answers by status, served requests/s, latency of the served and of the refused, the
- * probe's latency, and how long the last answer took after the load stopped.
- * Results: a table on stdout and bench/results/overload-<engine>-<time>.json/.md.
- */
-import { randomBytes } from 'node:crypto';
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Agent, request } from 'undici';
-import { createUserAndKey, demoshare, freePort, stop } from './child-service';
+import { createUserAndKey, demoshare, freePort, scratchDatabase, stop } from './child-service';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,20 +81,9 @@ async function run(settings: Record<string, string>, rate: number | undefined) {
   // With --database-url: `demoshare serve` on a database created for the run (no worker: nothing is queued).
   let dropDatabase = async () => {};
   if (BASE_URL) {
-    const name = `ds_overload_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: BASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(BASE_URL);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: BASE_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
+    const scratch = await scratchDatabase(BASE_URL, 'ds_overload');
+    env.DATABASE_URL = scratch.url;
+    dropDatabase = scratch.drop;
   }
   const key = await createUserAndKey(env, 'overload@example.com', 'overload');
   const server = BASE_URL
