@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../test/helpers/browser';
 import { makeMockupPng } from '../test/helpers/images';
 import { startTestServer } from '../test/helpers/server';
+import { keyedApi } from './api-call';
 
 const runs = Number(process.argv[2] ?? 15);
 
@@ -29,15 +30,7 @@ for (const file of ['player.js', 'player.css']) {
 }
 
 const key = await server.apiKey('all');
-const call = async (method: string, path: string, body?: unknown, type = 'application/json') => {
-  const res = await fetch(`${server.url}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
-    body: body === undefined ? undefined : body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()).data;
-};
+const call = keyedApi(server.url, key);
 
 const demo = await call('POST', '/demos', { title: 'Bench tour', type: 'interactive' });
 for (let i = 0; i < 5; i++) {

@@ -12,6 +12,7 @@ import { launchBrowser, sessionCookies } from '../test/helpers/browser';
 import { makeMockupPng } from '../test/helpers/images';
 import { routeJavaScript, SIGN_IN_BUDGET_BYTES } from '../test/helpers/route-javascript';
 import { startTestServer } from '../test/helpers/server';
+import { keyedApi } from './api-call';
 
 const { values: args } = parseArgs({ options: { files: { type: 'boolean', default: false } } });
 
@@ -25,15 +26,7 @@ if (!browser) {
 try {
   const admin = await server.signUp();
   const key = await server.apiKey('all', admin);
-  const call = async (method: string, path: string, body?: unknown, type = 'application/json') => {
-    const res = await fetch(`${server.url}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
-      body: body === undefined ? undefined : body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()).data;
-  };
+  const call = keyedApi(server.url, key);
   const demo = await call('POST', '/demos', { title: 'Bench tour', type: 'interactive' });
   for (let i = 0; i < 3; i++) await call('POST', `/demos/${demo.id}/steps`, makeMockupPng(1280, 800, [40 * i, 120, 200]), 'image/png');
 
