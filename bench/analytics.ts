@@ -14,7 +14,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/client';
-import { seedViews } from '../src/views/seed-views';
+import { seedViews } from '../src/viewing/seed-views';
 import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 

@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Database, openDatabase } from '../src/db/client';
 import { compactEmbedded } from '../src/backup/embedded-compact';
 import { runEmbeddedMaintenance, walSinceCheckpoint } from '../src/db/embedded-maintenance';
-import { seedViews } from '../src/views/seed-views';
+import { seedViews } from '../src/viewing/seed-views';
 import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 

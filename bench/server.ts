@@ -16,7 +16,7 @@ import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
 import { viewerSessions } from '../src/shares/shares.tables';
-import { ingestedEvents } from '../src/views/views.tables';
+import { ingestedEvents } from '../src/viewing/views.tables';
 import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 
 const url = process.env.BENCH_DATABASE_URL || undefined;

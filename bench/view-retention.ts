@@ -12,7 +12,7 @@ import { testConfig } from '../src/config';
 import { systemClock } from '../src/core/clock';
 import { openDatabase } from '../src/db/client';
 import { applyViewRetention } from '../src/viewer-privacy/view-retention';
-import { seedViews } from '../src/views/seed-views';
+import { seedViews } from '../src/viewing/seed-views';
 import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 

@@ -1,14 +1,14 @@
 /**
  * `npm run seed:views -- --demo ID --views N [--days 90] [--links 6] [--seed 1]`
  *
- * Writes N synthetic views of a published demo through the real ingestion (src/views/seed-views.ts), on the
+ * Writes N synthetic views of a published demo through the real ingestion (src/viewing/seed-views.ts), on the
  * database the server is configured with (DATABASE_URL, else PGlite in DATA_DIR). Stop the server first
  * when it runs on PGlite: its data directory belongs to one process.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { openConfiguredDatabase } from '../src/runtime';
-import { seedViews } from '../src/views/seed-views';
+import { seedViews } from '../src/viewing/seed-views';
 
 const { values } = parseArgs({
   options: {

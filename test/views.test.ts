@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
 import { shares, viewerSessions } from '../src/shares/shares.tables';
-import { cleanUpViewerData } from '../src/viewer/viewer.jobs';
-import { ingestedEvents, views } from '../src/views/views.tables';
+import { cleanUpViewerData } from '../src/viewing/viewer.jobs';
+import { ingestedEvents, views } from '../src/viewing/views.tables';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { viewerDemoSchema, viewerStateSchema } from '../../src/viewer/viewer.schemas';
-import type { eventsBody } from '../../src/views/view-events.schemas';
+import type { viewerDemoSchema, viewerStateSchema } from '../../src/viewing/viewer.schemas';
+import type { eventsBody } from '../../src/viewing/view-events.schemas';
 
 // The viewer API's payloads, derived from the server's schemas so that a renamed field breaks the type
 // check rather than viewers. Type-only: nothing of the server reaches the bundle. This is the one file

@@ -17,7 +17,7 @@ import {
   viewSteps,
   views,
   workspaceDailySketches,
-} from '../views/views.tables';
+} from '../viewing/views.tables';
 
 export interface Range {
   fromDay?: string;

@@ -3,7 +3,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { idSchema } from '../core/ids';
 import { demoParams } from '../demos/demo-fields.schemas';
 import type { ModuleContext, Services } from '../module';
-import { toView, viewSchema } from '../views/views.schemas';
+import { toView, viewSchema } from '../viewing/views.schemas';
 import { z } from 'zod';
 import {
   analyticsSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, timestamp } from '../core/time';
 import { STANDARD_ERROR } from '../core/hll';
-import { VIEW_EXAMPLE } from '../views/views.schemas';
+import { VIEW_EXAMPLE } from '../viewing/views.schemas';
 
 const range = {
   start_date: dateFilter.optional().meta({ description: `First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),

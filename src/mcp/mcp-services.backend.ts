@@ -11,9 +11,9 @@ import type { DemosService } from '../demos/demos.service';
 import type { DemoStatus } from '../demos/demos.tables';
 import type { SharesService } from '../shares/shares.service';
 import { shareSchema, toShare, toShareInput } from '../shares/shares.schemas';
-import type { ViewStepRow } from '../views/views.schemas';
-import { toView, viewSchema } from '../views/views.schemas';
-import type { ViewsService } from '../views/views.service';
+import type { ViewStepRow } from '../viewing/views.schemas';
+import { toView, viewSchema } from '../viewing/views.schemas';
+import type { ViewsService } from '../viewing/views.service';
 import type { Json, McpBackend } from './mcp-backend';
 
 export interface ServicesBackendDeps {

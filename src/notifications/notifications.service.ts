@@ -7,6 +7,7 @@ import type { MailQueue } from '../mail/mail-queue';
 import { type Digest, digestMail, viewerMail } from './notification-mail';
 import * as repo from './notifications.repo';
 import type { NotificationMode, NotificationScope } from './notifications.tables';
+import type { IdentifiedViewer } from '../viewing/viewer.service';
 
 export const VIEWER_QUEUE = 'notifications.viewer';
 export const DIGEST_QUEUE = 'notifications.digest';
@@ -21,14 +22,7 @@ export interface NotificationsDeps {
 }
 
 /** A viewer who just identified on a link: queued in the identification's transaction. */
-export interface IdentifiedJob {
-  workspaceId: string;
-  shareId: string;
-  demoId: string;
-  email: string;
-  name: string | null;
-  at: string;
-}
+export type IdentifiedJob = IdentifiedViewer;
 
 export interface NotificationSettings {
   mode: NotificationMode;

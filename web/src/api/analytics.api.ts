@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { analyticsSchema, companyAnalyticsSchema, journeySchema, linkAnalyticsSchema, workspaceAnalyticsSchema } from '../../../src/analytics/analytics.schemas';
-import type { viewSchema } from '../../../src/views/views.schemas';
+import type { viewSchema } from '../../../src/viewing/views.schemas';
 import { api, apiList } from './client';
 
 export type DemoAnalytics = z.output<typeof analyticsSchema>;

@@ -4,7 +4,6 @@ import { randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError } from '../core/errors';
 import type { RateLimitPolicy, RateLimits } from '../core/rate-limit';
 import type { Database, Executor } from '../db/client';
-import type { IdentifiedJob } from '../notifications/notifications.service';
 import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
 import type { ShareRow } from '../shares/shares.schemas';
@@ -12,6 +11,16 @@ import type { AccessDecision } from '../shares/shares.tables';
 import type { LinkState, ViewerCache, ViewerSessionRow } from './viewer-cache';
 import * as repo from './viewer.repo';
 import { workspaceTag } from '../workspaces/workspaces.service';
+
+/** A viewer who just identified on a link, as the gates hand it on in the identification's transaction. */
+export interface IdentifiedViewer {
+  workspaceId: string;
+  shareId: string;
+  demoId: string;
+  email: string;
+  name: string | null;
+  at: string;
+}
 
 export type Gate = 'password' | 'identification' | 'ready';
 
@@ -36,7 +45,7 @@ export interface ViewerGatesDeps {
   sessionTtlMs: number;
   log: { warn(obj: object, msg: string): void };
   /** In the identification's transaction: what else must happen when a viewer identifies (notifications). */
-  onIdentified?(tx: Executor, viewer: IdentifiedJob): Promise<void>;
+  onIdentified?(tx: Executor, viewer: IdentifiedViewer): Promise<void>;
 }
 
 export interface Resolved {

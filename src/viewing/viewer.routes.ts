@@ -4,7 +4,7 @@ import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializ
 import { ASSET_TYPES } from '../demos/image-sniff';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from '../shares/shares.schemas';
-import { eventsAcceptedSchema, eventsBody, toIngestEvents } from '../views/view-events.schemas';
+import { eventsAcceptedSchema, eventsBody, toIngestEvents } from './view-events.schemas';
 import type { ViewerSessionRow } from './viewer-cache';
 import {
   identifyBody,
