@@ -7,15 +7,15 @@
  *
  * Bounded: a few generations against servers on 127.0.0.1 only; one Chromium at a time, closed at the end.
  */
-import { existsSync } from 'node:fs';
 import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator } from '../src/generation';
+import { findChromium } from '../src/generation/chromium';
 import { startForbiddenServer, startTestSite } from '../test/helpers/site-server';
 import { testDocumentPool } from '../test/helpers/documents';
 
 const runs = Math.max(1, Number(process.argv[2] ?? 3));
-const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
+const browser = findChromium();
 
 const forbidden = await startForbiddenServer();
 const site = await startTestSite(forbidden);
@@ -45,8 +45,8 @@ const ms = (v: number) => `${Math.round(v).toString().padStart(6)} ms`;
 
 console.log(`generation of ${site.origin}/ (home + up to 4 pages), ${runs} runs per mode`);
 await measure('html', null);
-if (existsSync(chromiumPath)) await measure('chromium', chromiumPath);
-else console.log(`chromium   skipped: no browser at ${chromiumPath}`);
+if (browser.path) await measure('chromium', browser.path);
+else console.log(`chromium   skipped: ${browser.reason}`);
 console.log(`forbidden server: ${forbidden.connections} connections`);
 
 await net.close();

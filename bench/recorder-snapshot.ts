@@ -15,22 +15,21 @@
  * Bounded: servers on 127.0.0.1 only, one Chromium, closed at the end. Timings come from performance.now()
  * inside the page.
  */
-import { existsSync } from 'node:fs';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_BASE_ARGS } from '../src/generation/capture-chromium';
-import { CHROMIUM_PATH } from '../test/helpers/browser';
+import { CHROMIUM_BASE_ARGS, findChromium } from '../src/generation/chromium';
 import { openInvoiceForm, startRecorderApp } from '../test/helpers/recorder-app';
 import { freezeTimes, injectSnapshot, nodeFetchResource, quantile, snapshotOnce } from '../test/helpers/snapshot-harness';
 
 const freezes = Math.max(2, Number(process.argv[2] ?? 30));
 const serialisations = Math.max(1, Number(process.argv[3] ?? 5));
 
-if (!existsSync(CHROMIUM_PATH)) {
-  console.error(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
+const found = findChromium();
+if (!found.path) {
+  console.error(found.reason);
   process.exit(1);
 }
 // gc() lets each timed freeze start with the previous clone collected, as between two real clicks.
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_BASE_ARGS, '--js-flags=--expose-gc'] });
+const browser = await chromium.launch({ executablePath: found.path, args: [...CHROMIUM_BASE_ARGS, '--js-flags=--expose-gc'] });
 const app = await startRecorderApp();
 
 const ms = (value: number) => `${value.toFixed(1).padStart(6)} ms`;

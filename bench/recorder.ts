@@ -17,10 +17,9 @@
  * Bounded: servers on 127.0.0.1 only, one Chromium, all closed at the end. Clicks are `--gap` ms apart,
  * above the browser's two screenshots a second, as a person clicks.
  */
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_PATH } from '../test/helpers/browser';
+import { CHROMIUM } from '../test/helpers/browser';
 import { launchWithExtension } from '../test/helpers/extension';
 import { signIn, startRecorderApp } from '../test/helpers/recorder-app';
 import { startTestServer } from '../test/helpers/server';
@@ -31,8 +30,8 @@ const { values: args } = parseArgs({
 const clicks = Math.max(2, Number(args.clicks));
 const gap = Math.max(0, Number(args.gap));
 
-if (!existsSync(CHROMIUM_PATH)) {
-  console.error(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
+if (!CHROMIUM.path) {
+  console.error(CHROMIUM.reason);
   process.exit(1);
 }
 

@@ -12,10 +12,10 @@
  *
  * Bounded: one site server at a time on 127.0.0.1, one Chromium for generation and one for measuring.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CaptureMode } from '../src/generation';
+import { findChromium } from '../src/generation/chromium';
 import { loadCorpus, pagePath } from './corpus';
 import { check, render, type Row, runEval } from './run';
 
@@ -29,12 +29,13 @@ const { values: args } = parseArgs({
   },
 });
 
-const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
+const browser = findChromium();
+const chromiumPath = browser.path;
 const wanted = args.site?.split(',').map((s) => s.trim());
 const sites = (await loadCorpus()).filter((s) => !wanted || wanted.includes(s.id));
 if (sites.length === 0) throw new Error(`No corpus site matches ${args.site}`);
 const modes: CaptureMode[] = args.mode === 'both' ? ['html', 'chromium'] : [args.mode as CaptureMode];
-if (modes.includes('chromium') && !existsSync(chromiumPath)) throw new Error(`No browser at ${chromiumPath}: install chromium or run --mode html`);
+if (modes.includes('chromium') && !chromiumPath) throw new Error(`${browser.reason}: install chromium or run --mode html`);
 
 const rows = await runEval({ sites, modes, chromiumPath, onRow: (row) => args.verbose && printSteps(row) });
 const table = render(rows);

@@ -2,7 +2,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { type CaptureMode, createGenerator, type GenerationResult, type Generator } from '../src/generation';
-import { CHROMIUM_BASE_ARGS } from '../src/generation/capture-chromium';
+import { CHROMIUM_BASE_ARGS } from '../src/generation/chromium';
 import { type CorpusSite, pagePath, serveSite } from './corpus';
 import { locateByGeometry, locateInSnapshot, measurePage, type PageBoxes } from './locate';
 import { type SiteScore, scoreSite } from './score';
@@ -23,7 +23,8 @@ export interface Row {
 export interface EvalOptions {
   sites: CorpusSite[];
   modes: CaptureMode[];
-  chromiumPath: string;
+  /** The browser (src/generation/chromium.ts finds it); null when only HTML mode is run. */
+  chromiumPath: string | null;
   /** Called with each row as soon as it is scored. */
   onRow?: (row: Row) => void;
 }
@@ -43,7 +44,8 @@ export async function runEval(options: EvalOptions): Promise<Row[]> {
         for (const site of options.sites) {
           if (!site.expected.modes.includes(mode)) continue;
           const row = await evaluate(generator, site, mode, async () => {
-            state.measurer ??= await chromium.launch({ executablePath: options.chromiumPath, args: CHROMIUM_BASE_ARGS });
+            if (!options.chromiumPath) throw new Error('measuring a page needs Chromium: none was given');
+            state.measurer ??= await chromium.launch({ executablePath: options.chromiumPath, args: [...CHROMIUM_BASE_ARGS] });
             return state.measurer;
           });
           rows.push(row);

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from './core/time';
+import { findChromium } from './generation/chromium';
 
 const duration = (fallback: string) =>
   z
@@ -50,8 +50,6 @@ const byteSize = (fallback: string) =>
       const unit = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match[2] ?? 'b').toLowerCase() as 'b'];
       return Number(match[1]) * unit;
     });
-
-const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /** Every setting the service reads from its environment, with its default. README.md documents each one. */
 const settingsSchema = z.object({
@@ -171,13 +169,12 @@ const settingsSchema = z.object({
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === 'none') return null;
-      if (value === undefined) return existsSync(DEFAULT_CHROMIUM) ? DEFAULT_CHROMIUM : null;
-      if (!existsSync(value)) {
-        ctx.addIssue({ code: 'custom', message: `${value} does not exist (give a Chromium or Chrome binary, or none to capture HTML only)` });
+      const found = findChromium(value ?? '');
+      if (found.error) {
+        ctx.addIssue({ code: 'custom', message: found.error });
         return z.NEVER;
       }
-      return value;
+      return found.path;
     }),
   GENERATION_MAX_PAGES: z.coerce.number().int().min(0, 'must be 0 or more').max(20, 'must be 20 or fewer').default(4),
   AI_BASE_URL: optionalUrl,

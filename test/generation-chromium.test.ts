@@ -1,16 +1,16 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { createGenerator, type GenerationResult } from '../src/generation';
+import { findChromium } from '../src/generation/chromium';
 import { type ForbiddenServer, startForbiddenServer, startTestSite, type TestSite } from './helpers/site-server';
 import { testDocumentPool } from './helpers/documents';
 
-const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-if (!hasChromium) {
-  console.warn(`\n*** SKIPPED: generation-chromium tests need Chromium at ${chromiumPath} (set CHROMIUM_PATH). ***\n`);
-}
+const found = findChromium();
+const chromiumPath = found.path;
+const hasChromium = chromiumPath !== null;
+if (!hasChromium) console.warn(`\n*** SKIPPED: generation-chromium tests need Chromium: ${found.reason}. ***\n`);
 
 function pngSize(data: Buffer): { width: number; height: number } {
   expect(data.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));

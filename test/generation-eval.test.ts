@@ -1,12 +1,12 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Expected, loadCorpus } from '../eval/corpus';
 import { check, type Row, runEval, TARGETS } from '../eval/run';
 import { type Placement, relate, scoreSite } from '../eval/score';
 import type { GeneratedStep, GenerationResult } from '../src/generation';
+import { findChromium } from '../src/generation/chromium';
 
-const chromiumPath = process.env.CHROMIUM_PATH && process.env.CHROMIUM_PATH !== 'none' ? process.env.CHROMIUM_PATH : '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
+const chromiumPath = findChromium().path;
+const hasChromium = chromiumPath !== null;
 
 const expected: Expected = {
   name: 'Acme',

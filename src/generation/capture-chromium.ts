@@ -2,6 +2,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { guardContext, type GuardStats } from './browser-guard';
 import { CaptureError } from './capture-error';
+import { CHROMIUM_BASE_ARGS } from './chromium';
 import type { CapturedElement, CapturedFrame, CapturedPage, PixelBox } from './generation.types';
 import { type Capturer, type CaptureSession, CapturerUnavailableError, type GenerationLog } from './generator';
 import { CONSENT, type ElementLayout } from './html-elements';
@@ -9,17 +10,6 @@ import { FINISH_ANIMATIONS, STAMP_SCRIPT, type StampResult, scrollToScript } fro
 import { buildSnapshot, type SnapshotWorkers } from './snapshot';
 
 export const VIEWPORT = { width: 1280, height: 800 };
-
-/** How every Chromium of this project starts (capture, browser tests, benchmarks): headless and quiet. */
-export const CHROMIUM_BASE_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 const LAUNCH_ARGS = [
   ...CHROMIUM_BASE_ARGS,

@@ -1,8 +1,8 @@
 /// <reference types="chrome" />
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, sessionCookies } from '../helpers/browser';
+import { CHROMIUM, sessionCookies } from '../helpers/browser';
 import { findInDatabase } from '../helpers/database-scan';
 import { type ExtensionBrowser, launchWithExtension } from '../helpers/extension';
 import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy';
@@ -42,7 +42,7 @@ interface ApiHotspot {
   label: string;
 }
 
-describe.skipIf(!existsSync(CHROMIUM_PATH))('the recorder extension in Chromium', () => {
+describe.skipIf(!CHROMIUM.path)('the recorder extension in Chromium', () => {
   let server: TestServer;
   let proxy: FlakyProxy;
   let ledgerly: RecorderApp;

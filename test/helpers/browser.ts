@@ -1,23 +1,22 @@
-import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
+import { CHROMIUM_BASE_ARGS, findChromium } from '../../src/generation/chromium';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
+/** The Chromium the browser tests run (CHROMIUM_PATH, else the usual paths); `path` is null when there is none. */
+export const CHROMIUM = findChromium();
 
 /**
  * Launches the system Chromium, or returns null (after saying so loudly) when there is none, so that
  * browser tests skip visibly instead of failing on machines without a browser.
  */
 export async function launchBrowser(): Promise<Browser | null> {
-  if (!existsSync(CHROMIUM_PATH)) {
+  if (!CHROMIUM.path) {
     console.warn(
-      `\n${'!'.repeat(78)}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n` +
+      `\n${'!'.repeat(78)}\n!! BROWSER TESTS SKIPPED: ${CHROMIUM.reason}.\n` +
         `!! Install Chromium or set CHROMIUM_PATH to run them.\n${'!'.repeat(78)}\n`,
     );
     return null;
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_BASE_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM.path, args: [...CHROMIUM_BASE_ARGS] });
 }
 
 /** The session's cookies (`name=value; name=value`, as a test session holds them) for `origin`, for addCookies. */

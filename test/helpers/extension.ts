@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildExtension } from '../../scripts/build-extension';
-import { CHROMIUM_BASE_ARGS } from '../../src/generation/capture-chromium';
-import { CHROMIUM_PATH } from './browser';
+import { CHROMIUM_BASE_ARGS } from '../../src/generation/chromium';
+import { CHROMIUM } from './browser';
 
 export interface ExtensionBrowser {
   context: BrowserContext;
@@ -38,10 +38,11 @@ export function builtExtension() {
  * Playwright's default --disable-extensions must go.
  */
 export async function launchWithExtension(viewport = { width: 1280, height: 800 }): Promise<ExtensionBrowser> {
+  if (!CHROMIUM.path) throw new Error(`the recorder extension needs Chromium: ${CHROMIUM.reason}`);
   const { dir } = await builtExtension();
   const profile = mkdtempSync(join(tmpdir(), 'demoshare-extension-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: CHROMIUM.path,
     headless: true,
     viewport,
     ignoreDefaultArgs: ['--disable-extensions'],
