@@ -2,13 +2,15 @@ import { defineModule } from '../module';
 import { registerAccountsJobs } from './accounts.jobs';
 import { accountRoutes } from './account.routes';
 import { accountsRoutes } from './accounts.routes';
+import { type AccountsReader, createAccountsReader } from './accounts.reader';
 import { type AccountsService, createAccountsService } from './accounts.service';
 import { type AccountSecurityService, createAccountSecurityService } from './account-security.service';
 import { signupPolicyOf } from './signup-policy';
 
 declare module '../module' {
   interface Services {
-    accounts: { accounts: AccountsService; security: AccountSecurityService };
+    /** `reader` is what other modules may ask of accounts (memberships). */
+    accounts: { accounts: AccountsService; security: AccountSecurityService; reader: AccountsReader };
   }
 }
 
@@ -25,6 +27,7 @@ export const accountsModule = defineModule({
     return {
       accounts: createAccountsService({ ...kernel, ...links, sessionTtlMs: kernel.config.SESSION_TTL, signup: signupPolicyOf(kernel.config) }),
       security: createAccountSecurityService({ ...kernel, ...links }),
+      reader: createAccountsReader(kernel.database),
     };
   },
   routes: (app, ctx) => {

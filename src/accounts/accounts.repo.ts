@@ -6,6 +6,11 @@ import { members, sessions, users, workspaces } from './accounts.tables';
 export type UserRow = typeof users.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+/** An active membership with its workspace. */
+export interface Membership {
+  member: MemberRow;
+  workspace: WorkspaceRow;
+}
 
 export async function findUserByEmail(db: Executor, email: string) {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -50,7 +55,7 @@ export async function insertMember(db: Executor, row: typeof members.$inferInser
 }
 
 /** The workspaces a user is an active member of, oldest first. */
-export async function membershipsOfUser(db: Executor, userId: string) {
+export async function membershipsOfUser(db: Executor, userId: string): Promise<Membership[]> {
   return db
     .select({ member: members, workspace: workspaces })
     .from(members)
@@ -203,7 +208,7 @@ export async function claimInvitation(db: Executor, tokenDigest: string, userId:
 }
 
 /** Active memberships of the user with `email`, oldest first, with their workspaces. */
-export async function membershipsByEmail(db: Executor, email: string) {
+export async function membershipsByEmail(db: Executor, email: string): Promise<Membership[]> {
   return db
     .select({ member: members, workspace: workspaces })
     .from(members)

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { membershipsByEmail } from '../accounts/accounts.repo';
 import { buildApp } from '../app';
 import { normaliseEmail } from '../accounts/accounts.service';
 import { parseScopes } from '../auth/permissions';
@@ -210,7 +209,7 @@ async function keysCommand(args: string[], config: Config, out: Out): Promise<nu
   const scopes = parseScopes(required(values, 'scopes'));
   if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope, or "all".');
   const key = await withServices(config, async (ctx) => {
-    const rows = await membershipsByEmail(ctx.database.db, email);
+    const rows = await ctx.services.accounts.reader.membershipsByEmail(email);
     if (rows.length === 0) throw new AppError('not_found', `No active user with e-mail ${email}`);
     const chosen = values.workspace
       ? rows.find((r) => r.workspace.name === values.workspace || r.workspace.id === values.workspace)
