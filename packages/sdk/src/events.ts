@@ -1,29 +1,9 @@
+// The payload of each webhook event, written by hand; the list of kinds is generated (event-kinds.ts), and
+// the type check at the end fails the SDK's build when the two disagree.
+import type { WEBHOOK_EVENT_KINDS } from './event-kinds.js';
 import type { AuditEntry } from './types.js';
 
-/**
- * Every event kind a webhook can subscribe to (the server's `src/events/event-kinds.ts`, in its order).
- *
- * @example
- * ```ts
- * import { WEBHOOK_EVENT_KINDS } from '@demoshare/sdk';
- * await client.webhooks.create({ url: 'https://crm.example.com/hooks', events: [...WEBHOOK_EVENT_KINDS] });
- * ```
- */
-export const WEBHOOK_EVENT_KINDS = [
-  'demo.viewed',
-  'demo.completed',
-  'demo.created',
-  'demo.updated',
-  'demo.published',
-  'demo.deleted',
-  'demo.generated',
-  'share.created',
-  'share.revoked',
-  'viewer.identified',
-  'member.invited',
-  'webhook.test',
-  'audit.entry',
-] as const;
+export { WEBHOOK_EVENT_KINDS } from './event-kinds.js';
 
 /**
  * The body of one delivery: `{id, event, timestamp, data}`, `data` depending on `event`.
@@ -249,3 +229,10 @@ export type WebhookEventKind = WebhookEvent['event'];
  * ```
  */
 export type WebhookEventOf<K extends WebhookEventKind> = Extract<WebhookEvent, { event: K }>;
+
+/** `true` only when `A` and `B` name the same kinds. */
+type SameKinds<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Fails to compile when a generated kind has no event type above, or an event type names a kind the server
+// does not send: after an event kind is added on the server and `npm run sdk:generate` run, write its type.
+const everyKindHasAnEventType: SameKinds<WebhookEventKind, (typeof WEBHOOK_EVENT_KINDS)[number]> = true;
+void everyKindHasAnEventType;
