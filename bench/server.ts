@@ -15,12 +15,13 @@ import { buildApp, registerJobs } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
-import { viewerSessions } from '../src/shares/shares.tables';
-import { ingestedEvents } from '../src/viewing/views.tables';
+import { ingestedEvents, viewerSessions } from '../src/viewing/viewing.tables';
+import { readScriptSettings } from '../scripts/settings';
 import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 
-const url = process.env.BENCH_DATABASE_URL || undefined;
-const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: process.env.BENCH_DATA_DIR });
+const settings = readScriptSettings();
+const url = settings.benchDatabaseUrl;
+const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: settings.benchDataDir });
 await database.migrate();
 // No workers, but the queue's schema and queues exist: sign-up queues its verification e-mail in its transaction.
 const queue = new JobQueue(database, { work: false });

@@ -31,9 +31,8 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
 import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
-import { viewerModule } from './viewing/viewer.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
-import { viewsModule } from './viewing/views.module';
+import { viewingModule } from './viewing/viewing.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -55,10 +54,9 @@ const MODULES: readonly AnyModule[] = [
   oauthModule,
   webhooksModule,
   sharesModule,
-  viewsModule,
   analyticsModule,
   notificationsModule,
-  viewerModule,
+  viewingModule,
   viewerPrivacyModule,
   auditModule,
   mcpModule,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
-import { shares, viewerSessions } from '../src/shares/shares.tables';
+import { shares } from '../src/shares/shares.tables';
 import { cleanUpViewerData } from '../src/viewing/viewer.jobs';
-import { ingestedEvents, views } from '../src/viewing/views.tables';
+import { ingestedEvents, viewerSessions, views } from '../src/viewing/viewing.tables';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
@@ -241,8 +241,8 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     const sent = Promise.all(viewers.map((v, i) => v.call('POST', '/events', { events: batches[i] })));
     try {
       await until(
-        () => t.ctx.services.views.ingestion.pending === viewers.length,
-        () => ({ pending: t.ctx.services.views.ingestion.pending }),
+        () => t.ctx.services.viewing.ingestion.pending === viewers.length,
+        () => ({ pending: t.ctx.services.viewing.ingestion.pending }),
       );
     } finally {
       release();

@@ -1,5 +1,5 @@
 /**
- * Analytics' SQL, over the roll-ups ingestion keeps (views/views.tables.ts) and never over the views, but
+ * Analytics' SQL, over the roll-ups ingestion keeps (viewing/viewing.tables.ts) and never over the views, but
  * for one view's journey. Every query takes the same range (whole UTC days, inclusive) and leaves internal
  * traffic out unless asked.
  */
@@ -17,7 +17,7 @@ import {
   viewSteps,
   views,
   workspaceDailySketches,
-} from '../viewing/views.tables';
+} from '../viewing/viewing.tables';
 
 export interface Range {
   fromDay?: string;

@@ -22,7 +22,7 @@ declare module '../module' {
 export const mcpModule = defineModule({
   name: 'mcp',
   owns: {},
-  needs: ['apiKeys', 'oauth', 'demos', 'shares', 'analytics', 'views'],
+  needs: ['apiKeys', 'oauth', 'demos', 'shares', 'analytics', 'viewing'],
   create: (kernel, deps) => ({
     backendFor: (auth, actor) =>
       createServicesBackend(
@@ -32,7 +32,7 @@ export const mcpModule = defineModule({
           versions: deps.demos.versions,
           shares: deps.shares.shares,
           analytics: deps.analytics.analytics,
-          views: deps.views.views,
+          views: deps.viewing.views,
         },
         auth,
         actor,

@@ -3,7 +3,7 @@ import { members, users, workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
-import { views } from '../viewing/views.tables';
+import { views } from '../viewing/viewing.tables';
 import { type NotificationMode, notificationSettings, notificationsSent } from './notifications.tables';
 
 export type SettingsRow = typeof notificationSettings.$inferSelect;

@@ -26,12 +26,16 @@ export const sharesModule = defineModule({
     events: ['share.created', 'share.revoked'],
     permissions: ['shares.read', 'shares.write'],
   },
-  needs: ['demos', 'workspaces'],
-  create: (kernel, { demos, workspaces }) => ({
+  // viewing is built after shares: its port is read when a revoke or the access log calls it.
+  needs: ['demos', 'workspaces', 'viewing'],
+  create: (kernel, deps) => ({
     shares: createSharesService({
       ...kernel,
-      demos: demos.reader,
-      shareDefaults: (workspaceId) => workspaces.workspaces.shareDefaults(workspaceId),
+      demos: deps.demos.reader,
+      shareDefaults: (workspaceId) => deps.workspaces.workspaces.shareDefaults(workspaceId),
+      get viewers() {
+        return deps.viewing.linkViewers;
+      },
     }),
     links: createShareLinks(kernel.database),
     countViews: addShareViews,

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { shareAccessLog, shares, viewerSessions } from './shares.tables';
+import { shares } from './shares.tables';
 
 export async function insertShare(db: Executor, row: typeof shares.$inferInsert) {
   const [created] = await db.insert(shares).values(row).returning();
@@ -47,25 +47,6 @@ export async function lockShare(db: Executor, workspaceId: string, id: string) {
 export async function updateShare(db: Executor, id: string, patch: Partial<typeof shares.$inferInsert>) {
   const [row] = await db.update(shares).set(patch).where(eq(shares.id, id)).returning();
   return row!;
-}
-
-export async function deleteViewerSessions(db: Executor, shareId: string) {
-  await db.delete(viewerSessions).where(eq(viewerSessions.shareId, shareId));
-}
-
-export async function listAccessLog(db: Executor, shareId: string, page: { limit: number; offset: number }) {
-  const where = eq(shareAccessLog.shareId, shareId);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(shareAccessLog)
-      .where(where)
-      .orderBy(desc(shareAccessLog.at), desc(shareAccessLog.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(shareAccessLog).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
 }
 
 /**

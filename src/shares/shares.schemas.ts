@@ -3,11 +3,11 @@ import { idSchema } from '../core/ids';
 import { paginationQuery } from '../core/pagination';
 import type { ShareUrls } from '../core/share-urls';
 import { iso, timestamp } from '../core/time';
-import { ACCESS_DECISIONS, type shareAccessLog, type shares } from './shares.tables';
+import { ACCESS_DECISIONS, type AccessLogEntry } from './link-viewers';
+import type { shares } from './shares.tables';
 import { text, withoutNul } from '../core/text';
 
 export type ShareRow = typeof shares.$inferSelect;
-export type AccessLogRow = typeof shareAccessLog.$inferSelect;
 
 export const shareParams = z.object({ id: idSchema('share') });
 
@@ -165,7 +165,7 @@ export function toShare(row: ShareRow, urls: ShareUrls) {
   };
 }
 
-export function toAccessLogEntry(row: AccessLogRow) {
+export function toAccessLogEntry(row: AccessLogEntry) {
   return {
     at: iso(row.at),
     decision: row.decision,

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { hashPassword, randomToken } from '../core/crypto';
 import { invalid, notFound } from '../core/errors';
@@ -9,6 +9,7 @@ import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
 import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
+import type { LinkViewers } from './link-viewers';
 import * as repo from './shares.repo';
 import type { ShareRow } from './shares.schemas';
 import type { ShareDefaults } from '../workspaces/workspaces.service';
@@ -17,9 +18,11 @@ export interface SharesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
-  demos: Pick<DemoReader, 'find' | 'lock' | 'linksChanged'>;
+  demos: Pick<DemoReader, 'find' | 'lock'>;
   /** The workspace's defaults for what a new link's request leaves out. */
   shareDefaults(workspaceId: string): Promise<ShareDefaults>;
+  /** The links' viewer sessions and access log (the viewing domain's): read when called. */
+  readonly viewers: LinkViewers;
 }
 
 export interface NewShare {
@@ -75,7 +78,7 @@ export function createSharesService(deps: SharesDeps) {
   async function lockWithDemo(tx: Executor, workspaceId: string, id: string) {
     const found = await repo.findShare(tx, workspaceId, id);
     if (!found) throw notFound('Share');
-    await deps.demos.linksChanged(tx, found.demoId);
+    await deps.demos.lock(tx, workspaceId, found.demoId);
     const share = await repo.lockShare(tx, workspaceId, id);
     if (!share) throw notFound('Share');
     return share;
@@ -101,7 +104,6 @@ export function createSharesService(deps: SharesDeps) {
       // The demo may have been deleted since the check; the foreign key would refuse, the lock says 404.
       const demo = await deps.demos.lock(tx, auth.workspaceId, demoId);
       if (!demo) throw notFound('Demo');
-      await deps.demos.linksChanged(tx, demoId);
       const created = await repo.insertShare(tx, {
         id: newId('share'),
         workspaceId: auth.workspaceId,
@@ -142,6 +144,8 @@ export function createSharesService(deps: SharesDeps) {
       });
       return created;
     });
+    // share_url of the demo may name the new link now.
+    await deps.changes.announce(tags.demo(demoId));
     return share;
   }
 
@@ -187,17 +191,17 @@ export function createSharesService(deps: SharesDeps) {
       });
       return updated;
     });
-    await deps.changes.announce(`share:${id}`);
+    await deps.changes.announce(tags.share(id), ...(updated ? [tags.demo(updated.demoId)] : []));
     return updated;
   }
 
   async function revoke(auth: AuthContext, id: string, actor: Actor) {
-    await db.transaction(async (tx) => {
+    const demoId = await db.transaction(async (tx) => {
       const share = await lockWithDemo(tx, auth.workspaceId, id);
       const now = clock.now();
       await repo.updateShare(tx, share.id, { revokedAt: now, updatedAt: now });
       // Sessions of a revoked link can never be used again: drop them rather than keep dead rows.
-      await repo.deleteViewerSessions(tx, share.id);
+      await deps.viewers.dropSessions(tx, share.id);
       await emitEvent(tx, clock, {
         workspaceId: auth.workspaceId,
         kind: 'share.revoked',
@@ -209,14 +213,15 @@ export function createSharesService(deps: SharesDeps) {
         target: { type: 'share', id: share.id, label: share.name || null },
         changes: { demo_id: share.demoId },
       });
+      return share.demoId;
     });
-    await deps.changes.announce(`share:${id}`);
+    await deps.changes.announce(tags.share(id), tags.demo(demoId));
   }
 
   async function accessLog(auth: AuthContext, id: string, page: { limit: number; offset: number }) {
     const share = await repo.findShareEvenRevoked(db, auth.workspaceId, id);
     if (!share) throw notFound('Share');
-    return repo.listAccessLog(db, share.id, page);
+    return deps.viewers.accessLog(share.id, page);
   }
 
   return { create, list, get, update, revoke, accessLog };

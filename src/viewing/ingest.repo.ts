@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { REGISTERS } from '../core/hll';
-import { demoDailyViewers } from './views.tables';
+import { demoDailyViewers } from './viewing.tables';
 import type { DailyDelta, SegmentDelta, StepDailyDelta, ViewState } from './view-progress';
 
 /**

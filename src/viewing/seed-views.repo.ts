@@ -3,7 +3,8 @@ import { randomToken } from '../core/crypto';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
-import { shares, viewerSessions } from '../shares/shares.tables';
+import { shares } from '../shares/shares.tables';
+import { viewerSessions } from './viewing.tables';
 
 export type SeedSession = typeof viewerSessions.$inferInsert;
 

@@ -2,7 +2,7 @@ import type { Changes } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { DemoStatus } from '../demos/demos.tables';
 import type { ShareRow } from '../shares/shares.schemas';
-import type { viewerSessions } from '../shares/shares.tables';
+import type { ViewerSessionRow } from './viewer.repo';
 
 /** The sharing workspace as its share pages show it (workspaces/branding.ts makes it a Brand). */
 export interface LinkWorkspace {
@@ -32,8 +32,6 @@ export interface DemoPayload {
   etag: string;
   assetIds: ReadonlySet<string>;
 }
-
-export type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
 /**
  * What viewer requests read on every hit (the link, its demo's payload, the viewer's session), cached in

@@ -72,7 +72,7 @@ ${assets}
  * open names its demo (title and link-preview tags); the player bundle from dist/player does the rest
  * through /v1/viewer.
  */
-export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewer']>) {
+export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
   if (existsSync(PLAYER_ROOT)) {
     await app.register(fastifyStatic, {

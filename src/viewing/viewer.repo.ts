@@ -1,12 +1,13 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
-import { members, sessions, workspaces } from '../accounts/accounts.tables';
+// The viewer's queries: links by token, viewer sessions and the access log (viewing.tables.ts).
+import { and, count, desc, eq, gt, lt } from 'drizzle-orm';
+import { members, sessions } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
-import { shareAccessLog, shares, viewerSessions } from '../shares/shares.tables';
+import { shares } from '../shares/shares.tables';
+import { shareAccessLog, viewerSessions } from './viewing.tables';
 
-/**
- * The viewer's queries. The tables are the links' (shares.tables.ts: a session and an access-log line
- * belong to their link and go with it); what viewers do with them is this domain's.
- */
+/** A viewer session's row: declared once, for the gates, the cache and the ingestion. */
+export type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
 /** A link by its token, revoked or not: every viewer request is decided on it. */
 export async function findLinkByToken(db: Executor, token: string) {
@@ -58,6 +59,11 @@ export async function updateViewerSession(db: Executor, id: string, patch: Parti
   return row!;
 }
 
+/** A link's sessions, when it is revoked (in its transaction): they can never be used again. */
+export async function deleteLinkSessions(db: Executor, shareId: string) {
+  await db.delete(viewerSessions).where(eq(viewerSessions.shareId, shareId));
+}
+
 /** Sessions past their expiry; their ingested event ids go with them by cascade. */
 export async function deleteExpiredSessions(db: Executor, now: Date) {
   const rows = await db.delete(viewerSessions).where(lt(viewerSessions.expiresAt, now)).returning({ id: viewerSessions.id });
@@ -67,4 +73,20 @@ export async function deleteExpiredSessions(db: Executor, now: Date) {
 export async function deleteAccessLogBefore(db: Executor, before: Date) {
   const rows = await db.delete(shareAccessLog).where(lt(shareAccessLog.at, before)).returning({ id: shareAccessLog.id });
   return rows.length;
+}
+
+/** A page of one link's access log, newest first, with the total. */
+export async function listAccessLog(db: Executor, shareId: string, page: { limit: number; offset: number }) {
+  const where = eq(shareAccessLog.shareId, shareId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(shareAccessLog)
+      .where(where)
+      .orderBy(desc(shareAccessLog.at), desc(shareAccessLog.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(shareAccessLog).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext, Services } from '../module';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
-import { ASSET_TYPES } from '../demos/image-sniff';
+import { ASSET_TYPES } from '../core/image-sniff';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from '../shares/shares.schemas';
 import { eventsAcceptedSchema, eventsBody, toIngestEvents } from './view-events.schemas';
-import type { ViewerSessionRow } from './viewer-cache';
+import type { ViewerSessionRow } from './viewer.repo';
 import {
   identifyBody,
   unlockBody,
@@ -52,7 +52,7 @@ export function visitorOf(request: FastifyRequest): Visitor {
 }
 
 /** The viewer JSON API: public, rate-limited per address, and gated link by link. */
-export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewer']>) {
+export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const { viewer } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;

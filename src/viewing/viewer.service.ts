@@ -1,4 +1,4 @@
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { randomToken, sha256Hex, verifyPassword } from '../core/crypto';
 import { AppError } from '../core/errors';
@@ -7,10 +7,10 @@ import type { Database, Executor } from '../db/client';
 import type { DemoReader } from '../demos/demos.reader';
 import { emitEvent } from '../events/outbox';
 import type { ShareRow } from '../shares/shares.schemas';
-import type { AccessDecision } from '../shares/shares.tables';
-import type { LinkState, ViewerCache, ViewerSessionRow } from './viewer-cache';
+import type { AccessDecision } from '../shares/link-viewers';
+import type { LinkState, ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
-import { workspaceTag } from '../workspaces/workspaces.service';
+import type { ViewerSessionRow } from './viewer.repo';
 
 /** A viewer who just identified on a link, as the gates hand it on in the identification's transaction. */
 export interface IdentifiedViewer {
@@ -120,7 +120,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     if (token.length > 100) return undefined;
     return cache.links.load(
       token,
-      (l) => [`share:${l.share.id}`, `demo:${l.share.demoId}`, workspaceTag(l.workspace.id)],
+      (l) => [tags.share(l.share.id), tags.demo(l.share.demoId), tags.workspace(l.workspace.id)],
       async () => {
         const found = await repo.findLinkByToken(db, token);
         const demo = found && (await deps.demos.state(found.share.demoId));
@@ -136,7 +136,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     const id = sha256Hex(sessionToken);
     const session = await cache.sessions.load(
       id,
-      (s) => [`share:${s.shareId}`, `session:${s.id}`],
+      (s) => [tags.share(s.shareId), tags.session(s.id)],
       () => repo.findViewerSession(db, id),
     );
     // A session of another link, or an old one, is no session at all.
@@ -240,7 +240,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     }
     const { session: unlocked, issued } = await ensureSession(share, session, visitor);
     const current = await repo.updateViewerSession(db, unlocked.id, { passwordVersion: share.passwordVersion });
-    await deps.changes.announce(`session:${current.id}`);
+    await deps.changes.announce(tags.session(current.id));
     await record(share, 'unlocked', visitor, identity);
     return { gate: gateOf(share, current), share, session: current, issued };
   }
@@ -293,7 +293,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
       });
       return updated;
     });
-    await deps.changes.announce(`session:${sessionId}`);
+    await deps.changes.announce(tags.session(sessionId));
     await record(share, 'identified', visitor, { email, name: viewer.name });
     return { gate: gateOf(share, current), share, session: current, issued };
   }

@@ -2,12 +2,10 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
 import { emitEvents, type NewEvent } from '../events/outbox';
-import type { viewerSessions } from '../shares/shares.tables';
 import { Batcher } from './batcher';
 import * as repo from './ingest.repo';
+import type { ViewerSessionRow } from './viewer.repo';
 import { applyEvents, dayOf, type IngestEvent, RollupDeltas } from './view-progress';
-
-type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
 export interface IngestItem {
   session: ViewerSessionRow;

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { demoDailyStats, viewSteps, views } from './views.tables';
+import { demoDailyStats, viewSteps, views } from './viewing.tables';
 
 export interface ViewFilter {
   from?: Date;

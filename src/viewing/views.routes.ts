@@ -8,7 +8,7 @@ import { listViewsQuery, toView, type ViewStepRow, viewSchema } from './views.sc
 const tags = ['Views and analytics'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['views']>) {
+export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const { views } = ctx.services;
 
   // GET /v1/demos/:id/views — a page of the demo's views, newest first

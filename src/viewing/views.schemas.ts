@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery } from '../core/pagination';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, timestamp } from '../core/time';
-import type { viewSteps, views } from './views.tables';
+import type { viewSteps, views } from './viewing.tables';
 import { text } from '../core/text';
 
 export type ViewRow = typeof views.$inferSelect;

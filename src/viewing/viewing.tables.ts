@@ -1,8 +1,61 @@
-import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { workspaces } from '../accounts/accounts.tables';
+// The viewing domain's tables: viewer sessions and the access log (each belongs to its link and goes with
+// it), the views, their steps and the daily roll-ups analytics reads.
+import { bigserial, boolean, date, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { demos } from '../demos/demos.tables';
-import { shares, viewerSessions } from '../shares/shares.tables';
-import { at, bytea, id } from '../db/columns';
+import { at, bytea, createdAt, id } from '../db/columns';
+import { ACCESS_DECISIONS } from '../shares/link-viewers';
+import { shares } from '../shares/shares.tables';
+
+/**
+ * A viewer's unlocked session on one link. The cookie holds a random token; only its SHA-256 is stored,
+ * so a database leak does not hand out live sessions.
+ */
+export const viewerSessions = pgTable(
+  'viewer_sessions',
+  {
+    id: text('id').primaryKey(),
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
+    /** The share's password_version when the password was entered; null: never unlocked with a password. */
+    passwordVersion: integer('password_version'),
+    viewerName: text('viewer_name'),
+    viewerEmail: text('viewer_email'),
+    /** Stable per session: counts anonymous visitors in unique_viewers. */
+    anonymousId: text('anonymous_id').notNull(),
+    /** Opened by a signed-in member of the workspace: their views are internal traffic. */
+    internal: boolean('internal').notNull().default(false),
+    referrer: text('referrer'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('viewer_sessions_share_idx').on(t.shareId), index('viewer_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Every gate decision of a link, for its owners: who tried, from where, and what the answer was. */
+export const shareAccessLog = pgTable(
+  'share_access_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
+    decision: text('decision', { enum: ACCESS_DECISIONS }).notNull(),
+    at: at('at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    viewerEmail: text('viewer_email'),
+    viewerName: text('viewer_name'),
+  },
+  (t) => [index('share_access_log_share_idx').on(t.shareId, t.at), index('share_access_log_at_idx').on(t.at)],
+);
 
 /** One viewer session on one demo. */
 export const views = pgTable(

@@ -1,0 +1,88 @@
+// The viewing domain as the app sees it: one module object, one line in app.ts.
+import { defineModule } from '../module';
+import type { LinkViewers } from '../shares/link-viewers';
+import { createLinkViewers } from './link-viewers';
+import { ViewerCache } from './viewer-cache';
+import { createViewerContent, type ViewerContent } from './viewer-content.service';
+import { registerViewerJobs } from './viewer.jobs';
+import { viewerPages } from './viewer.pages';
+import { viewerRoutes } from './viewer.routes';
+import { createViewerGates, type ViewerGates } from './viewer.service';
+import { createIngestion, type Ingestion } from './views.ingest';
+import { viewsRoutes } from './views.routes';
+import { createViewsService, type ViewsService } from './views.service';
+
+declare module '../module' {
+  interface Services {
+    viewing: {
+      /** What a viewer does on a link: the gates, the payload and assets, event intake. */
+      viewer: ViewerGates & ViewerContent;
+      cache: ViewerCache;
+      /** The views list and a view's journey, for the workspace. */
+      views: ViewsService;
+      /** Viewer events into views, step rows, roll-ups, link counters and outbox events. */
+      ingestion: Ingestion;
+      /** Shares' port on a link's viewer sessions and access log. */
+      linkViewers: LinkViewers;
+    };
+  }
+}
+
+/**
+ * Everything about viewing a shared demo: the link gates, viewer sessions and the access log, the payload
+ * and assets, event intake and ingestion, the views and their clean-up. `shares/` keeps the links.
+ *
+ * @example
+ * // app.ts: one line in the module list, after the modules it reads while creating (demos, notifications).
+ * const MODULES = [healthModule, ..., notificationsModule, viewingModule, ...];
+ * // Another module names it in `needs` and gets its services:
+ * deps.viewing.views.list(auth, demoId, query);
+ */
+export const viewingModule = defineModule({
+  name: 'viewing',
+  owns: {
+    tables: 'viewing.tables.ts',
+    ids: ['view'],
+    events: ['demo.viewed', 'demo.completed', 'viewer.identified'],
+    permissions: ['analytics.read'],
+  },
+  needs: ['demos', 'shares', 'notifications'],
+  create(kernel, deps) {
+    const { config } = kernel;
+    const cache = new ViewerCache(kernel.changes);
+    const ingestion = createIngestion({ ...kernel, countLinkViews: deps.shares.countViews });
+    const gates = createViewerGates({
+      ...kernel,
+      cache,
+      demos: deps.demos.reader,
+      passwordAttempts: config.SHARE_PASSWORD_ATTEMPTS,
+      passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
+      sessionTtlMs: config.VIEWER_SESSION_TTL,
+      onIdentified: (tx, job) => deps.notifications.notifications.viewerIdentified(tx, job),
+    });
+    const content = createViewerContent({
+      gates,
+      cache,
+      demos: deps.demos.reader,
+      record: ingestion.ingest,
+      assetOrigin: config.API_URL ?? '',
+    });
+    return {
+      viewer: { ...gates, ...content },
+      cache,
+      views: createViewsService({ ...kernel, demos: deps.demos.reader }),
+      ingestion,
+      linkViewers: createLinkViewers(kernel.database),
+    };
+  },
+  routes(app, ctx) {
+    viewsRoutes(app, ctx);
+    viewerRoutes(app, ctx);
+  },
+  pages: viewerPages,
+  jobs: registerViewerJobs,
+  // Events are acknowledged only after their commit; on shutdown, let the batches in flight finish.
+  async close({ ingestion }) {
+    for (let i = 0; i < 1000 && ingestion.pending > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  },
+});
