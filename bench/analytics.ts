@@ -16,10 +16,12 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/client';
 import { seedViews } from '../src/viewing/seed-views';
 import { medianMs, startInProcessApp } from './in-process';
+import { readScriptSettings } from '../scripts/settings';
 import { caller, seedDemo } from './seed-demo';
 
 const sizes = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
-const postgresUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+const settings = readScriptSettings();
+const postgresUrl = settings.benchDatabaseUrl ?? settings.databaseUrl ?? settings.testDatabaseUrl;
 const OTHER_DEMOS = 19;
 const OTHER_VIEWS = 500;
 const DAYS = 90;

@@ -6,9 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import postgres from 'postgres';
+import { LOCAL_POSTGRES, readScriptSettings } from '../scripts/settings';
 
-const base = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const settings = readScriptSettings();
+const base = settings.benchDatabaseUrl ?? settings.databaseUrl ?? LOCAL_POSTGRES;
+const SECONDS = settings.benchSeconds;
 const CONCURRENCY = 32;
 const POOL = 10;
 const ROWS = 1000;

@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { makePng } from '../test/helpers/images';
+import { childEnv } from '../scripts/settings';
 import { createUserAndKey, demoshare, freePort, scratchDatabase, stop } from './child-service';
 
 const { values: args } = parseArgs({
@@ -100,8 +101,7 @@ const summary = (samples: Sample[]) => {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'demoshare-isolation-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
+const env: NodeJS.ProcessEnv = childEnv({
   SECRET_KEY: 'isolation-secret-key-that-is-long-enough-0123456789',
   LOG_LEVEL: 'error',
   HOST: '127.0.0.1',
@@ -112,7 +112,7 @@ const env: NodeJS.ProcessEnv = {
   VIEWER_RATE_LIMIT_PER_MINUTE: '1000000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000000',
   EMBEDDED_MAINTENANCE_INTERVAL: '0s',
-};
+});
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
 // With --database-url: the same process on a PostgreSQL database created for the run, whose queries do not

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { childEnv } from '../scripts/settings';
 import { createUserAndKey, demoshare, freePort, scratchDatabase, stop } from './child-service';
 
 const { values: args } = parseArgs({
@@ -64,8 +65,7 @@ async function run(settings: Record<string, string>, rate: number | undefined) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'demoshare-overload-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const env: NodeJS.ProcessEnv = childEnv({
     SECRET_KEY: 'overload-secret-key-that-is-long-enough-0123456789',
     LOG_LEVEL: 'error',
     HOST: '127.0.0.1',
@@ -75,7 +75,7 @@ async function run(settings: Record<string, string>, rate: number | undefined) {
     RATE_LIMIT_PER_MINUTE: '1000000000',
     EMBEDDED_MAINTENANCE_INTERVAL: '0s',
     ...settings,
-  };
+  });
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   // With --database-url: `demoshare serve` on a database created for the run (no worker: nothing is queued).

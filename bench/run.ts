@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
+import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
 
@@ -41,8 +42,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 const rounds = Math.max(1, Number(args.rounds));
 const connections = Number(args.connections);
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || (args.postgres ? process.env.TEST_DATABASE_URL : '');
+const settings = readScriptSettings();
+const postgresUrl = settings.benchDatabaseUrl ?? settings.databaseUrl ?? (args.postgres ? settings.testDatabaseUrl : undefined) ?? '';
 
 interface Ready {
   app: string;
@@ -91,7 +92,7 @@ function sampleRss(pid: number) {
 
 function startServer(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/server.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    env: childEnv({ LOG_LEVEL: 'silent', ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<Ready>((resolve, reject) => {
@@ -355,7 +356,7 @@ if (analyticsWanted && args['analytics-sizes'] !== 'off') {
   console.log(`\nAnalytics at size (${args['analytics-sizes']} views)`);
   const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/analytics.ts', args['analytics-sizes']!], {
     // The analytics bench reads the same variables; an empty one means PGlite only.
-    env: { ...process.env, BENCH_DATABASE_URL: engines.includes('postgres') ? postgresUrl : '', DATABASE_URL: '', TEST_DATABASE_URL: '' },
+    env: childEnv({ BENCH_DATABASE_URL: engines.includes('postgres') ? postgresUrl : '', DATABASE_URL: '', TEST_DATABASE_URL: '' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout.on('data', (chunk: Buffer) => {

@@ -33,6 +33,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { childEnv } from '../scripts/settings';
 import { makePng } from '../test/helpers/images';
 import { createUserAndKey, demoshare, freePort, type Proc, stop } from './child-service';
 import { rssMb } from './process-memory';
@@ -88,8 +89,7 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 const dataDir = mkdtempSync(path.join(tmpdir(), 'demoshare-soak-'));
 const port = await freePort();
 const app = `http://127.0.0.1:${port}`;
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
+const env: NodeJS.ProcessEnv = childEnv({
   SECRET_KEY: SECRET,
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
@@ -103,7 +103,7 @@ const env: NodeJS.ProcessEnv = {
   // An attempt that times out on an overloaded machine is retried within the drain, not an hour later:
   // the soak checks that every event arrives, not the production back-off.
   WEBHOOK_RETRY_DELAYS: '5s,10s,20s',
-};
+});
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
 

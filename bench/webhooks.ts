@@ -16,9 +16,11 @@ import { newId } from '../src/core/ids';
 import { emitEvent } from '../src/events/outbox';
 import { webhooks } from '../src/webhooks/webhooks.tables';
 import { workspaces } from '../src/accounts/accounts.tables';
+import { LOCAL_POSTGRES, readScriptSettings } from '../scripts/settings';
 
+const settings = readScriptSettings();
 // Before the helpers load: they read the database URL when imported.
-process.env.TEST_DATABASE_URL ||= process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+process.env.TEST_DATABASE_URL = settings.testDatabaseUrl ?? settings.benchDatabaseUrl ?? LOCAL_POSTGRES;
 const { createTestDatabase } = await import('../test/helpers/database');
 const { TEST_SECRET } = await import('../test/helpers/test-app');
 const { ServiceProcess } = await import('../test/helpers/service-process');

@@ -25,7 +25,7 @@ if (!values.demo || !Number.isInteger(views) || views < 1) {
   process.exit(2);
 }
 
-const database = await openConfiguredDatabase(loadConfig(process.env));
+const database = await openConfiguredDatabase(loadConfig());
 const started = performance.now();
 let shown = 0;
 try {

@@ -18,7 +18,7 @@ import { bearer, createTestApp, type TestApp } from './helpers/test-app';
  * documents and a body its schema accepts (the contract check of the test app); an error in the envelope
  * with the code its status has; and a rejected request (any 4xx) changes no row of the database.
  *
- * CI runs a fixed seed and few runs per operation; `npm run fuzz -- --runs N --seed S` (scripts/fuzz.mjs)
+ * CI runs a fixed seed and few runs per operation; `npm run fuzz -- --runs N --seed S` (scripts/fuzz.ts)
  * runs this file with FUZZ_RUNS and FUZZ_SEED for a longer search, and prints the seed to replay it.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The fuzzer of test/fuzz.test.ts with more runs and a random seed: `npm run fuzz [-- --runs N --seed S]`.
 // Every operation of the OpenAPI document gets N generated requests (default 200); the seed is printed first
 // and last, so that a failure can be replayed with --seed. On embedded PGlite unless TEST_DATABASE_URL names a
@@ -6,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { childEnv, readScriptSettings } from './settings';
 
 const { values } = parseArgs({
   options: {
@@ -25,12 +25,12 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-const engine = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+const engine = readScriptSettings().testDatabaseUrl ? 'PostgreSQL' : 'embedded PGlite';
 console.log(`fuzz: seed ${seed}, ${runs} runs per operation, on ${engine}`);
 const started = Date.now();
 const result = spawnSync('npx', ['vitest', 'run', 'test/fuzz.test.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, FUZZ_SEED: String(seed), FUZZ_RUNS: String(runs) },
+  env: childEnv({ FUZZ_SEED: String(seed), FUZZ_RUNS: String(runs) }),
 });
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const status = result.status ?? 1;
