@@ -15,7 +15,8 @@ import { buildApp, registerJobs } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
-import { ingestedEvents, viewerSessions } from '../src/viewing/viewing.tables';
+import { viewerSessions } from '../src/shares/shares.tables';
+import { ingestedEvents } from '../src/viewing/views.tables';
 import { readScriptSettings } from '../scripts/settings';
 import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 
