@@ -7,7 +7,7 @@ import type { MailQueue } from '../mail/mail-queue';
 import { type Digest, digestMail, viewerMail } from './notification-mail';
 import * as repo from './notifications.repo';
 import type { NotificationMode, NotificationScope } from './notifications.tables';
-import type { IdentifiedViewer } from '../viewing/viewer.service';
+import type { IdentifiedViewer } from '../viewing/viewer-gates.identification';
 
 export const VIEWER_QUEUE = 'notifications.viewer';
 export const DIGEST_QUEUE = 'notifications.digest';

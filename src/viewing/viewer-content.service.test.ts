@@ -5,24 +5,22 @@ import { AppError } from '../core/errors';
 import type { IngestItem } from './views.ingest';
 import { ViewerCache } from './viewer-cache';
 import { createViewerContent } from './viewer-content.service';
-import type { ViewerGates } from './viewer.service';
+import type { RequireReady } from './viewer-gates.resolve';
 
 // The service names what it needs: the gates' one method, two demo readers and a recorder. A test passes
 // exactly those, and nothing of the database.
 const session = { id: 'sess', shareId: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' };
-const gates: Pick<ViewerGates, 'requireReady'> = {
-  requireReady: async () =>
+const requireReady: RequireReady = async () =>
     ({
       link: { share: { id: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' }, demoStatus: 'published', version: 1, stepCount: 3 },
       session,
       gate: 'ready',
-    }) as unknown as Awaited<ReturnType<ViewerGates['requireReady']>>,
-};
+    }) as unknown as Awaited<ReturnType<RequireReady>>;
 const visitor = { ip: '203.0.113.1', userAgent: null, referrer: null };
 
 function content(record: (item: IngestItem) => Promise<{ accepted: number; duplicates: number }>) {
   return createViewerContent({
-    gates,
+    requireReady,
     cache: new ViewerCache(new Changes(createLocalBus())),
     demos: { published: async () => undefined, asset: async () => undefined },
     record,

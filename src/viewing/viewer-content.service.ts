@@ -1,3 +1,4 @@
+import { tags } from '../core/changes';
 import { z } from 'zod';
 import { sha256Hex } from '../core/crypto';
 import { AppError, invalid } from '../core/errors';
@@ -7,12 +8,12 @@ import type { IngestItem, IngestResult } from './views.ingest';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
-import { workspaceTag } from '../workspaces/workspaces.service';
 import { viewerDemoSchema } from './viewer.schemas';
-import { gateError, type ViewerGates, type Visitor } from './viewer.service';
+import { gateError, type RequireReady, type Visitor } from './viewer-gates.resolve';
 
 export interface ViewerContentDeps {
-  gates: Pick<ViewerGates, 'requireReady'>;
+  /** The gates of every content request (viewer-gates.resolve.ts). */
+  requireReady: RequireReady;
   cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'published' | 'asset'>;
   /** Stores a batch of events (the views domain's ingestion). */
@@ -27,14 +28,14 @@ export interface ViewerContentDeps {
 
 /** What a viewer gets once past the gates: the demo, its assets, and the recording of their progress. */
 export function createViewerContent(deps: ViewerContentDeps) {
-  const { cache, gates } = deps;
+  const { cache, requireReady } = deps;
   const base = deps.assetOrigin.replace(/\/+$/, '');
 
   async function payload(token: string, link: LinkState): Promise<DemoPayload> {
     const { share } = link;
     const found = await cache.payloads.load(
       token,
-      () => [`share:${share.id}`, `demo:${share.demoId}`, workspaceTag(share.workspaceId)],
+      () => [tags.share(share.id), tags.demo(share.demoId), tags.workspace(share.workspaceId)],
       async () => {
         const demo = await deps.demos.published(share.workspaceId, share.demoId);
         if (!demo) return undefined;
@@ -51,13 +52,13 @@ export function createViewerContent(deps: ViewerContentDeps) {
 
   /** GET /v1/viewer/:token/demo */
   async function demo(token: string, sessionToken: string | undefined, visitor: Visitor) {
-    const { link } = await gates.requireReady(token, sessionToken, visitor);
+    const { link } = await requireReady(token, sessionToken, visitor);
     return payload(token, link);
   }
 
   /** GET /v1/viewer/:token/assets/:asset_id: only the assets the demo's payload names. */
   async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor) {
-    const { link } = await gates.requireReady(token, sessionToken, visitor);
+    const { link } = await requireReady(token, sessionToken, visitor);
     const { assetIds } = await payload(token, link);
     const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
     if (!row) throw new AppError('not_found', 'Asset not found');
@@ -69,7 +70,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
    * session (a view is one session). Every step number must be one of the demo's steps.
    */
   async function recordEvents(token: string, sessionToken: string | undefined, visitor: Visitor, events: IngestEvent[]) {
-    const { link, session } = await gates.requireReady(token, sessionToken, visitor);
+    const { link, session } = await requireReady(token, sessionToken, visitor);
     if (!session) throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
     const { stepCount } = link;
     const problems = events.flatMap((e, i) =>

@@ -14,7 +14,8 @@ import {
   viewerParams,
   viewerStateSchema,
 } from './viewer.schemas';
-import { type Gate, type Visitor, viewerCookieName } from './viewer.service';
+import { viewerCookieName } from './viewer-gates';
+import type { Gate, Visitor } from './viewer-gates.resolve';
 import { SESSION_COOKIE } from '../auth/authenticate';
 
 const tags = ['Viewer'];

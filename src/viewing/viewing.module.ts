@@ -7,7 +7,7 @@ import { createViewerContent, type ViewerContent } from './viewer-content.servic
 import { registerViewerJobs } from './viewer.jobs';
 import { viewerPages } from './viewer.pages';
 import { viewerRoutes } from './viewer.routes';
-import { createViewerGates, type ViewerGates } from './viewer.service';
+import { createViewerGates, type ViewerGates } from './viewer-gates';
 import { createIngestion, type Ingestion } from './views.ingest';
 import { viewsRoutes } from './views.routes';
 import { createViewsService, type ViewsService } from './views.service';
@@ -61,7 +61,7 @@ export const viewingModule = defineModule({
       onIdentified: (tx, job) => deps.notifications.notifications.viewerIdentified(tx, job),
     });
     const content = createViewerContent({
-      gates,
+      requireReady: gates.requireReady,
       cache,
       demos: deps.demos.reader,
       record: ingestion.ingest,

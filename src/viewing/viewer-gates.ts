@@ -1,0 +1,70 @@
+// The gates of a share link put together for the routes: one file per gate (viewer-gates.<gate>.ts).
+import type { Changes } from '../core/changes';
+import type { Clock } from '../core/clock';
+import { sha256Hex } from '../core/crypto';
+import type { RateLimits } from '../core/rate-limit';
+import type { Database } from '../db/client';
+import type { DemoReader } from '../demos/demos.reader';
+import type { ViewerCache } from './viewer-cache';
+import { identify, type OnViewerIdentified } from './viewer-gates.identification';
+import { unlock } from './viewer-gates.password';
+import { requireReady, resolve } from './viewer-gates.resolve';
+import { state } from './viewer-gates.state';
+
+export interface ViewerGatesDeps {
+  database: Pick<Database, 'db'>;
+  clock: Clock;
+  rateLimits: Pick<RateLimits, 'consume' | 'check'>;
+  cache: Pick<ViewerCache, 'links' | 'sessions'>;
+  changes: Pick<Changes, 'announce'>;
+  demos: Pick<DemoReader, 'state'>;
+  passwordAttempts: number;
+  passwordWindowSeconds: number;
+  sessionTtlMs: number;
+  log: { warn(obj: object, msg: string): void };
+  /** In the identification's transaction: what else must happen when a viewer identifies (notifications). */
+  onIdentified?: OnViewerIdentified;
+}
+
+const cookieNames = new Map<string, string>();
+
+/**
+ * The cookie of one link: its name is derived from the link, so links never overwrite each other's.
+ * Remembered for the busiest links: every viewer request needs it.
+ *
+ * @example
+ * reply.setCookie(viewerCookieName(token), issued, { httpOnly: true, sameSite: 'lax', path: '/' });
+ */
+export function viewerCookieName(linkToken: string): string {
+  let name = cookieNames.get(linkToken);
+  if (name === undefined) {
+    name = `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
+    if (cookieNames.size >= 10_000) cookieNames.clear();
+    cookieNames.set(linkToken, name);
+  }
+  return name;
+}
+
+/**
+ * The gates of a share link, in DESIGN.md's order (unknown or revoked → expired → not published →
+ * password → identification), and the viewer sessions that remember who passed them. Each gate is a
+ * function of its own file taking these deps first; this binds them for the routes.
+ *
+ * @example
+ * const gates = createViewerGates({ ...kernel, cache, demos: demos.reader, passwordAttempts: 5,
+ *   passwordWindowSeconds: 900, sessionTtlMs: 86_400_000 });
+ * const { gate, session, issued } = await gates.state(token, sessionToken, visitor);
+ */
+export function createViewerGates(deps: ViewerGatesDeps) {
+  return {
+    state: (...args: Tail<Parameters<typeof state>>) => state(deps, ...args),
+    unlock: (...args: Tail<Parameters<typeof unlock>>) => unlock(deps, ...args),
+    identify: (...args: Tail<Parameters<typeof identify>>) => identify(deps, ...args),
+    resolve: (...args: Tail<Parameters<typeof resolve>>) => resolve(deps, ...args),
+    requireReady: (...args: Tail<Parameters<typeof requireReady>>) => requireReady(deps, ...args),
+  };
+}
+
+type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
+
+export type ViewerGates = ReturnType<typeof createViewerGates>;
