@@ -1,5 +1,6 @@
+import { tags } from '../core/changes';
 import { type Actor, type RequestOrigin, userActor } from '../audit/actor';
-import { type CredentialCache, credentialTag } from '../auth/credential-cache';
+import type { CredentialCache } from '../auth/credential-cache';
 import { hashPassword, verifyPassword } from '../core/crypto';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import type { Database, Executor } from '../db/client';
@@ -36,7 +37,7 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
   }
 
   async function endSessions(ended: { id: string }[]) {
-    if (ended.length > 0) await credentials.invalidate(...ended.map((s) => credentialTag(s.id)));
+    if (ended.length > 0) await credentials.invalidate(...ended.map((s) => tags.credential(s.id)));
   }
 
   /** One `session.revoked` entry per session a user signed out by hand. */

@@ -1,6 +1,7 @@
+import { tags } from '../core/changes';
 import { type RequestOrigin, userActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
-import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
+import { type CachedCredential, type CredentialCache, touchIfStale } from '../auth/credential-cache';
 import { SCOPES, type Role } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../core/crypto';
@@ -245,7 +246,7 @@ export function createAccountsService(deps: AccountsDeps) {
     const member = await repo.findActiveMember(db, workspaceId, userId);
     if (!member) throw notFound('Workspace');
     await repo.updateSessionWorkspace(db, sessionId, workspaceId);
-    await credentials.invalidate(credentialTag(sessionId));
+    await credentials.invalidate(tags.credential(sessionId));
   }
 
 
@@ -276,7 +277,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
   async function endSession(sessionId: string) {
     await repo.deleteSession(db, sessionId);
-    await credentials.invalidate(credentialTag(sessionId));
+    await credentials.invalidate(tags.credential(sessionId));
   }
 
   async function profile(userId: string, workspaceId: string) {

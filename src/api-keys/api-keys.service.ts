@@ -1,4 +1,5 @@
-import { type CachedCredential, type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
+import { tags } from '../core/changes';
+import { type CachedCredential, type CredentialCache, touchIfStale } from '../auth/credential-cache';
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import { type AuthContext, type Role, roleAllows, type Scope } from '../auth/permissions';
@@ -125,7 +126,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
       });
       return issued;
     });
-    await credentials.invalidate(credentialTag(old.id));
+    await credentials.invalidate(tags.credential(old.id));
     return { ...fresh, previous: { id: old.id, expiresAt } };
   }
 
@@ -139,7 +140,7 @@ export function createApiKeysService({ database, clock, credentials, digestKey, 
         target: { type: 'api_key', id: row.id, label: row.name },
       });
     });
-    await credentials.invalidate(credentialTag(row.id));
+    await credentials.invalidate(tags.credential(row.id));
   }
 
   const touch = (entry: CachedCredential, now: Date) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalBus } from '../core/bus';
-import { Changes } from '../core/changes';
-import { type CachedCredential, CredentialCache, credentialTag } from './credential-cache';
+import { Changes, tags } from '../core/changes';
+import { type CachedCredential, CredentialCache } from './credential-cache';
 
 const entry: CachedCredential = {
   auth: {
@@ -30,7 +30,7 @@ describe('CredentialCache', () => {
       return entry;
     });
     // ...while the key is revoked and its tag invalidated...
-    await cache.invalidate(credentialTag('key_1'));
+    await cache.invalidate(tags.credential('key_1'));
     release();
     // ...that request may still pass (it began before the revocation), but nothing after it may.
     await inFlight;

@@ -1,4 +1,4 @@
-import type { Changes } from '../core/changes';
+import { type Changes, type Tag, tags } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { AuthContext } from './permissions';
 
@@ -19,9 +19,6 @@ export function touchIfStale(entry: CachedCredential, now: Date, intervalMs: num
   entry.lastUsedAt = now;
   void write(now).catch(() => {});
 }
-
-/** The tag of every cached entry of one credential (API key, session or OAuth grant: ids never collide). */
-export const credentialTag = (id: string) => `credential:${id}`;
 
 /**
  * Resolved credentials keyed by their digest, so that the bearer hook needs no database round trip.
@@ -50,7 +47,7 @@ export class CredentialCache {
   ): Promise<CachedCredential | null> {
     const entry = await this.cache.load(
       digest,
-      ({ auth }) => [credentialTag(auth.credentialId), `member:${auth.memberId}`],
+      ({ auth }) => [tags.credential(auth.credentialId), tags.member(auth.memberId)],
       async () => (await load()) ?? undefined,
     );
     if (!entry) return null;
@@ -58,7 +55,7 @@ export class CredentialCache {
   }
 
   /** Drops every entry carrying one of `tags`, in this process now and in the others via the bus. */
-  invalidate(...tags: string[]): Promise<void> {
-    return this.changes.announce(...tags);
+  invalidate(...changed: Tag[]): Promise<void> {
+    return this.changes.announce(...changed);
   }
 }

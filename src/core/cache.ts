@@ -1,9 +1,18 @@
 /**
- * A bounded in-process cache whose entries expire after `ttlMs` and can be dropped by tag (for example
- * every credential of one member). Map insertion order doubles as the eviction order.
+ * A bounded in-process cache whose entries expire after `ttlMs` (or sooner, when set with an earlier
+ * `expiresAt`) and can be dropped by tag (for example every credential of one member). Map insertion
+ * order doubles as the eviction order. It knows nothing of changes made elsewhere: use it through
+ * GuardedCache (guarded-cache.ts), which does.
+ *
+ * @example
+ * ```ts
+ * const cache = new TaggedCache<number>(60_000, 1_000, () => clock.now().getTime());
+ * cache.set('k1', 1, ['member:1', 'workspace:w']);
+ * cache.invalidateTag('workspace:w'); // k1 goes
+ * ```
  */
 export class TaggedCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number; tags: string[] }>();
+  private readonly entries = new Map<string, { value: V; expiresAt: number; tags: readonly string[] }>();
   private readonly byTag = new Map<string, Set<string>>();
 
   constructor(
@@ -22,13 +31,14 @@ export class TaggedCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, tags: string[] = []): void {
+  /** Stores `value` until the TTL runs out, or until `expiresAt` (epoch ms) if that comes first. */
+  set(key: string, value: V, tags: readonly string[] = [], expiresAt = Infinity): void {
     this.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs, tags });
+    this.entries.set(key, { value, expiresAt: Math.min(this.now() + this.ttlMs, expiresAt), tags });
     for (const tag of tags) {
       const keys = this.byTag.get(tag) ?? new Set<string>();
       keys.add(key);

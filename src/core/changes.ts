@@ -2,13 +2,58 @@ import type { Bus } from './bus';
 
 const CHANNEL = 'changes';
 
+declare const tagBrand: unique symbol;
+
 /**
- * The one invalidation path. Services announce what changed, after the commit, as tags (`demo:<id>`,
- * `share:<id>`, `session:<id>`, `credential:<id>`, `member:<id>`); caches subscribe and drop what carries
- * the tag. An announcement is heard here at once and in every other process through the bus. While the
- * bus is cut off (`live` false), announcements from elsewhere may be missed: caches serve nothing then,
- * and drop everything when it reconnects (`onGap`). Only a message lost with the bus connected, which
- * neither side noticed, is left to the caches' TTLs.
+ * What a change names and a cache entry carries: made only by {@link tags}, so a misspelt tag is a type
+ * error instead of an invalidation that silently never reaches its entries.
+ */
+export type Tag = string & { readonly [tagBrand]: true };
+
+const tag =
+  (kind: string) =>
+  (id: string): Tag =>
+    `${kind}:${id}` as Tag;
+
+/**
+ * The one set of cache tags. Each names one thing whose change drops every entry built from it.
+ *
+ * @example
+ * ```ts
+ * // A cache entry built from a link, its demo and its workspace:
+ * cache.load(token, (l) => [tags.share(l.id), tags.demo(l.demoId), tags.workspace(l.workspaceId)], load);
+ * // After the commit that changed the link:
+ * await changes.announce(tags.share(share.id), tags.demo(share.demoId));
+ * ```
+ */
+export const tags = {
+  /** A demo, its steps, hotspots, versions and generation state. */
+  demo: tag('demo'),
+  /** A share link (its settings, its revocation). */
+  share: tag('share'),
+  /** A viewer session. */
+  session: tag('session'),
+  /** One credential: an API key, a web session or an OAuth grant (their ids never collide). */
+  credential: tag('credential'),
+  /** A workspace member (role, removal): every credential acting as them. */
+  member: tag('member'),
+  /** A workspace's own settings (brand colour, share defaults) and its existence. */
+  workspace: tag('workspace'),
+} as const;
+
+/**
+ * The one invalidation path. Services announce what changed, after the commit, as {@link tags}; caches
+ * (GuardedCache) subscribe and drop what carries the tag. An announcement is heard here at once and in
+ * every other process through the bus. While the bus is cut off (`live` false), announcements from
+ * elsewhere may be missed: caches serve nothing then, and drop everything when it reconnects (`onGap`).
+ * Only a message lost with the bus connected, which neither side noticed, is left to the caches' TTLs.
+ *
+ * @example
+ * ```ts
+ * const changes = new Changes(bus, (error) => log.warn({ err: error }, 'not announced'));
+ * await db.transaction(async (tx) => repo.updateDemo(tx, id, patch));
+ * await changes.announce(tags.demo(id)); // after the commit, never inside the transaction
+ * ```
  */
 export class Changes {
   /**
@@ -16,7 +61,7 @@ export class Changes {
    * store its result: it may have read the state from before the change (GuardedCache).
    */
   epoch = 0;
-  private readonly handlers = new Set<(tag: string) => void>();
+  private readonly handlers = new Set<(tag: Tag) => void>();
   private readonly gapHandlers = new Set<() => void>();
   private readonly unsubscribe: () => void;
   private readonly unwatch: () => void;
@@ -25,9 +70,10 @@ export class Changes {
     private readonly bus: Bus,
     private readonly onError: (error: unknown) => void = () => {},
   ) {
-    this.unsubscribe = bus.subscribe(CHANNEL, (tag) => {
+    this.unsubscribe = bus.subscribe(CHANNEL, (message) => {
       this.epoch++;
-      for (const handler of this.handlers) handler(tag);
+      // Only tags travel on this channel: every publisher is `announce`.
+      for (const handler of this.handlers) handler(message as Tag);
     });
     this.unwatch = bus.onConnectionChange(() => {
       // Either way a load in flight may have read state whose change this process never hears of.
@@ -42,11 +88,11 @@ export class Changes {
   }
 
   /** Call after the change has committed. */
-  async announce(...tags: string[]): Promise<void> {
-    for (const tag of tags) {
+  async announce(...changed: Tag[]): Promise<void> {
+    for (const one of changed) {
       try {
         // Every bus delivers to this process before it sends to the others: the drop here is never lost.
-        await this.bus.publish(CHANNEL, tag);
+        await this.bus.publish(CHANNEL, one);
       } catch (error) {
         // The change is committed and dropped here; other processes catch up when their TTL runs out.
         this.onError(error);
@@ -54,7 +100,7 @@ export class Changes {
     }
   }
 
-  subscribe(handler: (tag: string) => void): () => void {
+  subscribe(handler: (tag: Tag) => void): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }

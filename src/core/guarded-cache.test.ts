@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Bus, createLocalBus } from './bus';
-import { Changes } from './changes';
+import { Changes, tags } from './changes';
 import { GuardedCache } from './guarded-cache';
 
 /** A local bus whose connection the test cuts and restores. */
@@ -27,7 +27,7 @@ describe('GuardedCache while the bus is down', () => {
     const bus = switchableBus();
     const cache = new GuardedCache<string>(new Changes(bus), 60_000, 100);
     let loads = 0;
-    const load = () => cache.load('k', () => ['t'], async () => `v${++loads}`);
+    const load = () => cache.load('k', () => [tags.demo('t')], async () => `v${++loads}`);
 
     expect(await load()).toBe('v1');
     expect(await load()).toBe('v1');

@@ -1,6 +1,8 @@
 import type { AuthContext } from '../auth/permissions';
-import { TaggedCache } from '../core/cache';
+import { type Changes, tags } from '../core/changes';
+import type { Clock } from '../core/clock';
 import { notFound } from '../core/errors';
+import { GuardedCache } from '../core/guarded-cache';
 import type { Database } from '../db/client';
 import { sameSnapshot, snapshotOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
@@ -13,16 +15,26 @@ export interface FirstLink {
   expiresAt: Date | null;
 }
 
+/** The port through which demos read their share links (implemented by shares/share-links.ts). */
 export interface DemoLinks {
   firstActive(demoIds: readonly string[]): Promise<Map<string, FirstLink>>;
 }
 
 export interface DemoReadsDeps {
   database: Pick<Database, 'db'>;
+  clock: Clock;
+  changes: Changes;
   links: DemoLinks;
 }
 
-/** The read side of demos: the list, one demo, and its rendered detail cached per revision. */
+/** A demo's detail as rendered for GET /v1/demos/:id, and until when it stays right on its own. */
+interface RenderedDetail {
+  json: string;
+  /** When its share_url link expires and share_url moves to the next link; null when it never does. */
+  staleAt: Date | null;
+}
+
+/** The read side of demos: the list, one demo, and its rendered detail, cached until a change is announced. */
 export function createDemoReads(deps: DemoReadsDeps) {
   const { db } = deps.database;
 
@@ -44,7 +56,6 @@ export function createDemoReads(deps: DemoReadsDeps) {
   async function load(auth: AuthContext, id: string) {
     const found = await repo.loadDemo(db, auth.workspaceId, id);
     if (!found) throw notFound('Demo');
-    // Read after the demo: a link changed in between bumps the revision past the one kept with this read.
     const [links, latest] = await Promise.all([deps.links.firstActive([id]), versions.latestVersion(db, id)]);
     const link = links.get(id);
     const publishing = {
@@ -62,36 +73,28 @@ export function createDemoReads(deps: DemoReadsDeps) {
 
   type Loaded = Awaited<ReturnType<typeof get>>;
   /**
-   * Rendered details by demo id, each good for one revision, and until its share link expires (share_url
-   * then moves to the next link). Bounded: about 10 KB each.
+   * Rendered details, per workspace and demo id. An entry goes when its demo (its steps, hotspots, versions,
+   * links, generation) or its workspace (the brand colour) is announced as changed, in any process. Bounded:
+   * about 10 KB each.
    */
-  const details = new TaggedCache<{ revision: number; brandColor: string | null; staleAt: number; json: string }>(
-    10 * 60_000,
-    1_000,
-  );
+  const details = new GuardedCache<RenderedDetail>(deps.changes, 10 * 60_000, 1_000, deps.clock);
 
   /**
-   * The demo rendered by `render`, from the cache while the demo's revision is the one it was rendered at.
-   * The check is one primary-key lookup, so a write made through any process is seen by the next read
-   * everywhere; only a miss loads the steps, hotspots and links.
+   * The demo rendered by `render`, from the cache until a change to it is announced; a miss loads the demo,
+   * its steps, hotspots and links. A load overtaken by any change is served but not kept.
    */
   async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
-    const version = await repo.findDemoVersion(db, auth.workspaceId, id);
-    if (!version) throw notFound('Demo');
-    const hit = details.get(id);
-    // The brand colour is read with the revision: a workspace's new colour shows in its demos at once.
-    const fresh = hit && hit.revision === version.revision && hit.brandColor === version.brandColor;
-    if (fresh && hit.staleAt > Date.now()) return hit.json;
-    const { shareExpiresAt, ...found } = await load(auth, id);
-    const json = render(found);
-    // Stored at the revision it was read at: a write in between leaves it stale, and the next read reloads.
-    details.set(id, {
-      revision: found.demo.revision,
-      brandColor: found.brandColor,
-      staleAt: shareExpiresAt?.getTime() ?? Infinity,
-      json,
-    });
-    return json;
+    const detail = await details.load(
+      `${auth.workspaceId}:${id}`,
+      () => [tags.demo(id), tags.workspace(auth.workspaceId)],
+      async () => {
+        const { shareExpiresAt, ...found } = await load(auth, id);
+        return { json: render(found), staleAt: shareExpiresAt };
+      },
+      (rendered) => rendered.staleAt,
+    );
+    // `load` throws for a demo that is not there: a detail is always found.
+    return detail!.json;
   }
 
   return { list, get, getRendered };

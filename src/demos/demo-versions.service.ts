@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -89,7 +89,7 @@ export function createDemoVersions(deps: DemoVersionsDeps) {
       });
       return version;
     });
-    if (published) await deps.changes.announce(`demo:${id}`);
+    if (published) await deps.changes.announce(tags.demo(id));
   }
 
   async function requireDemo(auth: AuthContext, id: string) {
@@ -139,7 +139,7 @@ export function createDemoVersions(deps: DemoVersionsDeps) {
         },
       });
     });
-    await deps.changes.announce(`demo:${id}`);
+    await deps.changes.announce(tags.demo(id));
   }
 
   return { publish, list, restore };

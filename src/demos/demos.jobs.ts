@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { Kernel } from '../context';
+import { tags } from '../core/changes';
 import { randomToken } from '../core/crypto';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
@@ -125,6 +126,8 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     });
   });
   if (!claimed) return;
+  // The demo's cached details (demo-reads.service.ts) go in every process: its generation is running.
+  await ctx.changes.announce(tags.demo(claimed.id));
   const releaseLease = holdLease(ctx, claimed.id, attempt);
 
   let result: GenerationResult | undefined;
@@ -149,6 +152,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     if (failure || !result) await recordFailure(ctx, tx, demo, failure ?? 'Generation failed');
     else await recordSuccess(ctx, tx, demo, result, job.replaceTitle);
   });
+  await ctx.changes.announce(tags.demo(job.demoId));
 }
 
 function checkResult(result: GenerationResult): string | undefined {
@@ -324,6 +328,7 @@ export async function sweepGenerations(ctx: Kernel): Promise<void> {
         `Generation did not finish${output ? ` (${output})` : ''}: run it again with POST /v1/demos/${demo.id}/generate`,
       );
     });
+    await ctx.changes.announce(tags.demo(demo.id));
   }
 }
 
@@ -379,6 +384,7 @@ export async function takeOverLapsedGenerations(ctx: Kernel): Promise<number> {
     });
     if (!replaced) continue;
     taken++;
+    await ctx.changes.announce(tags.demo(lapsed.id));
     // The dead worker's job would stay active until pg-boss's expiry; its retry is fenced off, but needless.
     if (replaced.oldJobId) await ctx.queue.boss.cancel(GENERATE_QUEUE, replaced.oldJobId).catch(() => {});
   }

@@ -14,8 +14,6 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
     find: (workspaceId: string, id: string) => repo.findDemo(db, workspaceId, id),
     /** Locks the demo row for the rest of `tx`; undefined when it does not exist in the workspace. */
     lock: (tx: Executor, workspaceId: string, id: string) => repo.lockDemo(tx, workspaceId, id),
-    /** Call in the transaction that changes the demo's links: cached details of the demo go stale. */
-    linksChanged: (tx: Executor, id: string) => repo.bumpRevision(tx, id),
     /**
      * Published or not, the version viewers are served and its number of steps: the viewer's gates and
      * its step-number rule.

@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { workspaces } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
-import { prepared } from '../db/prepared';
 import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
@@ -143,32 +142,6 @@ export async function updateDemo(db: Executor, id: string, patch: Partial<typeof
     .where(eq(demos.id, id))
     .returning();
   return row;
-}
-
-/**
- * What decides whether a cached detail of the demo is still right: its revision, bumped by every change to
- * the demo, its steps and hotspots, and its share links (see `bumpRevision`). One primary-key lookup.
- */
-export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
-  const [row] = await prepared(db, 'demo_version', demoVersion).execute({ workspaceId, id });
-  return row;
-}
-
-const demoVersion = (db: Executor, name: string) =>
-  db
-    .select({ revision: demos.revision, brandColor: workspaces.brandColor })
-    .from(demos)
-    .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
-    .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
-    .limit(1)
-    .prepare(name);
-
-/** Marks every cached rendering of the demo stale, for changes made outside its own rows (its links). */
-export async function bumpRevision(db: Executor, id: string) {
-  await db
-    .update(demos)
-    .set({ revision: sql`${demos.revision} + 1` })
-    .where(eq(demos.id, id));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import { lockWorkspace } from '../accounts/accounts.repo';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -36,7 +36,8 @@ export interface DemosDeps {
   log: { warn(obj: object, msg: string): void };
   /** The demos' share links: the shares domain answers, so demos never read its tables. */
   links: DemoLinks;
-  changes: Pick<Changes, 'announce'>;
+  /** Announces the demos' changes, and feeds the cached details (demo-reads.service.ts). */
+  changes: Changes;
 }
 
 /** Which status a PATCH may move a demo to, from each status. `generating` is left only by its job. */
@@ -248,7 +249,7 @@ export function createDemosService(deps: DemosDeps) {
       }
       return true;
     });
-    if (changed) await deps.changes.announce(`demo:${id}`);
+    if (changed) await deps.changes.announce(tags.demo(id));
     return get(auth, id);
   }
 
@@ -270,7 +271,7 @@ export function createDemosService(deps: DemosDeps) {
         changes: { status: demo.status },
       });
     });
-    await deps.changes.announce(`demo:${id}`);
+    await deps.changes.announce(tags.demo(id));
   }
 
   /**
@@ -302,7 +303,7 @@ export function createDemosService(deps: DemosDeps) {
       });
       await enqueue(tx, demo.id, { demoId: demo.id, replaceTitle: false });
     });
-    await deps.changes.announce(`demo:${id}`);
+    await deps.changes.announce(tags.demo(id));
     return get(auth, id);
   }
 

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import { conflict, type ErrorDetail, invalid, notFound } from '../core/errors';
@@ -156,7 +156,7 @@ export function createRedactions({ database, clock, changes, redactHtml }: Redac
       });
       return updated;
     });
-    await changes.announce(`demo:${demoId}`);
+    await changes.announce(tags.demo(demoId));
     return result;
   }
 

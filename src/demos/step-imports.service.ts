@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -138,7 +138,7 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
     },
 
     /** Call once the transaction that imported into the demo has committed: cached renderings go stale. */
-    committed: (demoId: string) => changes.announce(`demo:${demoId}`),
+    committed: (demoId: string) => changes.announce(tags.demo(demoId)),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { AppError, conflict, invalid, notFound } from '../core/errors';
 import { sha256Hex } from '../core/crypto';
@@ -135,7 +135,7 @@ export function createStepsService({ database, clock, changes }: StepsDeps) {
   /** `editInTransaction` in a transaction of its own, announced once it commits. */
   async function edit<T>(auth: AuthContext, demoId: string, change: (tx: Executor, demo: DemoRow, now: Date) => Promise<T>) {
     const result = await db.transaction((tx) => editInTransaction(tx, clock, auth, demoId, change));
-    await changes.announce(`demo:${demoId}`);
+    await changes.announce(tags.demo(demoId));
     return result;
   }
 

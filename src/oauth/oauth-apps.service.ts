@@ -1,6 +1,7 @@
+import { tags } from '../core/changes';
 import { type Actor, systemActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
-import { type CredentialCache, credentialTag } from '../auth/credential-cache';
+import type { CredentialCache } from '../auth/credential-cache';
 import type { AuthContext, Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex, randomBase62 } from '../core/crypto';
@@ -100,7 +101,7 @@ export function createOAuthAppsService({ database, clock, credentials, digestKey
         changes: { grants_ended: grants.length },
       });
     });
-    await credentials.invalidate(...grants.map(credentialTag));
+    await credentials.invalidate(...grants.map(tags.credential));
   }
 
   /**

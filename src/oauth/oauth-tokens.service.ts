@@ -1,7 +1,8 @@
+import { tags } from '../core/changes';
 import { type Actor, clientActor, type RequestOrigin, systemActor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import { findActiveMember, membershipsOfUser } from '../accounts/accounts.repo';
-import { type CredentialCache, credentialTag, touchIfStale } from '../auth/credential-cache';
+import { type CredentialCache, touchIfStale } from '../auth/credential-cache';
 import { type AuthContext, type Role, SCOPES, type Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { hmacHex, randomBase62, randomToken, safeEqual, seal, unseal } from '../core/crypto';
@@ -220,7 +221,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
         changes: { app_id: grant.appId, user_id: grant.userId, reason, scopes: grant.scopes },
       });
     });
-    await credentials.invalidate(credentialTag(grantId));
+    await credentials.invalidate(tags.credential(grantId));
   }
 
   async function issueTokens(tx: Executor, grantId: string, scopes: string[]): Promise<TokenResponse> {
@@ -375,7 +376,7 @@ export function createOAuthTokensService({ database, clock, credentials, digestK
           changes: { app_id: found.grant.appId, user_id: found.grant.userId, reason: 'access token revoked by the client' },
         });
       });
-      await credentials.invalidate(credentialTag(found.grant.id));
+      await credentials.invalidate(tags.credential(found.grant.id));
     }
   }
 

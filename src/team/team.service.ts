@@ -1,3 +1,4 @@
+import { tags } from '../core/changes';
 import type { FastifyBaseLogger } from 'fastify';
 import { insertMember, type MemberRow } from '../accounts/accounts.repo';
 import { normaliseEmail } from '../accounts/accounts.service';
@@ -182,7 +183,7 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
       }
       return { member: member!, name: found.name };
     });
-    await credentials.invalidate(`member:${id}`);
+    await credentials.invalidate(tags.member(id));
     return updated;
   }
 
@@ -204,7 +205,7 @@ export function createTeamService({ database, clock, credentials, mailer, appUrl
         changes: { role: found.member.role, status: found.member.status },
       });
     });
-    await credentials.invalidate(`member:${id}`);
+    await credentials.invalidate(tags.member(id));
   }
 
   return { list, invite, resendInvitation, revokeInvitation, changeRole, remove };

@@ -2,7 +2,7 @@ import { normaliseEmail } from '../accounts/accounts.service';
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
@@ -157,7 +157,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       return { counts, sessionIds };
     }));
     // A viewer page open on one of these sessions loses it at once, in every process.
-    for (const id of sessionIds) await deps.changes.announce(`session:${id}`);
+    for (const id of sessionIds) await deps.changes.announce(tags.session(id));
     return counts;
   }
 

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
-import type { Changes } from '../core/changes';
+import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import { AppError, invalid, notFound } from '../core/errors';
@@ -21,9 +21,6 @@ export interface ShareDefaults {
   requireIdentification: boolean;
   expiresInDays: number | null;
 }
-
-/** Viewer pages, players and demo details show the brand: they drop what they keep of it on this tag. */
-export const workspaceTag = (id: string) => `workspace:${id}`;
 
 /** A workspace's own settings: its name, its brand (logo, colour, font) and its share-link defaults. */
 export function createWorkspacesService(deps: WorkspacesDeps) {
@@ -67,7 +64,7 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
       });
       return true;
     });
-    if (changed) await deps.changes.announce(workspaceTag(auth.workspaceId));
+    if (changed) await deps.changes.announce(tags.workspace(auth.workspaceId));
     return settings(auth.workspaceId);
   }
 
@@ -98,7 +95,7 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
         changes: { logo: { from: row.logoSha256 ? 'set' : null, to: `${info.contentType} ${info.width}×${info.height}` } },
       });
     });
-    await deps.changes.announce(workspaceTag(auth.workspaceId));
+    await deps.changes.announce(tags.workspace(auth.workspaceId));
     return settings(auth.workspaceId);
   }
 
@@ -117,7 +114,7 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
       });
       return true;
     });
-    if (removed) await deps.changes.announce(workspaceTag(auth.workspaceId));
+    if (removed) await deps.changes.announce(tags.workspace(auth.workspaceId));
   }
 
   /** The public logo: only the current one (`version` is a prefix of its SHA-256). */
