@@ -1,7 +1,7 @@
 import type { DemoLinks } from '../demos/demo-reads.service';
 import { defineModule } from '../module';
 import { createShareLinks } from './share-links';
-import { addShareViews } from './shares.repo';
+import { countLinkViews, type LinkViewCounter } from './link-view-counter';
 import { sharesRoutes } from './shares.routes';
 import { createSharesService, type SharesService } from './shares.service';
 
@@ -12,7 +12,7 @@ declare module '../module' {
       /** The demos' share_url. */
       links: DemoLinks;
       /** Adds new views to their links' counters, in the ingestion's transaction. */
-      countViews: typeof addShareViews;
+      linkViewCounter: LinkViewCounter;
     };
   }
 }
@@ -38,7 +38,7 @@ export const sharesModule = defineModule({
       },
     }),
     links: createShareLinks(kernel.database),
-    countViews: addShareViews,
+    linkViewCounter: countLinkViews,
   }),
   routes: sharesRoutes,
 });

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256Hex } from '../core/crypto';
 import type { Database } from '../db/client';
-import { findDemoState } from '../demos/demos.repo';
-import { addShareViews } from '../shares/shares.repo';
+import { createDemoReader } from '../demos/demos.reader';
+import { countLinkViews } from '../shares/link-view-counter';
 import { findDemoWorkspace, insertSeedShare, insertViewerSessions, listDemoShareIds, type SeedSession } from './seed-views.repo';
 import type { IngestEvent } from './view-progress';
-import { createIngestion, type IngestItem } from './views.ingest';
+import { createIngestion, type IngestItem } from './ingestion';
 
 export interface SeedViewsOptions {
   demoId: string;
@@ -48,7 +48,7 @@ export async function seedViews(database: Pick<Database, 'db' | 'kind'>, options
   const now = options.now ?? new Date();
   const workspaceId = await findDemoWorkspace(db, options.demoId);
   if (!workspaceId) throw new Error(`No demo ${options.demoId}`);
-  const state = await findDemoState(db, options.demoId);
+  const state = await createDemoReader(database).state(options.demoId);
   if (!state || state.version === null) throw new Error(`Demo ${options.demoId} is not published: publish it first`);
   const stepCount = Math.max(1, state.stepCount);
 
@@ -81,7 +81,7 @@ export async function seedViews(database: Pick<Database, 'db' | 'kind'>, options
     database,
     clock: { now: () => at },
     log: { warn: (o, m) => process.stderr.write(`${m}: ${JSON.stringify(o)}\n`) },
-    countLinkViews: addShareViews,
+    countLinkViews,
   });
 
   let done = 0;

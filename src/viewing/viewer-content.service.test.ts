@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLocalBus } from '../core/bus';
 import { Changes } from '../core/changes';
 import { AppError } from '../core/errors';
-import type { IngestItem } from './views.ingest';
+import type { IngestItem } from './ingestion';
 import { ViewerCache } from './viewer-cache';
 import { createViewerContent } from './viewer-content.service';
 import type { RequireReady } from './viewer-gates.resolve';

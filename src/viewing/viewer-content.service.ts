@@ -4,7 +4,7 @@ import { sha256Hex } from '../core/crypto';
 import { AppError, invalid } from '../core/errors';
 import type { DemoReader } from '../demos/demos.reader';
 import type { IngestEvent } from './view-progress';
-import type { IngestItem, IngestResult } from './views.ingest';
+import type { RecordEvents } from './ingestion';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
@@ -16,8 +16,8 @@ export interface ViewerContentDeps {
   requireReady: RequireReady;
   cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'published' | 'asset'>;
-  /** Stores a batch of events (the views domain's ingestion). */
-  record(item: IngestItem): Promise<IngestResult>;
+  /** Stores one request's events (the ingestion's `ingest`). */
+  record: RecordEvents;
   /**
    * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
    * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be

@@ -8,9 +8,13 @@ import { registerViewerJobs } from './viewer.jobs';
 import { viewerPages } from './viewer.pages';
 import { viewerRoutes } from './viewer.routes';
 import { createViewerGates, type ViewerGates } from './viewer-gates';
-import { createIngestion, type Ingestion } from './views.ingest';
+import { createIngestion, type Ingestion } from './ingestion';
 import { viewsRoutes } from './views.routes';
 import { createViewsService, type ViewsService } from './views.service';
+import { members, sessions } from '../accounts/accounts.tables';
+import { demos } from '../demos/demos.tables';
+import { shares } from '../shares/shares.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 
 declare module '../module' {
   interface Services {
@@ -46,11 +50,12 @@ export const viewingModule = defineModule({
     events: ['demo.viewed', 'demo.completed', 'viewer.identified'],
     permissions: ['analytics.read'],
   },
+  reads: { tables: [members, sessions, demos, shares, workspaces] },
   needs: ['demos', 'shares', 'notifications'],
   create(kernel, deps) {
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
-    const ingestion = createIngestion({ ...kernel, countLinkViews: deps.shares.countViews });
+    const ingestion = createIngestion({ ...kernel, countLinkViews: deps.shares.linkViewCounter });
     const gates = createViewerGates({
       ...kernel,
       cache,
