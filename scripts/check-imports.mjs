@@ -1,54 +1,27 @@
 #!/usr/bin/env node
-// Fails when the top-level folders of src/ (src/demos, src/core, ...) import each other in a cycle.
-// Type-only imports count: they tie the designs together all the same. The files directly in src/
-// (app.ts, runtime.ts, ...) compose the folders and are left out. Reads import lines with a regular
-// expression: no build step, no dependency. Run by scripts/test.mjs (so by CI) before the linter.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Fails on an import that crosses the boundaries docs/architecture.md states: cycles between the folders
+// of src/, another domain's repository, another domain's tables (but for a foreign key or a declared read).
+//
+// A "domain" here is a top-level folder of src/ (src/demos, src/events, src/core, ...): every folder is
+// bound by the rules, infrastructure included, so core/ importing a domain's repository fails like any
+// other. The files directly in src/ (app.ts, kernel.ts, runtime.ts, module.ts, ...) compose the folders and
+// are left out. Test files are left out. Type-only imports count: they tie the designs together all the
+// same. Rules:
+//   cycle    no cycle between folders.
+//   repo     a file never imports another folder's `*.repo.ts`: it asks that module's services or reader.
+//   tables   a file never imports another folder's tables (the `pgTable` exports of `*.tables.ts`), except
+//            (1) a `*.tables.ts` file, for a foreign key (`.references(() => other.id)`), and
+//            (2) a `*.repo.ts` or `*.module.ts` file of a folder whose module lists that very table in
+//            `reads.tables` (src/module.ts). What else a tables file exports (status lists, their types) is
+//            the domain's vocabulary and may be imported.
+// Run by scripts/test.mjs (so by CI) before the linter.
+import { importsOf, modules, partEdges, partOf, rel, sourceFiles, tablesOf } from './architecture-graph.mjs';
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const files = sourceFiles();
+const problems = [];
 
-function* files(dir) {
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) yield* files(full);
-    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) yield full;
-  }
-}
-
-/** The part of src/ a file belongs to: `demos/` for its top-level folder, or its name when it sits in src/. */
-const partOf = (file) => {
-  const [first, ...rest] = path.relative(SRC, file).split(path.sep);
-  return rest.length === 0 ? first.replace(/\.tsx?$/, '') : `${first}/`;
-};
-
-function resolve(from, spec) {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-  }
-  return undefined;
-}
-
-/** part → part → one file-level import that makes the edge, for the message. */
-const edges = new Map();
-for (const file of files(SRC)) {
-  const text = readFileSync(file, 'utf8');
-  for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2];
-    if (!spec?.startsWith('.')) continue;
-    const target = resolve(file, spec);
-    if (!target?.startsWith(SRC)) continue;
-    const [a, b] = [partOf(file), partOf(target)];
-    if (a === b || !a.endsWith('/') || !b.endsWith('/')) continue;
-    if (!edges.has(a)) edges.set(a, new Map());
-    if (!edges.get(a).has(b)) edges.get(a).set(b, `${path.relative(SRC, file)} → ${path.relative(SRC, target)}`);
-  }
-}
-
-// Tarjan's strongly connected components: every component of more than one part is a cycle.
+// --- cycle: Tarjan's strongly connected components; every component of more than one folder is a cycle.
+const edges = partEdges(files);
 let index = 0;
 const stack = [];
 const state = new Map();
@@ -77,16 +50,56 @@ function visit(v) {
   }
 }
 for (const v of [...edges.keys()].sort()) if (!state.has(v)) visit(v);
-
-if (cycles.length === 0) {
-  console.log(`No import cycle between the ${new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]).size} parts of src/.`);
-  process.exit(0);
-}
 for (const component of cycles) {
   const members = new Set(component);
-  console.error(`Import cycle between ${component.join(', ')}:`);
+  const lines = [`[cycle] import cycle between the folders ${component.map((c) => `${c}/`).join(', ')}:`];
   for (const a of component) {
-    for (const [b, why] of edges.get(a) ?? []) if (members.has(b)) console.error(`  ${a} → ${b}   (${why})`);
+    for (const [b, why] of edges.get(a) ?? []) if (members.has(b)) lines.push(`    ${a}/ → ${b}/   (${why})`);
+  }
+  problems.push(lines.join('\n'));
+}
+
+// --- repo and tables.
+/** folder → "file#export" of every table its modules declare in reads.tables. */
+const declared = new Map();
+for (const m of modules()) {
+  if (!declared.has(m.folder)) declared.set(m.folder, new Set());
+  for (const r of m.reads) {
+    if (!r.sql) problems.push(`[tables] ${rel(m.file)}: reads.tables names ${r.name} of ${rel(r.file)}, which is not a pgTable there`);
+    declared.get(m.folder).add(`${r.file}#${r.name}`);
   }
 }
+for (const file of files) {
+  const from = partOf(file);
+  if (!from) continue;
+  for (const imp of importsOf(file)) {
+    const to = partOf(imp.target);
+    if (!to || to === from) continue;
+    const where = `${rel(file)}:${imp.line} → ${rel(imp.target)}`;
+    if (imp.target.endsWith('.repo.ts')) {
+      problems.push(`[repo] ${where}\n    imports the ${to}/ folder's repository; ask its module's services (needs) or its reader instead.`);
+      continue;
+    }
+    if (!imp.target.endsWith('.tables.ts') || file.endsWith('.tables.ts')) continue;
+    const tables = tablesOf(imp.target);
+    const named = imp.names === null ? [...tables.keys()] : imp.names.map((n) => n.imported).filter((n) => tables.has(n));
+    const mayDeclare = /\.(repo|module)\.ts$/.test(file);
+    const undeclared = named.filter((n) => !mayDeclare || !declared.get(from)?.has(`${imp.target}#${n}`));
+    if (undeclared.length === 0) continue;
+    const which = undeclared.map((n) => tables.get(n)).join(', ');
+    problems.push(
+      mayDeclare
+        ? `[tables] ${where}\n    reads the ${to}/ table(s) ${which} that no module of ${from}/ declares in reads.tables.`
+        : `[tables] ${where}\n    imports the ${to}/ table(s) ${which} outside a repository: only ${to}/'s own files, a foreign key in a *.tables.ts, or a *.repo.ts of a module declaring the read may.`,
+    );
+  }
+}
+
+if (problems.length === 0) {
+  const parts = new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]);
+  console.log(`No import cycle between the ${parts.size} folders of src/; no repository or table imported across a boundary.`);
+  process.exit(0);
+}
+for (const p of problems) console.error(p);
+console.error(`\n${problems.length} import(s) break the boundaries (rules: scripts/check-imports.mjs, docs/architecture.md).`);
 process.exit(1);

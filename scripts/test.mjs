@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole test suite: the import-cycle check, lint, the OpenAPI lint, typecheck, then vitest on embedded PGlite and again on a real PostgreSQL
+// The whole test suite: the import-boundary checks and the generated architecture doc, lint, the OpenAPI lint, typecheck, then vitest on embedded PGlite and again on a real PostgreSQL
 // server, ending with one line "N passed, N failed" for the totals of both runs.
 // PostgreSQL: TEST_DATABASE_URL, or the local server at 127.0.0.1:5432 when one answers. Without one the
 // PostgreSQL run is skipped with a loud notice, except under CI=true, where a skip is a failure.
@@ -65,8 +65,9 @@ function reachable(host, port) {
   });
 }
 
-banner('Import cycles between the folders of src/');
+banner('Import boundaries of src/ (cycles, repositories, tables) and the generated sections of docs/architecture.md');
 if (run('node', ['scripts/check-imports.mjs']) !== 0) totals.failed += 1;
+if (run('node', ['scripts/architecture-doc.mjs', '--check']) !== 0) totals.failed += 1;
 banner('Lint (Biome)');
 if (run('npx', ['biome', 'check', '.']) !== 0) totals.failed += 1;
 banner('OpenAPI document (Redocly lint of what GET /v1/openapi.json serves)');

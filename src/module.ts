@@ -1,3 +1,4 @@
+import type { AnyPgTable } from 'drizzle-orm/pg-core';
 import type { Permission } from './auth/permissions';
 import type { Kernel } from './context';
 import type { ZodApp } from './core/http/types';
@@ -27,6 +28,14 @@ export interface Module<N extends keyof Services, Needs extends keyof Services =
     events?: readonly EventKind[];
     permissions?: readonly Permission[];
   };
+  /**
+   * Other domains' tables this domain's repositories query directly: a read model (analytics' figures from
+   * viewing's roll-ups), a join (members for a permission check). The table objects themselves, so a
+   * declaration cannot name a table that does not exist. `node scripts/check-imports.mjs` lets a
+   * `*.repo.ts` of this folder import exactly these from another folder's `*.tables.ts`, and
+   * docs/architecture.md lists them (generated). Nothing reads it at run time.
+   */
+  reads?: { tables: readonly AnyPgTable[] };
   /** The other modules whose services `create` may use, and only these. */
   needs?: readonly Needs[];
   /**

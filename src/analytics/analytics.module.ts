@@ -1,6 +1,9 @@
 import { defineModule } from '../module';
 import { analyticsRoutes } from './analytics.routes';
 import { type AnalyticsService, createAnalyticsService } from './analytics.service';
+import { demos } from '../demos/demos.tables';
+import { shares } from '../shares/shares.tables';
+import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views, workspaceDailySketches } from '../viewing/viewing.tables';
 
 declare module '../module' {
   interface Services {
@@ -12,6 +15,7 @@ declare module '../module' {
 export const analyticsModule = defineModule({
   name: 'analytics',
   owns: {},
+  reads: { tables: [demos, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, views, viewSteps, workspaceDailySketches] },
   needs: ['demos'],
   create: (kernel, { demos }) => ({
     analytics: createAnalyticsService({ ...kernel, demos: demos.reader, exactViewersUpTo: kernel.config.ANALYTICS_EXACT_VIEWERS_UP_TO }),

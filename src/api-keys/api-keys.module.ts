@@ -1,6 +1,7 @@
 import { defineModule } from '../module';
 import { apiKeysRoutes } from './api-keys.routes';
 import { type ApiKeysService, createApiKeysService } from './api-keys.service';
+import { members } from '../accounts/accounts.tables';
 
 declare module '../module' {
   interface Services {
@@ -12,6 +13,7 @@ declare module '../module' {
 export const apiKeysModule = defineModule({
   name: 'apiKeys',
   owns: { tables: 'api-keys.tables.ts', ids: ['apiKey'], permissions: ['keys.manage', 'keys.manage_all'] },
+  reads: { tables: [members] },
   create: (kernel) => ({
     apiKeys: createApiKeysService({
       ...kernel,

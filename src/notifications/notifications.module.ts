@@ -2,6 +2,11 @@ import { defineModule } from '../module';
 import { registerNotificationJobs } from './notifications.jobs';
 import { notificationsRoutes } from './notifications.routes';
 import { createNotificationsService, type NotificationsService } from './notifications.service';
+import { members, users } from '../accounts/accounts.tables';
+import { demos } from '../demos/demos.tables';
+import { shares } from '../shares/shares.tables';
+import { views } from '../viewing/viewing.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 
 declare module '../module' {
   interface Services {
@@ -13,6 +18,7 @@ declare module '../module' {
 export const notificationsModule = defineModule({
   name: 'notifications',
   owns: { tables: 'notifications.tables.ts' },
+  reads: { tables: [members, users, demos, shares, views, workspaces] },
   create: (kernel) => ({
     notifications: createNotificationsService({ ...kernel, appUrl: kernel.config.APP_URL.replace(/\/+$/, '') }),
   }),

@@ -4,7 +4,13 @@
  * and older rows may not be.
  */
 import { sql } from 'drizzle-orm';
+import { members } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
+import { events } from '../events/events.tables';
+import { notificationsSent } from '../notifications/notifications.tables';
+import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
+import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
+import { columnName } from './column-name';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** A list as one JSON parameter: the same statement whatever its length, on pg and PGlite alike. */
@@ -19,9 +25,9 @@ export interface ViewerSession {
 export async function findSessions(db: Executor, workspaceId: string, email: string): Promise<ViewerSession[]> {
   const rows = rowsOf<{ id: string; anonymous_id: string }>(
     await db.execute(sql`
-      select id, anonymous_id from viewer_sessions
-      where workspace_id = ${workspaceId} and lower(viewer_email) = ${email}
-      order by id
+      select ${viewerSessions.id}, ${viewerSessions.anonymousId} from ${viewerSessions}
+      where ${viewerSessions.workspaceId} = ${workspaceId} and lower(${viewerSessions.viewerEmail}) = ${email}
+      order by ${viewerSessions.id}
       for update`),
   );
   return rows.map((r) => ({ id: r.id, anonymousId: r.anonymous_id }));
@@ -49,17 +55,20 @@ export async function deleteViews(
   sessionIds: string[],
   anonymousIds: string[],
 ): Promise<{ views: ErasedView[]; stepRows: number }> {
-  const match = sql`workspace_id = ${workspaceId} and (
-      lower(viewer_email) = ${email}
-      or session_id in (select json_array_elements_text(${list(sessionIds)}::json))
-      or anonymous_id in (select json_array_elements_text(${list(anonymousIds)}::json)))`;
+  const match = sql`${views.workspaceId} = ${workspaceId} and (
+      lower(${views.viewerEmail}) = ${email}
+      or ${views.sessionId} in (select json_array_elements_text(${list(sessionIds)}::json))
+      or ${views.anonymousId} in (select json_array_elements_text(${list(anonymousIds)}::json)))`;
   const [steps] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from view_steps where view_id in (select id from views where ${match})`),
+    await db.execute(
+      sql`select count(*)::int as n from ${viewSteps} where ${viewSteps.viewId} in (select ${views.id} from ${views} where ${match})`,
+    ),
   );
   const rows = rowsOf<{ id: string; demo_id: string; share_id: string | null; session_id: string | null; anonymous_id: string | null; day: string }>(
     await db.execute(sql`
-      delete from views where ${match}
-      returning id, demo_id, share_id, session_id, anonymous_id, to_char((started_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day`),
+      delete from ${views} where ${match}
+      returning ${views.id}, ${views.demoId}, ${views.shareId}, ${views.sessionId}, ${views.anonymousId},
+        to_char((${views.startedAt} at time zone 'UTC')::date, 'YYYY-MM-DD') as day`),
   );
   return {
     views: rows.map((r) => ({
@@ -78,14 +87,15 @@ export async function deleteViews(
 export async function deleteSessions(db: Executor, sessionIds: string[]): Promise<{ sessions: number; eventIds: number }> {
   if (sessionIds.length === 0) return { sessions: 0, eventIds: 0 };
   const ids = sql`(select json_array_elements_text(${list(sessionIds)}::json))`;
-  const eventIds = rowsOf(await db.execute(sql`delete from ingested_events where session_id in ${ids} returning 1`)).length;
-  const sessions = rowsOf(await db.execute(sql`delete from viewer_sessions where id in ${ids} returning 1`)).length;
+  const eventIds = rowsOf(await db.execute(sql`delete from ${ingestedEvents} where ${ingestedEvents.sessionId} in ${ids} returning 1`)).length;
+  const sessions = rowsOf(await db.execute(sql`delete from ${viewerSessions} where ${viewerSessions.id} in ${ids} returning 1`)).length;
   return { sessions, eventIds };
 }
 
 export async function deleteAccessLog(db: Executor, workspaceId: string, email: string): Promise<number> {
   const rows = await db.execute(
-    sql`delete from share_access_log where workspace_id = ${workspaceId} and lower(viewer_email) = ${email} returning 1`,
+    sql`delete from ${shareAccessLog}
+      where ${shareAccessLog.workspaceId} = ${workspaceId} and lower(${shareAccessLog.viewerEmail}) = ${email} returning 1`,
   );
   return rowsOf(rows).length;
 }
@@ -97,9 +107,9 @@ export async function deleteAccessLog(db: Executor, workspaceId: string, email: 
  */
 export async function redactEvents(db: Executor, workspaceId: string, email: string): Promise<number> {
   const rows = await db.execute(sql`
-    update events set data = data || jsonb_build_object('viewer_email', null)
-      || case when data->'viewer_name' is not null then jsonb_build_object('viewer_name', null) else '{}'::jsonb end
-    where workspace_id = ${workspaceId} and lower(data->>'viewer_email') = ${email}
+    update ${events} set ${columnName(events.data)} = ${events.data} || jsonb_build_object('viewer_email', null)
+      || case when ${events.data}->'viewer_name' is not null then jsonb_build_object('viewer_name', null) else '{}'::jsonb end
+    where ${events.workspaceId} = ${workspaceId} and lower(${events.data}->>'viewer_email') = ${email}
     returning 1`);
   return rowsOf(rows).length;
 }
@@ -114,9 +124,9 @@ export interface DeliveryBody {
 export async function findDeliveries(db: Executor, workspaceId: string, email: string): Promise<DeliveryBody[]> {
   return rowsOf<DeliveryBody>(
     await db.execute(sql`
-      select id, body, status from webhook_deliveries
-      where workspace_id = ${workspaceId} and strpos(lower(body), ${email}) > 0
-      order by id
+      select ${webhookDeliveries.id}, ${webhookDeliveries.body}, ${webhookDeliveries.status} from ${webhookDeliveries}
+      where ${webhookDeliveries.workspaceId} = ${workspaceId} and strpos(lower(${webhookDeliveries.body}), ${email}) > 0
+      order by ${webhookDeliveries.id}
       for update`),
   );
 }
@@ -133,18 +143,19 @@ export async function redactDeliveries(
 ): Promise<{ redacted: number; cancelled: number }> {
   if (rows.length === 0) return { redacted: 0, cancelled: 0 };
   // The rows are locked (findDeliveries): the status read there is the one changed here.
+  const d = webhookDeliveries;
   const result = rowsOf<{ was_pending: boolean }>(
     await db.execute(sql`
       with x as (select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(id text, body text)),
-      before as (select d.id, d.status = 'pending' as was_pending from webhook_deliveries d join x on x.id = d.id)
-      update webhook_deliveries as d set
-        body = x.body,
-        status = case when before.was_pending then 'cancelled' else d.status end,
-        next_attempt_at = case when before.was_pending then null else d.next_attempt_at end,
-        completed_at = case when before.was_pending then ${now}::timestamptz else d.completed_at end,
-        last_error = case when before.was_pending then 'Cancelled: the viewer''s data was erased' else d.last_error end
+      before as (select ${d.id} as id, ${d.status} = 'pending' as was_pending from ${d} join x on x.id = ${d.id})
+      update ${d} set
+        ${columnName(d.body)} = x.body,
+        ${columnName(d.status)} = case when before.was_pending then 'cancelled' else ${d.status} end,
+        ${columnName(d.nextAttemptAt)} = case when before.was_pending then null else ${d.nextAttemptAt} end,
+        ${columnName(d.completedAt)} = case when before.was_pending then ${now}::timestamptz else ${d.completedAt} end,
+        ${columnName(d.lastError)} = case when before.was_pending then 'Cancelled: the viewer''s data was erased' else ${d.lastError} end
       from x join before on before.id = x.id
-      where d.id = x.id
+      where ${d.id} = x.id
       returning before.was_pending`),
   );
   return { redacted: result.length, cancelled: result.filter((r) => r.was_pending).length };
@@ -156,9 +167,10 @@ export async function redactDeliveries(
  */
 export async function redactAttemptExcerpts(db: Executor, workspaceId: string, addressPattern: string): Promise<number> {
   const rows = await db.execute(sql`
-    update webhook_attempts set response_excerpt = null
-    where response_excerpt ~* ${addressPattern}
-      and delivery_id in (select id from webhook_deliveries where workspace_id = ${workspaceId})
+    update ${webhookAttempts} set ${columnName(webhookAttempts.responseExcerpt)} = null
+    where ${webhookAttempts.responseExcerpt} ~* ${addressPattern}
+      and ${webhookAttempts.deliveryId} in
+        (select ${webhookDeliveries.id} from ${webhookDeliveries} where ${webhookDeliveries.workspaceId} = ${workspaceId})
     returning 1`);
   return rowsOf(rows).length;
 }
@@ -169,9 +181,9 @@ export async function redactAttemptExcerpts(db: Executor, workspaceId: string, a
  */
 export async function deleteNotificationRecords(db: Executor, workspaceId: string, email: string): Promise<number> {
   const rows = await db.execute(sql`
-    delete from notifications_sent
-    where member_id in (select id from members where workspace_id = ${workspaceId})
-      and lower(right(subject, ${email.length + 1})) = ${`:${email}`}
+    delete from ${notificationsSent}
+    where ${notificationsSent.memberId} in (select ${members.id} from ${members} where ${members.workspaceId} = ${workspaceId})
+      and lower(right(${notificationsSent.subject}, ${email.length + 1})) = ${`:${email}`}
     returning 1`);
   return rowsOf(rows).length;
 }

@@ -3,27 +3,37 @@
  * UTC day they started (view-progress.ts), so the views before a day's start and the roll-up rows of the days
  * before it are the same set of data: what remains still adds up.
  */
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { demos } from '../demos/demos.tables';
+import {
+  demoDailySegments,
+  demoDailySketches,
+  demoDailyStats,
+  demoDailyViewers,
+  demoStepDailyStats,
+  views,
+  workspaceDailySketches,
+} from '../viewing/viewing.tables';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-/** Every table keyed by day that the views feed (views/views.tables.ts). */
+/** Every table keyed by day that the views feed (viewing/viewing.tables.ts). */
 const ROLLUP_TABLES = [
-  'demo_daily_stats',
-  'demo_step_daily_stats',
-  'demo_daily_viewers',
-  'demo_daily_segments',
-  'demo_daily_sketches',
-  'workspace_daily_sketches',
+  demoDailyStats,
+  demoStepDailyStats,
+  demoDailyViewers,
+  demoDailySegments,
+  demoDailySketches,
+  workspaceDailySketches,
 ] as const;
 
 /** The demos with a view that started before `before`: one probe of the (demo_id, started_at) index per demo. */
 export async function demosWithViewsBefore(db: Executor, before: Date): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`
-      select d.id from demos d
-      where exists (select 1 from views v where v.demo_id = d.id and v.started_at < ${before.toISOString()})`),
+      select ${demos.id} from ${demos}
+      where exists (select 1 from ${views} where ${views.demoId} = ${demos.id} and ${views.startedAt} < ${before.toISOString()})`),
   );
   return rows.map((r) => r.id);
 }
@@ -36,8 +46,8 @@ export async function deleteViewsBefore(db: Executor, demoId: string, before: Da
   const rows = rowsOf<{ n: number }>(
     await db.execute(sql`
       with gone as (
-        delete from views where id in (
-          select id from views where demo_id = ${demoId} and started_at < ${before.toISOString()} limit ${limit})
+        delete from ${views} where ${views.id} in (
+          select ${views.id} from ${views} where ${views.demoId} = ${demoId} and ${views.startedAt} < ${before.toISOString()} limit ${limit})
         returning 1)
       select count(*)::int as n from gone`),
   );
@@ -50,10 +60,10 @@ export async function deleteRollupsBefore(db: Executor, day: string): Promise<Re
   for (const table of ROLLUP_TABLES) {
     const rows = rowsOf<{ n: number }>(
       await db.execute(sql`
-        with gone as (delete from ${sql.identifier(table)} where day < ${day}::date returning 1)
+        with gone as (delete from ${table} where ${table.day} < ${day}::date returning 1)
         select count(*)::int as n from gone`),
     );
-    counts[table] = rows[0]?.n ?? 0;
+    counts[getTableName(table)] = rows[0]?.n ?? 0;
   }
   return counts;
 }

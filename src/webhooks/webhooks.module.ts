@@ -2,6 +2,7 @@ import { defineModule } from '../module';
 import { registerWebhooksJobs } from './webhooks.jobs';
 import { webhooksRoutes } from './webhooks.routes';
 import { createWebhooksService, type WebhooksService } from './webhooks.service';
+import { members } from '../accounts/accounts.tables';
 
 declare module '../module' {
   interface Services {
@@ -13,6 +14,7 @@ declare module '../module' {
 export const webhooksModule = defineModule({
   name: 'webhooks',
   owns: { tables: 'webhooks.tables.ts', ids: ['webhook', 'delivery'], events: ['webhook.test'], permissions: ['webhooks.manage'] },
+  reads: { tables: [members] },
   create: (kernel) => ({
     webhooks: createWebhooksService({
       ...kernel,
