@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client';
 import { JobQueue } from '../../src/jobs/queue';
+import { RUN_DIR_VARIABLE } from './global-setup';
 
 /**
  * The suite runs on embedded PGlite by default, and on a real PostgreSQL server when TEST_DATABASE_URL
@@ -26,22 +30,38 @@ function withDatabaseName(url: string, name: string): string {
 
 let template: Promise<Blob> | undefined;
 
+async function buildPgliteTemplate(): Promise<Blob> {
+  const database = await openDatabase({});
+  try {
+    await database.migrate();
+    const queue = new JobQueue(database, { work: false });
+    await queue.start(() => {});
+    await queue.stop(1_000);
+    return await database.dump!();
+  } finally {
+    await database.close();
+  }
+}
+
 /**
- * A migrated PGlite cluster with the job queue's schema installed, dumped once per test process: cloning
- * it costs a fraction of initdb + migrations + pg-boss installation, which every test app would pay.
+ * A migrated PGlite cluster with the job queue's schema installed: cloning it costs a fraction of initdb +
+ * migrations + pg-boss installation (about 6 s of CPU), which every test app would pay. Made once per run
+ * and kept in the run's directory (global-setup.ts), since vitest starts a process per test file; outside
+ * vitest, once per process. Processes that start together may each build it; the file is replaced whole,
+ * so a reader never sees half of one.
  */
 function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const database = await openDatabase({});
-    try {
-      await database.migrate();
-      const queue = new JobQueue(database, { work: false });
-      await queue.start(() => {});
-      await queue.stop(1_000);
-      return await database.dump!();
-    } finally {
-      await database.close();
+    const dir = process.env[RUN_DIR_VARIABLE];
+    const file = dir ? path.join(dir, 'pglite-template.tar') : undefined;
+    if (file && existsSync(file)) return new Blob([await readFile(file)]);
+    const dump = await buildPgliteTemplate();
+    if (file) {
+      const partial = `${file}.${process.pid}`;
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+      await rename(partial, file);
     }
+    return dump;
   })();
   return template;
 }
