@@ -1,3 +1,5 @@
+// Cross-process messages (cache invalidation, wake-ups): in-process, PostgreSQL LISTEN/NOTIFY or Redis pub/sub,
+// behind one interface that also says when messages may have been missed.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
@@ -41,7 +43,19 @@ function connectionState() {
   return state;
 }
 
-/** One process only: the embedded database and tests. */
+/**
+ * One process only: the embedded database and tests.
+ *
+ * @example
+ * ```ts
+ * import { createLocalBus } from './bus';
+ *
+ * const bus = createLocalBus();
+ * const stop = bus.subscribe('changes', (message) => console.log(message));
+ * await bus.publish('changes', 'demo:demo_01jd3k7q9x8v2m4n6p0r5s7t9w');
+ * stop();
+ * ```
+ */
 export function createLocalBus(): Bus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
@@ -81,7 +95,19 @@ export interface NotifyingDatabase {
   executeSql(text: string, values?: unknown[]): Promise<unknown>;
 }
 
-/** Across processes through PostgreSQL LISTEN/NOTIFY, on the database's one LISTEN connection. */
+/**
+ * Across processes through PostgreSQL LISTEN/NOTIFY, on the database's one LISTEN connection.
+ *
+ * @example
+ * ```ts
+ * import type { Database } from '../db/client';
+ * import { createPostgresBus } from './bus';
+ *
+ * declare const database: Database;
+ * const bus = await createPostgresBus(database);
+ * bus.onConnectionChange((connected) => connected || console.warn('cross-process messages may be missed'));
+ * ```
+ */
 export async function createPostgresBus(database: NotifyingDatabase): Promise<Bus> {
   const local = createLocalBus();
   const origin = randomUUID();
@@ -116,6 +142,15 @@ export async function createPostgresBus(database: NotifyingDatabase): Promise<Bu
  * Across processes through Redis pub/sub, when REDIS_URL is set. The subscriber connection's state is the
  * bus's: closed means messages are being missed; it counts as back only once the channel is subscribed
  * again (ioredis says "ready" before it resubscribes).
+ *
+ * @example
+ * ```ts
+ * import { createRedisBus } from './bus';
+ * import { connectRedis } from './redis';
+ *
+ * const bus = await createRedisBus(await connectRedis('redis://127.0.0.1:6379', console));
+ * await bus.close();
+ * ```
  */
 export async function createRedisBus(redis: Redis): Promise<Bus> {
   const local = createLocalBus();

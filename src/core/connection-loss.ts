@@ -18,6 +18,18 @@ const LOST_MESSAGES = [
   'is not currently accepting connections',
 ];
 
+/**
+ * True when `error` is a lost or refused connection (SQLSTATE 08xxx, 57P01–57P03, 53300, a
+ * network errno, or node-postgres' words for a dropped socket): the error handler answers 503 for it.
+ *
+ * @example
+ * ```ts
+ * import { isConnectionLoss } from './connection-loss';
+ *
+ * isConnectionLoss(Object.assign(new Error('terminating connection'), { code: '57P01' })); // true
+ * isConnectionLoss(new Error('syntax error')); // false
+ * ```
+ */
 export function isConnectionLoss(error: unknown): boolean {
   // Drizzle wraps the driver's error in DrizzleQueryError and pg-pool in another Error: follow `cause`.
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

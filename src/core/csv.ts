@@ -5,6 +5,19 @@
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/**
+ * One cell: quoted when it holds a comma, quote or line break, a leading formula character defused,
+ * `null` and `undefined` empty, a date as ISO 8601.
+ *
+ * @example
+ * ```ts
+ * import { csvCell } from './csv';
+ *
+ * csvCell('=1+1'); // "'=1+1"
+ * csvCell('say "hi"'); // '"say ""hi"""'
+ * csvCell(null); // ''
+ * ```
+ */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value);
@@ -12,7 +25,16 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** One line, CRLF-terminated as RFC 4180 asks. */
+/**
+ * One line, CRLF-terminated as RFC 4180 asks.
+ *
+ * @example
+ * ```ts
+ * import { csvLine } from './csv';
+ *
+ * csvLine(['Onboarding, v2', 42]); // '"Onboarding, v2",42\r\n'
+ * ```
+ */
 export function csvLine(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }

@@ -1,4 +1,13 @@
-/** The one table that maps an error code to its HTTP status. */
+/**
+ * The one table that maps an error code to its HTTP status.
+ *
+ * @example
+ * ```ts
+ * import { ERROR_STATUS } from './errors';
+ *
+ * ERROR_STATUS.not_found; // 404
+ * ```
+ */
 export const ERROR_STATUS = {
   invalid_request: 400,
   /** A body that does not match its Content-Digest (RFC 9530): it changed on the way; send it again. */
@@ -20,6 +29,16 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * Every error code, for the OpenAPI document's enum.
+ *
+ * @example
+ * ```ts
+ * import { ERROR_CODES } from './errors';
+ *
+ * ERROR_CODES.includes('rate_limited'); // true
+ * ```
+ */
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 export interface ErrorDetail {
@@ -33,7 +52,16 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
-/** The one error type of the service: every failure a client can see is one of these. */
+/**
+ * The one error type of the service: every failure a client can see is one of these.
+ *
+ * @example
+ * ```ts
+ * import { AppError } from './errors';
+ *
+ * throw new AppError('invalid_request', 'title is required', { details: [{ field: 'title', message: 'Required' }] });
+ * ```
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
@@ -52,8 +80,48 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A 404 `not_found` whose message names what was looked for.
+ *
+ * @example
+ * ```ts
+ * import { notFound } from './errors';
+ *
+ * throw notFound('Demo'); // 404 { code: 'not_found', message: 'Demo not found' }
+ * ```
+ */
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+/**
+ * A 409 `conflict`: the request is valid but the state forbids it.
+ *
+ * @example
+ * ```ts
+ * import { conflict } from './errors';
+ *
+ * throw conflict('This e-mail address already has an account');
+ * ```
+ */
 export const conflict = (message: string) => new AppError('conflict', message);
+/**
+ * A 400 `invalid_request`, with the fields at fault when known.
+ *
+ * @example
+ * ```ts
+ * import { invalid } from './errors';
+ *
+ * throw invalid('end_date is before start_date', [{ field: 'end_date', message: 'is before start_date' }]);
+ * ```
+ */
 export const invalid = (message: string, details?: ErrorDetail[]) =>
   new AppError('invalid_request', message, { details });
+/**
+ * A 403 `forbidden`: authenticated, but not allowed this.
+ *
+ * @example
+ * ```ts
+ * import { forbidden } from './errors';
+ *
+ * throw forbidden('Only admins can change roles');
+ * ```
+ */
 export const forbidden = (message: string) => new AppError('forbidden', message);

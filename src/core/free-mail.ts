@@ -48,10 +48,29 @@ const FREE_MAIL = new Set([
   'naver.com',
 ]);
 
-/** The domain of an address, lower-cased; '' for something that is not an address. */
+/**
+ * The domain of an address, lower-cased; '' for something that is not an address.
+ *
+ * @example
+ * ```ts
+ * import { emailDomain } from './free-mail';
+ *
+ * emailDomain('Ada@Example.COM'); // 'example.com'
+ * ```
+ */
 export const emailDomain = (email: string) => {
   const at = email.lastIndexOf('@');
   return at < 0 ? '' : email.slice(at + 1).toLowerCase();
 };
 
+/**
+ * Whether a domain is a free webmail provider (a person, not a company, for lead scoring).
+ *
+ * @example
+ * ```ts
+ * import { emailDomain, isFreeMailDomain } from './free-mail';
+ *
+ * isFreeMailDomain(emailDomain('ada@gmail.com')); // true
+ * ```
+ */
 export const isFreeMailDomain = (domain: string) => FREE_MAIL.has(domain.toLowerCase());

@@ -1,12 +1,37 @@
 /**
- * HyperLogLog over the sketches demoshare_hll_add fills in SQL (migration 0016): 4096 one-byte registers,
- * merged by taking each register's maximum. The standard error is 1.04 / √4096 ≈ 1.6%; below about
- * 10,000 viewers the small-range correction (linear counting) makes it far tighter.
+ * Registers per sketch (one byte each): 4 KB a sketch.
+ *
+ * @example
+ * ```ts
+ * import { REGISTERS } from './hll';
+ *
+ * const empty = new Uint8Array(REGISTERS);
+ * ```
  */
 export const REGISTERS = 4096;
+/**
+ * The relative standard error of an estimate (≈ 0.016) at large counts.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_ERROR } from './hll';
+ *
+ * const margin = (estimate: number) => Math.round(estimate * 2 * STANDARD_ERROR); // ~95% interval
+ * ```
+ */
 export const STANDARD_ERROR = 1.04 / Math.sqrt(REGISTERS);
 
-/** A new sketch with every register of `sketches` at its maximum. */
+/**
+ * A new sketch with every register of `sketches` at its maximum.
+ *
+ * @example
+ * ```ts
+ * import { estimate, mergeSketches } from './hll';
+ *
+ * declare const days: Uint8Array[]; // one sketch per day, as stored
+ * const viewersOverTheMonth = estimate(mergeSketches(days));
+ * ```
+ */
 export function mergeSketches(sketches: Iterable<Uint8Array>): Uint8Array {
   const out = new Uint8Array(REGISTERS);
   for (const sketch of sketches) {
@@ -18,7 +43,16 @@ export function mergeSketches(sketches: Iterable<Uint8Array>): Uint8Array {
   return out;
 }
 
-/** The estimated number of distinct keys added to `sketch` (Flajolet et al., with linear counting). */
+/**
+ * The estimated number of distinct keys added to `sketch` (Flajolet et al., with linear counting).
+ *
+ * @example
+ * ```ts
+ * import { estimate, REGISTERS } from './hll';
+ *
+ * estimate(new Uint8Array(REGISTERS)); // 0
+ * ```
+ */
 export function estimate(sketch: Uint8Array): number {
   let sum = 0;
   let zeros = 0;

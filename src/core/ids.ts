@@ -1,8 +1,18 @@
+// The one id registry: every id is `<prefix>_<ULID>`, its prefix declared here and checked by `idSchema`.
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 
-/** The one registry of identifier prefixes. Ids are `<prefix>_<lowercase ULID>`: time-sortable and URL-safe. */
+/**
+ * The one registry of identifier prefixes. Ids are `<prefix>_<lowercase ULID>`: time-sortable and URL-safe.
+ *
+ * @example
+ * ```ts
+ * import { ID_PREFIXES } from './ids';
+ *
+ * ID_PREFIXES.demo; // 'demo'
+ * ```
+ */
 export const ID_PREFIXES = {
   demo: 'demo',
   step: 'step',
@@ -50,6 +60,16 @@ function pooledRandom(): () => number {
 
 const ulid = monotonicFactory(pooledRandom());
 
+/**
+ * A new id of `kind`: `<prefix>_<ULID>`, monotonic within a millisecond.
+ *
+ * @example
+ * ```ts
+ * import { newId } from './ids';
+ *
+ * const id = newId('demo'); // 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w'
+ * ```
+ */
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${ulid(now).toLowerCase()}`;
 }
@@ -65,7 +85,18 @@ function idPattern(kind: IdKind): RegExp {
   return pattern;
 }
 
-/** A path or body parameter that must be an id of the given kind. */
+/**
+ * A path or body parameter that must be an id of the given kind.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { idSchema } from './ids';
+ *
+ * const params = z.object({ id: idSchema('demo') });
+ * params.safeParse({ id: 'share_01jd3k7q9x8v2m4n6p0r5s7t9w' }).success; // false
+ * ```
+ */
 export function idSchema(kind: IdKind) {
   return z
     .string()

@@ -1,3 +1,4 @@
+// Named request budgets (rate-limiter-flexible), in memory or shared through Redis, and their response headers.
 import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -26,6 +27,15 @@ export interface RateLimitPolicy {
 /**
  * Named budgets (api, public, login, share-password, generation...) kept in memory, or in Redis when
  * REDIS_URL is set so that several processes share one budget.
+ *
+ * @example
+ * ```ts
+ * import { RateLimits } from './rate-limit';
+ *
+ * const limits = new RateLimits(); // in memory; new RateLimits(redis) to share across processes
+ * const login = { points: 10, duration: 60, blockDuration: 300 };
+ * await limits.check('login', login, 'ada@example.com'); // throws a 429 AppError once exhausted
+ * ```
  */
 export class RateLimits {
   private readonly limiters = new Map<string, { limiter: RateLimiterAbstract; policy: RateLimitPolicy }>();
@@ -104,6 +114,17 @@ export class RateLimits {
   }
 }
 
+/**
+ * The `x-ratelimit-*` headers of a state, and `retry-after` when refused.
+ *
+ * @example
+ * ```ts
+ * import { rateLimitHeaders } from './rate-limit';
+ *
+ * rateLimitHeaders({ limit: 100, remaining: 0, reset: 1_767_225_600 }, 30);
+ * // { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1767225600', 'retry-after': '30' }
+ * ```
+ */
 export function rateLimitHeaders(state: RateLimitState, retryAfter?: number): Record<string, string> {
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(state.limit),

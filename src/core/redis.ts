@@ -1,3 +1,5 @@
+// The Redis connection shared by rate limits and the bus: it fails fast and falls back while Redis is away
+// or hangs, instead of making requests wait for it.
 import { Redis } from 'ioredis';
 
 interface Log {
@@ -5,7 +7,16 @@ interface Log {
   info(msg: string): void;
 }
 
-/** Between reconnection attempts while Redis is away: how soon after its return the shared state is back. */
+/**
+ * Between reconnection attempts while Redis is away: how soon after its return the shared state is back.
+ *
+ * @example
+ * ```ts
+ * import { REDIS_RECONNECT_MAX_MS } from './redis';
+ *
+ * const backInAtMost = REDIS_RECONNECT_MAX_MS + 1_000; // a reconnect, then a heartbeat
+ * ```
+ */
 export const REDIS_RECONNECT_MAX_MS = 1_000;
 /** Longest wait for one command: a Redis that hangs must not hang the requests that count against it. */
 const COMMAND_TIMEOUT_MS = 1_000;
@@ -21,6 +32,14 @@ const HEARTBEAT_MS = 1_000;
  * no reset, a stopped process) is caught by a heartbeat and treated the same way after a second or two.
  * The client reconnects every second at most, and the outage is logged once when it starts and once when
  * it ends, not on every attempt.
+ *
+ * @example
+ * ```ts
+ * import { connectRedis } from './redis';
+ *
+ * const redis = await connectRedis('redis://127.0.0.1:6379', { warn: console.warn, info: console.info });
+ * await redis.quit();
+ * ```
  */
 export async function connectRedis(url: string, log: Log, timeoutMs = 10_000): Promise<Redis> {
   const redis = new Redis(url, {
@@ -57,6 +76,15 @@ export async function connectRedis(url: string, log: Log, timeoutMs = 10_000): P
  * is ready means Redis hangs behind an open socket, which nothing else would notice: the connection is
  * dropped, so that the client reconnects (and its ready check keeps failing while Redis hangs) and whatever
  * checks its status (the rate limiter, the bus's subscriber) falls back meanwhile.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { watchConnection } from './redis';
+ *
+ * const subscriber = new Redis('redis://127.0.0.1:6379');
+ * watchConnection(subscriber);
+ * ```
  */
 export function watchConnection(client: Redis): void {
   let pinging = false;
@@ -76,7 +104,19 @@ export function watchConnection(client: Redis): void {
   client.once('end', () => clearInterval(timer));
 }
 
-/** Resolves once `client` is connected and ready, or rejects after `timeoutMs`. */
+/**
+ * Resolves once `client` is connected and ready, or rejects after `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { whenReady } from './redis';
+ *
+ * const client = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
+ * void client.connect();
+ * await whenReady(client, 5_000);
+ * ```
+ */
 export function whenReady(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
   return new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+// The server secret every key is derived from (crypto.ts deriveKey).
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomToken } from './crypto';
@@ -5,6 +6,13 @@ import { randomToken } from './crypto';
 /**
  * The server secret: SECRET_KEY when set, else one generated once and kept in DATA_DIR, so that sessions,
  * key digests and sealed secrets survive restarts without any set-up.
+ *
+ * @example
+ * ```ts
+ * import { resolveSecretKey } from './secret-key';
+ *
+ * const secret = resolveSecretKey(process.env.SECRET_KEY, '/var/lib/demoshare'); // creates /var/lib/demoshare/secret.key once
+ * ```
  */
 export function resolveSecretKey(configured: string | undefined, dataDir: string): string {
   if (configured) return configured;

@@ -4,9 +4,27 @@
  * (src/demos/private-fields.ts). No imports: the extension bundles this file.
  */
 
-/** Set by a site's developers on anything whose content must not be recorded. */
+/**
+ * Set by a site's developers on anything whose content must not be recorded.
+ *
+ * @example
+ * ```ts
+ * import { REDACT_ATTRIBUTE } from './sensitive-fields';
+ *
+ * const markup = `<span ${REDACT_ATTRIBUTE}>4242 4242 4242 4242</span>`; // never recorded
+ * ```
+ */
 export const REDACT_ATTRIBUTE = 'data-demoshare-redact';
-/** Set by the recorder when the user marks an element to blur while recording; treated like redact. */
+/**
+ * Set by the recorder when the user marks an element to blur while recording; treated like redact.
+ *
+ * @example
+ * ```ts
+ * import { BLUR_ATTRIBUTE, REDACT_ATTRIBUTE } from './sensitive-fields';
+ *
+ * const hidden = `[${REDACT_ATTRIBUTE}], [${BLUR_ATTRIBUTE}]`; // one selector for both
+ * ```
+ */
 export const BLUR_ATTRIBUTE = 'data-demoshare-blur';
 
 /**
@@ -16,6 +34,14 @@ export const BLUR_ATTRIBUTE = 'data-demoshare-blur';
  * card and typed next to the number, and no demo needs it. Billing names and addresses (`name`,
  * `street-address`, …) are not: sign-up and settings demos show them on purpose, and a user who minds
  * marks them with the blur tool.
+ *
+ * @example
+ * ```ts
+ * import { SENSITIVE_AUTOCOMPLETE_TOKENS } from './sensitive-fields';
+ *
+ * const secret = (input: { autocomplete: string }) =>
+ *   input.autocomplete.split(/\s+/).some((token) => SENSITIVE_AUTOCOMPLETE_TOKENS.includes(token));
+ * ```
  */
 export const SENSITIVE_AUTOCOMPLETE_TOKENS: readonly string[] = [
   'cc-number',

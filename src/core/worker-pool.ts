@@ -1,3 +1,5 @@
+// Worker threads for CPU-heavy work on user input (HTML snapshots): bounded queue, time and memory per task, so
+// no document can stall the event loop or grow the process.
 import { parentPort, Worker } from 'node:worker_threads';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from './errors';
 
@@ -76,6 +78,23 @@ const QUEUE_RETRY_AFTER_SECONDS = 5;
  * requests pile up, and a task that runs past its budget has its thread ended (the only way to stop
  * synchronous work) and answers 413, naming the setting. The budget starts when a thread takes the task,
  * so time spent queued behind others never counts against a document.
+ *
+ * @example
+ * ```ts
+ * import { WorkerPool } from './worker-pool';
+ *
+ * type Tasks = { wordCount(html: string): number };
+ * const pool = new WorkerPool<Tasks>({
+ *   entry: new URL('./word-count-worker.ts', import.meta.url),
+ *   size: 2,
+ *   maxQueue: 16,
+ *   timeoutMs: 5_000,
+ *   maxMemoryMb: 256,
+ *   settings: { timeout: 'WORD_COUNT_TIMEOUT', queue: 'WORD_COUNT_QUEUE' },
+ * });
+ * const words = await pool.run('wordCount', ['<p>two words</p>'], { field: 'html', what: 'The page' });
+ * await pool.close();
+ * ```
  */
 export class WorkerPool<T extends TaskTable> {
   private readonly slots = new Set<Slot>();
@@ -235,7 +254,17 @@ function fromWire(wire: WireError): Error {
   return error;
 }
 
-/** The worker side: answers each task the pool sends with its function's result (awaited) or its error. */
+/**
+ * The worker side: answers each task the pool sends with its function's result (awaited) or its error.
+ *
+ * @example
+ * ```ts
+ * import { serveTasks } from './worker-pool';
+ *
+ * // word-count-worker.ts, the pool's entry
+ * serveTasks({ wordCount: (html: string) => html.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean).length });
+ * ```
+ */
 export function serveTasks(tasks: TaskTable): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks runs in a worker thread');

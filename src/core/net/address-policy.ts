@@ -1,3 +1,4 @@
+// Which IP addresses a server-side fetch may reach: public ones, and the private ranges ALLOW_PRIVATE_NETWORK_CIDRS names.
 import ipaddr from 'ipaddr.js';
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -10,6 +11,15 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
  * refused, unless the operator opened a range with ALLOW_PRIVATE_NETWORK_CIDRS (local development and
  * tests). The same judgement serves the syntax check of IP literals and the connect-time check of DNS
  * answers (SafeFetch).
+ *
+ * @example
+ * ```ts
+ * import { AddressPolicy } from './address-policy';
+ *
+ * const policy = AddressPolicy.fromList('10.0.0.0/8'); // ALLOW_PRIVATE_NETWORK_CIDRS
+ * policy.refusal('10.1.2.3'); // null: allowed
+ * policy.refusal('127.0.0.1'); // why not, e.g. 'loopback'
+ * ```
  */
 export class AddressPolicy {
   private readonly allowed: Cidr[];

@@ -1,10 +1,20 @@
+// The SSRF guard: every server-side fetch of a user-given address goes through here.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { AppError } from '../errors';
 import type { AddressPolicy } from './address-policy';
 
-/** A user-given address that the SSRF guard refuses. A 400 when it surfaces in a request. */
+/**
+ * A 400 for an address the policy refuses (a private network, a bad scheme): the reason is the message.
+ *
+ * @example
+ * ```ts
+ * import { BlockedUrlError } from './safe-fetch';
+ *
+ * const refused = (error: unknown) => error instanceof BlockedUrlError;
+ * ```
+ */
 export class BlockedUrlError extends AppError {
   constructor(reason: string) {
     super('invalid_request', `This address cannot be used: ${reason}`, { details: [{ field: 'url', message: reason }] });
@@ -38,6 +48,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * The one client for server-side fetches of user-given addresses (DESIGN.md, SSRF). Every address a
  * connection is about to use is checked at connect time, after DNS, so a host name that resolves to a
  * private address, or that changes its answer between check and use (DNS rebinding), is refused.
+ *
+ * @example
+ * ```ts
+ * import { AddressPolicy } from './address-policy';
+ * import { SafeFetch } from './safe-fetch';
+ *
+ * const net = new SafeFetch(AddressPolicy.fromList(undefined));
+ * const page = await net.fetch('https://example.com/', { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024 });
+ * if (page.truncated) console.warn(`${page.url} is larger than 5 MB`);
+ * await net.close();
+ * ```
  */
 export class SafeFetch {
   private readonly agent: Agent;
