@@ -2,7 +2,7 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { authorizationQuery, consentSchema, decisionBody, describeScopes } from './oauth.schemas';
-import type { AuthorizationRequest } from './oauth-tokens.service';
+import type { AuthorizationRequest } from './authorization-request';
 import { z } from 'zod';
 
 const tags = ['OAuth'];

@@ -1,20 +1,30 @@
 import type { Actor } from '../audit/actor';
 import { type AuthContext, roleAllows } from '../auth/permissions';
 import { AppError, notFound } from '../core/errors';
+import type { CredentialCache } from '../auth/credential-cache';
+import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
+import { revokeGrant } from './grant-revocation';
 import * as repo from './oauth.repo';
-import type { OAuthTokensService } from './oauth-tokens.service';
 
 export interface OAuthGrantsDeps {
   database: Database;
-  oauthTokens: Pick<OAuthTokensService, 'revokeGrant'>;
+  clock: Clock;
+  credentials: CredentialCache;
 }
 
 /**
  * Authorized apps: the OAuth authorisations a user gave (in any of their workspaces), and for admins every
  * member's in the workspace. Revoking one ends its tokens at once (the credential cache is told).
+ *
+ * @example
+ * ```ts
+ * const grants = createOAuthGrantsService(kernel);
+ * const { rows, total } = await grants.list(auth, false, { limit: 20, offset: 0 });
+ * await grants.revoke(auth, rows[0]!.grant.id, actorOf(request));
+ * ```
  */
-export function createOAuthGrantsService({ database, oauthTokens }: OAuthGrantsDeps) {
+export function createOAuthGrantsService({ database, clock, credentials }: OAuthGrantsDeps) {
   const { db } = database;
 
   /** The caller's own grants, or with `allMembers` (admins) every grant in the caller's workspace. */
@@ -31,10 +41,11 @@ export function createOAuthGrantsService({ database, oauthTokens }: OAuthGrantsD
     const own = grant?.userId === auth.userId;
     const asAdmin = grant?.workspaceId === auth.workspaceId && roleAllows(auth.role, 'oauth_grants.manage_all');
     if (!grant || grant.revokedAt || !(own || asAdmin)) throw notFound('Authorization');
-    await oauthTokens.revokeGrant(grant.id, own ? 'revoked by the user' : 'revoked by an admin', actor);
+    await revokeGrant({ db, clock, credentials }, grant.id, own ? 'revoked by the user' : 'revoked by an admin', actor);
   }
 
   return { list, revoke };
 }
 
+/** `services.oauth.oauthGrants`: the Authorized apps page's list and revoke. */
 export type OAuthGrantsService = ReturnType<typeof createOAuthGrantsService>;

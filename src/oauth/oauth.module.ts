@@ -19,12 +19,18 @@ declare module '../module' {
 export const oauthModule = defineModule({
   name: 'oauth',
   owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage', 'oauth_grants.manage', 'oauth_grants.manage_all'] },
-  create: (kernel) => {
-    const oauthTokens = createOAuthTokensService({ ...kernel, digestKey: kernel.secrets.keyDigest, sealingKey: kernel.secrets.sealing });
+  needs: ['accounts'],
+  create: (kernel, { accounts }) => {
+    const oauthTokens = createOAuthTokensService({
+      ...kernel,
+      digestKey: kernel.secrets.keyDigest,
+      sealingKey: kernel.secrets.sealing,
+      members: accounts.reader,
+    });
     return {
       oauthApps: createOAuthAppsService({ ...kernel, digestKey: kernel.secrets.keyDigest }),
       oauthTokens,
-      oauthGrants: createOAuthGrantsService({ ...kernel, oauthTokens }),
+      oauthGrants: createOAuthGrantsService(kernel),
     };
   },
   routes(app, ctx) {

@@ -7,7 +7,8 @@ import type { ZodApp } from '../core/http/types';
 import { basicCredentials } from './basic-credentials';
 import { OAuthError } from './oauth-error';
 import { oauthErrorSchema, revokeForm, tokenForm, tokenResponse } from './oauth.schemas';
-import type { ClientCredentials, TokenResponse } from './oauth-tokens.service';
+import type { ClientCredentials } from './oauth-clients';
+import type { TokenResponse } from './token-issuing';
 
 const tags = ['OAuth'];
 const FORM = 'application/x-www-form-urlencoded';
