@@ -1,3 +1,4 @@
+// The request hook every /v1 route passes through: authenticate, rate-limit, authorise, before the body is read.
 import type { FastifyRequest } from 'fastify';
 import type { Kernel } from '../context';
 import { AppError } from '../core/errors';
@@ -21,6 +22,15 @@ const declared = new WeakMap<object, RouteAccess[]>();
 /**
  * Every /v1 route's declaration, as the app registered them: the permission matrix test walks the routes
  * with it, so a route is tested against the table by what it declares, not by a list kept beside it.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyInstance } from 'fastify';
+ * import { declaredAccess } from './auth.hook';
+ *
+ * declare const app: FastifyInstance; // built by buildApp, after app.ready()
+ * const unguarded = declaredAccess(app).filter((route) => route.public);
+ * ```
  */
 export function declaredAccess(app: object): readonly RouteAccess[] {
   return declared.get(app) ?? [];
@@ -29,6 +39,17 @@ export function declaredAccess(app: object): readonly RouteAccess[] {
 /**
  * Authentication, rate limiting and authorisation, in that order, before the body is even parsed: an
  * unauthenticated or unauthorised request learns nothing about what its body would have done.
+ *
+ * @example
+ * ```ts
+ * import type { ZodApp } from '../core/http/types';
+ * import type { Kernel } from '../context';
+ * import { registerAuth } from './auth.hook';
+ * import type { Authenticator } from './authenticate';
+ *
+ * declare const app: ZodApp, kernel: Kernel, authenticator: Authenticator;
+ * registerAuth(app, kernel, authenticator); // before any /v1 route is registered
+ * ```
  */
 export function registerAuth(app: ZodApp, ctx: Pick<Kernel, 'config' | 'rateLimits'>, authenticator: Authenticator) {
   const apiPolicy = { points: ctx.config.RATE_LIMIT_PER_MINUTE, duration: 60 };

@@ -1,3 +1,4 @@
+// Resolved credentials kept in memory so a request costs no query, dropped by tag the moment one is revoked.
 import { type Changes, type Tag, tags } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { AuthContext } from './permissions';
@@ -13,6 +14,16 @@ export interface CachedCredential {
 /**
  * Records a credential's last use at most every `intervalMs` (API keys, sessions): a listing needs minutes,
  * not a write per request. The cached entry remembers the last write, so this costs nothing in between.
+ *
+ * @example
+ * ```ts
+ * import { touchIfStale, type CachedCredential } from './credential-cache';
+ *
+ * declare const entry: CachedCredential;
+ * touchIfStale(entry, new Date(), 60_000, async (now) => {
+ *   // UPDATE api_keys SET last_used_at = now WHERE id = …
+ * });
+ * ```
  */
 export function touchIfStale(entry: CachedCredential, now: Date, intervalMs: number, write: (now: Date) => Promise<void>) {
   if (entry.lastUsedAt && now.getTime() - entry.lastUsedAt.getTime() < intervalMs) return;
@@ -25,6 +36,19 @@ export function touchIfStale(entry: CachedCredential, now: Date, intervalMs: num
  * Entries are tagged `credential:<id>` (the key, session or OAuth grant) and `member:<id>`; announcing a
  * tag (revocation, rotation, a role change) drops them here at once and in every other process through the
  * bus. The TTL bounds staleness should a bus message ever be lost.
+ *
+ * @example
+ * ```ts
+ * import type { Changes } from '../core/changes';
+ * import { tags } from '../core/changes';
+ * import { type CachedCredential, CredentialCache } from './credential-cache';
+ *
+ * declare const changes: Changes;
+ * declare function loadKey(digest: string): Promise<CachedCredential | null>;
+ * const credentials = new CredentialCache(changes);
+ * const key = await credentials.resolve('digest…', new Date(), () => loadKey('digest…'));
+ * await credentials.invalidate(tags.credential('key_01jd3k7q9x8v2m4n6p0r5s7t9w')); // on revocation
+ * ```
  */
 export class CredentialCache {
   private readonly cache: GuardedCache<CachedCredential>;

@@ -1,9 +1,17 @@
+// The one table of scopes × roles every route is authorised against, and the 403 it throws.
 import { AppError } from '../core/errors';
 
 /**
  * The contract's eight scopes, and beside them `oauth_apps:write`: managing a workspace's OAuth apps through
  * the API (an integration registering itself, an admin's script), not only in the web app; and `audit:read`:
  * a SIEM pulling the audit log with a key or token, not only an admin reading it in the web app.
+ *
+ * @example
+ * ```ts
+ * import { SCOPES } from './permissions';
+ *
+ * SCOPES.includes('demos:read'); // true
+ * ```
  */
 export const SCOPES = [
   'demos:read',
@@ -19,6 +27,16 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * What each scope grants, in words shown on the consent screen and in the API reference.
+ *
+ * @example
+ * ```ts
+ * import { SCOPE_DESCRIPTIONS } from './permissions';
+ *
+ * SCOPE_DESCRIPTIONS['audit:read']; // 'Read the workspace’s audit log (admins only)'
+ * ```
+ */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'demos:read': 'List and read demos',
   'demos:write': 'Create, update and delete demos',
@@ -32,6 +50,16 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'audit:read': 'Read the workspace’s audit log (admins only)',
 };
 
+/**
+ * A member's roles, from most to least able.
+ *
+ * @example
+ * ```ts
+ * import { ROLES } from './permissions';
+ *
+ * const roleSchema = ROLES; // z.enum(ROLES) in request schemas
+ * ```
+ */
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -43,6 +71,13 @@ const ADMINS: readonly Role[] = ['admin'];
  * The one table of what each route may do. A route declares one permission; a request passes when its
  * credential carries the scope (`null`: web-app session only) and its member's current role is listed.
  * Effective rights are therefore scopes ∩ role: a viewer's key with every scope still only reads.
+ *
+ * @example
+ * ```ts
+ * import { PERMISSIONS } from './permissions';
+ *
+ * PERMISSIONS['demos.delete']; // { scope: 'demos:write', roles: ['admin'] }
+ * ```
  */
 export const PERMISSIONS = {
   'demos.read': { scope: 'demos:read', roles: EVERYONE },
@@ -78,7 +113,17 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-/** The table's names in its order, as a tuple for `z.enum`. */
+/**
+ * The table's names in its order, as a tuple for `z.enum`.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { PERMISSION_NAMES } from './permissions';
+ *
+ * const permission = z.enum(PERMISSION_NAMES);
+ * ```
+ */
 export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
 
 export type CredentialKind = 'api_key' | 'oauth' | 'session';
@@ -97,6 +142,13 @@ export interface AuthContext {
 /**
  * Who may call a route with `permission`, as its description in the API reference opens (the auth hook
  * prefixes it), so the document cannot drift from this table.
+ *
+ * @example
+ * ```ts
+ * import { describeAccess } from './permissions';
+ *
+ * describeAccess('demos.read'); // 'Scope `demos:read`; roles: admin, editor, viewer.'
+ * ```
  */
 export function describeAccess(permission: Permission): string {
   const { scope, roles } = PERMISSIONS[permission];
@@ -104,6 +156,16 @@ export function describeAccess(permission: Permission): string {
   return scope ? `Scope \`${scope}\`; ${who}` : `Web application (session sign-in) only; ${who}`;
 }
 
+/**
+ * Whether the role column of the table lets `role` use `permission` (scopes aside).
+ *
+ * @example
+ * ```ts
+ * import { roleAllows } from './permissions';
+ *
+ * roleAllows('viewer', 'demos.write'); // false
+ * ```
+ */
 export function roleAllows(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
 }
@@ -123,7 +185,17 @@ export function permissionsOf(role: Role, kind: CredentialKind, scopes: Iterable
   });
 }
 
-/** Throws the documented 403 when `auth` may not use `permission`. */
+/**
+ * Throws the documented 403 when `auth` may not use `permission`.
+ *
+ * @example
+ * ```ts
+ * import { type AuthContext, authorize } from './permissions';
+ *
+ * declare const auth: AuthContext; // request.auth, set by the auth hook
+ * authorize(auth, 'webhooks.manage'); // throws a 403 naming the missing scope or role
+ * ```
+ */
 export function authorize(auth: AuthContext, permission: Permission): void {
   const rule = PERMISSIONS[permission];
   if (rule.scope === null) {
@@ -141,6 +213,18 @@ export function authorize(auth: AuthContext, permission: Permission): void {
   }
 }
 
+/**
+ * The scopes of a space- or comma-separated list (`all` for every scope), de-duplicated; a 400 naming
+ * any unknown word (the CLI's --scopes, an OAuth `scope` parameter).
+ *
+ * @example
+ * ```ts
+ * import { parseScopes } from './permissions';
+ *
+ * parseScopes('demos:read, analytics:read'); // ['demos:read', 'analytics:read']
+ * parseScopes('all').length; // every scope
+ * ```
+ */
 export function parseScopes(text: string): Scope[] {
   const words = text.split(/[\s,]+/).filter(Boolean);
   if (words.length === 1 && words[0] === 'all') return [...SCOPES];
