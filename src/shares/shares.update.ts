@@ -1,0 +1,55 @@
+// Changing a share link: name, password (which signs out its unlocked viewers), expiry, identification, allow-lists.
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
+import type { AuthContext } from '../auth/permissions';
+import { tags } from '../core/changes';
+import { hashPassword } from '../core/crypto';
+import * as repo from './shares.repo';
+import { checkExpiry, checkLists, lockWithDemo, unique } from './shares.rules';
+import type { ShareRow } from './shares.schemas';
+import type { SharesDeps } from './shares.service';
+
+export interface ShareChange {
+  name?: string;
+  password?: string | null;
+  expiresAt?: string | null;
+  requireIdentification?: boolean;
+  allowedEmails?: string[];
+  allowedDomains?: string[];
+}
+
+/** Applies the fields the change sets; the audit line names the fields, never the password. */
+export async function update(deps: SharesDeps, auth: AuthContext, id: string, change: ShareChange, actor: Actor) {
+  if (change.expiresAt !== undefined) checkExpiry(deps.clock, change.expiresAt);
+  // Hashing is slow on purpose: do it before taking the row lock.
+  const newHash = typeof change.password === 'string' ? await hashPassword(change.password) : undefined;
+  const updated = await deps.database.db.transaction(async (tx) => {
+    const share = await lockWithDemo(deps, tx, auth.workspaceId, id);
+    const patch: Partial<ShareRow> = { updatedAt: deps.clock.now() };
+    if (change.name !== undefined) patch.name = change.name;
+    if (change.expiresAt !== undefined) patch.expiresAt = change.expiresAt ? new Date(change.expiresAt) : null;
+    if (change.requireIdentification !== undefined) patch.requireIdentification = change.requireIdentification;
+    if (change.allowedEmails !== undefined) patch.allowedEmails = unique(change.allowedEmails);
+    if (change.allowedDomains !== undefined) patch.allowedDomains = unique(change.allowedDomains);
+    if (change.password !== undefined) {
+      patch.passwordHash = newHash ?? null;
+      // Every viewer unlocked with the old password must enter the new one.
+      patch.passwordVersion = share.passwordVersion + 1;
+    }
+    checkLists({ ...share, ...patch });
+    const updated = await repo.updateShare(tx, share.id, patch);
+    await recordAudit(tx, deps.clock, actor, {
+      workspaceId: auth.workspaceId,
+      action: 'share.changed',
+      target: { type: 'share', id: share.id, label: updated?.name || share.name || null },
+      // Field names only: the password itself, or its hash, never reaches the log.
+      changes: { demo_id: share.demoId, fields: Object.keys(change)
+          .filter((k) => change[k as keyof ShareChange] !== undefined)
+          .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+      },
+    });
+    return updated;
+  });
+  await deps.changes.announce(tags.share(id), ...(updated ? [tags.demo(updated.demoId)] : []));
+  return updated;
+}
