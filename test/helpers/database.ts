@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client';
 import { JobQueue } from '../../src/jobs/queue';
-import { RUN_DIR_VARIABLE } from './global-setup';
+import { RUN_DIR_VARIABLE, templateDatabaseName } from './global-setup';
 
 /**
  * The suite runs on embedded PGlite by default, and on a real PostgreSQL server when TEST_DATABASE_URL
@@ -66,6 +66,63 @@ function pgliteTemplate(): Promise<Blob> {
   return template;
 }
 
+async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated PostgreSQL database with the job queue's schema, as the PGlite template has. */
+async function migratedPostgres(url: string): Promise<Database> {
+  const database = await openDatabase({ url, poolSize: 5 });
+  await database.migrate();
+  // Services send jobs (account e-mail) in their transactions even where no worker runs.
+  const queue = new JobQueue(database, { work: false });
+  await queue.start(() => {});
+  await queue.stop(1_000);
+  return database;
+}
+
+let postgresTemplateName: Promise<string | undefined> | undefined;
+
+/**
+ * The run's migrated template database on the PostgreSQL server (global-setup.ts names it and drops it at
+ * the end), built by the first process that asks while the others wait on an advisory lock. A database
+ * copied from it with CREATE DATABASE … TEMPLATE is ready in a fraction of migrating one (about 0.2 s against
+ * 1.6-2.3 s, measured on the test server). Undefined outside a vitest run: each database is migrated.
+ */
+function postgresTemplate(serverUrl: string): Promise<string | undefined> {
+  postgresTemplateName ??= (async () => {
+    const dir = process.env[RUN_DIR_VARIABLE];
+    if (!dir) return undefined;
+    const name = templateDatabaseName(dir);
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      // A session lock: released with the connection, even if this process dies while building.
+      await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) {
+        // Built under another name and renamed when complete: the template's name never names half of one.
+        const building = `${name}_building`;
+        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${building}`);
+        const database = await migratedPostgres(withDatabaseName(serverUrl, building));
+        await database.close();
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return postgresTemplateName;
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
     const database = await openDatabase({ loadDataDir: await pgliteTemplate() });
@@ -74,33 +131,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { database, drop: () => database.close() };
   }
   const name = `ds_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const template = await postgresTemplate(TEST_DATABASE_URL);
+  await adminQuery(TEST_DATABASE_URL, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = withDatabaseName(TEST_DATABASE_URL, name);
-  const database = await openDatabase({ url, poolSize: 5 });
-  await database.migrate();
-  // The job queue's schema too, as in the PGlite template: services send jobs (account e-mail) in their
-  // transactions even where no worker runs.
-  const queue = new JobQueue(database, { work: false });
-  await queue.start(() => {});
-  await queue.stop(1_000);
+  const database = template ? await openDatabase({ url, poolSize: 5 }) : await migratedPostgres(url);
+  // Migrations newer than the template (none, normally) still apply: it is a no-op otherwise.
+  if (template) await database.migrate();
   return {
     database,
     url,
     async drop() {
       await database.close().catch(() => {});
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      await adminQuery(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
