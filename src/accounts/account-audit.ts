@@ -3,7 +3,7 @@ import type { AuditAction } from '../audit/audit-actions';
 import { recordAudit } from '../audit/audit-recorder';
 import type { Clock } from '../core/clock';
 import type { Executor } from '../db/client';
-import { membershipsOfUser } from './accounts.repo';
+import { activeMembersOfUser } from './accounts.repo';
 
 interface AccountEvent {
   action: AuditAction;
@@ -18,7 +18,7 @@ interface AccountEvent {
  * workspace where the user is an active member, in `tx`, so it commits with the change.
  */
 export async function recordAccountEvent(tx: Executor, clock: Clock, actor: Actor, userId: string, event: AccountEvent) {
-  for (const { workspace } of await membershipsOfUser(tx, userId)) {
-    await recordAudit(tx, clock, actor, { workspaceId: workspace.id, ...event });
+  for (const member of await activeMembersOfUser(tx, userId)) {
+    await recordAudit(tx, clock, actor, { workspaceId: member.workspaceId, ...event });
   }
 }

@@ -18,7 +18,7 @@ import {
   verifyEmailBody,
 } from './account.schemas';
 import { toUser, userSchema } from './accounts.schemas';
-import { normaliseEmail } from './accounts.service';
+import { normaliseEmail } from './email-address';
 import { signInFailures } from './sign-in-failures';
 
 const tags = ['Account (web app)'];

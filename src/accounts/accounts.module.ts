@@ -1,10 +1,11 @@
 import { defineModule } from '../module';
-import { registerAccountsJobs } from './accounts.jobs';
 import { accountRoutes } from './account.routes';
-import { accountsRoutes } from './accounts.routes';
-import { type AccountsReader, createAccountsReader } from './accounts.reader';
-import { type AccountsService, createAccountsService } from './accounts.service';
 import { type AccountSecurityService, createAccountSecurityService } from './account-security.service';
+import { registerAccountsJobs } from './accounts.jobs';
+import { type AccountsReader, createAccountsReader } from './accounts.reader';
+import { accountsRoutes } from './accounts.routes';
+import { type AccountsService, createAccountsService } from './accounts.service';
+import type { AccountWorkspaces } from './memberships';
 import { signupPolicyOf } from './signup-policy';
 
 declare module '../module' {
@@ -14,20 +15,43 @@ declare module '../module' {
   }
 }
 
-/** Users, workspaces, memberships and web sessions. */
+/**
+ * Users, memberships and web sessions: sign-up, sign-in, invitations accepted, one's own account. A
+ * workspace is the workspaces domain's: sign-up makes the first one through its `reader`, and accounts'
+ * tables refer to it by foreign key (so accounts → workspaces, never back).
+ *
+ * @example
+ * // another module asks accounts through its reader:
+ * defineModule({ name: 'oauth', needs: ['accounts'], create: (kernel, deps) => ({ ... deps.accounts.reader.findActiveMember ... }) });
+ */
 export const accountsModule = defineModule({
   name: 'accounts',
-  owns: { tables: 'accounts.tables.ts', ids: ['user', 'workspace', 'member', 'session', 'accountToken'], permissions: ['account.read'] },
-  create: (kernel) => {
+  owns: { tables: 'accounts.tables.ts', ids: ['user', 'member', 'session', 'accountToken'], permissions: ['account.read'] },
+  needs: ['workspaces'],
+  create: (kernel, deps) => {
     const links = {
       appUrl: kernel.config.APP_URL,
       verificationTtlMs: kernel.config.EMAIL_VERIFICATION_TTL,
       resetTtlMs: kernel.config.PASSWORD_RESET_TTL,
     };
+    // Workspaces is built after accounts (app.ts), so its reader is looked up when called.
+    const workspaces: AccountWorkspaces = {
+      find: (...args) => deps.workspaces.reader.find(...args),
+      byIds: (...args) => deps.workspaces.reader.byIds(...args),
+      create: (...args) => deps.workspaces.reader.create(...args),
+    };
+    const reader = createAccountsReader({ database: kernel.database, workspaces });
     return {
-      accounts: createAccountsService({ ...kernel, ...links, sessionTtlMs: kernel.config.SESSION_TTL, signup: signupPolicyOf(kernel.config) }),
+      accounts: createAccountsService({
+        ...kernel,
+        ...links,
+        sessionTtlMs: kernel.config.SESSION_TTL,
+        signup: signupPolicyOf(kernel.config),
+        workspaces,
+        memberships: reader,
+      }),
       security: createAccountSecurityService({ ...kernel, ...links }),
-      reader: createAccountsReader(kernel.database),
+      reader,
     };
   },
   routes: (app, ctx) => {

@@ -1,16 +1,11 @@
+// Queries on users, members, sessions: the accounts tables only (a workspace is asked of workspaces' reader).
 import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client';
-import { members, sessions, users, workspaces } from './accounts.tables';
+import { members, sessions, users } from './accounts.tables';
 
 export type UserRow = typeof users.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
-export type WorkspaceRow = typeof workspaces.$inferSelect;
-/** An active membership with its workspace. */
-export interface Membership {
-  member: MemberRow;
-  workspace: WorkspaceRow;
-}
 
 export async function findUserByEmail(db: Executor, email: string) {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -44,22 +39,16 @@ export async function insertUser(db: Executor, row: typeof users.$inferInsert) {
   return created!;
 }
 
-export async function insertWorkspace(db: Executor, row: typeof workspaces.$inferInsert) {
-  const [created] = await db.insert(workspaces).values(row).returning();
-  return created!;
-}
-
 export async function insertMember(db: Executor, row: typeof members.$inferInsert) {
   const [created] = await db.insert(members).values(row).returning();
   return created!;
 }
 
-/** The workspaces a user is an active member of, oldest first. */
-export async function membershipsOfUser(db: Executor, userId: string): Promise<Membership[]> {
+/** A user's active memberships, oldest first. */
+export async function activeMembersOfUser(db: Executor, userId: string) {
   return db
-    .select({ member: members, workspace: workspaces })
+    .select()
     .from(members)
-    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
     .where(and(eq(members.userId, userId), eq(members.status, 'active')))
     .orderBy(members.createdAt);
 }
@@ -167,24 +156,17 @@ export async function deleteExpiredSessions(db: Executor, now: Date) {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
 }
 
-/** Locks the workspace row until the transaction ends: serialises checks that count across the workspace. */
-export async function lockWorkspace(tx: Executor, id: string) {
-  await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).for('update');
-}
-
 const inviters = alias(members, 'inviters');
 const inviterUsers = alias(users, 'inviter_users');
 
-/** A pending invitation by the digest of its token, with its workspace and who sent it. */
+/** A pending invitation by the digest of its token, with who sent it. */
 export async function findInvitation(db: Executor, tokenDigest: string) {
   const [row] = await db
     .select({
       member: members,
-      workspace: workspaces,
       inviter: { email: inviters.email, name: inviterUsers.name },
     })
     .from(members)
-    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
     .leftJoin(inviters, eq(inviters.id, members.invitedById))
     .leftJoin(inviterUsers, eq(inviterUsers.id, inviters.userId))
     .where(and(eq(members.inviteTokenDigest, tokenDigest), eq(members.status, 'invited')))
@@ -207,13 +189,13 @@ export async function claimInvitation(db: Executor, tokenDigest: string, userId:
   return row;
 }
 
-/** Active memberships of the user with `email`, oldest first, with their workspaces. */
-export async function membershipsByEmail(db: Executor, email: string): Promise<Membership[]> {
+/** Active memberships of the user with `email`, oldest first. */
+export async function activeMembersByEmail(db: Executor, email: string) {
   return db
-    .select({ member: members, workspace: workspaces })
+    .select({ member: members })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
     .where(and(eq(users.email, email), eq(members.status, 'active')))
-    .orderBy(members.createdAt);
+    .orderBy(members.createdAt)
+    .then((rows) => rows.map((r) => r.member));
 }

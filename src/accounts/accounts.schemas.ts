@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { WORKSPACE_NAME_MAX } from './workspace-name';
+import { WORKSPACE_NAME_MAX } from '../workspaces/workspace-name';
 import { PERMISSION_NAMES, ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
-import type { MemberRow, UserRow, WorkspaceRow } from './accounts.repo';
+import type { WorkspaceRow } from '../workspaces/workspaces.reader';
+import type { MemberRow, UserRow } from './accounts.repo';
+import type { InvitationAcceptance } from './invitation-acceptance';
 import { text, withoutNul } from '../core/text';
 import { invitationTokenSchema } from './invitation-token';
 
@@ -196,9 +198,7 @@ export const toSignupPolicy = (policy: { mode: 'open' | 'invite' | 'domains'; do
   first_account: policy.firstAccount,
 });
 
-type InvitationRow = Awaited<ReturnType<typeof import('./accounts.repo').findInvitation>>;
-
-export const toInvitationPreview = (row: NonNullable<InvitationRow>) => ({
+export const toInvitationPreview = (row: Awaited<ReturnType<InvitationAcceptance['preview']>>) => ({
   email: row.member.email,
   role: row.member.role,
   workspace: { id: row.workspace.id, name: row.workspace.name },

@@ -1,6 +1,9 @@
+// Users, their memberships of workspaces, web sessions and e-mailed account links.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, updatedAt } from '../db/columns';
+// Referenced by foreign key only: the workspaces row and everything about it are the workspaces domain's.
+import { workspaces } from '../workspaces/workspaces.tables';
 
 export const users = pgTable('users', {
   id: id(),
@@ -13,29 +16,6 @@ export const users = pgTable('users', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
-
-export const workspaces = pgTable(
-  'workspaces',
-  {
-    id: id(),
-    name: text('name').notNull(),
-    /** Accent of the player and share pages; a demo's own theme colour overrides it. Null: the product's. */
-    brandColor: text('brand_color'),
-    /** A key of FONT_STACKS (workspaces/branding.ts), never CSS: the player maps it to a font stack. */
-    font: text('font').notNull().default('system'),
-    /** SHA-256 of the logo in workspace_logos, so its address changes with it; null: no logo. */
-    logoSha256: text('logo_sha256'),
-    /** Share-link defaults, applied where a new link leaves the option out. */
-    shareRequireIdentification: boolean('share_require_identification').notNull().default(false),
-    shareExpiresInDays: integer('share_expires_in_days'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    check('workspaces_brand_color_ck', sql`${t.brandColor} ~ '^#[0-9a-f]{6}$'`),
-    check('workspaces_share_expiry_ck', sql`${t.shareExpiresInDays} between 1 and 365`),
-  ],
-);
 
 export const members = pgTable(
   'members',

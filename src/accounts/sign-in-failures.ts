@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors';
 import type { RateLimits } from '../core/rate-limit';
-import { normaliseEmail } from './accounts.service';
+import { normaliseEmail } from './email-address';
 
 const WINDOW_SECONDS = 15 * 60;
 

@@ -1,5 +1,6 @@
 import { index, pgTable, text } from 'drizzle-orm/pg-core';
-import { members, workspaces } from '../accounts/accounts.tables';
+import { members } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { at, createdAt, id } from '../db/columns';
 
 export const apiKeys = pgTable(

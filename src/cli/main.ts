@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app';
-import { normaliseEmail } from '../accounts/accounts.service';
+import { normaliseEmail } from '../accounts/email-address';
 import { parseScopes } from '../auth/permissions';
 import { appUrlWarning, ConfigError, loadConfig, type Config } from '../config';
 import { AppError } from '../core/errors';

@@ -10,7 +10,7 @@ import * as repo from './demos.repo';
 import type { DemoRow } from './demos.repo';
 import { GENERATE_QUEUE, type GenerateJob } from './demos.service';
 import type { HotspotAction } from './demos.tables';
-import { sniffImage } from './image-sniff';
+import { sniffImage } from '../core/image-sniff';
 import { storeHtml, storeImage } from './steps.service';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';

@@ -36,13 +36,15 @@ export const demosModule = defineModule({
     permissions: ['demos.read', 'demos.write', 'demos.delete'],
   },
   // share_url is the shares module's answer, read when a demo is (shares is built after demos).
-  needs: ['shares'],
+  needs: ['shares', 'workspaces'],
   create: (kernel, deps) => ({
     demos: createDemosService({
       ...kernel,
       generationPerMinute: kernel.config.GENERATION_PER_MINUTE,
       generationConcurrency: kernel.config.GENERATION_CONCURRENCY,
       links: { firstActive: (demoIds) => deps.shares.links.firstActive(demoIds) },
+      // The workspace row is the workspaces domain's; generation admission locks it through its reader.
+      lockWorkspace: deps.workspaces.reader.lock,
     }),
     steps: createStepsService(kernel),
     versions: createDemoVersions(kernel),

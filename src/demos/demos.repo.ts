@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import { workspaces } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
 

@@ -1,6 +1,5 @@
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
-import { lockWorkspace } from '../accounts/accounts.repo';
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
@@ -36,6 +35,8 @@ export interface DemosDeps {
   log: { warn(obj: object, msg: string): void };
   /** The demos' share links: the shares domain answers, so demos never read its tables. */
   links: DemoLinks;
+  /** Locks the workspace row for the rest of `tx`: the workspaces domain's `reader.lock`, injected. */
+  lockWorkspace: (tx: Executor, workspaceId: string) => Promise<unknown>;
   /** Announces the demos' changes, and feeds the cached details (demo-reads.service.ts). */
   changes: Changes;
 }
@@ -97,7 +98,7 @@ export function createDemosService(deps: DemosDeps) {
    * run. The workspace row lock makes the count-then-start check hold under concurrent requests.
    */
   async function admitGeneration(tx: Executor, workspaceId: string) {
-    await lockWorkspace(tx, workspaceId);
+    await deps.lockWorkspace(tx, workspaceId);
     const running = await repo.countGenerating(tx, workspaceId);
     if (running >= deps.generationConcurrency) {
       throw new AppError(

@@ -11,7 +11,8 @@ import {
   uniqueIndex,
   text,
 } from 'drizzle-orm/pg-core';
-import { members, workspaces } from '../accounts/accounts.tables';
+import { members } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { at, bytea, createdAt, id, updatedAt } from '../db/columns';
 
 

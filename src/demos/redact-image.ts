@@ -1,5 +1,6 @@
+// Obscuring regions of a step image (blurred or solid), with sharp.
 import sharp from 'sharp';
-import type { ImageType } from './image-sniff';
+import type { ImageType } from '../core/image-sniff';
 
 /** A rectangle in fractions (0..1) of the image, as hotspots are. */
 export interface FractionBox {

@@ -10,7 +10,7 @@ import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
 import * as repo from './demos.repo';
 import type { DemoRow, StepRow } from './demos.repo';
-import { sniffImage } from './image-sniff';
+import { sniffImage } from '../core/image-sniff';
 import { redactImage, UndecodableImage } from './redact-image';
 import type { SnapshotRedaction } from './redact-snapshot';
 import { deleteAssetsNow, replaceAssetReferences } from './redactions.repo';

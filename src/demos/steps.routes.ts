@@ -7,7 +7,7 @@ import { assetParams, demoUrls, demoParams, hotspotParams, stepParams } from './
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
 import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
-import { ASSET_TYPES, IMAGE_TYPES } from './image-sniff';
+import { ASSET_TYPES, IMAGE_TYPES } from '../core/image-sniff';
 import { acceptImageBodies } from '../core/http/content-type';
 
 const tags = ['Demo editor'];

@@ -12,7 +12,7 @@ import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { boxProblems, type HotspotActionInput, type patchHotspotBody } from './hotspots.schemas';
 import type { ReplaceStepsEntry } from './steps.schemas';
 import type { HotspotAction } from './demos.tables';
-import { sniffImage } from './image-sniff';
+import { sniffImage } from '../core/image-sniff';
 
 export interface StepsDeps {
   database: Pick<Database, 'db'>;

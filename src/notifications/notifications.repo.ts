@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
-import { members, users, workspaces } from '../accounts/accounts.tables';
+import { members, users } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';

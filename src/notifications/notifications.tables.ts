@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { members, workspaces } from '../accounts/accounts.tables';
+import { members } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { createdAt, updatedAt } from '../db/columns';
 
 export const NOTIFICATION_MODES = ['off', 'instant', 'daily'] as const;

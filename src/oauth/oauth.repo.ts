@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { members, users, workspaces } from '../accounts/accounts.tables';
+import { members, users } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { oauthApps, oauthCodes, oauthGrants, oauthTokens } from './oauth.tables';
 

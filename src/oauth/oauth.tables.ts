@@ -1,5 +1,6 @@
 import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { members, users, workspaces } from '../accounts/accounts.tables';
+import { members, users } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { at, createdAt, id } from '../db/columns';
 
 /** A registered client application. Its id is the OAuth `client_id`. */

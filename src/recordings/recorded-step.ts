@@ -1,7 +1,7 @@
 import render from 'dom-serializer';
 import { AppError, invalid } from '../core/errors';
 import { formatBytes } from '../core/http/error-handler';
-import { sniffImage } from '../demos/image-sniff';
+import { sniffImage } from '../core/image-sniff';
 import { removePrivateFields } from '../demos/private-fields';
 import type { ImportedStep } from '../demos/step-imports.service';
 import { MAX_NESTING_DEPTH, NestingTooDeepError, parseHtml } from '../generation/html-parse';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { members, workspaces } from '../accounts/accounts.tables';
+import { members } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { at, bytea, createdAt, id } from '../db/columns';
 import { demos, steps } from '../demos/demos.tables';
 

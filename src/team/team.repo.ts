@@ -1,7 +1,12 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { members, users, workspaces } from '../accounts/accounts.tables';
+import { members, users } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
+
+// Team works on accounts' members and users tables (declared in team.module.ts): a workspace's member list
+// is the members table seen from the workspace, where accounts sees it from the user.
+
+export type MemberRow = typeof members.$inferSelect;
 
 /**
  * One page of members with the total in the same round trip (a window count); only a page past the end,
@@ -84,14 +89,19 @@ export async function deletePendingMember(db: Executor, id: string) {
   await db.delete(members).where(and(eq(members.id, id), eq(members.status, 'invited')));
 }
 
-/** What an invitation e-mail names: the workspace, and the member who sends it. */
-export async function invitationContext(db: Executor, workspaceId: string, inviterMemberId: string) {
+/** An invitation, made by an admin: a members row waiting for someone to sign up or in with its address. */
+export async function insertMember(tx: Executor, row: typeof members.$inferInsert) {
+  const [created] = await tx.insert(members).values(row).returning();
+  return created!;
+}
+
+/** Who sends an invitation e-mail: the inviting member of the workspace, with their name. */
+export async function findInviter(db: Executor, workspaceId: string, inviterMemberId: string) {
   const [row] = await db
-    .select({ workspaceName: workspaces.name, inviterEmail: members.email, inviterName: users.name })
-    .from(workspaces)
-    .leftJoin(members, and(eq(members.id, inviterMemberId), eq(members.workspaceId, workspaces.id)))
+    .select({ email: members.email, name: users.name })
+    .from(members)
     .leftJoin(users, eq(users.id, members.userId))
-    .where(eq(workspaces.id, workspaceId))
+    .where(and(eq(members.id, inviterMemberId), eq(members.workspaceId, workspaceId)))
     .limit(1);
   return row;
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { email } from '../accounts/accounts.schemas';
-import type { MemberRow } from '../accounts/accounts.repo';
 import { ROLES } from '../auth/permissions';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
+import type { MemberRow } from './team.repo';
 
 const invitationSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { workspaces } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 import { at, createdAt, id, updatedAt } from '../db/columns';
 
 export const webhooks = pgTable(

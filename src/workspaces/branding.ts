@@ -24,7 +24,7 @@ export const FONT_STACKS = {
 export type FontKey = keyof typeof FONT_STACKS;
 export const FONT_KEYS = Object.keys(FONT_STACKS) as [FontKey, ...FontKey[]];
 
-export { WORKSPACE_NAME_MAX } from '../accounts/workspace-name';
+export { WORKSPACE_NAME_MAX } from './workspace-name';
 /** A logo is shown at most 40 px high: this is plenty, and keeps every viewer page light. */
 export const LOGO_MAX_BYTES = 512 * 1024;
 export const LOGO_MAX_SIDE = 2048;

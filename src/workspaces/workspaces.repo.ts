@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { workspaces } from '../accounts/accounts.tables';
+import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { workspaceLogos } from './workspaces.tables';
+import { workspaceLogos, workspaces } from './workspaces.tables';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type LogoRow = typeof workspaceLogos.$inferSelect;
@@ -11,6 +10,25 @@ export async function findWorkspace(db: Executor, id: string) {
   return row;
 }
 
+/** The workspaces of `ids` that exist, in no particular order. */
+export async function findWorkspaces(db: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(workspaces)
+    .where(inArray(workspaces.id, [...ids]));
+}
+
+export async function insertWorkspace(tx: Executor, row: typeof workspaces.$inferInsert) {
+  const [created] = await tx.insert(workspaces).values(row).returning();
+  return created!;
+}
+
+/**
+ * Locks the workspace row until the transaction ends and returns it (undefined when there is none): a
+ * settings change reads what it changes under the lock, and checks that count across the workspace
+ * (generations running, for one) hold under concurrent requests.
+ */
 export async function lockWorkspace(tx: Executor, id: string) {
   const [row] = await tx.select().from(workspaces).where(eq(workspaces.id, id)).limit(1).for('update');
   return row;

@@ -3,7 +3,7 @@ import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../co
 import { invalid } from '../core/errors';
 import { acceptImageBodies } from '../core/http/content-type';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { IMAGE_TYPES } from '../demos/image-sniff';
+import { IMAGE_TYPES } from '../core/image-sniff';
 import type { ModuleContext, Services } from '../module';
 import { LOGO_MAX_BYTES, logoParams, patchWorkspaceBody, toWorkspaceSettings, workspaceSettingsSchema } from './workspaces.schemas';
 

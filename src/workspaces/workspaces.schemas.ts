@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';
 import { text } from '../core/text';
-import { WORKSPACE_NAME_MAX } from '../accounts/workspace-name';
+import { WORKSPACE_NAME_MAX } from './workspace-name';
 import { FONT_KEYS, logoPath } from './branding';
 import type { LogoRow, WorkspaceRow } from './workspaces.repo';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import { AppError, invalid, notFound } from '../core/errors';
 import type { Database } from '../db/client';
-import { sniffImage } from '../demos/image-sniff';
+import { sniffImage } from '../core/image-sniff';
 import * as repo from './workspaces.repo';
 import { LOGO_MAX_BYTES, LOGO_MAX_SIDE, type WorkspaceChange } from './workspaces.schemas';
 
