@@ -1,3 +1,4 @@
+// The composition root: every module registered into one Fastify app, built from injected dependencies.
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
@@ -66,6 +67,19 @@ const MODULES: readonly AnyModule[] = [
 /**
  * Builds the whole HTTP application from its dependencies without listening or starting workers, so that
  * tests run it in-process with `app.inject()`. Nothing here runs at import time.
+ *
+ * @example
+ * ```ts
+ * import { buildApp } from './app';
+ * import { testConfig } from './config';
+ * import { openDatabase } from './db/client';
+ * import { JobQueue } from './jobs/queue';
+ *
+ * const database = await openDatabase({}); // PGlite in memory
+ * const { app } = await buildApp({ config: testConfig(), database, secretKey: 'a-secret-key-of-at-least-32-characters!', queue: new JobQueue(database, { work: false }) });
+ * const res = await app.inject({ method: 'GET', url: '/healthz' }); // 200
+ * await app.close();
+ * ```
  */
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = deps;
@@ -192,7 +206,19 @@ function createServices(kernel: Kernel): Services {
   return services as unknown as Services;
 }
 
-/** Every module's queues and workers. Sending works in every process; `work` only runs in workers. */
+/**
+ * Every module's queues and workers. Sending works in every process; `work` only runs in workers.
+ *
+ * @example
+ * ```ts
+ * import { buildApp, registerJobs } from './app';
+ * import type { AppDeps } from './context';
+ *
+ * declare const deps: AppDeps;
+ * const { ctx } = await buildApp(deps);
+ * await registerJobs(ctx); // before deps.queue.start(...)
+ * ```
+ */
 export async function registerJobs(ctx: AppContext): Promise<void> {
   await registerMailJobs(ctx);
   for (const module of MODULES) await module.jobs?.({ ...ctx, services: ctx.services[module.name as keyof Services] });

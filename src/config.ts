@@ -186,6 +186,14 @@ const settingsSchema = z.object({
 /**
  * The settings, with APP_URL defaulting to this machine on the configured port: a first run with
  * `PORT=3100` gets share links and e-mailed links that point at :3100, not at a port nothing listens on.
+ *
+ * @example
+ * ```ts
+ * import { configSchema } from './config';
+ *
+ * const config = configSchema.parse({ PORT: '3100' });
+ * config.APP_URL; // 'http://localhost:3100'
+ * ```
  */
 export const configSchema = settingsSchema.transform((settings) => ({
   ...settings,
@@ -220,6 +228,20 @@ function crossChecks(config: Config): string[] {
 
 export type Config = z.infer<typeof configSchema>;
 
+/**
+ * Every configuration problem at once, one line each: the CLI prints it and exits.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, loadConfig } from './config';
+ *
+ * try {
+ *   loadConfig({ PORT: 'eighty' });
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.error(error.message); // Invalid configuration:\n  - PORT: …
+ * }
+ * ```
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -227,7 +249,17 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and validates the configuration, reporting every problem at once, one line each. */
+/**
+ * Reads and validates the configuration, reporting every problem at once, one line each.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from './config';
+ *
+ * const config = loadConfig(); // process.env
+ * loadConfig({ CHROMIUM_PATH: 'none', DATABASE_URL: 'postgres://demoshare@db:5432/demoshare' }).CHROMIUM_PATH; // null
+ * ```
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = configSchema.safeParse(input);
@@ -239,7 +271,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return result.data;
 }
 
-/** The configuration for tests: defaults, with overrides. */
+/**
+ * The configuration for tests: defaults, with overrides.
+ *
+ * @example
+ * ```ts
+ * import { testConfig } from './config';
+ *
+ * const config = testConfig({ GENERATION_MAX_PAGES: 0 });
+ * ```
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Silent: a test reads what it checks from responses and the database, and thousands of request lines
   // would bury a failure's output.
@@ -252,6 +293,14 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  * A warning when APP_URL names this machine on a port the server does not listen on: share links and
  * e-mailed links would then lead nowhere. An APP_URL with a public name is a proxy's address and is
  * trusted as given.
+ *
+ * @example
+ * ```ts
+ * import { appUrlWarning } from './config';
+ *
+ * appUrlWarning({ APP_URL: 'http://localhost:3000' }, 3100); // a warning: links would point at :3000
+ * appUrlWarning({ APP_URL: 'https://demos.example.com' }, 3100); // undefined
+ * ```
  */
 export function appUrlWarning(config: Pick<Config, 'APP_URL'>, listeningPort: number): string | undefined {
   const url = new URL(config.APP_URL);

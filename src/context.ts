@@ -1,3 +1,4 @@
+// The types that connect the app, its kernel and its modules: what a caller injects and what a module receives.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { CredentialCache } from './auth/credential-cache';

@@ -1,3 +1,4 @@
+// The one table of document work (parse, sanitise, serialise) run off the event loop, and its worker pool.
 import type { Config } from './config';
 import { WorkerPool } from './core/worker-pool';
 import { redactSnapshot } from './demos/redact-snapshot';
@@ -9,6 +10,25 @@ import { cleanSnapshot } from './recordings/recorded-step';
  * (document-worker.ts). One table for all of them, so that one pool (one queue, one budget) serves
  * recordings, redactions and generation alike. `mayReach` is the SSRF guard's syntax check, rebuilt in each
  * thread from ALLOW_PRIVATE_NETWORK_CIDRS (a function cannot cross to a thread).
+ *
+ * @example
+ * ```ts
+ * import { AddressPolicy } from './core/net/address-policy';
+ * import { SafeFetch } from './core/net/safe-fetch';
+ * import { serveTasks } from './core/worker-pool';
+ * import { createDocumentTasks } from './document-tasks';
+ *
+ * const net = new SafeFetch(AddressPolicy.fromList(undefined));
+ * const mayReach = (url: string) => {
+ *   try {
+ *     net.parse(url); // throws for an address the policy refuses
+ *     return true;
+ *   } catch {
+ *     return false;
+ *   }
+ * };
+ * serveTasks(createDocumentTasks(mayReach)); // what document-worker.ts does
+ * ```
  */
 export function createDocumentTasks(mayReach: (url: string) => boolean) {
   return {
@@ -30,7 +50,18 @@ export interface DocumentWorkerData {
 
 const DOCUMENT_WORKER_MEMORY_MB = 1024;
 
-/** The pool of document workers a process runs; its threads start with the first task, not here. */
+/**
+ * The pool of document workers a process runs; its threads start with the first task, not here.
+ *
+ * @example
+ * ```ts
+ * import { testConfig } from './config';
+ * import { createDocumentPool } from './document-tasks';
+ *
+ * const documents = createDocumentPool(testConfig()); // one per process, shared by the generator and the app
+ * await documents.close();
+ * ```
+ */
 export function createDocumentPool(
   config: Pick<Config, 'DOCUMENT_WORKERS' | 'DOCUMENT_QUEUE' | 'DOCUMENT_TASK_TIMEOUT' | 'ALLOW_PRIVATE_NETWORK_CIDRS'>,
 ): DocumentPool {

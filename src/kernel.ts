@@ -1,3 +1,4 @@
+// The infrastructure one app shares with its modules (database, clock, bus, caches, limits, mail), built once.
 import type { FastifyBaseLogger } from 'fastify';
 import { CredentialCache } from './auth/credential-cache';
 import type { AppDeps, Kernel } from './context';
@@ -13,7 +14,19 @@ import { createDocumentPool } from './document-tasks';
 import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
 
-/** The infrastructure of one app, from its dependencies: what every module may use. */
+/**
+ * The infrastructure of one app, from its dependencies: what every module may use.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyBaseLogger } from 'fastify';
+ * import type { AppDeps } from './context';
+ * import { createKernel } from './kernel';
+ *
+ * declare const deps: AppDeps, log: FastifyBaseLogger;
+ * const kernel = createKernel(deps, log); // what buildApp hands each module's create()
+ * ```
+ */
 export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
   const bus = deps.bus ?? createLocalBus();
   const sealing = deriveKey(deps.secretKey, 'sealing');

@@ -1,3 +1,4 @@
+// The public OpenAPI document derived from the routes' zod schemas and the permission table, never written by hand.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,7 +31,16 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   unavailable: 'the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',
 };
 
-/** The description of an error response: every code the status stands for, and what each means. */
+/**
+ * The description of an error response: every code the status stands for, and what each means.
+ *
+ * @example
+ * ```ts
+ * import { errorDescription } from './openapi';
+ *
+ * errorDescription(404); // '`not_found`: …'
+ * ```
+ */
 export function errorDescription(status: number): string {
   const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
   return codes.map((code) => `\`${code}\`: ${ERROR_MEANINGS[code]}.`).join(' ');
@@ -40,6 +50,13 @@ export function errorDescription(status: number): string {
  * The operationId of a route, from its summary: "Create a share link" → `createShareLink`,
  * "Change a member’s role" → `changeMemberRole`. Summaries are the names people read in the reference,
  * so the SDK's method names read the same; the document test checks they are unique.
+ *
+ * @example
+ * ```ts
+ * import { operationIdOf } from './openapi';
+ *
+ * operationIdOf('Create a share link'); // 'createShareLink'
+ * ```
  */
 export function operationIdOf(summary: string): string {
   const words = summary
@@ -56,7 +73,16 @@ export function operationIdOf(summary: string): string {
     .join('');
 }
 
-/** The security schemes of the document: API keys and OAuth tokens as bearers, OAuth 2.0, the web session. */
+/**
+ * The security schemes of the document: API keys and OAuth tokens as bearers, OAuth 2.0, the web session.
+ *
+ * @example
+ * ```ts
+ * import { securitySchemes } from './openapi';
+ *
+ * const components = { securitySchemes: securitySchemes('https://demos.example.com', 'https://demos.example.com/v1') };
+ * ```
+ */
 export function securitySchemes(appUrl: string, apiUrl: string) {
   const tokenUrl = `${apiUrl}/v1/oauth/token`;
   return {
@@ -88,7 +114,16 @@ export function securitySchemes(appUrl: string, apiUrl: string) {
   } as const;
 }
 
-/** Who may call an operation: the scope of its permission by bearer or OAuth, or the session alone. */
+/**
+ * Who may call an operation: the scope of its permission by bearer or OAuth, or the session alone.
+ *
+ * @example
+ * ```ts
+ * import { securityOf } from './openapi';
+ *
+ * securityOf('demos.read'); // [{ bearerAuth: ['demos:read'] }, { oauth2: ['demos:read'] }]
+ * ```
+ */
 export function securityOf(permission: Permission | undefined) {
   if (!permission) return [];
   const { scope } = PERMISSIONS[permission];
@@ -101,7 +136,19 @@ type JsonResponses = Record<string, Record<string, unknown>>;
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-/** Each route's zod schemas as JSON schemas, plus operationId, security and its error responses. */
+/**
+ * Each route's zod schemas as JSON schemas, plus operationId, security and its error responses.
+ *
+ * @example
+ * ```ts
+ * import fastifySwagger from '@fastify/swagger';
+ * import type { FastifyInstance } from 'fastify';
+ * import { openapiTransform, openapiTransformObject } from './openapi';
+ *
+ * declare const app: FastifyInstance;
+ * await app.register(fastifySwagger, { openapi: { info: { title: 'Demoshare', version: '1' } }, transform: openapiTransform, transformObject: openapiTransformObject });
+ * ```
+ */
 export const openapiTransform: SwaggerTransform = (input) => {
   const result = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]);
   const schema = result.schema as Record<string, unknown> | undefined;
@@ -145,6 +192,14 @@ export const openapiTransform: SwaggerTransform = (input) => {
  * The document with the named schemas in components.schemas (where the routes' $refs point), without the
  * ones no route refers to: each named schema comes as an input and an output variant, and most are only
  * ever one of them.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyInstance } from 'fastify';
+ *
+ * declare const app: FastifyInstance; // with @fastify/swagger registered as in openapiTransform's example
+ * const document = app.swagger(); // components.schemas holds only what some route refers to
+ * ```
  */
 export const openapiTransformObject: SwaggerTransformObject = (input) => {
   const document = jsonSchemaTransformObject(input as Parameters<typeof jsonSchemaTransformObject>[0]) as {

@@ -1,3 +1,4 @@
+// One running process of the service (API, workers or both): the only place that listens, starts workers and handles shutdown.
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp, registerJobs } from './app';
@@ -26,9 +27,31 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * A start-up failure with a message meant for the operator (a data directory in use, a database out of
+ * reach): the CLI prints it alone, without a stack.
+ *
+ * @example
+ * ```ts
+ * import { RuntimeError } from './runtime';
+ *
+ * const forOperator = (error: unknown) => (error instanceof RuntimeError ? error.message : String(error));
+ * ```
+ */
 export class RuntimeError extends Error {}
 
-/** Opens the database the configuration names (PGlite in DATA_DIR, or PostgreSQL) and migrates it. */
+/**
+ * Opens the database the configuration names (PGlite in DATA_DIR, or PostgreSQL) and migrates it.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from './config';
+ * import { openConfiguredDatabase } from './runtime';
+ *
+ * const database = await openConfiguredDatabase(loadConfig()); // migrated, ready for queries
+ * await database.close();
+ * ```
+ */
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -45,7 +68,18 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   return database;
 }
 
-/** Starts one process of the service: API and web app, workers, or both. */
+/**
+ * Starts one process of the service: API and web app, workers, or both.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from './config';
+ * import { startRuntime } from './runtime';
+ *
+ * const runtime = await startRuntime(loadConfig(), 'all'); // or 'api' / 'worker' in a cluster
+ * process.once('SIGTERM', () => void runtime.close());
+ * ```
+ */
 export async function startRuntime(config: Config, role: ProcessRole): Promise<Runtime> {
   if (role !== 'all' && !config.DATABASE_URL) {
     throw new RuntimeError(

@@ -18,7 +18,7 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
  *
  * const policy = AddressPolicy.fromList('10.0.0.0/8'); // ALLOW_PRIVATE_NETWORK_CIDRS
  * policy.refusal('10.1.2.3'); // null: allowed
- * policy.refusal('127.0.0.1'); // why not, e.g. 'loopback'
+ * policy.refusal('127.0.0.1'); // '127.0.0.1 is a loopback address'
  * ```
  */
 export class AddressPolicy {
