@@ -10,6 +10,8 @@ import { createDemosService, type DemosService } from './demos.service';
 import { stepsRoutes } from './steps.routes';
 import { createStepImports, type StepImportsService } from './step-imports.service';
 import { createStepsService, type StepsService } from './steps.service';
+import { users } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 
 declare module '../module' {
   interface Services {
@@ -35,6 +37,7 @@ export const demosModule = defineModule({
     events: ['demo.created', 'demo.updated', 'demo.published', 'demo.deleted', 'demo.generated'],
     permissions: ['demos.read', 'demos.write', 'demos.delete'],
   },
+  reads: { tables: [users, workspaces] },
   // share_url is the shares module's answer, read when a demo is (shares is built after demos).
   needs: ['shares', 'workspaces'],
   create: (kernel, deps) => ({

@@ -8,6 +8,8 @@ import { createOAuthTokensService, type OAuthTokensService } from './oauth-token
 import { registrationRoutes } from './registration.routes';
 import { tokenRoutes } from './token.routes';
 import { oauthMetadataRoute } from './well-known.routes';
+import { members, users } from '../accounts/accounts.tables';
+import { workspaces } from '../workspaces/workspaces.tables';
 
 declare module '../module' {
   interface Services {
@@ -19,6 +21,7 @@ declare module '../module' {
 export const oauthModule = defineModule({
   name: 'oauth',
   owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage', 'oauth_grants.manage', 'oauth_grants.manage_all'] },
+  reads: { tables: [members, users, workspaces] },
   needs: ['accounts'],
   create: (kernel, { accounts }) => {
     const oauthTokens = createOAuthTokensService({
