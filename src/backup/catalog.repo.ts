@@ -1,3 +1,4 @@
+// Which tables and schemas a backup, restore or migration carries: read from the database's catalog, not listed by hand.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,3 +1,4 @@
+// `demoshare backup` / `restore` of the embedded database: refuses before touching anything when the archive or the secret does not match.
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,3 +1,4 @@
+// `demoshare compact`: VACUUM FULL of the stopped embedded database, to give the space deleted rows held back to the disk.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { countRows, dataTables } from './catalog.repo';

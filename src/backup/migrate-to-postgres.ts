@@ -1,3 +1,4 @@
+// `demoshare migrate-to-postgres`: copies the embedded database into an empty PostgreSQL, row counts checked on both sides.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';

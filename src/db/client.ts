@@ -1,3 +1,4 @@
+// The one database handle of the service: PGlite in a data directory or a PostgreSQL pool, behind the same Drizzle API.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

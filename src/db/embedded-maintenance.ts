@@ -1,3 +1,4 @@
+// The upkeep PGlite lacks: autovacuum (VACUUM and ANALYZE at autovacuum's thresholds) and checkpoints by WAL volume.
 import type { Logger } from 'pino';
 import type { Database } from './client';
 

@@ -1,3 +1,4 @@
+// Named prepared statements for the hottest reads, cached per database handle or transaction.
 import type { Executor } from './client';
 
 const byExecutor = new WeakMap<Executor, Map<string, unknown>>();

@@ -1,3 +1,4 @@
+// GET /healthz, /readyz and /metrics: what an orchestrator and Prometheus poll, with no credentials.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// Durable jobs on pg-boss, sent inside the caller's transaction so that a job exists exactly when its data was committed.
 import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Database, Executor } from '../db/client';

@@ -1,3 +1,4 @@
+// E-mail sent through the job queue (retried, off the request path), the message sealed at rest since its links are credentials.
 import { seal, unseal } from '../core/crypto';
 import type { Executor } from '../db/client';
 import type { JobQueue } from '../jobs/queue';

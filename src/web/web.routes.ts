@@ -1,3 +1,4 @@
+// Serves the built web app (dist/web) under its Content-Security-Policy, with index.html for every client-side route.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
