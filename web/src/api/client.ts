@@ -1,13 +1,10 @@
-import { humanDetail, humanMessage } from './human-errors';
+import { type ErrorDetail, humanDetail, humanMessage } from './human-errors';
 /**
  * The one HTTP client of the web app: same-origin /v1 calls with the session cookie, the CSRF header on
  * unsafe methods, `{data, meta}` unwrapped and `{error}` turned into an ApiError.
  */
 
-export interface ErrorDetail {
-  field: string;
-  message: string;
-}
+export type { ErrorDetail };
 
 export interface ListMeta {
   total: number;

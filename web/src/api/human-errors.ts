@@ -1,10 +1,14 @@
-import type { ErrorDetail } from './client';
-
 /**
  * The API's messages are precise for programs ("Too big: expected string to have <=200 characters"); the
  * web app says the same to people ("Can be up to 200 characters."). The API keeps its words; only what the
  * app shows is rewritten here, in one place.
  */
+
+/** One field's complaint in an error's `details` (the API's error envelope). */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
 
 const FIELD_NAMES: Record<string, string> = {
   source_url: 'Page address',

@@ -3,8 +3,8 @@ import { accountApi } from '../../api/account.api';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { useFormSubmit } from '../../components/form-dialog';
+import { FormTextField } from '../../components/form-text-field';
 import { useSession } from '../../session/session-context';
 import { useResendVerification } from '../../session/use-resend-verification';
 
@@ -56,29 +56,23 @@ export function EmailSection() {
         <form className="stack form-narrow" onSubmit={form.submit} noValidate>
           <h3 className="subheading">Change your address</h3>
           {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
-          <TextField
+          <FormTextField
+            form={form}
             label="New address"
             name="email"
             type="email"
             autoComplete="email"
             value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              form.clearError('email');
-            }}
-            error={form.errors.email}
+            onValue={setEmail}
           />
-          <TextField
+          <FormTextField
+            form={form}
             label="Your password"
             name="current_password"
             type="password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              form.clearError('current_password');
-            }}
-            error={form.errors.current_password}
+            onValue={setPassword}
           />
           <div>
             <Button type="submit" loading={form.busy}>

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { accountApi } from '../../api/account.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
+import { FormTextField } from '../../components/form-text-field';
 import { useToast } from '../../components/toast';
 import { useSession } from '../../session/session-context';
 import { useRefreshSession } from './use-refresh-session';
@@ -31,18 +31,15 @@ export function ProfileSection() {
       <div className="card-body">
       <form className="stack form-narrow" onSubmit={form.submit} noValidate>
         {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
-        <TextField
+        <FormTextField
+          form={form}
           label="Name"
           name="name"
           autoComplete="name"
           hint="Shown to your team and on invitations you send."
           value={name}
           maxLength={120}
-          onChange={(e) => {
-            setName(e.target.value);
-            form.clearError('name');
-          }}
-          error={form.errors.name}
+          onValue={setName}
         />
         <div>
           <Button type="submit" variant="primary" loading={form.busy} disabled={name.trim() === user.name}>

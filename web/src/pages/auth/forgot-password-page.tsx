@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { accountApi } from '../../api/account.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
+import { FormTextField } from '../../components/form-text-field';
 import { AuthLayout } from './auth-layout';
 
 export function ForgotPasswordPage() {
@@ -36,17 +36,14 @@ export function ForgotPasswordPage() {
       ) : (
         <form className="stack" onSubmit={form.submit} noValidate>
           {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
-          <TextField
+          <FormTextField
+            form={form}
             label="E-mail"
             type="email"
             name="email"
             autoComplete="email"
             value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              form.clearError('email');
-            }}
-            error={form.errors.email}
+            onValue={setEmail}
           />
           <Button type="submit" variant="primary" loading={form.busy} className="btn-block">
             E-mail me a link

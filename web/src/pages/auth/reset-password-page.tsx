@@ -4,8 +4,8 @@ import { accountApi } from '../../api/account.api';
 import type { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
+import { FormTextField } from '../../components/form-text-field';
 import { useToast } from '../../components/toast';
 import { useSessionState } from '../../session/session-context';
 import { AuthLayout } from './auth-layout';
@@ -57,30 +57,24 @@ export function ResetPasswordPage() {
       ) : (
         <form className="stack" onSubmit={form.submit} noValidate>
           {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
-          <TextField
+          <FormTextField
+            form={form}
             label="New password"
             type="password"
             name="password"
             autoComplete="new-password"
             hint="At least 10 characters."
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              form.clearError('password');
-            }}
-            error={form.errors.password}
+            onValue={setPassword}
           />
-          <TextField
+          <FormTextField
+            form={form}
             label="Repeat it"
             type="password"
             name="confirm"
             autoComplete="new-password"
             value={confirm}
-            onChange={(e) => {
-              setConfirm(e.target.value);
-              form.clearError('confirm');
-            }}
-            error={form.errors.confirm}
+            onValue={setConfirm}
           />
           <Button type="submit" variant="primary" loading={form.busy} className="btn-block">
             Set the new password

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type PointerEvent as ReactPointerEvent, useEffect, 
 import type { RedactionsBody } from '../../api/demos.api';
 import type { Step } from '../../api/types';
 import { describeElement, pickableElements, selectorFor } from './element-selector';
-import { applyDrag, type Box } from './step-canvas';
+import { applyDrag, type Box } from './canvas-box';
 
 /** The API takes at most 50 regions and 50 selectors in one request. */
 export const MAX_BLUR_ITEMS = 50;

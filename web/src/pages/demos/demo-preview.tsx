@@ -4,7 +4,7 @@ import type { DemoDetail } from '../../api/types';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { SnapshotFrame } from './snapshot-frame';
-import type { Box } from './step-canvas';
+import type { Box } from './canvas-box';
 
 /** Plays the demo as a viewer would see it: click a hotspot (or Next) to move on, the end button last. */
 export function DemoPreview({ demo, onClose }: { demo: DemoDetail; onClose(): void }) {

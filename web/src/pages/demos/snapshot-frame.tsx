@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot } from '../../api/types';
 import { placeOnElements } from '../../../../player/src/snapshot-layout';
-import type { Box } from './step-canvas';
+import type { Box } from './canvas-box';
 
 /** The size HTML snapshots are laid out at when the step does not say (the capture's viewport). */
 export const SNAPSHOT_SIZE = { width: 1280, height: 800 };

@@ -2,16 +2,9 @@ import { type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } f
 import { assetPath } from '../../api/demos.api';
 import type { Hotspot, Step } from '../../api/types';
 import { type BlurDraft, BlurLayer } from './blur-layer';
+import { applyDrag, type Box } from './canvas-box';
 import { SNAPSHOT_SIZE, SnapshotFrame } from './snapshot-frame';
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const MIN_SIZE = 0.02;
 /** Arrow keys move (or, with Shift, resize) the selected hotspot by 1% of the image. */
 const NUDGE = 0.01;
 /** Key presses in a row are saved once, this long after the last. */
@@ -21,20 +14,6 @@ const NUDGE_SAVE_MS = 500;
 export function isTextTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-}
-const round = (v: number) => Math.round(v * 10_000) / 10_000;
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-
-/** Moves or resizes a box by a pointer delta in fractions, keeping it inside the image. */
-export function applyDrag(start: Box, mode: 'move' | 'resize', dx: number, dy: number): Box {
-  if (mode === 'move') {
-    return { ...start, x: round(clamp(start.x + dx, 0, 1 - start.width)), y: round(clamp(start.y + dy, 0, 1 - start.height)) };
-  }
-  return {
-    ...start,
-    width: round(clamp(start.width + dx, MIN_SIZE, 1 - start.x)),
-    height: round(clamp(start.height + dy, MIN_SIZE, 1 - start.y)),
-  };
 }
 
 /**
