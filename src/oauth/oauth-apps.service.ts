@@ -1,15 +1,15 @@
-import { tags } from '../core/changes';
-import { type Actor, systemActor } from '../audit/actor';
-import { recordAudit } from '../audit/audit-recorder';
+import type { Actor } from '../audit/actor';
 import type { CredentialCache } from '../auth/credential-cache';
 import type { AuthContext, Scope } from '../auth/permissions';
 import type { Clock } from '../core/clock';
-import { hmacHex, randomBase62 } from '../core/crypto';
-import { notFound } from '../core/errors';
-import { newId } from '../core/ids';
 import type { Database } from '../db/client';
+import { createApp, type NewOAuthApp, registerClient } from './oauth-app-registration';
+import { removeApp } from './oauth-app-removal';
+import { rotateClientSecret } from './oauth-app-secrets';
+import { setVerified } from './oauth-app-verification';
 import * as repo from './oauth.repo';
 
+/** What the OAuth apps service is built from (the kernel, and the key that digests client secrets). */
 export interface OAuthAppsDeps {
   database: Database;
   clock: Clock;
@@ -17,135 +17,29 @@ export interface OAuthAppsDeps {
   digestKey: Buffer;
 }
 
-export interface NewOAuthApp {
-  name: string;
-  redirectUris: string[];
-  scopes: Scope[];
-  isPublic: boolean;
-}
-
-export const CLIENT_SECRET_PREFIX = 'dss_';
-
-/** Registration of client applications by workspace admins (web app, Settings → API → OAuth apps). */
+/**
+ * Registration of client applications by workspace admins (web app, Settings → API → OAuth apps), by the
+ * clients themselves (RFC 7591), and the operator's verification. Each verb is a function of its own file:
+ * oauth-app-registration.ts (create, register), oauth-app-secrets.ts (rotateSecret), oauth-app-removal.ts
+ * (remove), oauth-app-verification.ts (setVerified).
+ *
+ * @example
+ * ```ts
+ * const oauthApps = createOAuthAppsService({ ...kernel, digestKey: kernel.secrets.keyDigest });
+ * const { app, clientSecret } = await oauthApps.create(auth, { name: 'CRM', redirectUris, scopes, isPublic: false }, actor);
+ * ```
+ */
 export function createOAuthAppsService({ database, clock, credentials, digestKey }: OAuthAppsDeps) {
-  const { db } = database;
-
-  function newSecret() {
-    const secret = `${CLIENT_SECRET_PREFIX}${randomBase62(43)}`;
-    return { secret, digest: hmacHex(digestKey, secret), lastFour: secret.slice(-4) };
-  }
-
-  async function owned(auth: AuthContext, id: string) {
-    const app = await repo.findApp(db, id);
-    if (!app || app.workspaceId !== auth.workspaceId) throw notFound('OAuth app');
-    return app;
-  }
-
-  async function create(auth: AuthContext, input: NewOAuthApp, actor: Actor) {
-    const secret = input.isPublic ? null : newSecret();
-    const app = await db.transaction(async (tx) => {
-      const created = await repo.insertApp(tx, {
-      id: newId('oauthApp'),
-      workspaceId: auth.workspaceId,
-      name: input.name,
-      redirectUris: input.redirectUris,
-      scopes: input.scopes,
-      isPublic: input.isPublic,
-      secretDigest: secret?.digest ?? null,
-      secretLastFour: secret?.lastFour ?? null,
-      createdById: auth.memberId,
-      createdAt: clock.now(),
-    });
-      await recordAudit(tx, clock, actor, {
-        workspaceId: auth.workspaceId,
-        action: 'oauth_app.created',
-        target: { type: 'oauth_app', id: created.id, label: created.name },
-        changes: { redirect_uris: created.redirectUris, scopes: created.scopes, is_public: created.isPublic },
-      });
-      return created;
-    });
-    return { app, clientSecret: secret?.secret ?? null };
-  }
-
-  async function list(auth: AuthContext, page: { limit: number; offset: number }) {
-    return repo.listApps(db, auth.workspaceId, page);
-  }
-
-  /** A new secret replaces the old one at once; issued tokens stay valid. */
-  async function rotateSecret(auth: AuthContext, id: string, actor: Actor) {
-    const app = await owned(auth, id);
-    if (app.isPublic) return { app, clientSecret: null };
-    const secret = newSecret();
-    const updated = await db.transaction(async (tx) => {
-      const row = await repo.updateApp(tx, app.id, { secretDigest: secret.digest, secretLastFour: secret.lastFour });
-      await recordAudit(tx, clock, actor, {
-        workspaceId: auth.workspaceId,
-        action: 'oauth_app.secret_rotated',
-        target: { type: 'oauth_app', id: app.id, label: app.name },
-      });
-      return row;
-    });
-    return { app: updated!, clientSecret: secret.secret };
-  }
-
-  /** Deleting an app ends every authorisation of it, and every token, at once. */
-  async function remove(auth: AuthContext, id: string, actor: Actor) {
-    const app = await owned(auth, id);
-    const grants = await repo.grantIdsOfApp(db, app.id);
-    await db.transaction(async (tx) => {
-      await repo.deleteApp(tx, app.id);
-      await recordAudit(tx, clock, actor, {
-        workspaceId: auth.workspaceId,
-        action: 'oauth_app.deleted',
-        target: { type: 'oauth_app', id: app.id, label: app.name },
-        changes: { grants_ended: grants.length },
-      });
-    });
-    await credentials.invalidate(...grants.map(tags.credential));
-  }
-
-  /**
-   * The instance operator vouches for an app (or withdraws it): `demoshare oauth-apps verify <client_id>`.
-   * Any workspace may authorise any app, so this is what the consent page offers users to judge a stranger's
-   * app by. Recorded in the owner workspace's audit log, as the system's doing.
-   */
-  async function setVerified(clientId: string, verified: boolean) {
-    const app = await repo.findApp(db, clientId);
-    if (!app) throw notFound('OAuth app');
-    return db.transaction(async (tx) => {
-      const row = await repo.updateApp(tx, app.id, { verified });
-      if (app.workspaceId && app.verified !== verified) {
-        await recordAudit(tx, clock, systemActor(), {
-          workspaceId: app.workspaceId,
-          action: verified ? 'oauth_app.verified' : 'oauth_app.unverified',
-          target: { type: 'oauth_app', id: app.id, label: app.name },
-        });
-      }
-      return row!;
-    });
-  }
-
-  /**
-   * RFC 7591 dynamic registration (OAUTH_DYNAMIC_REGISTRATION): a public client of no workspace, like the
-   * built-in recorder client, that any member of any workspace may authorise. Unverified until the
-   * operator says otherwise; nothing to audit in a workspace, so the log line is the record.
-   */
-  async function register(input: { name: string; redirectUris: string[]; scopes: Scope[] }) {
-    return repo.insertApp(db, {
-      id: newId('oauthApp'),
-      workspaceId: null,
-      name: input.name,
-      redirectUris: input.redirectUris,
-      scopes: input.scopes,
-      isPublic: true,
-      secretDigest: null,
-      secretLastFour: null,
-      createdById: null,
-      createdAt: clock.now(),
-    });
-  }
-
-  return { create, list, rotateSecret, remove, setVerified, register };
+  const ctx = { db: database.db, clock, credentials, digestKey };
+  return {
+    create: (auth: AuthContext, input: NewOAuthApp, actor: Actor) => createApp(ctx, auth, input, actor),
+    list: (auth: AuthContext, page: { limit: number; offset: number }) => repo.listApps(ctx.db, auth.workspaceId, page),
+    rotateSecret: (auth: AuthContext, id: string, actor: Actor) => rotateClientSecret(ctx, auth, id, actor),
+    remove: (auth: AuthContext, id: string, actor: Actor) => removeApp(ctx, auth, id, actor),
+    setVerified: (clientId: string, verified: boolean) => setVerified(ctx, clientId, verified),
+    register: (input: { name: string; redirectUris: string[]; scopes: Scope[] }) => registerClient(ctx, input),
+  };
 }
 
+/** `services.oauth.oauthApps`. */
 export type OAuthAppsService = ReturnType<typeof createOAuthAppsService>;
