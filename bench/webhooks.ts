@@ -15,7 +15,7 @@ import { deriveKey, seal } from '../src/core/crypto';
 import { newId } from '../src/core/ids';
 import { emitEvent } from '../src/events/outbox';
 import { webhooks } from '../src/webhooks/webhooks.tables';
-import { workspaces } from '../src/accounts/accounts.tables';
+import { workspaces } from '../src/workspaces/workspaces.tables';
 import { LOCAL_POSTGRES, readScriptSettings } from '../scripts/settings';
 
 const settings = readScriptSettings();
