@@ -15,8 +15,7 @@ import { buildApp, registerJobs } from '../src/app';
 import { testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
-import { viewerSessions } from '../src/shares/shares.tables';
-import { ingestedEvents } from '../src/viewing/views.tables';
+import { ingestedEvents, viewerSessions } from '../src/viewing/viewing.tables';
 import { readScriptSettings } from '../scripts/settings';
 import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 
