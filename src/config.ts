@@ -1,3 +1,4 @@
+// Every setting the service reads from its environment, validated once at start-up with every problem reported together.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from './core/time';

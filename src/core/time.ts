@@ -1,3 +1,4 @@
+// Time on the wire: one timestamp format, and the one parser of the dates a request may filter by, kept in the range PostgreSQL accepts.
 import { z } from 'zod';
 import { invalid } from './errors';
 
