@@ -12,6 +12,9 @@ export interface LinkViews {
 /**
  * Port: adds new views to their links' counters, in the caller's transaction (the ingestion's batch).
  * The shares module hands it out as `linkViewCounter`; `countLinkViews` below is the code.
+ *
+ * @example
+ * const deps: { countLinkViews: LinkViewCounter } = { countLinkViews: shares.linkViewCounter };
  */
 export type LinkViewCounter = typeof countLinkViews;
 

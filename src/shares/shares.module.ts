@@ -17,7 +17,15 @@ declare module '../module' {
   }
 }
 
-/** Share links and their management: create, list, change, revoke, access log. */
+/**
+ * Share links and their management: create, list, change, revoke, access log; the demos' share_url and
+ * the links' view counters for the others.
+ *
+ * @example
+ * // Another module names it in `needs`:
+ * const url = await deps.shares.links.firstActive([demoId]);
+ * await deps.shares.linkViewCounter(tx, [{ shareId, views: 1, lastViewedAt: now }]);
+ */
 export const sharesModule = defineModule({
   name: 'shares',
   owns: {

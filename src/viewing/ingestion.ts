@@ -33,6 +33,10 @@ export interface IngestionDeps {
 /**
  * Port: stores one request's events, answering once their transaction has committed. The ingestion's
  * `ingest` below is the code; the viewer's event intake (viewer-content.service.ts) takes it.
+ *
+ * @example
+ * const record: RecordEvents = ingestion.ingest;
+ * const { accepted } = await record({ session, shareId, stepCount, version, events });
  */
 export type RecordEvents = (item: IngestItem) => Promise<IngestResult>;
 

@@ -1,29 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalBus } from '../core/bus';
+import { sha256Hex } from '../core/crypto';
 import { Changes } from '../core/changes';
 import { AppError } from '../core/errors';
 import type { IngestItem } from './ingestion';
-import { ViewerCache } from './viewer-cache';
+import { type LinkState, ViewerCache } from './viewer-cache';
 import { createViewerContent } from './viewer-content.service';
-import type { RequireReady } from './viewer-gates.resolve';
+import type { ViewerSessionRow } from './viewer.repo';
 
-// The service names what it needs: the gates' one method, two demo readers and a recorder. A test passes
-// exactly those, and nothing of the database.
-const session = { id: 'sess', shareId: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' };
-const requireReady: RequireReady = async () =>
-    ({
-      link: { share: { id: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1' }, demoStatus: 'published', version: 1, stepCount: 3 },
-      session,
-      gate: 'ready',
-    }) as unknown as Awaited<ReturnType<RequireReady>>;
+// The service names what it needs: what the gates read (here a cache holding the link and the session, so
+// nothing of the database is reached), two demo readers and the ingestion. A test passes exactly those.
+const share = {
+  id: 'shr_1',
+  demoId: 'demo_1',
+  workspaceId: 'ws_1',
+  revokedAt: null,
+  expiresAt: null,
+  passwordHash: null,
+  requireIdentification: false,
+};
+const session = { id: sha256Hex('cookie'), shareId: 'shr_1', demoId: 'demo_1', workspaceId: 'ws_1', expiresAt: new Date(Date.now() + 3_600_000) };
 const visitor = { ip: '203.0.113.1', userAgent: null, referrer: null };
 
-function content(record: (item: IngestItem) => Promise<{ accepted: number; duplicates: number }>) {
+async function content(ingest: (item: IngestItem) => Promise<{ accepted: number; duplicates: number }>) {
+  const cache = new ViewerCache(new Changes(createLocalBus()));
+  const link = { share, workspace: { id: 'ws_1' }, demoStatus: 'published', version: 1, stepCount: 3 } as unknown as LinkState;
+  await cache.links.load('token', () => [], async () => link);
+  await cache.sessions.load(session.id, () => [], async () => session as unknown as ViewerSessionRow);
+  const unused = () => {
+    throw new Error('not reached on a cached link and session');
+  };
   return createViewerContent({
-    requireReady,
-    cache: new ViewerCache(new Changes(createLocalBus())),
+    gates: {
+      database: { get db(): never { return unused(); } },
+      clock: { now: () => new Date() },
+      cache,
+      demos: { state: unused },
+      log: { warn: unused },
+    },
+    cache,
     demos: { published: async () => undefined, asset: async () => undefined },
-    record,
+    ingestion: { ingest },
     assetOrigin: '',
   });
 }
@@ -31,7 +48,7 @@ function content(record: (item: IngestItem) => Promise<{ accepted: number; dupli
 describe('recording a batch of viewer events', () => {
   it('refuses a batch naming a step the demo does not have, naming the event, and stores none of it', async () => {
     const recorded: IngestItem[] = [];
-    const service = content(async (item) => {
+    const service = await content(async (item) => {
       recorded.push(item);
       return { accepted: item.events.length, duplicates: 0 };
     });
@@ -47,7 +64,7 @@ describe('recording a batch of viewer events', () => {
 
   it('hands a valid batch to the recorder with its session, link and step count', async () => {
     const recorded: IngestItem[] = [];
-    const service = content(async (item) => {
+    const service = await content(async (item) => {
       recorded.push(item);
       return { accepted: item.events.length, duplicates: 0 };
     });

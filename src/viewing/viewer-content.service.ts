@@ -4,20 +4,20 @@ import { sha256Hex } from '../core/crypto';
 import { AppError, invalid } from '../core/errors';
 import type { DemoReader } from '../demos/demos.reader';
 import type { IngestEvent } from './view-progress';
-import type { RecordEvents } from './ingestion';
+import type { Ingestion } from './ingestion';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
 import { viewerDemoSchema } from './viewer.schemas';
-import { gateError, type RequireReady, type Visitor } from './viewer-gates.resolve';
+import { gateError, type ResolveDeps, requireReady, type Visitor } from './viewer-gates.resolve';
 
 export interface ViewerContentDeps {
-  /** The gates of every content request (viewer-gates.resolve.ts). */
-  requireReady: RequireReady;
+  /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
+  gates: ResolveDeps;
   cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'published' | 'asset'>;
-  /** Stores one request's events (the ingestion's `ingest`). */
-  record: RecordEvents;
+  /** Stores one request's events. */
+  ingestion: Pick<Ingestion, 'ingest'>;
   /**
    * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
    * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be
@@ -26,9 +26,17 @@ export interface ViewerContentDeps {
   assetOrigin: string;
 }
 
-/** What a viewer gets once past the gates: the demo, its assets, and the recording of their progress. */
+/**
+ * What a viewer gets once past the gates: the demo, its assets, and the intake of their events (the
+ * step-number rule, then the ingestion).
+ *
+ * @example
+ * const content = createViewerContent({ gates: { ...kernel, cache, demos: demos.reader }, cache,
+ *   demos: demos.reader, ingestion, assetOrigin: '' });
+ * const { accepted, duplicates } = await content.recordEvents(token, sessionToken, visitor, events);
+ */
 export function createViewerContent(deps: ViewerContentDeps) {
-  const { cache, requireReady } = deps;
+  const { cache, gates } = deps;
   const base = deps.assetOrigin.replace(/\/+$/, '');
 
   async function payload(token: string, link: LinkState): Promise<DemoPayload> {
@@ -52,13 +60,13 @@ export function createViewerContent(deps: ViewerContentDeps) {
 
   /** GET /v1/viewer/:token/demo */
   async function demo(token: string, sessionToken: string | undefined, visitor: Visitor) {
-    const { link } = await requireReady(token, sessionToken, visitor);
+    const { link } = await requireReady(gates, token, sessionToken, visitor);
     return payload(token, link);
   }
 
   /** GET /v1/viewer/:token/assets/:asset_id: only the assets the demo's payload names. */
   async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor) {
-    const { link } = await requireReady(token, sessionToken, visitor);
+    const { link } = await requireReady(gates, token, sessionToken, visitor);
     const { assetIds } = await payload(token, link);
     const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
     if (!row) throw new AppError('not_found', 'Asset not found');
@@ -70,7 +78,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
    * session (a view is one session). Every step number must be one of the demo's steps.
    */
   async function recordEvents(token: string, sessionToken: string | undefined, visitor: Visitor, events: IngestEvent[]) {
-    const { link, session } = await requireReady(token, sessionToken, visitor);
+    const { link, session } = await requireReady(gates, token, sessionToken, visitor);
     if (!session) throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
     const { stepCount } = link;
     const problems = events.flatMap((e, i) =>
@@ -79,7 +87,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         : [],
     );
     if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
-    return deps.record({ session, shareId: link.share.id, stepCount, version: link.version, events });
+    return deps.ingestion.ingest({ session, shareId: link.share.id, stepCount, version: link.version, events });
   }
 
   /**

@@ -1,11 +1,13 @@
 // The link-level gates (unknown or revoked, expired, not published) and the gate of every content request.
 import { tags } from '../core/changes';
+import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import { AppError } from '../core/errors';
+import type { Database } from '../db/client';
+import type { DemoReader } from '../demos/demos.reader';
 import type { AccessDecision } from '../shares/link-viewers';
 import type { ShareRow } from '../shares/shares.schemas';
-import type { LinkState } from './viewer-cache';
-import type { ViewerGatesDeps } from './viewer-gates';
+import type { LinkState, ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 
@@ -27,7 +29,13 @@ export interface Resolved {
 }
 
 /** What resolving a link reads: the database, the clock, the viewer cache, the demo's state, a logger. */
-export type ResolveDeps = Pick<ViewerGatesDeps, 'database' | 'clock' | 'cache' | 'demos' | 'log'>;
+export interface ResolveDeps {
+  database: Pick<Database, 'db'>;
+  clock: Clock;
+  cache: Pick<ViewerCache, 'links' | 'sessions'>;
+  demos: Pick<DemoReader, 'state'>;
+  log: { warn(obj: object, msg: string): void };
+}
 
 export const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>
   new AppError(code, message, { details: [{ field: 'gate', message: gate }] });
@@ -51,7 +59,7 @@ export function gateOf(share: ShareRow, session: ViewerSessionRow | undefined): 
 
 /** One gate decision into the link's access log; a lost line is logged, never the viewer's failure. */
 export async function recordDecision(
-  deps: Pick<ViewerGatesDeps, 'database' | 'clock' | 'log'>,
+  deps: Pick<ResolveDeps, 'database' | 'clock' | 'log'>,
   share: ShareRow,
   decision: AccessDecision,
   visitor: Visitor,
@@ -132,12 +140,6 @@ export async function resolve(
   }
   return { link, session, gate: gateOf(share, session) };
 }
-
-/**
- * Port: the gates of every content request (payload, assets, events), as the services behind them take
- * it. A viewer who has not passed them gets 401 or 403 naming the gate. `requireReady` below is the code.
- */
-export type RequireReady = (token: string, sessionToken: string | undefined, visitor: Visitor) => Promise<Resolved>;
 
 /**
  * The gates of every content request: a viewer who has not passed them gets 401 or 403 naming the gate.

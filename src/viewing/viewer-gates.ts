@@ -1,27 +1,19 @@
 // The gates of a share link put together for the routes: one file per gate (viewer-gates.<gate>.ts).
 import type { Changes } from '../core/changes';
-import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import type { RateLimits } from '../core/rate-limit';
-import type { Database } from '../db/client';
-import type { DemoReader } from '../demos/demos.reader';
-import type { ViewerCache } from './viewer-cache';
 import { identify, type OnViewerIdentified } from './viewer-gates.identification';
 import { unlock } from './viewer-gates.password';
-import { requireReady, resolve } from './viewer-gates.resolve';
+import { type ResolveDeps, requireReady, resolve } from './viewer-gates.resolve';
 import { state } from './viewer-gates.state';
 
-export interface ViewerGatesDeps {
-  database: Pick<Database, 'db'>;
-  clock: Clock;
+/** What the gates need: what resolving a link reads, and what the password and identification gates change. */
+export interface ViewerGatesDeps extends ResolveDeps {
   rateLimits: Pick<RateLimits, 'consume' | 'check'>;
-  cache: Pick<ViewerCache, 'links' | 'sessions'>;
   changes: Pick<Changes, 'announce'>;
-  demos: Pick<DemoReader, 'state'>;
   passwordAttempts: number;
   passwordWindowSeconds: number;
   sessionTtlMs: number;
-  log: { warn(obj: object, msg: string): void };
   /** In the identification's transaction: what else must happen when a viewer identifies (notifications). */
   onIdentified?: OnViewerIdentified;
 }

@@ -7,7 +7,7 @@ import { createViewerContent, type ViewerContent } from './viewer-content.servic
 import { registerViewerJobs } from './viewer.jobs';
 import { viewerPages } from './viewer.pages';
 import { viewerRoutes } from './viewer.routes';
-import { createViewerGates, type ViewerGates } from './viewer-gates';
+import { createViewerGates, type ViewerGates, type ViewerGatesDeps } from './viewer-gates';
 import { createIngestion, type Ingestion } from './ingestion';
 import { viewsRoutes } from './views.routes';
 import { createViewsService, type ViewsService } from './views.service';
@@ -40,7 +40,7 @@ declare module '../module' {
  * // app.ts: one line in the module list, after the modules it reads while creating (demos, notifications).
  * const MODULES = [healthModule, ..., notificationsModule, viewingModule, ...];
  * // Another module names it in `needs` and gets its services:
- * deps.viewing.views.list(auth, demoId, query);
+ * const { rows } = await deps.viewing.views.list(auth, demoId, {}, { limit: 20, offset: 0 });
  */
 export const viewingModule = defineModule({
   name: 'viewing',
@@ -56,7 +56,7 @@ export const viewingModule = defineModule({
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
     const ingestion = createIngestion({ ...kernel, countLinkViews: deps.shares.linkViewCounter });
-    const gates = createViewerGates({
+    const gateDeps: ViewerGatesDeps = {
       ...kernel,
       cache,
       demos: deps.demos.reader,
@@ -64,12 +64,13 @@ export const viewingModule = defineModule({
       passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
       sessionTtlMs: config.VIEWER_SESSION_TTL,
       onIdentified: (tx, job) => deps.notifications.notifications.viewerIdentified(tx, job),
-    });
+    };
+    const gates = createViewerGates(gateDeps);
     const content = createViewerContent({
-      requireReady: gates.requireReady,
+      gates: gateDeps,
       cache,
       demos: deps.demos.reader,
-      record: ingestion.ingest,
+      ingestion,
       assetOrigin: config.API_URL ?? '',
     });
     return {

@@ -15,6 +15,14 @@ export interface DateRange {
   endDate?: string;
 }
 
+/**
+ * A demo's views for the workspace, newest first, filtered by date range, viewer, version and internal
+ * traffic (MCP and the views route use it).
+ *
+ * @example
+ * const views = createViewsService({ ...kernel, demos: demos.reader });
+ * const { rows, total } = await views.list(auth, demoId, { startDate: '2026-11-01' }, { limit: 20, offset: 0 });
+ */
 export function createViewsService(deps: ViewsDeps) {
   const { db } = deps.database;
 
