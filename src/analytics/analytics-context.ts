@@ -1,0 +1,63 @@
+// What every analytics figure is computed with: the database, the demos reader, the exact-count threshold; and the shared range and rounding.
+import type { AuthContext } from '../auth/permissions';
+import { notFound } from '../core/errors';
+import { resolveDateRange } from '../core/time';
+import type { Database } from '../db/client';
+import type { DemoReader } from '../demos/demos.reader';
+import type * as repo from './analytics.repo';
+
+/**
+ * The analytics service's dependencies, as `analytics.module.ts` builds them.
+ *
+ * @example
+ * ```ts
+ * createAnalyticsService({ ...kernel, demos: deps.demos.reader, exactViewersUpTo: kernel.config.ANALYTICS_EXACT_VIEWERS_UP_TO });
+ * ```
+ */
+export interface AnalyticsDeps {
+  database: Pick<Database, 'db'>;
+  demos: Pick<DemoReader, 'find' | 'versionStepCount' | 'versionStepTitles'>;
+  /**
+   * Up to this many views in the range, unique viewers are counted exactly from the day viewer sets;
+   * beyond it they are estimated from the day sketches (HyperLogLog, standard error 1.6%).
+   */
+  exactViewersUpTo?: number;
+}
+
+/** The context each figure's function takes first (each names the part it uses with `Pick`). */
+export interface AnalyticsContext {
+  db: Database['db'];
+  demos: AnalyticsDeps['demos'];
+  exactViewersUpTo: number;
+}
+
+/** The query every figure shares: whole UTC days, internal traffic left out unless asked. */
+export interface AnalyticsRange {
+  startDate?: string;
+  endDate?: string;
+  includeInternal?: boolean;
+}
+
+export const EXACT_VIEWERS_UP_TO = 20_000;
+
+export const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : 0);
+export const seconds = (total: number, n: number) => (n > 0 ? Math.round((total / n) * 100) / 100 : 0);
+export const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The caller's demo, or a 404 (another workspace's demo does not exist for them). */
+export async function requireDemo(ctx: Pick<AnalyticsContext, 'demos'>, auth: AuthContext, demoId: string) {
+  const found = await ctx.demos.find(auth.workspaceId, demoId);
+  if (!found) throw notFound('Demo');
+  return found;
+}
+
+/** Whole UTC days: a bound given as a timestamp counts its whole day. */
+export function daysOf(range: AnalyticsRange & { version?: number }): repo.Range {
+  const { from, to } = resolveDateRange(range.startDate, range.endDate);
+  return {
+    fromDay: from?.toISOString().slice(0, 10),
+    toDay: to?.toISOString().slice(0, 10),
+    includeInternal: range.includeInternal ?? false,
+    version: range.version,
+  };
+}
