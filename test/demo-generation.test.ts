@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGeneration, sweepGenerations, takeOverLapsedGenerations } from '../src/demos/demos.jobs';
-import { GENERATE_QUEUE } from '../src/demos/demos.service';
+import { GENERATE_QUEUE } from '../src/demos/generation-start';
 import { demos } from '../src/demos/demos.tables';
 import { events } from '../src/events/events.tables';
 import { createTestDatabase } from './helpers/database';

@@ -1,3 +1,4 @@
+// A demo's configuration (theme, navigation, call to action): its schema, defaults, and how a patch is stored.
 import { z } from 'zod';
 import { text } from '../core/text';
 import { httpUrl } from './demo-fields.schemas';

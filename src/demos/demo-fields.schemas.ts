@@ -1,4 +1,7 @@
+// Request fields every demos route shares (path parameters, http(s) URLs) and the URLs answers point to.
 import { z } from 'zod';
+import type { Config } from '../config';
+import { errorEnvelope } from '../core/envelope';
 import { idSchema } from '../core/ids';
 import { withoutNul } from '../core/text';
 import { shareUrls } from '../core/share-urls';
@@ -16,6 +19,14 @@ export const assetParams = demoParams.extend({ asset_id: idSchema('asset') });
 export interface UrlBuilder {
   asset(demoId: string, assetId: string | null): string | null;
   share(token: string | null): string | null;
+}
+
+/** The errors every demos route may answer, each with the one error envelope; routes add their own (409, 413...). */
+export const demoRouteErrors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+/** {@link demoUrls} for this server: assets on API_URL (APP_URL when unset), share links on APP_URL. */
+export function demoUrlsOf(config: Pick<Config, 'API_URL' | 'APP_URL'>): UrlBuilder {
+  return demoUrls(config.API_URL ?? config.APP_URL, config.APP_URL);
 }
 
 /** Assets live on the API origin, share links on the web app's. */

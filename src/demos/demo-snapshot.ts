@@ -1,3 +1,4 @@
+// A published version's frozen content (demo_versions.snapshot): made from the draft, compared, turned back into rows.
 import type { HotspotRow, StepRow } from './demos.repo';
 import type { HotspotAction } from './demos.tables';
 

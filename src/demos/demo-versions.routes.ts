@@ -3,17 +3,17 @@ import { dataEnvelope, errorEnvelope, listEnvelope, ok } from '../core/envelope'
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
-import { demoParams, demoUrls } from './demo-fields.schemas';
+import { demoParams, demoRouteErrors, demoUrlsOf } from './demo-fields.schemas';
 import { demoVersionSchema, listVersionsQuery, toDemoVersion, versionParams } from './demo-versions.schemas';
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 
 const tags = ['Demos'];
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+const errors = demoRouteErrors;
 
 /** Publishing a demo's draft, its version history, and restoring a version into the draft. */
 export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos, versions } = ctx.services;
-  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const urls = demoUrlsOf(ctx.config);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
     toDemoDetail(found, urls);
 

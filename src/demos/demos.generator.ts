@@ -1,3 +1,4 @@
+// The port to generation (an address in, steps out), injected through AppDeps.
 import type { GenerationOptions, GenerationResult } from '../generation/generation.types';
 
 /**

@@ -1,3 +1,4 @@
+// Generation jobs: the worker that runs one generation under a lease, the sweep that resends lost or lapsed ones.
 import pino from 'pino';
 import type { Kernel } from '../context';
 import { tags } from '../core/changes';
@@ -8,10 +9,10 @@ import { emitEvent } from '../events/outbox';
 import type { GeneratedHotspot, GenerationResult } from '../generation/generation.types';
 import * as repo from './demos.repo';
 import type { DemoRow } from './demos.repo';
-import { GENERATE_QUEUE, type GenerateJob } from './demos.service';
+import { GENERATE_QUEUE, type GenerateJob } from './generation-start';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from '../core/image-sniff';
-import { storeHtml, storeImage } from './steps.service';
+import { storeHtml, storeImage } from './step-assets';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
 

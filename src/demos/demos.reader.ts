@@ -1,11 +1,20 @@
+// The demos domain's answers for other domains (shares, viewing, analytics): the only way they read demos.
 import type { Database, Executor } from '../db/client';
 import { type DemoContent, rowsOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
 
 /**
- * What other domains may ask of demos, and nothing more: shares, views and the viewer take the few
+ * What other domains may ask of demos, and nothing more: shares, viewing and analytics take the few
  * functions they need from here (as `Pick<DemoReader, ...>`) instead of importing the repository whole.
+ *
+ * @example
+ * ```ts
+ * // In a module that names 'demos' in `needs`:
+ * const reader: Pick<DemoReader, 'find' | 'state'> = deps.demos.reader;
+ * const found = await reader.find(auth.workspaceId, demoId); // undefined outside the workspace
+ * const state = await reader.state(demoId); // { status, version, stepCount } for the viewer's gates
+ * ```
  */
 export function createDemoReader(database: Pick<Database, 'db'>) {
   const { db } = database;
@@ -50,4 +59,5 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
   };
 }
 
+/** The port other domains read demos through: see {@link createDemoReader}. */
 export type DemoReader = ReturnType<typeof createDemoReader>;

@@ -4,15 +4,15 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
-import { demoUrls, demoParams } from './demo-fields.schemas';
+import { demoRouteErrors, demoUrlsOf, demoParams } from './demo-fields.schemas';
 import { createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
 const tags = ['Demos'];
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+const errors = demoRouteErrors;
 
 export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos } = ctx.services;
-  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const urls = demoUrlsOf(ctx.config);
   const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
     toDemoDetail(found, urls);
 

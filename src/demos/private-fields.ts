@@ -1,3 +1,4 @@
+// What never leaves a recorded page snapshot: secret field values and elements the page marked for redaction.
 import { type Document, type Element, isText } from 'domhandler';
 import { removeElement } from 'domutils';
 import { BLUR_ATTRIBUTE, REDACT_ATTRIBUTE, SENSITIVE_AUTOCOMPLETE_TOKENS } from '../core/sensitive-fields';

@@ -1,3 +1,4 @@
+// Obscuring elements of a step's HTML snapshot by CSS selector: text to bullets, pictures emptied, blurred.
 import { compile, selectAll } from 'css-select';
 import { parse as parseSelector } from 'css-what';
 import render from 'dom-serializer';
@@ -142,3 +143,16 @@ export function redactSnapshot(html: string, selectors: string[]): SnapshotRedac
   if (roots.length > 0) addPseudoRule(doc);
   return { html: render(doc, { encodeEntities: 'utf8' }), matches };
 }
+
+/**
+ * The port through which redactions run {@link redactSnapshot}: in the document workers (demos.module.ts
+ * wires it to `kernel.documents`), so parsing a large snapshot never holds the event loop.
+ *
+ * @example
+ * ```ts
+ * const redactHtml: RedactHtml = (html, selectors) =>
+ *   kernel.documents.run('redactSnapshot', [html, selectors], { field: 'selectors', what: 'The step’s snapshot' });
+ * const { html: blurred, matches } = await redactHtml('<p class="email">a@example.com</p>', ['.email']);
+ * ```
+ */
+export type RedactHtml = (html: string, selectors: string[]) => Promise<SnapshotRedaction>;

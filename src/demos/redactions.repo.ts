@@ -1,3 +1,4 @@
+// The SQL of a redaction: old assets swapped for new ones wherever named (steps, thumbnail, versions), then deleted.
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import type { DemoSnapshot } from './demo-snapshot';

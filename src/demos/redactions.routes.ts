@@ -2,7 +2,7 @@ import { actorOf } from '../audit/actor';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import type { ModuleContext, Services } from '../module';
-import { demoUrls, stepParams } from './demo-fields.schemas';
+import { demoUrlsOf, stepParams } from './demo-fields.schemas';
 import { MAX_REDACTION_REGIONS, MAX_REDACTION_SELECTOR_LENGTH, MAX_REDACTION_SELECTORS, redactionsBody } from './redactions.schemas';
 import { stepSchema, toStep } from './steps.schemas';
 
@@ -30,7 +30,7 @@ const errors = {
 
 export function redactionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { redactions } = ctx.services;
-  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const urls = demoUrlsOf(ctx.config);
 
   // POST /v1/demos/:id/steps/:step_id/redactions — blur parts of a step's image and snapshot for good
   app.post(

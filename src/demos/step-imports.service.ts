@@ -6,22 +6,9 @@ import { newId } from '../core/ids';
 import type { Database, Executor } from '../db/client';
 import { storedConfiguration } from './demo-configuration.schemas';
 import * as repo from './demos.repo';
-import type { DemoRow } from './demos.repo';
-import { insertCreatedDemo } from './demos.service';
-import { editInTransaction, storeHtml, storeImage } from './steps.service';
-
-/** One step made outside the editor (a recorded step), with everything it shows. */
-export interface ImportedStep {
-  title: string;
-  description: string;
-  pageUrl: string | null;
-  /** PNG, JPEG or WebP bytes (checked from them); the step's width and height are the image's. */
-  image: Buffer | null;
-  /** A snapshot already sanitised for the player. */
-  html: string | null;
-  /** A box in fractions of the image, inside it; its action is `next`. */
-  hotspot: { x: number; y: number; width: number; height: number; selector: string | null; label: string; tooltip: string } | null;
-}
+import { insertCreatedDemo } from './create-demo';
+import { type ImportedStep, insertImportedHotspot, writeStepContent } from './imported-step';
+import { editInTransaction } from './step-edit';
 
 export interface StepImportsDeps {
   database: Pick<Database, 'db'>;
@@ -29,57 +16,25 @@ export interface StepImportsDeps {
   changes: Pick<Changes, 'announce'>;
 }
 
-const TOOLTIP_MAX = 2000;
-const LABEL_MAX = 200;
-
 /**
  * Writes imported steps into demos through the editor's own path (`editInTransaction`: the demo locked,
  * its thumbnail, revision and updated_at refreshed, demo.updated recorded) and creates demos as POST
  * /v1/demos does (demo.created). Every write runs in the caller's transaction, so that the caller's own
  * rows commit with them or not at all; the caller announces `committed(demoId)` afterwards.
+ *
+ * @example
+ * ```ts
+ * const imports = createStepImports(kernel);
+ * await imports.checkTarget(auth, demoId);
+ * await db.transaction(async (tx) => {
+ *   await imports.append(tx, auth, demoId, steps); // steps: an AsyncIterable<ImportedStep>
+ *   await markMyOwnRowDone(tx);
+ * });
+ * await imports.committed(demoId);
+ * ```
  */
 export function createStepImports({ database, clock, changes }: StepImportsDeps) {
   const { db } = database;
-
-  async function writeStepContent(tx: Executor, demo: DemoRow, step: ImportedStep, now: Date) {
-    const image = step.image ? await storeImage(tx, demo, step.image, now) : undefined;
-    const html = step.html !== null ? await storeHtml(tx, demo, step.html, now) : undefined;
-    return {
-      title: step.title,
-      description: step.description,
-      pageUrl: step.pageUrl,
-      imageAssetId: image?.id ?? null,
-      width: image?.width ?? null,
-      height: image?.height ?? null,
-      htmlAssetId: html?.id ?? null,
-      editedAt: now,
-      updatedAt: now,
-    };
-  }
-
-  async function insertHotspot(tx: Executor, demoId: string, stepId: string, step: ImportedStep, now: Date) {
-    const h = step.hotspot;
-    if (!h) return;
-    await repo.insertHotspots(tx, [
-      {
-        id: newId('hotspot'),
-        stepId,
-        demoId,
-        x: h.x,
-        y: h.y,
-        width: h.width,
-        height: h.height,
-        selector: h.selector,
-        label: h.label.slice(0, LABEL_MAX),
-        tooltip: h.tooltip.slice(0, TOOLTIP_MAX),
-        actionType: 'next',
-        actionTarget: null,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ]);
-  }
-
   return {
     /**
      * What the caller may import into, checked before it starts: 404 for a demo (or step) not in the
@@ -119,7 +74,7 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
         for await (const step of steps) {
           const content = await writeStepContent(tx, demo, step, now);
           const [row] = await repo.insertSteps(tx, [{ id: newId('step'), demoId: demo.id, position: ++position, ...content, createdAt: now }]);
-          await insertHotspot(tx, demo.id, row!.id, step, now);
+          await insertImportedHotspot(tx, demo.id, row!.id, step, now);
         }
       });
     },
@@ -131,7 +86,7 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
         if (!current) throw notFound('Step');
         await repo.updateStep(tx, current.id, await writeStepContent(tx, demo, step, now));
         await repo.deleteHotspotsOfStep(tx, current.id);
-        await insertHotspot(tx, demo.id, current.id, step, now);
+        await insertImportedHotspot(tx, demo.id, current.id, step, now);
         const replaced = [current.imageAssetId, current.htmlAssetId].filter((a): a is string => !!a);
         await repo.deleteAssets(tx, demo.id, replaced);
       });
@@ -142,4 +97,5 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
   };
 }
 
+/** The port recordings write their steps into demos through: see {@link createStepImports}. */
 export type StepImportsService = ReturnType<typeof createStepImports>;

@@ -1,43 +1,22 @@
-import type { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { assetParams, demoUrls, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
+import { assetParams, demoRouteErrors, demoUrlsOf, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
 import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
 import { ASSET_TYPES, IMAGE_TYPES } from '../core/image-sniff';
+import { parseBody } from '../core/http/body-validation';
 import { acceptImageBodies } from '../core/http/content-type';
 
 const tags = ['Demo editor'];
-const errors = {
-  400: errorEnvelope,
-  401: errorEnvelope,
-  403: errorEnvelope,
-  404: errorEnvelope,
-  409: errorEnvelope,
-  429: errorEnvelope,
-};
+const errors = { ...demoRouteErrors, 409: errorEnvelope };
 const uploadErrors = { ...errors, 413: errorEnvelope, 415: errorEnvelope };
-
-/** Validates a body the route could not declare (it may also be an image), with the usual 400 details. */
-function parseJson<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const details = result.error.issues.flatMap((issue) => {
-    const path = issue.path.join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => ({ field: path ? `${path}.${k}` : k, message: 'unknown field' }));
-    }
-    return [{ field: path || 'body', message: issue.message }];
-  });
-  throw invalid(`Invalid body: ${details[0]?.field} ${details[0]?.message}`, details);
-}
 
 export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos, steps } = ctx.services;
-  const urls = demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, ctx.config.APP_URL);
+  const urls = demoUrlsOf(ctx.config);
   const imageRoute = { accepts: IMAGE_TYPES };
   const bodyLimit = ctx.config.STEP_IMAGE_MAX_BYTES;
 
@@ -86,11 +65,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     },
     async (request, reply) => {
       const body = request.body;
-      const input = Buffer.isBuffer(body)
-        ? { image: body }
-        : (() => {
-            return toStepInput(parseJson(createStepBody, body));
-          })();
+      const input = Buffer.isBuffer(body) ? { image: body } : toStepInput(parseBody(createStepBody, body));
       const step = await steps.createStep(callerOf(request), request.params.id, input);
       reply.code(201);
       return ok(request, toStep(step, urls));

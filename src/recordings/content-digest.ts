@@ -1,3 +1,4 @@
+// RFC 9530 Content-Digest: parsing the header and hashing a step body as it streams in.
 import { createHash } from 'node:crypto';
 
 /** The RFC 9530 algorithms this server checks, by their registered names. */

@@ -1,9 +1,10 @@
+// One uploaded recorded step: its screenshot decoded, its snapshot cleaned, stored until completion.
 import render from 'dom-serializer';
 import { AppError, invalid } from '../core/errors';
 import { formatBytes } from '../core/http/error-handler';
 import { sniffImage } from '../core/image-sniff';
 import { removePrivateFields } from '../demos/private-fields';
-import type { ImportedStep } from '../demos/step-imports.service';
+import type { ImportedStep } from '../demos/imported-step';
 import { MAX_NESTING_DEPTH, NestingTooDeepError, parseHtml } from '../generation/html-parse';
 import { sanitizeDocument } from '../generation/sanitize';
 import type { RecordedStepBody } from './recordings.schemas';
@@ -73,7 +74,17 @@ export function cleanSnapshot(html: string, pageUrl: string, mayReach: (url: str
   return render(doc, { encodeEntities: 'utf8' });
 }
 
-/** Cleans a snapshot off the event loop: `cleanSnapshot` in a worker thread (html, page address). */
+/**
+ * The port through which recordings clean a snapshot off the event loop: {@link cleanSnapshot} in a worker
+ * thread (recordings.module.ts wires it to `kernel.documents`).
+ *
+ * @example
+ * ```ts
+ * const cleanSnapshot: SnapshotCleaner = (html, pageUrl) =>
+ *   kernel.documents.run('cleanSnapshot', [html, pageUrl], { field: 'snapshot', what: 'The snapshot' });
+ * const clean = await cleanStep(body, limits, cleanSnapshot);
+ * ```
+ */
 export type SnapshotCleaner = (html: string, pageUrl: string) => Promise<string>;
 
 /** Checks and cleans one uploaded step; throws the documented 400, 413, 415 or 503. */

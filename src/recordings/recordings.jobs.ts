@@ -1,3 +1,4 @@
+// The sweep that deletes expired recording uploads.
 import type { ModuleContext, Services } from '../module';
 
 export const RECORDINGS_SWEEP = 'maintenance.recordings-expiry';

@@ -9,7 +9,16 @@ declare module '../module' {
   }
 }
 
-/** Recordings: resumable step-by-step uploads (the browser recorder's) that become a demo on completion. */
+/**
+ * Recordings: resumable step-by-step uploads (the browser recorder's) that become a demo on completion,
+ * through demos' `imports`. Routes under /v1/recordings; the expiry sweep as its job.
+ *
+ * @example
+ * ```ts
+ * // In app.ts's one list, after demos (whose `imports` it reads when a recording completes):
+ * const modules = [accountsModule, demosModule, sharesModule, recordingsModule];
+ * ```
+ */
 export const recordingsModule = defineModule({
   name: 'recordings',
   owns: { tables: 'recordings.tables.ts', ids: ['recording'] },

@@ -3,7 +3,7 @@ import { idSchema } from '../core/ids';
 import { text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import { httpUrl } from '../demos/demo-fields.schemas';
-import type { RecordingView } from './recordings.service';
+import type { RecordingView } from './recording-access';
 import { RECORDING_MODES, RECORDING_STATUSES } from './recordings.tables';
 
 export const MAX_RECORDED_STEPS = 200;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERATE_QUEUE } from '../../src/demos/demos.service';
+import { GENERATE_QUEUE } from '../../src/demos/generation-start';
 import { TEST_DATABASE_URL } from '../helpers/database';
 import { callOver, createKeyOver, type RemoteSession, signUpOver } from '../helpers/remote-api';
 import { createPostgresDatabase, type PostgresDatabase, RedisServer, ServiceProcess } from '../helpers/service-process';

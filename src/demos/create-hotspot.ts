@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { AuthContext } from '../auth/permissions';
+import { notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import * as repo from './demos.repo';
+import { resolveAction } from './hotspot-action';
+import type { patchHotspotBody } from './hotspots.schemas';
+import { editSteps, type StepEditDeps } from './step-edit';
+
+/** A hotspot's fields as a request gives them: all of them on create, any of them on a patch. */
+export type HotspotInput = z.output<typeof patchHotspotBody>;
+
+/**
+ * POST /v1/demos/:id/steps/:step_id/hotspots: a hotspot on the step (its box already checked by the schema).
+ * Returns it with the demo's steps, which number its `goto` target.
+ */
+export async function createHotspot(deps: StepEditDeps, auth: AuthContext, demoId: string, stepId: string, input: HotspotInput) {
+  return editSteps(deps, auth, demoId, async (tx, demo, now) => {
+    const all = await repo.listSteps(tx, demo.id);
+    const step = all.find((s) => s.id === stepId);
+    if (!step) throw notFound('Step');
+    const [row] = await repo.insertHotspots(tx, [
+      {
+        id: newId('hotspot'),
+        stepId: step.id,
+        demoId: demo.id,
+        x: input.x!,
+        y: input.y!,
+        width: input.width!,
+        height: input.height!,
+        selector: input.selector ?? null,
+        label: input.label ?? '',
+        tooltip: input.tooltip ?? '',
+        ...resolveAction(input.action, all),
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
+    await repo.updateStep(tx, step.id, { editedAt: now });
+    return { hotspot: row!, steps: all };
+  });
+}
