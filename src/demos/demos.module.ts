@@ -28,7 +28,18 @@ declare module '../module' {
   }
 }
 
-/** Demos, their steps, hotspots and assets, and their generation. */
+/**
+ * Demos, their steps, hotspots and assets, their versions, redactions and generation. Other modules read
+ * demos through `reader` (demos.reader.ts) and write imported steps through `imports`.
+ *
+ * @example
+ * ```ts
+ * // app.ts lists it once; a module that needs demos names it and gets its services:
+ * export const sharesModule = defineModule({ name: 'shares', needs: ['demos'], create: (kernel, { demos }) => ({
+ *   shares: createSharesService({ ...kernel, demos: demos.reader }),
+ * }) });
+ * ```
+ */
 export const demosModule = defineModule({
   name: 'demos',
   owns: {
