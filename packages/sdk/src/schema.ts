@@ -1319,26 +1319,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/demos/{id}/views": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List views
-         * @description Scope `analytics:read`; roles: admin, editor, viewer. One record per viewer session on the demo, newest first. `start_date` and `end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the start is a 400 naming both. `viewer_email` matches case-insensitively. Views of the workspace’s own members (`internal`) are left out unless `include_internal=true`.
-         */
-        get: operations["listViews"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/analytics": {
         parameters: {
             query?: never;
@@ -1461,6 +1441,26 @@ export interface paths {
          * @description Web application (session sign-in) only; roles: admin, editor, viewer. Fields left out stay as they are.
          */
         patch: operations["changeYourViewerNotifications"];
+        trace?: never;
+    };
+    "/v1/demos/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List views
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. One record per viewer session on the demo, newest first. `start_date` and `end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the start is a 400 naming both. `viewer_email` matches case-insensitively. Views of the workspace’s own members (`internal`) are left out unless `include_internal=true`.
+         */
+        get: operations["listViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/viewer/{token}": {
@@ -3047,6 +3047,52 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description What the erasure removed or blanked. Erasing an address nothing is recorded for answers zeros.
+         * @example {
+         *       "views": 3,
+         *       "step_times": 7,
+         *       "viewer_sessions": 2,
+         *       "dedup_ids": 9,
+         *       "access_log_entries": 4,
+         *       "webhook_events": 5,
+         *       "webhook_deliveries": 5,
+         *       "webhook_deliveries_cancelled": 0,
+         *       "webhook_response_excerpts": 0,
+         *       "notification_records": 2,
+         *       "demos_recomputed": 2,
+         *       "days_recomputed": 2,
+         *       "shares_recounted": 2
+         *     }
+         */
+        ViewerErasure: {
+            /** @description Views removed: the address’s, and those of its viewer sessions begun before it identified. */
+            views: number;
+            /** @description Per-step rows of those views (time spent on each step). */
+            step_times: number;
+            /** @description Viewer sessions removed (the viewer is signed out of the share page). */
+            viewer_sessions: number;
+            /** @description Event ids kept to de-duplicate retried viewer events, removed with their sessions. */
+            dedup_ids: number;
+            /** @description Share access-log lines with the address, removed. */
+            access_log_entries: number;
+            /** @description Outbox events whose viewer_email and viewer_name were blanked. */
+            webhook_events: number;
+            /** @description Webhook delivery bodies whose address was blanked. */
+            webhook_deliveries: number;
+            /** @description Of these, deliveries not sent yet, cancelled rather than sent. */
+            webhook_deliveries_cancelled: number;
+            /** @description Logged receiver responses that echoed the address, removed. */
+            webhook_response_excerpts: number;
+            /** @description Records and queued jobs of e-mail notifications about this viewer, removed. */
+            notification_records: number;
+            /** @description Demos whose analytics were rebuilt from their remaining views. */
+            demos_recomputed: number;
+            /** @description Demo-days rebuilt (views, steps, unique viewers, links, companies). */
+            days_recomputed: number;
+            /** @description Share links whose view_count and last_viewed_at were recounted. */
+            shares_recounted: number;
+        };
+        /**
          * @example {
          *       "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
          *       "name": "Analytical Engines",
@@ -3247,52 +3293,6 @@ export interface components {
                     };
                 }[];
             }[];
-        };
-        /**
-         * @description What the erasure removed or blanked. Erasing an address nothing is recorded for answers zeros.
-         * @example {
-         *       "views": 3,
-         *       "step_times": 7,
-         *       "viewer_sessions": 2,
-         *       "dedup_ids": 9,
-         *       "access_log_entries": 4,
-         *       "webhook_events": 5,
-         *       "webhook_deliveries": 5,
-         *       "webhook_deliveries_cancelled": 0,
-         *       "webhook_response_excerpts": 0,
-         *       "notification_records": 2,
-         *       "demos_recomputed": 2,
-         *       "days_recomputed": 2,
-         *       "shares_recounted": 2
-         *     }
-         */
-        ViewerErasure: {
-            /** @description Views removed: the address’s, and those of its viewer sessions begun before it identified. */
-            views: number;
-            /** @description Per-step rows of those views (time spent on each step). */
-            step_times: number;
-            /** @description Viewer sessions removed (the viewer is signed out of the share page). */
-            viewer_sessions: number;
-            /** @description Event ids kept to de-duplicate retried viewer events, removed with their sessions. */
-            dedup_ids: number;
-            /** @description Share access-log lines with the address, removed. */
-            access_log_entries: number;
-            /** @description Outbox events whose viewer_email and viewer_name were blanked. */
-            webhook_events: number;
-            /** @description Webhook delivery bodies whose address was blanked. */
-            webhook_deliveries: number;
-            /** @description Of these, deliveries not sent yet, cancelled rather than sent. */
-            webhook_deliveries_cancelled: number;
-            /** @description Logged receiver responses that echoed the address, removed. */
-            webhook_response_excerpts: number;
-            /** @description Records and queued jobs of e-mail notifications about this viewer, removed. */
-            notification_records: number;
-            /** @description Demos whose analytics were rebuilt from their remaining views. */
-            demos_recomputed: number;
-            /** @description Demo-days rebuilt (views, steps, unique viewers, links, companies). */
-            days_recomputed: number;
-            /** @description Share links whose view_count and last_viewed_at were recounted. */
-            shares_recounted: number;
         };
         /**
          * @example {
@@ -12640,115 +12640,6 @@ export interface operations {
             };
         };
     };
-    listViews: {
-        parameters: {
-            query?: {
-                /** @description Page number, starting at 1. */
-                page?: number;
-                /** @description Items per page, 1 to 100. */
-                per_page?: number;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
-                start_date?: string;
-                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
-                end_date?: string;
-                /** @description Only views of this e-mail address. */
-                viewer_email?: string;
-                /** @description Only the views of this published version of the demo. */
-                version?: number;
-                /** @description List the workspace’s own views (`internal`) too; left out by default. */
-                include_internal?: "true" | "false";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["View"][];
-                        meta: {
-                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
-                            request_id: string;
-                            total: number;
-                            page: number;
-                            per_page: number;
-                        };
-                    };
-                };
-            };
-            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such record in this workspace. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (never with details). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     workspaceAnalytics: {
         parameters: {
             query?: {
@@ -13394,6 +13285,115 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+                /** @description Only views of this e-mail address. */
+                viewer_email?: string;
+                /** @description Only the views of this published version of the demo. */
+                version?: number;
+                /** @description List the workspace’s own views (`internal`) too; left out by default. */
+                include_internal?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
