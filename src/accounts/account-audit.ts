@@ -1,3 +1,4 @@
+// An account's security events, written to the audit log of every workspace the user is an active member of.
 import type { Actor } from '../audit/actor';
 import type { AuditAction } from '../audit/audit-actions';
 import { recordAudit } from '../audit/audit-recorder';

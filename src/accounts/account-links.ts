@@ -1,3 +1,4 @@
+// The single-use links e-mailed to a user (verify an address, reset a password): issued, mailed, ended.
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';

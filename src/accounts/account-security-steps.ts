@@ -14,6 +14,7 @@ import { describeDevice } from './device';
 import { linkTokenDigest } from './link-token';
 import { WrongPasswordError } from './sign-in-failures';
 
+/** What the account-security verbs are built from: the kernel, the mail queue and the link settings. */
 export interface AccountSecurityDeps extends AccountLinkDeps {
   database: Database;
   credentials: CredentialCache;

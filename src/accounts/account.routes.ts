@@ -1,3 +1,4 @@
+// /v1/account/* and /v1/auth/password-reset, /v1/auth/verify-email: one's own account and the e-mailed links (accounts.routes.ts: sign-up, sign-in, sessions).
 import { actorOf, originOf } from '../audit/actor';
 import type { FastifyRequest } from 'fastify';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
@@ -25,7 +26,12 @@ const tags = ['Account (web app)'];
 const RESET_SENT =
   'If an account uses this address, a link to reset its password is on its way. It works once, for a limited time.';
 
-/** A signed-in user's own account, and the public pages behind the links e-mailed to them. */
+/**
+ * A signed-in user's own account, and the public pages behind the links e-mailed to them.
+ *
+ * @example
+ * accountRoutes(app, { ...kernel, services: services.accounts }); // as accountsModule.routes does
+ */
 export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts']>) {
   const { security } = ctx.services;
   const failures = signInFailures(ctx.rateLimits, ctx.config.LOGIN_FAILURES_PER_ADDRESS);

@@ -1,3 +1,4 @@
+// Request and response schemas of account.routes.ts (one's own account, e-mailed links).
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { text } from '../core/text';

@@ -1,3 +1,4 @@
+// /v1/auth/* and /v1/invitations/*: sign-up, sign-in and out, the workspace a session acts in, invitations accepted.
 import { originOf } from '../audit/actor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
@@ -25,6 +26,13 @@ import { signInFailures } from './sign-in-failures';
 
 const tags = ['Session (web app)'];
 
+/**
+ * Registers sign-up, sign-in and out, the session and its workspace, and the invitation pages' routes.
+ * The module's `routes` calls it; a session is a cookie pair (SESSION_COOKIE, CSRF_COOKIE).
+ *
+ * @example
+ * accountsRoutes(app, { ...kernel, services: services.accounts }); // as accountsModule.routes does
+ */
 export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts']>) {
   const { accounts } = ctx.services;
   const secureCookies = ctx.config.APP_URL.startsWith('https:');

@@ -1,3 +1,4 @@
+// Request and response schemas of accounts.routes.ts (sign-up, sign-in, sessions, invitations).
 import { z } from 'zod';
 import { WORKSPACE_NAME_MAX } from '../workspaces/workspace-name';
 import { PERMISSION_NAMES, ROLES } from '../auth/permissions';

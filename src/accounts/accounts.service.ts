@@ -14,6 +14,7 @@ export { normaliseEmail } from './email-address';
 export type { NewAccount } from './sign-up';
 export type { StartedSession } from './web-sessions';
 
+/** What the accounts service is built from: the kernel, the link settings, SESSION_TTL, SIGNUP and the workspaces and membership ports. */
 export interface AccountsDeps extends AccountLinkDeps {
   database: Database;
   clock: Clock;

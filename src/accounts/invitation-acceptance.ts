@@ -9,6 +9,7 @@ import { normaliseEmail } from './email-address';
 import { invitationDigest } from './invitation-token';
 import type { AccountWorkspaces } from './memberships';
 
+/** What the invitation steps are built from: the workspaces port names an invitation's workspace. */
 export interface InvitationAcceptanceDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;

@@ -1,3 +1,4 @@
+// Invitation links: the link-token scheme (link-token.ts) at `{APP_URL}/invite/{token}`.
 import { linkTokenDigest, linkTokenSchema, linkUrl, newLinkToken } from './link-token';
 
 export const newInvitationToken = newLinkToken;

@@ -1,3 +1,4 @@
+// Tokens of e-mailed links (invitations, verification, reset): 256 random bits, stored as SHA-256 only.
 import { z } from 'zod';
 import { randomToken, sha256Hex } from '../core/crypto';
 

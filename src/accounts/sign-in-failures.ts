@@ -1,3 +1,4 @@
+// Wrong passwords counted per address, so guessing one account's password stops whatever the IP.
 import { AppError } from '../core/errors';
 import type { RateLimits } from '../core/rate-limit';
 import { normaliseEmail } from './email-address';

@@ -11,6 +11,7 @@ import { normaliseEmail } from './email-address';
 import type { InvitationAcceptance } from './invitation-acceptance';
 import { NO_ORIGIN } from './sign-up';
 
+/** What sign-in is built from: the invitation steps and the membership lookup besides the kernel. */
 export interface SignInDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;

@@ -12,6 +12,7 @@ import type { InvitationAcceptance } from './invitation-acceptance';
 import type { AccountWorkspaces } from './memberships';
 import { opensTo, type SignupPolicy, signupRefused } from './signup-policy';
 
+/** What sign-up is built from: the kernel's database and clock, the SIGNUP policy, and the ports to workspaces and invitations. */
 export interface SignUpDeps extends AccountLinkDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
@@ -20,6 +21,7 @@ export interface SignUpDeps extends AccountLinkDeps {
   invitations: Pick<InvitationAcceptance, 'findLive' | 'assertInvitedAddress' | 'claim'>;
 }
 
+/** A sign-up as the routes and the CLI give it. */
 export interface NewAccount {
   email: string;
   password: string;

@@ -1,3 +1,4 @@
+// Who may sign up on this server (SIGNUP, SIGNUP_ALLOWED_DOMAINS), and the refusal when they may not.
 import type { Config } from '../config';
 import { forbidden } from '../core/errors';
 
@@ -10,6 +11,12 @@ export interface SignupPolicy {
   domains: string[];
 }
 
+/**
+ * The policy from the configuration.
+ *
+ * @example
+ * signupPolicyOf({ SIGNUP: 'domains', SIGNUP_ALLOWED_DOMAINS: ['example.com'] }) // { mode: 'domains', domains: ['example.com'] }
+ */
 export const signupPolicyOf = (config: Pick<Config, 'SIGNUP' | 'SIGNUP_ALLOWED_DOMAINS'>): SignupPolicy => ({
   mode: config.SIGNUP,
   domains: config.SIGNUP === 'domains' ? config.SIGNUP_ALLOWED_DOMAINS : [],

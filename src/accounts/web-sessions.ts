@@ -13,6 +13,7 @@ import type { AccountsReader } from './accounts.reader';
 import * as repo from './accounts.repo';
 import { describeDevice } from './device';
 
+/** What web sessions are built from: the credential cache, SESSION_TTL and the membership lookup besides the kernel. */
 export interface WebSessionsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
@@ -21,6 +22,7 @@ export interface WebSessionsDeps {
   memberships: Pick<AccountsReader, 'membershipsOfUser'>;
 }
 
+/** A new session: the cookie values the route sets, and whom it acts as. */
 export interface StartedSession {
   token: string;
   csrfToken: string;

@@ -1,3 +1,4 @@
+// The `demoshare` command line: parses a command and runs it on the configured database and services.
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app';
 import { normaliseEmail } from '../accounts/email-address';

@@ -12,6 +12,7 @@ import type { MemberRow } from './team.repo';
 /** What team asks of the workspaces domain: the workspace's name for the invitation e-mail. */
 export type TeamWorkspaces = Pick<WorkspacesReader, 'find'>;
 
+/** What sending an invitation is built from: the mailer, APP_URL, a logger and the workspaces port. */
 export interface InvitationDeliveryDeps {
   database: Pick<Database, 'db'>;
   mailer: Mailer;

@@ -1,3 +1,4 @@
+// The invitation e-mail itself: subject, text and HTML.
 import { escapeHtml } from '../core/html';
 import type { Mail } from '../mail/mailer';
 import type { Role } from '../auth/permissions';

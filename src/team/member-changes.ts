@@ -9,6 +9,7 @@ import { conflict, notFound } from '../core/errors';
 import type { Database } from '../db/client';
 import * as repo from './team.repo';
 
+/** What role changes and removals are built from. */
 export interface MemberChangesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;

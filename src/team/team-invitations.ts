@@ -12,6 +12,7 @@ import { emitEvent } from '../events/outbox';
 import type { IssuedInvitation, IssueInvitation } from './invitation-delivery';
 import * as repo from './team.repo';
 
+/** What the invitation verbs are built from: `issue` sends the e-mail after the commit. */
 export interface TeamInvitationsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;

@@ -1,3 +1,4 @@
+// Queries of the team domain: a workspace's members, on accounts' members and users tables (declared reads).
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { members, users } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';

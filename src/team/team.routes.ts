@@ -1,3 +1,4 @@
+// /v1/team/members: list, invite, resend or revoke an invitation, change a role, remove a member.
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { actorOf } from '../audit/actor';
@@ -8,6 +9,12 @@ import { inviteBody, memberParams, memberSchema, roleBody, toMember } from './te
 const tags = ['Team'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
+/**
+ * Registers the team routes: each declares its permission (team.read / team.write) and calls the service.
+ *
+ * @example
+ * teamRoutes(app, { ...kernel, services: services.team }); // as teamModule.routes does
+ */
 export function teamRoutes(app: ZodApp, ctx: ModuleContext<Services['team']>) {
   const { team } = ctx.services;
   const now = () => ctx.clock.now();

@@ -1,3 +1,4 @@
+// Request and response schemas of team.routes.ts (members and their invitations).
 import { z } from 'zod';
 import { email } from '../accounts/accounts.schemas';
 import { ROLES } from '../auth/permissions';

@@ -11,6 +11,7 @@ import * as repo from './team.repo';
 
 export type { IssuedInvitation } from './invitation-delivery';
 
+/** What the team service is built from: the kernel, APP_URL, INVITATION_TTL and the workspaces port. */
 export interface TeamDeps {
   database: Database;
   clock: Clock;

@@ -1,3 +1,4 @@
+// Queries on the workspaces and workspace_logos tables, the one place that reads or writes them.
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { workspaceLogos, workspaces } from './workspaces.tables';

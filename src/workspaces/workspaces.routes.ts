@@ -1,3 +1,4 @@
+// /v1/workspace and its logo: the settings (name, branding, share defaults) read and changed; the public logo.
 import { actorOf } from '../audit/actor';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { invalid } from '../core/errors';
@@ -10,7 +11,12 @@ import { LOGO_MAX_BYTES, logoParams, patchWorkspaceBody, toWorkspaceSettings, wo
 const tags = ['Workspace (web app)'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-/** The signed-in member's workspace: its settings, and its logo (public, for the share pages). */
+/**
+ * The signed-in member's workspace: its settings, and its logo (public, for the share pages).
+ *
+ * @example
+ * workspacesRoutes(app, { ...kernel, services: services.workspaces }); // as workspacesModule.routes does
+ */
 export function workspacesRoutes(app: ZodApp, ctx: ModuleContext<Services['workspaces']>) {
   const { workspaces } = ctx.services;
   // Paths, unless the API has an address of its own: the web app and the player resolve them on their host.

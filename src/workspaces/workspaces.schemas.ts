@@ -1,3 +1,4 @@
+// Request and response schemas of workspaces.routes.ts (settings, branding, logo).
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { iso, timestamp } from '../core/time';

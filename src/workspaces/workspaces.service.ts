@@ -9,6 +9,7 @@ import * as repo from './workspaces.repo';
 import { createWorkspaceLogo } from './workspace-logo';
 import type { WorkspaceChange } from './workspaces.schemas';
 
+/** What the workspaces service is built from: the kernel's database, clock and change feed. */
 export interface WorkspacesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;

@@ -1,3 +1,4 @@
+// The workspaces row (owned here; others refer to it by foreign key) and a workspace's logo.
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, id, updatedAt } from '../db/columns';
