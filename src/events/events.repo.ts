@@ -1,3 +1,4 @@
+// The outbox's queries; other folders go through outbox.ts, never here.
 import { and, asc, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { events } from './events.tables';

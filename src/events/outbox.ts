@@ -1,3 +1,5 @@
+// The event outbox's API: domains record events with emitEvent(s) in their change's transaction; webhooks
+// fans them out with takeUndispatched / markDispatched / forgetDispatchedBefore. Nothing else reads events.repo.ts.
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import { EVENTS_CHANNEL } from '../db/channels';
@@ -5,6 +7,7 @@ import type { Executor } from '../db/client';
 import type { EventKind } from './event-kinds';
 import * as repo from './events.repo';
 
+/** An event to record: what happened (`kind`, `data`) in which workspace, and when (now unless given). */
 export interface NewEvent {
   workspaceId: string;
   kind: EventKind;
@@ -12,9 +15,17 @@ export interface NewEvent {
   occurredAt?: Date;
 }
 
+/** An event as the outbox keeps it, until it has been fanned out and its retention has passed. */
+export type OutboxEvent = repo.EventRow;
+
 /**
  * Records an event in the outbox. Call it with the transaction that makes the change, never after it:
  * that is what makes "nothing acknowledged is lost" hold across crashes.
+ *
+ * @example
+ * ```ts
+ * await emitEvent(tx, clock, { workspaceId, kind: 'share.revoked', data: { share_id: id } });
+ * ```
  */
 export async function emitEvent(tx: Executor, clock: Clock, event: NewEvent): Promise<string> {
   const id = newId('event');
@@ -26,7 +37,14 @@ export async function emitEvent(tx: Executor, clock: Clock, event: NewEvent): Pr
   return id;
 }
 
-/** Records many events with one insert and one NOTIFY: the batched writers' form of emitEvent. */
+/**
+ * Records many events with one insert and one NOTIFY: the batched writers' form of emitEvent.
+ *
+ * @example
+ * ```ts
+ * await emitEvents(tx, clock, views.map((v) => ({ workspaceId, kind: 'view.completed', data: { view_id: v.id } })));
+ * ```
+ */
 export async function emitEvents(tx: Executor, clock: Clock, batch: NewEvent[]): Promise<void> {
   if (batch.length === 0) return;
   const now = clock.now();
@@ -44,7 +62,54 @@ export async function emitEvents(tx: Executor, clock: Clock, batch: NewEvent[]):
   await wakeDeliveryWorkers(tx, batch[0]!.kind);
 }
 
-/** Wakes the webhook delivery loop of every process when `tx` commits (the payload is informative only). */
+/**
+ * Wakes the webhook delivery loop of every process when `tx` commits (the payload is informative only).
+ *
+ * @example
+ * ```ts
+ * await deliveries.insertDelivery(tx, row);
+ * await wakeDeliveryWorkers(tx, 'delivery');
+ * ```
+ */
 export async function wakeDeliveryWorkers(tx: Executor, payload: string): Promise<void> {
   await repo.notify(tx, EVENTS_CHANNEL, payload);
+}
+
+/**
+ * Up to `limit` events not fanned out yet, oldest first, locked for the rest of `tx`: concurrent
+ * dispatchers get disjoint batches (SKIP LOCKED), and a dispatcher that dies leaves its batch to the next.
+ *
+ * @example
+ * ```ts
+ * const batch = await takeUndispatched(tx, 100);
+ * // ...create their deliveries in tx, then:
+ * await markDispatched(tx, batch.map((e) => e.id), now);
+ * ```
+ */
+export function takeUndispatched(tx: Executor, limit: number): Promise<OutboxEvent[]> {
+  return repo.lockUndispatched(tx, limit);
+}
+
+/**
+ * Records that `ids` have been fanned out, in the transaction that created their deliveries.
+ *
+ * @example
+ * ```ts
+ * await markDispatched(tx, [eventId], clock.now());
+ * ```
+ */
+export function markDispatched(tx: Executor, ids: string[], now: Date): Promise<void> {
+  return repo.markDispatched(tx, ids, now);
+}
+
+/**
+ * Deletes the events fanned out before `before`: their deliveries carry everything the log needs.
+ *
+ * @example
+ * ```ts
+ * await forgetDispatchedBefore(db, new Date(clock.now().getTime() - retentionMs));
+ * ```
+ */
+export function forgetDispatchedBefore(db: Executor, before: Date): Promise<void> {
+  return repo.deleteDispatchedBefore(db, before);
 }

@@ -1,4 +1,6 @@
+// The port the MCP tools run on (McpBackend): one method per REST route they mirror.
 import type { ErrorDetail } from '../core/errors';
+import type { PaginationQuery } from '../core/pagination';
 
 /**
  * What the MCP tools need of a Demoshare instance: one method per REST route they mirror, answering the
@@ -7,7 +9,7 @@ import type { ErrorDetail } from '../core/errors';
  */
 export interface McpBackend {
   /** GET /v1/demos */
-  listDemos(query: { search?: string; status?: string; page: number; per_page: number }): Promise<Page>;
+  listDemos(query: { search?: string; status?: string } & PaginationQuery): Promise<Page>;
   /** GET /v1/demos/:id */
   getDemo(id: string): Promise<Json>;
   /** POST /v1/demos */
@@ -28,9 +30,10 @@ export interface McpBackend {
 
 export type Json = Record<string, unknown>;
 
+/** A list's page as the REST routes answer it (core/pagination.ts), without the request id. */
 export interface Page {
   data: Json[];
-  meta: { total: number; page: number; per_page: number };
+  meta: { total: number } & PaginationQuery;
 }
 
 export interface ShareBody {
@@ -49,13 +52,11 @@ export interface AnalyticsQuery {
   include_internal?: boolean;
 }
 
-export interface ViewsQuery {
+export interface ViewsQuery extends PaginationQuery {
   start_date?: string;
   end_date?: string;
   viewer_email?: string;
   include_internal?: boolean;
-  page: number;
-  per_page: number;
 }
 
 /** An error as the API answers it (`{error: {code, message, details?, request_id?}}`), for a tool error. */

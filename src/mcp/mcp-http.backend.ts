@@ -1,3 +1,4 @@
+// McpBackend over a remote instance's REST API, for `demoshare mcp` (stdio).
 import { type Json, McpApiError, type McpBackend, type Page } from './mcp-backend';
 
 export interface HttpBackendOptions {

@@ -1,3 +1,4 @@
+// Builds an MCP server holding the tool list (mcp-tools.ts), each tool checked against the caller's permissions.
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

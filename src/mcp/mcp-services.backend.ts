@@ -1,8 +1,10 @@
+// McpBackend on this process's services, for /mcp: the same JSON the REST routes answer, without HTTP.
 import { z } from 'zod';
 import type { AnalyticsService } from '../analytics/analytics.service';
 import { analyticsSchema, workspaceAnalyticsSchema } from '../analytics/analytics.schemas';
 import type { Actor } from '../audit/actor';
 import type { AuthContext } from '../auth/permissions';
+import { toLimitOffset } from '../core/pagination';
 import { shareUrls } from '../core/share-urls';
 import { demoUrls } from '../demos/demo-fields.schemas';
 import type { DemoVersionsService } from '../demos/demo-versions.service';
@@ -44,8 +46,11 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
 
   return {
     async listDemos(q) {
-      const range = { limit: q.per_page, offset: (q.page - 1) * q.per_page };
-      const { rows, total } = await deps.demos.list(auth, { status: q.status as DemoStatus | undefined, search: q.search }, range);
+      const { rows, total } = await deps.demos.list(
+        auth,
+        { status: q.status as DemoStatus | undefined, search: q.search },
+        toLimitOffset(q),
+      );
       return {
         data: rows.map((r) => encode(demoSchema, toDemo(r.demo, r.stepCount, urls, r.shareToken, r.latestVersion))),
         meta: { total, page: q.page, per_page: q.per_page },
@@ -71,10 +76,7 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
       encode(analyticsSchema, await deps.analytics.demo(auth, demoId, { ...range(q), granularity: q.granularity, version: q.version })),
     async listViews(demoId, q) {
       const filters = { ...range(q), viewerEmail: q.viewer_email };
-      const { rows, stepRows, total } = await deps.views.list(auth, demoId, filters, {
-        limit: q.per_page,
-        offset: (q.page - 1) * q.per_page,
-      });
+      const { rows, stepRows, total } = await deps.views.list(auth, demoId, filters, toLimitOffset(q));
       const byView = new Map<string, ViewStepRow[]>();
       for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
       return {

@@ -1,3 +1,4 @@
+// `demoshare mcp`: the MCP server on stdin/stdout, calling a remote instance with an API key or OAuth access token.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { createHttpBackend } from './mcp-http.backend';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Permission, PERMISSIONS } from '../auth/permissions';
 import { idSchema } from '../core/ids';
-import { MAX_PER_PAGE } from '../core/pagination';
+import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 import { DATE_FILTER_RANGE_TEXT, dateFilter } from '../core/time';
 import { httpUrl } from '../demos/demo-fields.schemas';
@@ -31,8 +31,8 @@ export type Progress = (progress: number, total: number, message: string) => Pro
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition;
 
 const demoId = idSchema('demo').describe('The demo id (demo_...), as list_demos or create_demo_from_url return it.');
-const page = z.number().int().min(1).default(1).describe('Page number, starting at 1.');
-const perPage = z.number().int().min(1).max(MAX_PER_PAGE).default(20).describe(`Items per page, 1 to ${MAX_PER_PAGE}.`);
+// The REST lists' own `page` and `per_page` (their JSON Schema is the same as a plain number's).
+const { page, per_page: perPage } = paginationQuery.shape;
 const startDate = dateFilter.optional().describe(`First day, YYYY-MM-DD (UTC, inclusive). Left out: from the beginning. ${DATE_FILTER_RANGE_TEXT}`);
 const endDate = dateFilter.optional().describe(`Last day, YYYY-MM-DD (UTC, inclusive). Left out: up to now. ${DATE_FILTER_RANGE_TEXT}`);
 const includeInternal = z

@@ -18,7 +18,17 @@ declare module '../module' {
   }
 }
 
-/** The MCP server at /mcp (Streamable HTTP): tools over the demos, shares, analytics and views services. */
+/**
+ * The MCP server at /mcp (Streamable HTTP): tools over the demos, shares, analytics and views services.
+ * `demoshare mcp` (mcp-stdio.ts) serves the same tools over stdio on a remote instance's REST API.
+ *
+ * @example
+ * ```ts
+ * // app.ts lists it with the other modules; a caller then reaches the tools through the bearer it holds:
+ * const backend = services.mcp.backendFor(auth, actor);
+ * const page = await backend.listDemos({ search: 'pricing', page: 1, per_page: 20 });
+ * ```
+ */
 export const mcpModule = defineModule({
   name: 'mcp',
   owns: {},

@@ -1,3 +1,4 @@
+// /mcp: MCP over Streamable HTTP (stateless), authenticated and rate-limited like the REST API.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../audit/actor';

@@ -1,3 +1,4 @@
+// Deliveries and their attempts: the delivery queue (claim, retry schedule) and the delivery log, in one table pair.
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from './webhooks.tables';

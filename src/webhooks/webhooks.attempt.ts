@@ -1,3 +1,4 @@
+// One delivery attempt: sign, POST through the SSRF guard, record the outcome, schedule a retry or give up.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock';
 import { unseal } from '../core/crypto';

@@ -1,7 +1,8 @@
+// The fan-out step: outbox events become one pending delivery per subscribed webhook.
 import { newId } from '../core/ids';
 import { iso } from '../core/time';
 import type { Db } from '../db/client';
-import { lockUndispatched, markDispatched } from '../events/events.repo';
+import { markDispatched, takeUndispatched } from '../events/outbox';
 import { insertDeliveries, type NewDelivery } from './webhook-deliveries.repo';
 import { activeWebhooksIn } from './webhooks.repo';
 
@@ -18,7 +19,7 @@ export function deliveryBody(event: { id: string; kind: string; occurredAt: Date
  */
 export async function dispatchBatch(db: Db, now: Date, maxAttempts: number, size = 100): Promise<number> {
   return db.transaction(async (tx) => {
-    const batch = await lockUndispatched(tx, size);
+    const batch = await takeUndispatched(tx, size);
     if (batch.length === 0) return 0;
     const workspaceIds = [...new Set(batch.map((e) => e.workspaceId))];
     const hooks = await activeWebhooksIn(tx, workspaceIds);

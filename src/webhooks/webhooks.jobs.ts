@@ -1,6 +1,7 @@
+// The webhooks' background work: the delivery loop in worker processes, and the log clean-up job.
 import pino from 'pino';
 import type { Kernel } from '../context';
-import { deleteDispatchedBefore } from '../events/events.repo';
+import { forgetDispatchedBefore } from '../events/outbox';
 import { deleteFinishedBefore } from './webhook-deliveries.repo';
 import { DeliveryWorker } from './webhooks.worker';
 
@@ -46,5 +47,5 @@ export async function cleanUpWebhookLog(ctx: Pick<Kernel, 'database' | 'clock' |
   const before = new Date(ctx.clock.now().getTime() - ctx.config.WEBHOOK_LOG_RETENTION);
   const { db } = ctx.database;
   await deleteFinishedBefore(db, before);
-  await deleteDispatchedBefore(db, before);
+  await forgetDispatchedBefore(db, before);
 }

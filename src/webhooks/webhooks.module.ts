@@ -10,7 +10,17 @@ declare module '../module' {
   }
 }
 
-/** Webhooks: subscriptions, signed deliveries from the outbox, retries, the delivery log. */
+/**
+ * Webhooks: subscriptions, signed deliveries from the outbox, retries, the delivery log. The routes call
+ * the service (webhooks.service.ts); worker processes run the delivery loop (webhooks.jobs.ts).
+ *
+ * @example
+ * ```ts
+ * // app.ts lists it with the other modules; a domain never calls it: it records events with emitEvent
+ * // (events/outbox.ts) and the dispatcher fans them out to the subscribed webhooks.
+ * const { row, secret } = await services.webhooks.webhooks.create(auth, { url, events: ['demo.published'] }, actor);
+ * ```
+ */
 export const webhooksModule = defineModule({
   name: 'webhooks',
   owns: { tables: 'webhooks.tables.ts', ids: ['webhook', 'delivery'], events: ['webhook.test'], permissions: ['webhooks.manage'] },

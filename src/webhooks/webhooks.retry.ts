@@ -1,3 +1,4 @@
+// When the next attempt of a failed delivery runs: the configured delays, or the receiver's Retry-After.
 /** Longest Retry-After we honour: a receiver cannot park a delivery for longer than a day. */
 const MAX_RETRY_AFTER_MS = 86_400_000;
 const JITTER = 0.1;

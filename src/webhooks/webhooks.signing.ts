@@ -1,3 +1,4 @@
+// Signing a delivery: an HMAC of the body with the current secret, and during a rotation with the previous one too.
 import { createHmac } from 'node:crypto';
 import { hmacHex } from '../core/crypto';
 

@@ -1,3 +1,4 @@
+// The delivery loop of a worker process: woken by NOTIFY or its poll, it fans out the outbox and runs due attempts.
 import type { Clock } from '../core/clock';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { EVENTS_CHANNEL } from '../db/channels';

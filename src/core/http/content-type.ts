@@ -1,3 +1,4 @@
+// Which request bodies a route accepts by Content-Type (JSON unless it declares otherwise): 415 for the rest.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';

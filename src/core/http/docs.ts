@@ -1,3 +1,4 @@
+// The /docs reference page (Swagger UI) over the OpenAPI document made from the routes' zod schemas.
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 

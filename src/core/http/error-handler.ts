@@ -1,7 +1,15 @@
+// Every thrown value becomes the one error body: AppErrors as they are, Fastify's and zod's mapped onto codes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isConnectionLoss } from '../connection-loss';
-import { AppError, type ErrorCode, type ErrorDetail } from '../errors';
+import { AppError, ERROR_CODES, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../errors';
+
+/**
+ * The code a framework's or library's client error stands for, by its status: the first code of that status
+ * in the one table (core/errors.ts), so 403 is `forbidden`, never `insufficient_scope`.
+ */
+const CODE_OF_STATUS = new Map<number, ErrorCode>();
+for (const code of ERROR_CODES) if (!CODE_OF_STATUS.has(ERROR_STATUS[code])) CODE_OF_STATUS.set(ERROR_STATUS[code], code);
 
 /** Fastify's own errors that a client can cause, mapped onto the documented codes. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -64,10 +72,7 @@ export function toAppError(error: unknown, bodyLimit?: number): AppError {
   if (mapped) return new AppError(mapped.code, mapped.message);
   if (err instanceof SyntaxError && err.statusCode === 400) return new AppError('invalid_request', 'Malformed JSON body');
   if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    const code = (
-      { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' } as Record<number, ErrorCode>
-    )[err.statusCode];
-    return new AppError(code ?? 'invalid_request', err.message);
+    return new AppError(CODE_OF_STATUS.get(err.statusCode) ?? 'invalid_request', err.message);
   }
   if (isConnectionLoss(error)) {
     // The pool reconnects by itself once the database is back, and a connection frees up once the load

@@ -1,3 +1,4 @@
+// 404 for an unknown path and 405 (with Allow) for a known path's unknown method, in the one error body.
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { AppError } from '../errors';

@@ -1,3 +1,4 @@
+// Load shedding: 503 with Retry-After while the event loop lags past its budget, instead of queueing requests.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock';

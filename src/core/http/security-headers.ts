@@ -1,3 +1,4 @@
+// The security headers of every answer: HSTS over HTTPS, and on documents a CSP and framing refused unless allowed.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** One year, and the apex only: includeSubDomains would force HTTPS on every other site of the operator's domain. */

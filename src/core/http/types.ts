@@ -1,3 +1,4 @@
+// ZodApp (Fastify with the zod type provider) and the helpers routes share to read their caller.
 import type {
   FastifyBaseLogger,
   FastifyInstance,

@@ -1,0 +1,36 @@
+// A webhook's delivery log as the API shows it: deliveries with their attempts.
+import type { AuthContext } from '../auth/permissions';
+import { notFound } from '../core/errors';
+import type { LimitOffset } from '../core/pagination';
+import * as deliveries from './webhook-deliveries.repo';
+import { findOwnWebhook } from './webhooks.lookup';
+import type { WebhooksDeps } from './webhooks.service';
+import type { DeliveryStatus } from './webhooks.tables';
+
+/** A page of the webhook's deliveries, newest first, each with its attempts. */
+export async function listDeliveries(
+  deps: WebhooksDeps,
+  auth: AuthContext,
+  id: string,
+  status: DeliveryStatus | undefined,
+  page: LimitOffset,
+) {
+  const { db } = deps.database;
+  await findOwnWebhook(db, auth, id);
+  const { rows, total } = await deliveries.listDeliveries(db, id, status, page);
+  const attempts = await deliveries.attemptsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { rows: rows.map((row) => ({ row, attempts: attempts.get(row.id) ?? [] })), total };
+}
+
+/** One delivery of the webhook with its attempts; 404 for another webhook's. */
+export async function getDelivery(deps: WebhooksDeps, auth: AuthContext, id: string, deliveryId: string) {
+  const { db } = deps.database;
+  await findOwnWebhook(db, auth, id);
+  const row = await deliveries.findDelivery(db, id, deliveryId);
+  if (!row) throw notFound('Delivery');
+  const attempts = await deliveries.attemptsOf(db, [row.id]);
+  return { row, attempts: attempts.get(row.id) ?? [] };
+}
