@@ -12,6 +12,18 @@ describe('TaggedCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  it('ends an entry at its own expiry when that comes before the TTL', () => {
+    let now = 1_000;
+    const cache = new TaggedCache<string>(100, 10, () => now);
+    cache.set('early', 'E', [], 1_050);
+    cache.set('late', 'L', [], 5_000);
+    now = 1_050;
+    expect(cache.get('early')).toBeUndefined();
+    expect(cache.get('late')).toBe('L');
+    now = 1_100;
+    expect(cache.get('late')).toBeUndefined();
+  });
+
   it('drops every entry of a tag, and only those', () => {
     const cache = new TaggedCache<number>(60_000);
     cache.set('k1', 1, ['member:1', 'workspace:w']);

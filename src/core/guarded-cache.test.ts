@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Bus, createLocalBus } from './bus';
 import { Changes, tags } from './changes';
+import { manualClock } from './clock';
 import { GuardedCache } from './guarded-cache';
 
 /** A local bus whose connection the test cuts and restores. */
@@ -63,6 +64,36 @@ describe('GuardedCache while the bus is down', () => {
     await cache.load('k', () => [], async () => 'v');
     expect(cache.get('k')).toBe('v');
     bus.set(true);
+    expect(cache.get('k')).toBeUndefined();
+  });
+});
+
+describe('GuardedCache entries', () => {
+  it('go when a tag they carry is announced, and at `until` by the injected clock', async () => {
+    const clock = manualClock('2026-01-01T00:00:00Z');
+    const changes = new Changes(createLocalBus());
+    const cache = new GuardedCache<string>(changes, 60_000, 100, clock);
+    let loads = 0;
+    const load = () =>
+      cache.load('k', () => [tags.demo('d1')], async () => `v${++loads}`, () => new Date('2026-01-01T00:00:10Z'));
+    expect(await load()).toBe('v1');
+    expect(await load()).toBe('v1');
+    await changes.announce(tags.demo('d2'));
+    expect(await load()).toBe('v1');
+    await changes.announce(tags.demo('d1'));
+    expect(await load()).toBe('v2');
+    clock.advance(10_000);
+    expect(await load()).toBe('v3');
+  });
+
+  it('does not store a load overtaken by a change announced meanwhile', async () => {
+    const changes = new Changes(createLocalBus());
+    const cache = new GuardedCache<string>(changes, 60_000, 100);
+    const pending = cache.load('k', () => [tags.demo('d1')], async () => {
+      await changes.announce(tags.share('s1'));
+      return 'read before the change';
+    });
+    expect(await pending).toBe('read before the change');
     expect(cache.get('k')).toBeUndefined();
   });
 });
