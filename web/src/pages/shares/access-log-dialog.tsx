@@ -10,7 +10,7 @@ import { type Column, Table } from '../../components/table';
 import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 
-// Every gate decision the server records (src/shares/shares.tables.ts ACCESS_DECISIONS), in words.
+// Every gate decision the server records (src/shares/link-viewers.ts ACCESS_DECISIONS), in words.
 const DECISIONS: Record<string, { label: string; tone: BadgeTone }> = {
   granted: { label: 'Opened', tone: 'success' },
   unlocked: { label: 'Password accepted', tone: 'success' },
