@@ -3,7 +3,8 @@
 //
 // The walk is "go to definition", done by the TypeScript checker: it starts at the handler of the route's
 // registration (`app.post('/viewer/:token/events', ..., handler)`) and, for every name the handler uses in
-// an expression (calls, property reads, `new`), goes to that name's declaration and walks its body in turn:
+// an expression (a call, `new`, a name passed as a value; a property read only when it is called), goes to
+// that name's declaration and walks its body in turn:
 // a function, a method, an object literal's property (a factory's verb), a variable's initializer. Types
 // are not followed (a type annotation is not a step of the flow). A called name whose declaration has no
 // body (an injected port's interface member) is followed as "go to implementation" does, to every
@@ -163,7 +164,9 @@ export function walk(request) {
       let symbol = checker.getSymbolAtLocation(node);
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       const called = calledName(node);
-      for (const decl of symbol?.declarations ?? []) {
+      // `row.status`, `found.share.demoId`: a property read lands on a row type or a column, not a step.
+      const propertyRead = ts.isPropertyAccessExpression(node.parent) && node.parent.name === node && !called;
+      for (const decl of propertyRead ? [] : (symbol?.declarations ?? [])) {
         if (ts.isShorthandPropertyAssignment(decl)) {
           const value = checker.getShorthandAssignmentValueSymbol(decl);
           for (const d of value?.declarations ?? []) reach(d, called, node);
