@@ -11,7 +11,16 @@ declare module '../module' {
   }
 }
 
-/** Figures from the roll-ups the views domain keeps: per demo, per link, per company, per workspace. */
+/**
+ * Figures from the roll-ups the viewing domain keeps: per demo, per link, per company, per workspace. A
+ * read model: it declares the tables it reads and writes none.
+ *
+ * @example
+ * ```ts
+ * // another module (MCP): needs: ['analytics'], then
+ * const figures = await deps.analytics.analytics.demo(auth, 'demo_01j…', { granularity: 'day' });
+ * ```
+ */
 export const analyticsModule = defineModule({
   name: 'analytics',
   owns: {},

@@ -1,5 +1,7 @@
+// Series periods (day, week from Monday, month) in UTC: a day's period start, and every start of a range.
 import { invalid } from '../core/errors';
 
+/** The period of a series' entries. */
 export type Granularity = 'day' | 'week' | 'month';
 
 /** The first day of the period (UTC) that `day` (YYYY-MM-DD) falls in; weeks start on Monday. */

@@ -9,7 +9,15 @@ declare module '../module' {
   }
 }
 
-/** API keys: issued, rotated and revoked by members; resolved on every bearer request. */
+/**
+ * API keys: issued, rotated and revoked by members; resolved on every bearer request.
+ *
+ * @example
+ * ```ts
+ * // another module: needs: ['apiKeys'], then
+ * const auth = await deps.apiKeys.apiKeys.resolve('dsk_…'); // AuthContext | null
+ * ```
+ */
 export const apiKeysModule = defineModule({
   name: 'apiKeys',
   owns: { tables: 'api-keys.tables.ts', ids: ['apiKey'], permissions: ['keys.manage', 'keys.manage_all'] },

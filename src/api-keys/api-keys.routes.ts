@@ -10,6 +10,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404
 const description =
   'An API key cannot mint or revoke keys. Members manage their own keys; admins also see and revoke every key of the workspace.';
 
+/** The API keys routes under /v1/api-keys: list, create, rotate, revoke. */
 export function apiKeysRoutes(app: ZodApp, ctx: ModuleContext<Services['apiKeys']>) {
   const { apiKeys } = ctx.services;
 

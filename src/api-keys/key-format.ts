@@ -1,6 +1,8 @@
+// The text of an API key: dsk_, 43 random base62 characters and a CRC32 checksum, so a typo is refused without a query.
 import { crc32 } from 'node:zlib';
 import { randomBase62 } from '../core/crypto';
 
+/** Every API key starts with this: the bearer hook picks the resolver by it. */
 export const KEY_PREFIX = 'dsk_';
 const BODY_LENGTH = 43; // 43 base62 characters ≈ 256 bits
 const CHECKSUM_LENGTH = 6;
@@ -25,6 +27,7 @@ export function generateApiKey(): string {
   return `${KEY_PREFIX}${body}${checksum(body)}`;
 }
 
+/** The prefix, length, alphabet and checksum of a key, checked before any lookup. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!key.startsWith(KEY_PREFIX) || key.length !== KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH) return false;
   const rest = key.slice(KEY_PREFIX.length);

@@ -1,3 +1,4 @@
+// The text and HTML of the two notification e-mails: one identified viewer, and the daily digest.
 import { linkMail } from '../mail/link-mail';
 import type { Mail } from '../mail/mailer';
 
@@ -8,6 +9,7 @@ function why(appUrl: string, workspace: string, what: string) {
   return [`You get ${what} because you asked for them in ${workspace}. Change or stop them at ${appUrl}/account#notifications.`];
 }
 
+/** Who opened the demo, as the viewer e-mail names them. */
 export interface IdentifiedViewer {
   email: string;
   name: string | null;
@@ -32,6 +34,7 @@ export function viewerMail(
   });
 }
 
+/** One day of a workspace's views, as the digest e-mail tells it. */
 export interface Digest {
   day: string;
   views: number;

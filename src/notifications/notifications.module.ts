@@ -14,7 +14,16 @@ declare module '../module' {
   }
 }
 
-/** E-mail to members about who viewed their demos: per viewer as it happens, or a daily digest. Opt-in. */
+/**
+ * E-mail to members about who viewed their demos: per viewer as it happens, or a daily digest. Opt-in.
+ * The viewing module tells it of an identified viewer, in the identification's transaction.
+ *
+ * @example
+ * ```ts
+ * // the viewing module: needs: ['notifications'], then
+ * onIdentified: (tx, viewer) => deps.notifications.notifications.viewerIdentified(tx, viewer),
+ * ```
+ */
 export const notificationsModule = defineModule({
   name: 'notifications',
   owns: { tables: 'notifications.tables.ts' },

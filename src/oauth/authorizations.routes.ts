@@ -1,3 +1,4 @@
+// The Authorized apps list: the OAuth grants a user gave (or, for admins, every member's), and revoking one.
 import { actorOf } from '../audit/actor';
 import { errorEnvelope, listEnvelope, noContent } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';

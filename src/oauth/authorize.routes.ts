@@ -1,3 +1,4 @@
+// The consent page's API: describe an authorisation request, then record the user's decision.
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';

@@ -1,3 +1,4 @@
+// Client credentials sent as HTTP Basic (RFC 6749 §2.3.1), parsed strictly: a mangled header is an OAuth error, never a 500.
 import { OAuthError } from './oauth-error';
 import { tokenForm } from './oauth.schemas';
 

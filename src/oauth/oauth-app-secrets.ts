@@ -7,6 +7,7 @@ import { type OAuthContext, secretDigest } from './oauth-context';
 import * as repo from './oauth.repo';
 import { ownedApp } from './owned-app';
 
+/** Client secrets start with this (API keys with dsk_, OAuth tokens with dsa_ and dsr_). */
 export const CLIENT_SECRET_PREFIX = 'dss_';
 
 /**

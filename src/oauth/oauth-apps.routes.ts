@@ -1,3 +1,4 @@
+// OAuth apps a workspace registers (Settings → API): create, list, rotate the secret, delete.
 import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
@@ -8,6 +9,7 @@ import { appParams, createAppBody, createdAppSchema, oauthAppSchema, toOAuthApp,
 const tags = ['OAuth apps'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 
+/** The OAuth apps routes under /v1/oauth/apps, for workspace admins (`oauth_apps.manage`). */
 export function oauthAppsRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthApps } = ctx.services;
 

@@ -14,6 +14,14 @@ export type OAuthErrorCode =
   /** RFC 8707: a `resource` that is not this API. */
   | 'invalid_target';
 
+/**
+ * An error answered in RFC 6749's own body (`{ error, error_description }`), not the API's envelope.
+ *
+ * @example
+ * ```ts
+ * throw new OAuthError('invalid_grant', 'This authorization code has expired'); // 400
+ * ```
+ */
 export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,

@@ -1,3 +1,4 @@
+// Authorized apps: listing and revoking the OAuth grants (authorisations) of a user or a workspace.
 import type { Actor } from '../audit/actor';
 import { type AuthContext, roleAllows } from '../auth/permissions';
 import { AppError, notFound } from '../core/errors';
@@ -7,6 +8,7 @@ import type { Database } from '../db/client';
 import { revokeGrant } from './grant-revocation';
 import * as repo from './oauth.repo';
 
+/** What the grants service is built from: the kernel's database, clock and credential cache. */
 export interface OAuthGrantsDeps {
   database: Database;
   clock: Clock;

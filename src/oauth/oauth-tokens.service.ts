@@ -1,3 +1,4 @@
+// The OAuth flows as one service: binds each step (one file each, table below) to the context built here.
 import type { Actor, RequestOrigin } from '../audit/actor';
 import type { AuthContext } from '../auth/permissions';
 import { type AuthorizationRequest, validateAuthorization } from './authorization-request';

@@ -17,7 +17,17 @@ declare module '../module' {
   }
 }
 
-/** OAuth 2.0: client apps, consent, codes, tokens, revocation and the RFC 8414 metadata. */
+/**
+ * OAuth 2.0: client apps, consent, codes, tokens, revocation and the RFC 8414 metadata. Asks accounts'
+ * reader who is a member where; the bearer hook (app.ts) and the MCP module resolve access tokens through
+ * `oauthTokens.resolve`.
+ *
+ * @example
+ * ```ts
+ * // another module: needs: ['oauth'], then
+ * const auth = await deps.oauth.oauthTokens.resolve('dsa_…'); // AuthContext | null
+ * ```
+ */
 export const oauthModule = defineModule({
   name: 'oauth',
   owns: { tables: 'oauth.tables.ts', ids: ['oauthApp', 'oauthGrant', 'oauthToken'], permissions: ['oauth_apps.manage', 'oauth_grants.manage', 'oauth_grants.manage_all'] },

@@ -6,6 +6,7 @@ export const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** An S256 challenge is the base64url SHA-256 of the verifier: 43 characters. */
 export const CODE_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
+/** The S256 code challenge of a verifier (RFC 7636 §4.2). */
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }

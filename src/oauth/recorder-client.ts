@@ -9,6 +9,7 @@ export const RECORDER_CLIENT_ID = 'demoshare-recorder';
 /** The page of the extension that receives the authorization code (listed in its web_accessible_resources). */
 export const RECORDER_CALLBACK_PATH = '/oauth-callback.html';
 
+/** The redirect addresses of the recorder builds with these extension ids (RECORDER_EXTENSION_IDS). */
 export function recorderRedirectUris(extensionIds: readonly string[]): string[] {
   return extensionIds.flatMap((id) => [`chrome-extension://${id}${RECORDER_CALLBACK_PATH}`, `https://${id}.chromiumapp.org/`]);
 }

@@ -1,3 +1,4 @@
+// POST /v1/oauth/register: RFC 7591 dynamic client registration (OAUTH_DYNAMIC_REGISTRATION), answering in the RFC's format.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/permissions';

@@ -8,6 +8,7 @@ import * as repo from './oauth.repo';
 /** Access tokens start with this, so the bearer hook knows which resolver to ask. */
 export const ACCESS_TOKEN_PREFIX = 'dsa_';
 const REFRESH_TOKEN_PREFIX = 'dsr_';
+/** An access token lives an hour; the client refreshes it. */
 export const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_MS = 60 * 86_400_000;
 

@@ -1,3 +1,4 @@
+// The token and revocation endpoints: form bodies, client authentication, and answers in RFC 6749's format, not the API envelope.
 import { originOf } from '../audit/actor';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -73,6 +74,7 @@ function oauthFailure(reply: FastifyReply, error: unknown) {
   return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
 }
 
+/** POST /v1/oauth/token and /v1/oauth/revoke, public (the client authenticates itself) and rate-limited per address. */
 export function tokenRoutes(app: ZodApp, ctx: ModuleContext<Services['oauth']>) {
   const { oauthTokens } = ctx.services;
   const policy = { points: 30, duration: 60 };

@@ -1,3 +1,4 @@
+// RFC 8414 and RFC 9728 metadata under /.well-known, and the resource addresses (API, /mcp) that tokens may name.
 import { SCOPES } from '../auth/permissions';
 import type { Config } from '../config';
 import type { ZodApp } from '../core/http/types';
