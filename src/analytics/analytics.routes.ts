@@ -12,6 +12,7 @@ import {
   journeySchema,
   linkAnalyticsSchema,
   rangeQuery,
+  toAnalyticsRange,
   UNIQUE_VIEWERS_TEXT,
   workspaceAnalyticsQuery,
   workspaceAnalyticsSchema,
@@ -24,6 +25,7 @@ const RANGE_TEXT =
   'completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless ' +
   '`include_internal=true`.';
 
+/** The analytics routes: the workspace overview, a demo's figures, per link, per company, and one view's journey. */
 export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analytics']>) {
   const { analytics } = ctx.services;
 
@@ -42,15 +44,7 @@ export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analyt
     },
     async (request) => {
       const q = request.query;
-      return ok(
-        request,
-        await analytics.workspace(callerOf(request), {
-          startDate: q.start_date,
-          endDate: q.end_date,
-          includeInternal: q.include_internal,
-          granularity: q.granularity,
-        }),
-      );
+      return ok(request, await analytics.workspace(callerOf(request), { ...toAnalyticsRange(q), granularity: q.granularity }));
     },
   );
 
@@ -76,16 +70,8 @@ export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analyt
     },
     async (request) => {
       const q = request.query;
-      return ok(
-        request,
-        await analytics.demo(callerOf(request), request.params.id, {
-          startDate: q.start_date,
-          endDate: q.end_date,
-          includeInternal: q.include_internal,
-          granularity: q.granularity,
-          version: q.version,
-        }),
-      );
+      const query = { ...toAnalyticsRange(q), granularity: q.granularity, version: q.version };
+      return ok(request, await analytics.demo(callerOf(request), request.params.id, query));
     },
   );
 
@@ -103,11 +89,7 @@ export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analyt
         response: { 200: dataEnvelope(z.array(linkAnalyticsSchema)), ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const range = { startDate: q.start_date, endDate: q.end_date, includeInternal: q.include_internal };
-      return ok(request, await analytics.links(callerOf(request), request.params.id, range));
-    },
+    async (request) => ok(request, await analytics.links(callerOf(request), request.params.id, toAnalyticsRange(request.query))),
   );
 
   // GET /v1/demos/:id/analytics/companies — identified viewers by e-mail domain
@@ -127,11 +109,7 @@ export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analyt
         response: { 200: dataEnvelope(z.array(companyAnalyticsSchema)), ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const range = { startDate: q.start_date, endDate: q.end_date, includeInternal: q.include_internal };
-      return ok(request, await analytics.companies(callerOf(request), request.params.id, range));
-    },
+    async (request) => ok(request, await analytics.companies(callerOf(request), request.params.id, toAnalyticsRange(request.query))),
   );
 
   // GET /v1/demos/:id/views/:view_id/journey — one viewer's path

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, timestamp } from '../core/time';
 import { STANDARD_ERROR } from '../core/hll';
 import { VIEW_EXAMPLE } from '../viewing/views.schemas';
+import type { AnalyticsRange } from './analytics-context';
 
 const range = {
   start_date: dateFilter.optional().meta({ description: `First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),
@@ -22,6 +23,20 @@ const granularity = z.enum(['day', 'week', 'month']).optional().meta({
 });
 
 export const rangeQuery = z.object(range).strict();
+
+/**
+ * The range every figure takes, from its snake_case query: each analytics route passes it on this way.
+ *
+ * @example
+ * ```ts
+ * toAnalyticsRange({ start_date: '2026-11-01', include_internal: false }); // { startDate: '2026-11-01', endDate: undefined, includeInternal: false }
+ * ```
+ */
+export const toAnalyticsRange = (q: z.infer<typeof rangeQuery>): AnalyticsRange => ({
+  startDate: q.start_date,
+  endDate: q.end_date,
+  includeInternal: q.include_internal,
+});
 
 export const demoAnalyticsQuery = z
   .object({

@@ -1,5 +1,6 @@
 import type { ModuleContext, Services } from '../module';
-import { DIGEST_QUEUE, type IdentifiedJob, VIEWER_QUEUE } from './notifications.service';
+import { DIGEST_QUEUE } from './daily-digest';
+import { type IdentifiedJob, VIEWER_QUEUE } from './viewer-notices';
 
 /** Viewer notices as they come, and the daily digests at 07:00 UTC (about the day before). */
 export async function registerNotificationJobs(ctx: ModuleContext<Services['notifications']>) {
