@@ -38,10 +38,14 @@ export interface AnalyticsRange {
   includeInternal?: boolean;
 }
 
+/** The default of ANALYTICS_EXACT_VIEWERS_UP_TO. */
 export const EXACT_VIEWERS_UP_TO = 20_000;
 
+/** A share of `b`, to four decimals; 0 when `b` is 0. */
 export const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : 0);
+/** Mean seconds, to two decimals; 0 when `n` is 0. */
 export const seconds = (total: number, n: number) => (n > 0 ? Math.round((total / n) * 100) / 100 : 0);
+/** Seconds to two decimals, as every figure answers them. */
 export const round = (n: number) => Math.round(n * 100) / 100;
 
 /** The caller's demo, or a 404 (another workspace's demo does not exist for them). */
