@@ -30,6 +30,9 @@ export interface DemoReadsDeps {
 /** A demo's detail as rendered for GET /v1/demos/:id, and until when it stays right on its own. */
 interface RenderedDetail {
   json: string;
+  /** The demo's revision and brand colour read before it was loaded (`findDemoVersion`). */
+  revision: number;
+  brandColor: string | null;
   /** When its share_url link expires and share_url moves to the next link; null when it never does. */
   staleAt: Date | null;
 }
@@ -81,17 +84,25 @@ export function createDemoReads(deps: DemoReadsDeps) {
 
   /**
    * The demo rendered by `render`, from the cache until a change to it is announced; a miss loads the demo,
-   * its steps, hotspots and links. A load overtaken by any change is served but not kept.
+   * its steps, hotspots and links. A load overtaken by any change is served but not kept. Every read first
+   * looks up the demo's revision (one primary-key lookup), so a write to the demo committed by any process
+   * is seen by the next read in every process, without waiting for the bus; a change to its share links
+   * (share_url) reaches other processes through the bus's announcement.
    */
   async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
+    const version = await repo.findDemoVersion(db, auth.workspaceId, id);
+    if (!version) throw notFound('Demo');
     const detail = await details.load(
       `${auth.workspaceId}:${id}`,
       () => [tags.demo(id), tags.workspace(auth.workspaceId)],
       async () => {
+        // The version is the one read before this load: a write in between leaves a stale stamp, which
+        // only costs one more load on the next read, never a stale body served.
         const { shareExpiresAt, ...found } = await load(auth, id);
-        return { json: render(found), staleAt: shareExpiresAt };
+        return { json: render(found), staleAt: shareExpiresAt, ...version };
       },
       (rendered) => rendered.staleAt,
+      (rendered) => rendered.revision === version.revision && rendered.brandColor === version.brandColor,
     );
     // `load` throws for a demo that is not there: a detail is always found.
     return detail!.json;

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
+import { prepared } from '../db/prepared';
 import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
@@ -346,3 +347,22 @@ export async function deleteAssets(db: Executor, demoId: string, ids: string[]) 
 export async function deleteAllSteps(db: Executor, demoId: string) {
   await deleteSteps(db, demoId, await listSteps(db, demoId));
 }
+
+/**
+ * What decides whether a cached detail of the demo is still right although no announcement has arrived
+ * (the write was made by another process): the demo's revision, bumped by every write to the demo, its
+ * steps and hotspots in the write's transaction, and its workspace's brand colour. One primary-key lookup.
+ */
+export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
+  const [row] = await prepared(db, 'demo_version', demoVersion).execute({ workspaceId, id });
+  return row;
+}
+
+const demoVersion = (db: Executor, name: string) =>
+  db
+    .select({ revision: demos.revision, brandColor: workspaces.brandColor })
+    .from(demos)
+    .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
+    .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
+    .limit(1)
+    .prepare(name);
