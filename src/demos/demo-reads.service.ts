@@ -5,7 +5,6 @@ import { notFound } from '../core/errors';
 import { GuardedCache } from '../core/guarded-cache';
 import type { Database } from '../db/client';
 import { sameSnapshot, snapshotOf } from './demo-snapshot';
-import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
 import type { DemoStatus } from './demos.tables';
 
@@ -59,7 +58,7 @@ export function createDemoReads(deps: DemoReadsDeps) {
   async function load(auth: AuthContext, id: string) {
     const found = await repo.loadDemo(db, auth.workspaceId, id);
     if (!found) throw notFound('Demo');
-    const [links, latest] = await Promise.all([deps.links.firstActive([id]), versions.latestVersion(db, id)]);
+    const [links, latest] = await Promise.all([deps.links.firstActive([id]), repo.latestVersion(db, id)]);
     const link = links.get(id);
     const publishing = {
       latestVersion: latest?.number ?? null,

@@ -6,17 +6,6 @@ import { demoVersions } from './demos.tables';
 
 export type DemoVersionRow = typeof demoVersions.$inferSelect;
 
-/** The version viewers are served while the demo is published: the newest. */
-export async function latestVersion(db: Executor, demoId: string) {
-  const [row] = await db
-    .select()
-    .from(demoVersions)
-    .where(eq(demoVersions.demoId, demoId))
-    .orderBy(desc(demoVersions.number))
-    .limit(1);
-  return row ? { ...row, snapshot: row.snapshot as unknown as DemoSnapshot } : undefined;
-}
-
 export async function findVersion(db: Executor, demoId: string, number: number) {
   const [row] = await db
     .select()

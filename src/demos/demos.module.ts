@@ -56,7 +56,9 @@ export const demosModule = defineModule({
       ...kernel,
       generationPerMinute: kernel.config.GENERATION_PER_MINUTE,
       generationConcurrency: kernel.config.GENERATION_CONCURRENCY,
-      links: { firstActive: (demoIds) => deps.shares.links.firstActive(demoIds) },
+      get links() {
+        return deps.shares.links;
+      },
       // The workspace row is the workspaces domain's; generation admission locks it through its reader.
       lockWorkspace: deps.workspaces.reader.lock,
     }),

@@ -35,7 +35,7 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
     published: async (workspaceId: string, id: string): Promise<(DemoContent & { version: number }) | undefined> => {
       const found = await repo.findDemo(db, workspaceId, id);
       if (!found) return undefined;
-      const latest = await versions.latestVersion(db, id);
+      const latest = await repo.latestVersion(db, id);
       if (!latest) return undefined;
       const rows = rowsOf(id, latest.snapshot, latest.publishedAt);
       return {
@@ -46,7 +46,7 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
     },
     /** Steps of a version of the demo (the newest without `number`); undefined when there is none. */
     versionStepCount: async (demoId: string, number?: number) => {
-      const found = number === undefined ? await versions.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
+      const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
       return found?.stepCount;
     },
     /** Step titles of a version, in order (index 0 is step 1); undefined when there is no such version. */

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL,
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
-import { assets, type DemoStatus, demos, hotspots, steps } from './demos.tables';
+import type { DemoSnapshot } from './demo-snapshot';
+import { assets, type DemoStatus, demoVersions, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
 export type StepRow = typeof steps.$inferSelect;
@@ -366,3 +367,14 @@ const demoVersion = (db: Executor, name: string) =>
     .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
     .limit(1)
     .prepare(name);
+
+/** The version viewers are served while the demo is published: the newest. */
+export async function latestVersion(db: Executor, demoId: string) {
+  const [row] = await db
+    .select()
+    .from(demoVersions)
+    .where(eq(demoVersions.demoId, demoId))
+    .orderBy(desc(demoVersions.number))
+    .limit(1);
+  return row ? { ...row, snapshot: row.snapshot as unknown as DemoSnapshot } : undefined;
+}

@@ -49,7 +49,7 @@ export async function publishDemo(deps: DemoWriteDeps, auth: AuthContext, id: st
     if (demo.status === 'archived') throw conflict('An archived demo cannot be published: move it back to draft first');
     if (demo.status === 'published') {
       const [latest, content] = await Promise.all([
-        versions.latestVersion(tx, demo.id),
+        repo.latestVersion(tx, demo.id),
         repo.loadDemo(tx, auth.workspaceId, demo.id),
       ]);
       if (latest && content && sameSnapshot(latest.snapshot, snapshotOf(content))) return undefined;

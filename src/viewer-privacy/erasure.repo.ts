@@ -10,7 +10,7 @@ import { events } from '../events/events.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
-import { columnName } from './column-name';
+import { columnName } from '../db/column-name';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** A list as one JSON parameter: the same statement whatever its length, on pg and PGlite alike. */

@@ -21,7 +21,7 @@ import {
   viewSteps,
   workspaceDailySketches,
 } from '../viewing/viewing.tables';
-import { columnList, columnName } from './column-name';
+import { columnList, columnName } from '../db/column-name';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
