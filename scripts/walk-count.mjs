@@ -14,13 +14,15 @@
 //
 // Counted: files of the domain folders. Not counted (listed apart): the files directly in src/ (app.ts,
 // module.ts, context.ts: composition and types) and the infrastructure folders core/, db/, jobs/, mail/,
-// auth/, which every request shares; the walk does not go into them either. "Domains" are the distinct
+// auth/, events/ (the outbox, beside jobs/ in the layering of docs/architecture.md), which every request
+// shares; the walk does not go into them either. A port typed as `typeof someFunction` is followed to that
+// function, as "go to type definition" does, rather than to every object that passes it along. "Domains" are the distinct
 // folders among the counted files.
 import path from 'node:path';
 import ts from 'typescript';
 import { partOf, ROOT, rel, SRC } from './architecture-graph.mjs';
 
-export const INFRASTRUCTURE = new Set(['core', 'db', 'jobs', 'mail', 'auth']);
+export const INFRASTRUCTURE = new Set(['core', 'db', 'jobs', 'mail', 'auth', 'events']);
 
 let service;
 /** One language service over src/: its program's checker resolves names, and it answers "go to implementation". */
@@ -133,6 +135,12 @@ export function walk(request) {
       if (process.env.WALK_DEBUG && at) console.error(`${rel(file)}  ← ${rel(at.getSourceFile().fileName)}: ${at.parent.getText().slice(0, 70)}`);
     }
     if (!body) {
+      // A port typed `typeof fn` (directly or through an alias) names its implementation: go there.
+      const named = typeQueryTarget(decl);
+      if (named) {
+        for (const d of named) reach(d, false);
+        return;
+      }
       // An injected port: "go to implementation", as a reader would, from the call.
       const impls = at ? (service.getImplementationAtPosition(at.getSourceFile().fileName, at.getStart()) ?? []) : [];
       // Tests' fakes implement ports too; a reader follows the production one.
@@ -151,6 +159,20 @@ export function walk(request) {
     seen.add(decl);
     // A tables file is read for its columns; its foreign keys are not a step of the request.
     if (!file.endsWith('.tables.ts')) queue.push(body);
+  };
+  /** The function a `typeof fn` port type names (through one type alias at most), or undefined. */
+  const typeQueryTarget = (decl) => {
+    let type = decl.type;
+    if (type && ts.isTypeReferenceNode(type)) {
+      let alias = checker.getSymbolAtLocation(type.typeName);
+      if (alias && alias.flags & ts.SymbolFlags.Alias) alias = checker.getAliasedSymbol(alias);
+      type = alias?.declarations?.find(ts.isTypeAliasDeclaration)?.type;
+    }
+    if (!type || !ts.isTypeQueryNode(type)) return undefined;
+    let target = checker.getSymbolAtLocation(type.exprName);
+    if (target && target.flags & ts.SymbolFlags.Alias) target = checker.getAliasedSymbol(target);
+    const decls = (target?.declarations ?? []).filter((d) => bodyOf(d));
+    return decls.length > 0 ? decls : undefined;
   };
   const calledName = (node) => {
     const parent = node.parent;

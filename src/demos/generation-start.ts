@@ -5,6 +5,7 @@ import type { RateLimits } from '../core/rate-limit';
 import type { Executor } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import * as repo from './demos.repo';
+import type { WarningLog } from '../core/log';
 
 /** The queue the generation jobs run on (demos.jobs.ts works it). */
 export const GENERATE_QUEUE = 'demos.generate';
@@ -26,7 +27,7 @@ export interface GenerationStartDeps {
   rateLimits: Pick<RateLimits, 'consume'>;
   generationPerMinute: number;
   generationConcurrency: number;
-  log: { warn(obj: object, msg: string): void };
+  log: WarningLog;
   lockWorkspace: LockWorkspace;
 }
 

@@ -3,6 +3,7 @@ import { seal, unseal } from '../core/crypto';
 import type { Executor } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import type { Mail, Mailer } from './mailer';
+import type { WarningLog } from '../core/log';
 
 export const MAIL_QUEUE = 'mail.send';
 
@@ -34,7 +35,7 @@ export async function registerMailJobs(deps: {
   queue: JobQueue;
   mailer: Mailer;
   secrets: { sealing: Buffer };
-  log: { warn(obj: object, msg: string): void };
+  log: WarningLog;
 }) {
   // About 2 days of retries with backoff: an SMTP outage of an afternoon loses nothing.
   await deps.queue.define({ name: MAIL_QUEUE, retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 });

@@ -6,6 +6,7 @@ import { Batcher } from './batcher';
 import { runBatch } from './ingestion.batch';
 import type { IngestEvent } from './view-progress';
 import type { ViewerSessionRow } from './viewer.repo';
+import type { WarningLog } from '../core/log';
 
 /** One request's events: its session, its link, and the demo version and step count it plays. */
 export interface IngestItem {
@@ -25,7 +26,7 @@ export interface IngestResult {
 export interface IngestionDeps {
   database: Pick<Database, 'db' | 'kind'>;
   clock: Clock;
-  log: { warn(o: object, m: string): void };
+  log: WarningLog;
   /** Adds new views to their links' counters, in the batch's transaction (the shares domain's rows). */
   countLinkViews: LinkViewCounter;
 }

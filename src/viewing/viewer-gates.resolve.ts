@@ -10,6 +10,7 @@ import type { ShareRow } from '../shares/shares.schemas';
 import type { LinkState, ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
+import type { WarningLog } from '../core/log';
 
 export type Gate = 'password' | 'identification' | 'ready';
 
@@ -34,7 +35,7 @@ export interface ResolveDeps {
   clock: Clock;
   cache: Pick<ViewerCache, 'links' | 'sessions'>;
   demos: Pick<DemoReader, 'state'>;
-  log: { warn(obj: object, msg: string): void };
+  log: WarningLog;
 }
 
 export const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>

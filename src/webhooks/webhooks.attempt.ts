@@ -11,6 +11,7 @@ import * as hooks from './webhooks.repo';
 import type { WebhookRow } from './webhooks.repo';
 import { type AttemptVerdict, judgeResponse, retryDelay } from './webhooks.retry';
 import { signatureHeaders } from './webhooks.signing';
+import type { WarningLog } from '../core/log';
 
 /** What the log keeps of a response body. */
 export const EXCERPT_BYTES = 2048;
@@ -22,7 +23,7 @@ export interface AttemptDeps {
   mailer: Mailer;
   sealingKey: Buffer;
   appUrl: string;
-  log: { warn(obj: object, msg: string): void };
+  log: WarningLog;
   settings: { retryDelays: number[]; timeoutMs: number; disableAfterMs: number };
 }
 
