@@ -1,3 +1,4 @@
+// Who acted and from where, built once per request (actorOf) and passed down to the change it records: routes never write audit entries themselves.
 import type { AuthContext } from '../auth/permissions';
 import type { ActorType } from './audit-actions';
 

@@ -1,3 +1,4 @@
+// The audit feed's reads and its outbox event, kept apart from audit.repo.ts because the feed orders by transaction, not by id, so a late-committing entry is never skipped.
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { EVENTS_CHANNEL } from '../db/channels';
 import type { Executor } from '../db/client';

@@ -1,3 +1,4 @@
+// The one way any domain writes an audit entry: in the change's own transaction, the actor labelled as they are now, secrets scrubbed from `changes`.
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';

@@ -1,3 +1,4 @@
+// Queries on the audit log; it names other domains' tables in SQL rather than importing them, since they import it (an import would be a cycle).
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/client';
 import type { Actor } from './actor';

@@ -18,6 +18,10 @@ export interface AuditDeps {
 const EXPORT_BATCH = 500;
 const RETENTION_BATCH = 5_000;
 
+/**
+ * The audit log's own service: recording in a caller's transaction, the list, the feed in commit order,
+ * the CSV export in batches, and the retention. Built by audit.module.ts; other domains call `recordAudit`.
+ */
 export function createAuditService({ database, clock, retentionMs }: AuditDeps) {
   const { db } = database;
 
