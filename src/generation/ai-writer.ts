@@ -1,3 +1,4 @@
+// The optional model-written tour: used only when AI_* is configured, and any failure falls back to the built-in writer (step-writer.ts).
 import { request } from 'undici';
 import { z } from 'zod';
 import type { CapturedPage } from './generation.types';

@@ -1,3 +1,4 @@
+// The SSRF guard inside Chromium: the browser opens no connection of its own, every request is answered through SafeFetch within a budget.
 import type { BrowserContext, Request, Route } from 'playwright-core';
 import { BlockedUrlError, type SafeFetch } from '../core/net/safe-fetch';
 

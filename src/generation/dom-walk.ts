@@ -16,6 +16,7 @@ export function forEachElement(node: ParentNode, visit: (el: Element) => boolean
   }
 }
 
+/** The first element named `name`, depth-first in document order; null when there is none. */
 export function findFirst(node: ParentNode, name: string): Element | null {
   let found: Element | null = null;
   forEachElement(node, (el) => {

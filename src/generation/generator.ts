@@ -1,3 +1,4 @@
+// The generation pipeline (capture, plan, write, build) assembled from parts passed in, so that tests can swap the browser and the AI writer.
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { BlockedUrlError } from '../core/net/safe-fetch';
 import { type AiSettings, type AiTour, AiWriterError, type AiWriterInput } from './ai-writer';

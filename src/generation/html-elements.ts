@@ -1,3 +1,4 @@
+// The facts a tour is written from, read off a page's elements (headings, navigation, calls to action, forms, features, pricing) in either capture mode.
 import { type Document, type Element, isTag } from 'domhandler';
 import { getAttributeValue, textContent } from 'domutils';
 import { createSelectorFinder } from './css-path';
@@ -668,10 +669,12 @@ function absoluteHttp(href: string, base: string): string | null {
   }
 }
 
+/** Whitespace runs as one space, trimmed: text as a reader sees it. */
 export function clean(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** `text` cut to `max` characters, ending in an ellipsis when cut. */
 export function clip(text: string, max = MAX_TEXT): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }

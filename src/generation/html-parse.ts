@@ -1,3 +1,4 @@
+// Every page Demoshare parses goes through here: nesting is capped at Chromium's own depth, so a hostile page cannot make parsing quadratic or the serialiser overflow.
 import { type Document, DomHandler } from 'domhandler';
 import { Parser } from 'htmlparser2';
 

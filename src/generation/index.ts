@@ -1,3 +1,4 @@
+// The generator as the service builds it: Chromium and the AI writer when configured, HTML capture and the built-in writer otherwise.
 import type { Config } from '../config';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { createAiWriter } from './ai-writer';

@@ -1,3 +1,4 @@
+// Which same-origin pages a generation visits after the first, ranked by how much they tell of a product (pricing, features, sign-up).
 import type { CapturedPage } from './generation.types';
 
 const SCORES: Array<[RegExp, number]> = [

@@ -1,3 +1,4 @@
+// Scripts run inside the captured page, kept as source text: animations finished, elements stamped and measured, the page scrolled.
 import { LAYOUT_ATTRIBUTE } from './snapshot';
 
 /** Per element: [number, x, y, width, height, visible, font size]; page pixels. */

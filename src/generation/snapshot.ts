@@ -1,3 +1,4 @@
+// Builds a page's snapshot without holding the event loop: the CPU steps run in the document workers, only the fetches between them run here.
 import type { SafeFetch } from '../core/net/safe-fetch';
 import type { DocumentPool } from '../document-tasks';
 import { fetchFonts } from './font-inliner';

@@ -1,3 +1,4 @@
+// Which elements of the captured pages become steps, and in what order: page by page, as a visitor meets them, with no model involved.
 import type { CapturedElement, CapturedPage } from './generation.types';
 import { pageKey } from './link-picker';
 
@@ -17,6 +18,10 @@ export const MIN_STEPS = 4;
 export const MAX_STEPS = 10;
 const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
 
+/**
+ * The tour's steps: every candidate but bare sections (those only while fewer than MIN_STEPS), page by
+ * page in visiting order, at most MAX_STEPS.
+ */
 export function planSteps(pages: CapturedPage[]): PlannedStep[] {
   const offered = candidateSteps(pages);
   const planned = offered.filter((step) => step.role !== 'section');
