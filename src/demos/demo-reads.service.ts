@@ -1,3 +1,4 @@
+// The read side of demos, apart from the writes: the rendered detail of GET /v1/demos/:id is cached and served only while the demo's revision and brand colour still match.
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';

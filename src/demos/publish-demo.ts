@@ -1,3 +1,4 @@
+// Publishing is a copy: the draft is frozen as the next numbered version, and viewers are served that version, never the draft.
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';

@@ -1,3 +1,4 @@
+// The one door through which another module (recordings) writes steps into demos: the editor's own lock, revision and audit, inside the caller's transaction.
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
