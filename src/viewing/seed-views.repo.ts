@@ -1,3 +1,4 @@
+// The writes of the synthetic-views seeder (seed-views.ts, `npm run seed:views`) that the ingestion does not make: a demo's shares and viewer sessions.
 import { eq } from 'drizzle-orm';
 import { randomToken } from '../core/crypto';
 import { newId } from '../core/ids';

@@ -1,3 +1,4 @@
+// The wire form of the player's event batches (POST /v1/viewer/:token/events), capped per batch and per step, and its mapping onto the ingestion's events.
 import { z } from 'zod';
 import { text } from '../core/text';
 import { timestamp } from '../core/time';

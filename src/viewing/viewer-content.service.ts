@@ -1,3 +1,4 @@
+// What a viewer gets once past the link's gates: the published demo's payload, its assets, its events recorded, the link preview.
 import { tags } from '../core/changes';
 import { z } from 'zod';
 import { sha256Hex } from '../core/crypto';

@@ -1,3 +1,4 @@
+// The hourly clean-up of the viewer's data: expired viewer sessions, and access log entries past ACCESS_LOG_RETENTION.
 import type { Kernel } from '../context';
 import * as repo from './viewer.repo';
 

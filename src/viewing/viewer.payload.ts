@@ -1,3 +1,4 @@
+// The one shape a player receives, for the public viewer and the editor's preview alike: only where the assets are fetched from differs.
 import type { DemoReader } from '../demos/demos.reader';
 import { resolveConfiguration } from '../demos/demo-configuration.schemas';
 import { toHotspot } from '../demos/hotspots.schemas';

@@ -1,3 +1,4 @@
+// The workspace's side of viewing: a demo's views listed for its owner (the viewer*.ts files are the public viewer's side).
 import type { AuthContext } from '../auth/permissions';
 import { notFound } from '../core/errors';
 import { resolveDateRange } from '../core/time';
