@@ -1,3 +1,4 @@
+// The share-links port demos reads share_url through (DemoLinks): shares owns the links' table, and demos never queries it.
 import type { Database } from '../db/client';
 import type { DemoLinks } from '../demos/demo-reads.service';
 import * as repo from './shares.repo';
