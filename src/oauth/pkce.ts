@@ -1,3 +1,4 @@
+// PKCE (RFC 7636), S256 only: what ties an authorization code to the client that asked for it, so a stolen code is useless.
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../core/crypto';
 
