@@ -1,3 +1,4 @@
+// A recording is the browser recorder's upload of steps, not a video: it becomes a demo (or steps of one) only when completed, and is swept after a day.
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { notFound } from '../core/errors';
