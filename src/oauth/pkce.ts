@@ -1,4 +1,4 @@
-// PKCE (RFC 7636), S256 only: what ties an authorization code to the client that asked for it, so a stolen code is useless.
+// PKCE (RFC 7636), S256 only: ties an authorization code to the client that asked for it; required of public clients, optional for confidential ones.
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../core/crypto';
 
