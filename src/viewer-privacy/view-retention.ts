@@ -1,3 +1,4 @@
+// Views are personal data kept only VIEW_RETENTION days: older whole UTC days of views and their roll-ups are deleted, the links' lifetime counters are kept.
 import type { Kernel } from '../context';
 import type { ModuleContext, Services } from '../module';
 import * as repo from './retention.repo';
