@@ -1,3 +1,4 @@
+// Queries on the e-mailed single-use links (verify an address, reset a password): a link is claimed by one conditional statement, so two clicks cannot both use it.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { accountTokens } from './accounts.tables';
