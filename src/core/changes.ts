@@ -1,3 +1,4 @@
+// Cache invalidation across processes: services announce tagged changes after the commit, and every process's caches drop what carries the tag.
 import type { Bus } from './bus';
 
 const CHANNEL = 'changes';

@@ -1,3 +1,4 @@
+// The one cache kind the service uses: entries go when an announced change names their tags, and nothing is stored while other processes' changes cannot be heard.
 import { TaggedCache } from './cache';
 import type { Changes, Tag } from './changes';
 import { type Clock, systemClock } from './clock';

@@ -1,3 +1,4 @@
+// An upload's type is read from its own bytes, never from its Content-Type: only well-formed PNG, JPEG and WebP pass.
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 export const IMAGE_TYPES: ImageType[] = ['image/png', 'image/jpeg', 'image/webp'];
 /** What a demo asset is served as: a step image, or an HTML snapshot of the page. */
