@@ -1,3 +1,4 @@
+// PGlite is a single-process database: this lock keeps a second process off the same data directory, and takes over one left by a crash.
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
