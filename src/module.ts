@@ -1,3 +1,4 @@
+// The shape every domain folder exports as <domain>.module.ts and app.ts lists once; a module is handed another module's services only by naming it in `needs`.
 import type { AnyPgTable } from 'drizzle-orm/pg-core';
 import type { Permission } from './auth/permissions';
 import type { Kernel } from './context';
