@@ -2,7 +2,7 @@
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
 import type { LinkViewCounter } from '../shares/link-view-counter';
-import { Batcher } from './batcher';
+import { Batcher } from '../core/batcher';
 import { runBatch } from './ingestion.batch';
 import type { IngestEvent } from './view-progress';
 import type { ViewerSessionRow } from './viewer.repo';

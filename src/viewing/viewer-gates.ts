@@ -1,6 +1,5 @@
 // The gates of a share link put together for the routes: one file per gate (viewer-gates.<gate>.ts).
 import type { Changes } from '../core/changes';
-import { sha256Hex } from '../core/crypto';
 import type { RateLimits } from '../core/rate-limit';
 import { identify, type OnViewerIdentified } from './viewer-gates.identification';
 import { unlock } from './viewer-gates.password';
@@ -16,25 +15,6 @@ export interface ViewerGatesDeps extends ResolveDeps {
   sessionTtlMs: number;
   /** In the identification's transaction: what else must happen when a viewer identifies (notifications). */
   onIdentified?: OnViewerIdentified;
-}
-
-const cookieNames = new Map<string, string>();
-
-/**
- * The cookie of one link: its name is derived from the link, so links never overwrite each other's.
- * Remembered for the busiest links: every viewer request needs it.
- *
- * @example
- * reply.setCookie(viewerCookieName(token), issued, { httpOnly: true, sameSite: 'lax', path: '/' });
- */
-export function viewerCookieName(linkToken: string): string {
-  let name = cookieNames.get(linkToken);
-  if (name === undefined) {
-    name = `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
-    if (cookieNames.size >= 10_000) cookieNames.clear();
-    cookieNames.set(linkToken, name);
-  }
-  return name;
 }
 
 /**

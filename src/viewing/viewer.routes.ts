@@ -1,3 +1,4 @@
+import { sha256Hex } from '../core/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleContext, Services } from '../module';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
@@ -14,9 +15,27 @@ import {
   viewerParams,
   viewerStateSchema,
 } from './viewer.schemas';
-import { viewerCookieName } from './viewer-gates';
 import type { Gate, Visitor } from './viewer-gates.resolve';
 import { SESSION_COOKIE } from '../auth/authenticate';
+
+const cookieNames = new Map<string, string>();
+
+/**
+ * The cookie of one link: its name is derived from the link, so links never overwrite each other's.
+ * Remembered for the busiest links: every viewer request needs it.
+ *
+ * @example
+ * reply.setCookie(viewerCookieName(token), issued, { httpOnly: true, sameSite: 'lax', path: '/' });
+ */
+function viewerCookieName(linkToken: string): string {
+  let name = cookieNames.get(linkToken);
+  if (name === undefined) {
+    name = `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
+    if (cookieNames.size >= 10_000) cookieNames.clear();
+    cookieNames.set(linkToken, name);
+  }
+  return name;
+}
 
 const tags = ['Viewer'];
 const errors = {
