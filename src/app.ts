@@ -28,7 +28,7 @@ import { notificationsModule } from './notifications/notifications.module';
 import { oauthModule } from './oauth/oauth.module';
 import { openapiTransform, openapiTransformObject, securitySchemes } from './openapi';
 import { recordingsModule } from './recordings/recordings.module';
-import { ACCESS_TOKEN_PREFIX } from './oauth/oauth-tokens.service';
+import { ACCESS_TOKEN_PREFIX } from './oauth/token-issuing';
 import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';

@@ -2,7 +2,7 @@ import type { Actor } from '../audit/actor';
 import type { AuthContext } from '../auth/permissions';
 import type { BearerResolver } from '../auth/authenticate';
 import { defineModule } from '../module';
-import { ACCESS_TOKEN_PREFIX } from '../oauth/oauth-tokens.service';
+import { ACCESS_TOKEN_PREFIX } from '../oauth/token-issuing';
 import type { McpBackend } from './mcp-backend';
 import { createServicesBackend } from './mcp-services.backend';
 import { mcpRoutes } from './mcp.routes';

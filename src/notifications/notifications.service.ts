@@ -6,7 +6,6 @@ import type { NotificationsContext, NotificationsDeps } from './notifications-co
 import { type IdentifiedJob, queueViewerNotice, sendViewerNotices } from './viewer-notices';
 
 // viewer-privacy deletes a viewer's queued notices by this queue's name.
-export { VIEWER_QUEUE } from './viewer-notices';
 
 /**
  * E-mail to members about their viewers, opt-in per member: at once when an identified viewer opens a

@@ -14,7 +14,6 @@ import { revokeToken } from './token-revocation';
 import { protectedResources } from './well-known.routes';
 
 // The bearer hook (app.ts) and the MCP module name access tokens by this prefix.
-export { ACCESS_TOKEN_PREFIX } from './token-issuing';
 
 /**
  * The authorization-code flow of RFC 6749 with PKCE (RFC 7636), refresh-token rotation with reuse

@@ -6,7 +6,7 @@ import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
-import { VIEWER_QUEUE } from '../notifications/notifications.service';
+import { VIEWER_QUEUE } from '../notifications/viewer-notices';
 import * as erasure from './erasure.repo';
 import * as rollups from './rollups.repo';
 
