@@ -1,3 +1,4 @@
+import './gates.css';
 import { type ViewerApi, ViewerError } from './api';
 import { h, ICONS, icon } from './dom';
 import type { ViewerState } from './wire';
