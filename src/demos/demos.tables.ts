@@ -37,6 +37,8 @@ export const demos = pgTable(
     generateWithAi: boolean('generate_with_ai').notNull().default(false),
     generationStatus: text('generation_status', { enum: GENERATION_STATUSES }).notNull().default('none'),
     generationError: text('generation_error'),
+    /** What kind of failure `generationError` describes (GENERATION_ERROR_CODES), so clients can act on it. */
+    generationErrorCode: text('generation_error_code'),
     generationStartedAt: at('generation_started_at'),
     generationFinishedAt: at('generation_finished_at'),
     generationCaptureMode: text('generation_capture_mode'),

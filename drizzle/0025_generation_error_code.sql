@@ -1,0 +1,1 @@
+ALTER TABLE "demos" ADD COLUMN "generation_error_code" text;
