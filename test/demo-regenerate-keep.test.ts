@@ -42,7 +42,7 @@ describe('hand-edited steps and regenerate', () => {
     expect(added.json().data.edited_at).not.toBeNull();
   });
 
-  it('keeps a hand-edited step, at its number, with keep_edited_steps and replaces the others', async () => {
+  it('keeps a hand-edited step, at its number, with keep_edited_steps, and no fresh copy of it for the same element', async () => {
     const demo = await generated();
     const mine = demo.steps[1]!;
     await call('PATCH', `/v1/demos/${demo.id}/steps/${mine.id}`, { title: 'My words' });
@@ -50,11 +50,32 @@ describe('hand-edited steps and regenerate', () => {
     expect(res.statusCode).toBe(202);
     await waitForDemo(t, key, demo.id, done);
     const steps = await stepsOf(demo.id);
-    expect(steps).toHaveLength(4);
-    expect(steps[1]).toMatchObject({ id: mine.id, number: 2, title: 'My words' });
+    // The fixture writes step 2 again for the same page and element: the person's step stands in for it.
+    expect(steps.map((s) => s.title)).toEqual(['Step 1 of Acme pricing', 'My words', 'Step 3 of Acme pricing']);
+    expect(steps[1]).toMatchObject({ id: mine.id, number: 2 });
     const others = steps.filter((s) => s.id !== mine.id);
     expect(others.every((s) => s.edited_at === null && !demo.steps.some((old) => old.id === s.id))).toBe(true);
-    expect(steps.map((s) => s.number)).toEqual([1, 2, 3, 4]);
+    expect(steps.map((s) => s.number)).toEqual([1, 2, 3]);
+  });
+
+  it('matches a kept step by its element, or by its box once moved by hand, and keeps a step made by hand beside the fresh ones', async () => {
+    const demo = await generated();
+    const [first, , third] = demo.steps;
+    const read = async () => (await call('GET', `/v1/demos/${demo.id}`)).json().data as { hotspots: { id: string; step_id: string }[] };
+    // Step 1's heading box moved a little by hand: its selector is dropped, the box still covers the heading.
+    const heading = (await read()).hotspots.find((h) => h.step_id === first!.id)!;
+    const moved = await call('PATCH', `/v1/demos/${demo.id}/steps/${first!.id}/hotspots/${heading.id}`, { x: 0.12, selector: null });
+    expect(moved.statusCode).toBe(200);
+    await call('PATCH', `/v1/demos/${demo.id}/steps/${third!.id}`, { description: 'Mine' });
+    const byHand = (await call('POST', `/v1/demos/${demo.id}/steps`, { title: 'By hand' })).json().data as Step;
+    await call('POST', `/v1/demos/${demo.id}/generate`, { keep_edited_steps: true });
+    await waitForDemo(t, key, demo.id, done);
+    const steps = await stepsOf(demo.id);
+    expect(steps.map((s) => s.id)).toEqual([first!.id, steps[1]!.id, third!.id, byHand.id]);
+    expect(steps[1]).toMatchObject({ title: 'Step 2 of Acme pricing', edited_at: null });
+    // Goto hotspots of the new steps that pointed at a dropped step lead to the kept one.
+    const gotos = (await call('GET', `/v1/demos/${demo.id}`)).json().data.hotspots as { step_id: string; label: string; action: { type: string } }[];
+    expect(gotos.find((h) => h.step_id === steps[1]!.id && h.label === 'Back')?.action).toEqual({ type: 'goto', target: 1 });
   });
 
   it('replaces a hand-edited step without the option', async () => {

@@ -13,6 +13,7 @@ import { GENERATE_QUEUE, type GenerateJob } from './generation-start';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from '../core/image-sniff';
 import { storeHtml, storeImage } from './step-assets';
+import { keptDuplicates } from './kept-steps';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
 
@@ -208,7 +209,7 @@ function generatedAction(h: GeneratedHotspot, stepIds: string[]): { actionType: 
 async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: GenerationResult, replaceTitle: boolean) {
   const now = ctx.clock.now();
   // Generating again replaces the steps, and only now that the new ones exist; with keep_edited_steps
-  // the steps a person made or changed stay.
+  // the steps a person made or changed stay, and a new step for the same element as a kept one is dropped.
   const current = await repo.listSteps(tx, demo.id);
   const kept = demo.generationKeepEdited ? current.filter((s) => s.editedAt) : [];
   await repo.deleteSteps(
@@ -216,10 +217,17 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
     demo.id,
     current.filter((s) => !kept.includes(s)),
   );
-  const stepIds = result.steps.map(() => newId('step'));
+  const keptHotspots = kept.length > 0 ? ((await repo.loadDemo(tx, demo.workspaceId, demo.id))?.hotspots ?? []) : [];
+  const standIns = keptDuplicates(
+    kept.map((s) => ({ id: s.id, pageUrl: s.pageUrl, hotspots: keptHotspots.filter((h) => h.stepId === s.id) })),
+    result.steps,
+  );
+  // A dropped step's number leads to the kept step that stands in for it (goto targets count by number).
+  const stepIds = result.steps.map((_, index) => standIns[index] ?? newId('step'));
   const hotspotRows = [];
   const stepRows = [];
   for (const [index, step] of result.steps.entries()) {
+    if (standIns[index]) continue;
     const image = step.image ? await storeImage(tx, demo, step.image.data, now) : undefined;
     const htmlAssetId = step.html ? (await storeHtml(tx, demo, step.html, now)).id : null;
     stepRows.push({
