@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { members } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
-import { demos } from '../demos/demos.tables';
+import { assets, demos } from '../demos/demos.tables';
 import { at, createdAt, id, updatedAt } from '../db/columns';
 
 /**
@@ -29,6 +29,13 @@ export const shares = pgTable(
     requireIdentification: boolean('require_identification').notNull().default(false),
     allowedEmails: text('allowed_emails').array().notNull().default(sql`'{}'::text[]`),
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    /** What a link unfurl (and the gate) shows instead of the demo's own title; null: the default. */
+    previewTitle: text('preview_title'),
+    previewDescription: text('preview_description'),
+    /** An image of the demo chosen for unfurls; served without the gates, so it is the owner's choice alone. */
+    previewImageAssetId: text('preview_image_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    /** A password link keeps its demo's title to itself until unlocked, unless this is set. */
+    showTitleBeforeUnlock: boolean('show_title_before_unlock').notNull().default(false),
     viewCount: integer('view_count').notNull().default(0),
     lastViewedAt: at('last_viewed_at'),
     createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),
