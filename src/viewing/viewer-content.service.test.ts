@@ -35,7 +35,6 @@ async function content(ingest: (item: IngestItem) => Promise<{ accepted: number;
       database: { get db(): never { return unused(); } },
       clock: { now: () => new Date() },
       cache,
-      demos: { state: unused },
       log: { warn: unused },
     },
     cache,

@@ -4,7 +4,6 @@ import type { Clock } from '../core/clock';
 import { sha256Hex } from '../core/crypto';
 import { AppError } from '../core/errors';
 import type { Database } from '../db/client';
-import type { DemoReader } from '../demos/demos.reader';
 import type { AccessDecision } from '../shares/link-viewers';
 import type { ShareRow } from '../shares/shares.schemas';
 import type { LinkState, ViewerCache } from './viewer-cache';
@@ -29,12 +28,11 @@ export interface Resolved {
   gate: Gate;
 }
 
-/** What resolving a link reads: the database, the clock, the viewer cache, the demo's state, a logger. */
+/** What resolving a link reads: the database, the clock, the viewer cache, a logger. */
 export interface ResolveDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   cache: Pick<ViewerCache, 'links' | 'sessions'>;
-  demos: Pick<DemoReader, 'state'>;
   log: WarningLog;
 }
 
@@ -88,13 +86,7 @@ async function findLink(deps: ResolveDeps, token: string): Promise<LinkState | u
   return deps.cache.links.load(
     token,
     (l) => [tags.share(l.share.id), tags.demo(l.share.demoId), tags.workspace(l.workspace.id)],
-    async () => {
-      const found = await repo.findLinkByToken(deps.database.db, token);
-      const demo = found && (await deps.demos.state(found.share.demoId));
-      return found && demo
-        ? { ...found, demoStatus: demo.status, version: demo.version, stepCount: demo.stepCount }
-        : undefined;
-    },
+    () => repo.findLinkByToken(deps.database.db, token),
   );
 }
 

@@ -1,6 +1,7 @@
 // The viewer's queries: links by token, viewer sessions and the access log (viewing.tables.ts).
-import { and, count, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { members, sessions } from '../accounts/accounts.tables';
+import { type DemoStatus, demos, demoVersions } from '../demos/demos.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { shares } from '../shares/shares.tables';
@@ -9,7 +10,15 @@ import { shareAccessLog, viewerSessions } from './viewing.tables';
 /** A viewer session's row: declared once, for the gates, the cache and the ingestion. */
 export type ViewerSessionRow = typeof viewerSessions.$inferSelect;
 
-/** A link by its token, revoked or not: every viewer request is decided on it. */
+/** The newest version of the link's demo: the one viewers are served. */
+const newestVersion = <T>(column: typeof demoVersions.number | typeof demoVersions.stepCount) =>
+  sql<T | null>`(select ${column} from ${demoVersions} where ${demoVersions.demoId} = ${demos.id} order by ${demoVersions.number} desc limit 1)`;
+
+/**
+ * A link by its token, revoked or not, with everything every viewer request is decided on, in one query:
+ * the link, its workspace as the share pages show it, and its demo's state (published or not, the version
+ * viewers are served and its number of steps; the draft's own steps never count).
+ */
 export async function findLinkByToken(db: Executor, token: string) {
   const [row] = await db
     .select({
@@ -21,12 +30,16 @@ export async function findLinkByToken(db: Executor, token: string) {
         font: workspaces.font,
         logoSha256: workspaces.logoSha256,
       },
+      demoStatus: demos.status,
+      version: newestVersion<number>(demoVersions.number),
+      stepCount: newestVersion<number>(demoVersions.stepCount),
     })
     .from(shares)
     .innerJoin(workspaces, eq(workspaces.id, shares.workspaceId))
+    .innerJoin(demos, eq(demos.id, shares.demoId))
     .where(eq(shares.token, token))
     .limit(1);
-  return row;
+  return row && { ...row, demoStatus: row.demoStatus as DemoStatus, stepCount: row.stepCount ?? 0 };
 }
 
 export async function insertAccessLog(db: Executor, row: typeof shareAccessLog.$inferInsert) {

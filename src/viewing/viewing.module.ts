@@ -12,7 +12,7 @@ import { createIngestion, type Ingestion } from './ingestion';
 import { viewsRoutes } from './views.routes';
 import { createViewsService, type ViewsService } from './views.service';
 import { members, sessions } from '../accounts/accounts.tables';
-import { demos } from '../demos/demos.tables';
+import { demos, demoVersions } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 
@@ -50,7 +50,7 @@ export const viewingModule = defineModule({
     events: ['demo.viewed', 'demo.completed', 'viewer.identified'],
     permissions: ['analytics.read'],
   },
-  reads: { tables: [members, sessions, demos, shares, workspaces] },
+  reads: { tables: [members, sessions, demos, demoVersions, shares, workspaces] },
   needs: ['demos', 'shares', 'notifications'],
   create(kernel, deps) {
     const { config } = kernel;
@@ -59,7 +59,6 @@ export const viewingModule = defineModule({
     const gateDeps: ViewerGatesDeps = {
       ...kernel,
       cache,
-      demos: deps.demos.reader,
       passwordAttempts: config.SHARE_PASSWORD_ATTEMPTS,
       passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
       sessionTtlMs: config.VIEWER_SESSION_TTL,
