@@ -70,7 +70,22 @@ export function createStepView(o: ViewOptions) {
   const frame = h('div', { class: 'ds-fit' }, stage);
   const wrap = h('div', { class: 'ds-wrap' }, frame, tip.el, endCard);
   const stepTitle = h('h2', { class: 'ds-step-title', id: 'ds-step-title' });
-  const stepText = h('p', { class: 'ds-step-text' });
+  const stepText = h('p', { class: 'ds-step-text', id: 'ds-step-text' });
+  // A text longer than its box scrolls, and touch screens draw no scrollbar: a fade and this chip say
+  // there is more, and take the viewer there. Screen readers read the whole text anyway: it is not for them.
+  const more = h(
+    'button',
+    {
+      type: 'button',
+      class: 'ds-more',
+      tabindex: -1,
+      'aria-hidden': 'true',
+      hidden: true,
+      onclick: () => stepText.scrollBy({ top: stepText.clientHeight * 0.8, behavior: 'smooth' }),
+    },
+    'More',
+    icon(ICONS.down, 14),
+  );
   // Its word gives way to the arrow on phones (player.css); the name stays.
   const back = h(
     'button',
@@ -88,14 +103,15 @@ export function createStepView(o: ViewOptions) {
       )
     : null;
   const nav = h('nav', { class: 'ds-nav', 'aria-label': 'Demo steps' }, back, forward, ctaLink);
+  const bar = h('footer', { class: 'ds-bar' }, h('div', { class: 'ds-caption' }, stepTitle, stepText, more), nav);
   const live = h('div', { class: 'ds-sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
   const player = h(
     'div',
     { class: `ds-player${o.embed ? ' ds-embed' : ''}` },
-    h('header', { class: 'ds-top' }, brandLogo(o.brand, 'ds-logo'), h('h1', { class: 'ds-title' }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
+    h('header', { class: 'ds-top' }, brandLogo(o.brand, 'ds-logo'), h('h1', { class: 'ds-title', title: o.title }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
     progress,
     h('main', { class: 'ds-main', 'aria-labelledby': 'ds-step-title' }, wrap),
-    h('footer', { class: 'ds-bar' }, h('div', { class: 'ds-caption' }, stepTitle, stepText), nav),
+    bar,
     live,
   );
   player.style.setProperty('--ds-accent', o.accent);
@@ -177,6 +193,7 @@ export function createStepView(o: ViewOptions) {
    * becomes a sheet under the picture, which gives it its height back.
    */
   function layout(centre: boolean) {
+    moreCue();
     wrap.style.removeProperty('--ds-sheet');
     zoom(centre);
     snapshots.fit(stage.clientWidth);
@@ -186,6 +203,17 @@ export function createStepView(o: ViewOptions) {
     zoom(centre);
     snapshots.fit(stage.clientWidth);
   }
+
+  /** The text scrolls and some of it is below: the fade and the chip show; keyboards can scroll it. */
+  function moreCue() {
+    const scrolls = !stepText.hidden && stepText.scrollHeight > stepText.clientHeight + 1;
+    const below = scrolls && stepText.scrollHeight - stepText.clientHeight - stepText.scrollTop > 1;
+    stepText.classList.toggle('ds-more-below', below);
+    if (scrolls) stepText.tabIndex = 0;
+    else stepText.removeAttribute('tabindex');
+    more.hidden = !below;
+  }
+  stepText.addEventListener('scroll', moreCue, { passive: true });
 
   // Panning moves the hotspot: its tooltip follows, or waits unseen while there is no room beside it.
   frame.addEventListener(
@@ -211,6 +239,7 @@ export function createStepView(o: ViewOptions) {
       stepTitle.textContent = step.title || `Step ${index + 1}`;
       stepText.textContent = step.description;
       stepText.hidden = !step.description;
+      stepText.scrollTop = 0;
       counter.textContent = `Step ${index + 1} of ${steps.length}`;
       fill.style.width = `${((index + 1) / steps.length) * 100}%`;
       progress.setAttribute('aria-valuenow', String(index + 1));
@@ -219,6 +248,8 @@ export function createStepView(o: ViewOptions) {
       forward.replaceChildren(last ? 'Finish' : 'Next', icon(last ? ICONS.check : ICONS.next, 16));
       forward.className = `ds-button ${last && ctaLink ? '' : 'ds-button-primary'}`;
       if (ctaLink) ctaLink.hidden = !last;
+      // On phones the call to action needs the bar's width: the buttons go under the text.
+      bar.classList.toggle('ds-bar-wide-nav', !!ctaLink && last);
       // Without buttons a step without hotspots would be a dead end: the buttons come back for it.
       nav.classList.toggle('ds-nav-minimal', o.minimalNav && step.hotspots.length > 0);
       showTip(0, true);
