@@ -149,7 +149,8 @@ describe('what the page’s own stylesheets hide', () => {
         <ul class="nav right"><li><a href="/login">Log in</a></li></ul></div></nav>`);
     const nav = elements.find((e) => e.kind === 'nav');
     expect(nav?.selector).toBe('#menu > ul:nth-of-type(1)');
-    expect(nav?.items).toEqual(['Acme', 'Features', 'Pricing', 'Docs', 'Log in']);
+    // The logo leads home: it is not one of the places the navigation lists.
+    expect(nav?.items).toEqual(['Features', 'Pricing', 'Docs', 'Log in']);
   });
 
   it('hides cookie and consent banners', () => {
@@ -166,5 +167,92 @@ describe('what the page’s own stylesheets hide', () => {
       <form id="other"><input name="q" aria-label="Search"></form>`);
     const buy = elements.find((e) => e.kind === 'form' && e.detail === 'Add to cart');
     expect(buy?.items).toEqual(['Glaze', 'Quantity']);
+  });
+});
+
+describe('the headline is never the logo', () => {
+  const heroOf = async (body: string) => {
+    const { planSteps } = await import('./step-planner');
+    const f = facts(body);
+    const steps = planSteps([{ url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements }]);
+    return { hero: steps.find((s) => s.role === 'hero')?.element.text, cta: steps.find((s) => s.role === 'cta')?.element.text, elements: f.elements };
+  };
+  const hero = `<section class="hero"><h1>Ship faster with Acme</h1><p>For small teams.</p><a class="btn btn-primary" href="/signup">Try it free</a></section>`;
+
+  it('takes no site name in the top bar for the headline, however the theme writes it', async () => {
+    const bars = [
+      // A plain h1 beside the menu, no link.
+      `<header><h1>Acme</h1><nav><a href="/a">Docs</a><a href="/b">Pricing</a></nav></header>`,
+      // A div for a header, the name linked home.
+      `<div class="header"><div class="container"><h1><a href="/">Acme</a></h1><ul class="nav-menu"><li><a href="/a">Docs</a></li><li><a href="/b">Pricing</a></li></ul></div></div>`,
+      // Bootstrap's navbar-brand around a heading, linked to the top of the page.
+      `<nav class="navbar"><a class="navbar-brand" href="#page-top"><h1>Acme</h1></a><ul class="navbar-nav"><li><a href="/a">Docs</a></li></ul></nav>`,
+      // WordPress: the site title is an h1 on the home page.
+      `<div id="masthead"><p class="site-description">Tools</p><h1 class="site-title"><a href="https://site.example/" rel="home">Acme</a></h1></div>`,
+      // The name set in a display class inside the home link.
+      `<header><a href="/"><span class="headline">Acme</span></a></header>`,
+      // A logo block: an image's alt and a name.
+      `<div class="logo"><h2><img src="/l.png" alt="Acme"> Acme</h2></div>`,
+    ];
+    for (const bar of bars) expect((await heroOf(bar + hero)).hero, bar).toBe('Ship faster with Acme');
+  });
+
+  it('keeps a hero built around the product’s name, and never offers the logo as the call to action', async () => {
+    // Material Kit: the hero's block has a "brand" class and a tagline under the name.
+    const brandHero = await heroOf(`<nav class="navbar"><a class="navbar-brand" href="/">Material Kit</a><ul class="navbar-nav"><li><a href="/a">Docs</a></li></ul></nav>
+      <div class="page-header"><div class="brand"><h1>Material Kit.</h1><h3>A Bootstrap UI kit.</h3></div></div>`);
+    expect(brandHero.hero).toBe('Material Kit.');
+    // A brand that reads like a call to action ("Start Bootstrap") is still the logo.
+    const startBootstrap = await heroOf(`<nav class="navbar"><a class="navbar-brand" href="#page-top">Start Bootstrap</a><ul class="navbar-nav"><li><a href="#f">Features</a></li><li><a href="#d">Download</a></li></ul></nav>
+      <header><h1>Showcase your app beautifully.</h1><p>Launch it.</p></header><section><h2>Features</h2><p>Many.</p></section>`);
+    expect(startBootstrap.hero).toBe('Showcase your app beautifully.');
+    expect(startBootstrap.cta).not.toBe('Start Bootstrap');
+    expect(startBootstrap.elements.some((e) => e.text === 'Start Bootstrap' && e.kind !== 'link')).toBe(false);
+  });
+});
+
+describe('figures keep their labels', () => {
+  it('names a figure among feature cards with its label, or leaves it out, and never takes a bare figure for a heading', () => {
+    const { elements } = facts(`
+      <h2>Why teams switch</h2>
+      <div class="row">
+        <div class="col"><h3>Fast builds</h3><p>In seconds.</p></div>
+        <div class="col"><h3>10k+</h3><p>teams</p></div>
+        <div class="col"><h3>99.9%</h3><p>Our service level agreement guarantees this every single month of the year.</p></div>
+        <div class="col"><h3>Typed APIs</h3><p>End to end.</p></div>
+      </div>
+      <h2>In numbers</h2>
+      <div class="stats"><div><h3>4.9★</h3><p>Rated by thousands of users on every app store we have ever shipped to</p></div><div><h3>24/7</h3><p>Support from real people, in four time zones, whatever the question is</p></div></div>`);
+    expect(elements.find((e) => e.detail === 'features')?.items).toEqual(['Fast builds', '10k+ teams', 'Typed APIs']);
+    const headings = elements.filter((e) => e.kind === 'heading').map((e) => e.text);
+    expect(headings).toEqual(['Why teams switch', 'Fast builds', 'Typed APIs', 'In numbers']);
+  });
+});
+
+describe('what a reader sees of a link', () => {
+  it('reads no stylesheet, title or description of an inline SVG as the text of a button', () => {
+    const { elements } = facts(`
+      <a class="btn" href="/figma"><svg viewBox="0 0 10 10"><title>Figma.logo</title><desc>Created using Figma</desc><style>.st0{fill:#0acf83}</style><path class="st0" d="M0 0h10v10z"/></svg>Get Figma file</a>
+      <a href="https://github.com/acme"><svg><title>GitHub</title><path d="M0 0"/></svg></a>`);
+    expect(elements.map((e) => e.text)).toEqual(['Get Figma file', 'GitHub']);
+  });
+});
+
+describe('the layout of an application without a browser', () => {
+  it('takes a page header beside a content area for no features grid, and a chart’s canvas for a chart, so a dashboard tours as one', async () => {
+    const { planSteps } = await import('./step-planner');
+    const f = facts(`
+      <aside class="sidebar"><nav><a href="/">Dashboard</a><a href="/charts">Charts</a><a href="/tables">Tables</a></nav></aside>
+      <main>
+        <div class="app-content-header"><h3>Dashboard</h3></div>
+        <div class="app-content">
+          <div class="row"><div class="col"><div class="small-box"><h3>150</h3><p>New Orders</p></div></div><div class="col"><div class="small-box"><h3>53%</h3><p>Bounce Rate</p></div></div></div>
+          <div class="card"><div class="card-header"><h3 class="card-title">Earnings Overview</h3></div><div class="card-body"><div class="chart-area"><canvas id="myAreaChart"></canvas></div></div></div>
+        </div>
+      </main>`);
+    expect(f.elements.filter((e) => e.detail === 'features')).toEqual([]);
+    expect(f.elements.find((e) => e.detail === 'chart')?.text).toBe('Earnings Overview');
+    const roles = planSteps([{ url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements }]).map((s) => s.role);
+    expect(roles).toEqual(['hero', 'nav', 'kpis', 'chart']);
   });
 });

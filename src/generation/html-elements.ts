@@ -1,5 +1,5 @@
 // The facts a tour is written from, read off a page's elements (headings, navigation, calls to action, forms, features, pricing) in either capture mode.
-import { type Document, type Element, isTag } from 'domhandler';
+import { type Document, type Element, isTag, isText } from 'domhandler';
 import { getAttributeValue, textContent } from 'domutils';
 import { createSelectorFinder } from './css-path';
 import { hiddenByStylesheets } from './css-visibility';
@@ -32,8 +32,8 @@ const DISPLAY_CLASS =
 /** Text this large (px), short and on its own, is set as a headline whatever its tag (Chromium mode). */
 const DISPLAY_SIZE = 34;
 const LEAD_CLASS = /(^|\s)(lead|hero-lead|hero-text|tagline)(\s|$)/i;
-/** A figure and little else: 10k+, 99.9%, $2M, 4.8/5, 24/7. */
-const STAT = /^[\s\d.,:+×x%$€£/~<>-]*\d[\s\d.,:+×x%$€£/~<>kKmMbB-]*$/;
+/** A figure and little else: 10k+, 99.9%, $2M, 4.8/5, 24/7, 4.9★, #1, 50ms (a unit of at most three letters). */
+const STAT = /^(?=.{1,16}$)[^\p{L}]*\d[^\p{L}]*(?:\p{L}{1,3}[^\p{L}]*)?$/u;
 
 /**
  * Finds the elements a tour talks about, in document order: headings (with the prose after them),
@@ -93,7 +93,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const title = (caption ? readable(caption) : '') || cardTitle(el) || headingBefore(el) || 'Table';
       push(el, 'other', title, { items: columnsOf(el), detail: 'table', ...focusOf(findFirst(el, 'thead') ?? findFirst(el, 'tr')) });
       return false;
-    } else if (name === 'canvas' && vis.measured && isChart(el, layout?.get(el)?.box)) {
+    } else if (name === 'canvas' && isChart(el, layout?.get(el)?.box)) {
       push(el, 'other', cardTitle(el) ?? headingBefore(el) ?? 'Chart', { detail: 'chart' });
       return false;
     } else if (plans) {
@@ -106,12 +106,17 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const href = link ? absoluteHttp(link.attribs.href!, pageUrl) : null;
       push(el, 'link', accessibleName(el), { detail: 'logo', ...(href ? { href } : {}) });
       return false;
-    } else if (/^h[1-3]$/.test(name)) {
+    } else if (/^h[1-3]$/.test(name) && !STAT.test(readable(el))) {
       const size = layout?.get(el)?.fontSize;
       push(el, 'heading', readable(el), { detail: name, context: proseAfter(el), ...(size ? { size } : {}) });
+    } else if (/^h[1-3]$/.test(name) && STAT.test(readable(el))) {
+      // "10k+" over "teams": a figure set as a heading names nothing; the row of figures is read as one.
+      return true;
     } else if (
       (DISPLAY_CLASS.test(el.attribs.class ?? '') || LEAD_CLASS.test(el.attribs.class ?? '') || isLarge(el, layout)) &&
       isLeafText(el) &&
+      !hasAncestor(el, (a) => a.name === 'a' || a.name === 'button') &&
+      !isLogo(el, pageUrl) &&
       readable(el).length <= 160 &&
       !PRICE.test(readable(el)) &&
       !STAT.test(readable(el))
@@ -122,7 +127,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const size = layout?.get(el)?.fontSize;
       push(el, 'heading', readable(el), { detail, context: proseAfter(el), ...(size ? { size } : {}) });
     } else if (name === 'nav' || role === 'navigation' || isMenuList(el)) {
-      const shown = linksIn(el, vis);
+      const shown = linksIn(el, vis).filter((a) => !isLogoLink(a, pageUrl));
       const items = unique(shown.map(readable)).slice(0, 10);
       // A sidebar's navigation (documentation, an app's menu) is told apart: it says what kind of page this is.
       const sidebar = el.name === 'aside' || hasAncestor(el, (a) => a.name === 'aside' || SIDEBAR_CLASS.test(a.attribs.class ?? '')) || SIDEBAR_CLASS.test(el.attribs.class ?? '');
@@ -137,6 +142,8 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const href = absoluteHttp(el.attribs.href, pageUrl);
       const text = accessibleName(el);
       if (href) links.push({ href, text, inNav: hasAncestor(el, (a) => a.name === 'nav' || a.name === 'header') });
+      // The logo leads home, a link to follow; it is neither a headline nor a call to action.
+      if (isLogoLink(el, pageUrl)) return false;
       const looksLikeButton = role === 'button' || BUTTON_CLASS.test(el.attribs.class ?? '');
       push(el, looksLikeButton ? 'button' : 'link', text, {
         ...(href ? { href } : {}),
@@ -179,17 +186,85 @@ function isLarge(el: Element, layout?: Map<Element, ElementLayout>): boolean {
   return !hasAncestor(el, (a) => a.name === 'a' || a.name === 'button');
 }
 
+/** Classes themes give a site's logo or name: Bootstrap's navbar-brand, WordPress's site-title, "logo"... */
+const LOGO_CLASS = /(^|\s)(logo|[\w-]+-logo|logo-[\w-]+|navbar-brand|site-title|site-name|site-branding|custom-logo-link)(\s|$)/i;
+/** Classes that name a logo only in the top bar: elsewhere a "brand" block is a hero built around the name. */
+const BRAND_CLASS = /(^|\s)(brand|brand-name|wordmark)(\s|$)/i;
+/** The bar at the top of a page, written as an element or as a class. */
+const BAR_CLASS = /(^|\s)(header|site-header|navbar|topbar|top-bar|top-nav|topnav|header-bar|app-bar|appbar)(\s|$)/i;
+
 /**
- * A heading that is the site's logo: inside the header or navigation, and either only an image or a link
- * to the home page.
+ * A heading (or display text) that is the site's logo, not a page's headline: marked as a logo or brand
+ * (by class, or a `rel="home"` link), or in the top bar and either only an image, a link to this site's
+ * home or top, or the bar's only title beside its menu.
  */
 function isLogo(el: Element, pageUrl: string): boolean {
-  if (!hasAncestor(el, (a) => a.name === 'header' || a.name === 'nav' || (a.attribs.role ?? '') === 'banner')) return false;
+  if (isBrandMarked(el)) return true;
+  const bar = ancestor(el, isBar);
+  if (!bar) return false;
   if (!readable(el)) return true;
-  const link = findFirstMatching(el, (a) => a.name === 'a' && !!a.attribs.href);
-  if (!link) return false;
-  const href = absoluteHttp(link.attribs.href!, pageUrl);
-  return href !== null && new URL(href).pathname.replace(/index\.html?$/, '') === '/' && new URL(href).origin === new URL(pageUrl).origin;
+  const link = el.name === 'a' ? el : (findFirstMatching(el, (a) => a.name === 'a' && !!a.attribs.href) ?? ancestor(el, (a) => a.name === 'a'));
+  if (link?.attribs.href !== undefined && isHomeLink(link.attribs.href, pageUrl)) return true;
+  return isMenuBar(bar, el);
+}
+
+/** The element, a link or image inside it, or one of its three nearest ancestors, is marked as the logo. */
+function isBrandMarked(el: Element): boolean {
+  const inBar = ancestor(el, isBar) !== null;
+  const marked = (e: Element) => {
+    const names = `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`;
+    return LOGO_CLASS.test(names) || (inBar && BRAND_CLASS.test(names)) || (e.name === 'a' && /(^|\s)home(\s|$)/i.test(e.attribs.rel ?? ''));
+  };
+  if (marked(el) || findFirstMatching(el, (c) => (c.name === 'a' || c.name === 'img') && marked(c))) return true;
+  let up = el.parent;
+  for (let depth = 0; up && isTag(up) && depth < 3; depth++, up = up.parent) {
+    if (['section', 'main', 'article', 'body'].includes(up.name)) return false;
+    // A logo block holds the logo; one with a tagline or prose under the name is a hero.
+    if (marked(up)) return !holdsMore(up, el);
+  }
+  return false;
+}
+
+/** Whether `block` holds a paragraph or another heading besides `el`. */
+function holdsMore(block: Element, el: Element): boolean {
+  return findFirstMatching(block, (c) => c !== el && (c.name === 'p' || /^h[1-6]$/.test(c.name)) && !hasAncestor(c, (a) => a === el)) !== null;
+}
+
+function isBar(a: Element): boolean {
+  return a.name === 'header' || a.name === 'nav' || (a.attribs.role ?? '') === 'banner' || (a.attribs.role ?? '') === 'navigation' || BAR_CLASS.test(a.attribs.class ?? '');
+}
+
+/** A link to the site's home page, or to the top of this page (`#`, `#top`, `#page-top`). */
+function isHomeLink(href: string, pageUrl: string): boolean {
+  const url = absoluteHttp(href, pageUrl);
+  if (!url) return false;
+  const target = new URL(url);
+  const page = new URL(pageUrl);
+  if (target.origin !== page.origin) return false;
+  if (target.pathname.replace(/index\.html?$/, '') === '/') return true;
+  return target.pathname === page.pathname && /^#?(top|page-top|home)?$/i.test(target.hash);
+}
+
+/**
+ * A bar holding a menu of links beside one title and no prose is a site's header: its title is the site's
+ * name. A hero that holds the menu too (Bulma's) has a paragraph or another heading.
+ */
+function isMenuBar(bar: Element, title: Element): boolean {
+  let links = 0;
+  let other = false;
+  forEachElement(bar, (el) => {
+    if (el === title) return false;
+    if (el.name === 'p' || /^h[1-6]$/.test(el.name) || el.name === 'form') other = true;
+    if (el.name === 'a' && el.attribs.href) links++;
+    return !other;
+  });
+  return !other && links >= 2;
+}
+
+/** A link that is the site's logo (Bootstrap's navbar-brand, a link marked logo, a home link holding only an image in the top bar). */
+function isLogoLink(a: Element, pageUrl: string): boolean {
+  if (isBrandMarked(a)) return true;
+  return !readable(a) && findFirst(a, 'img') !== null && ancestor(a, isBar) !== null && isHomeLink(a.attribs.href ?? '', pageUrl);
 }
 
 /**
@@ -269,7 +344,7 @@ function isPriceText(el: Element): boolean {
 
 function isPriceLeaf(el: Element): boolean {
   if (!isLeafText(el)) return false;
-  const text = clean(textContent(el));
+  const text = readable(el);
   return text.length <= 40 && PRICE.test(text) && /\d/.test(text);
 }
 
@@ -314,7 +389,7 @@ function describePlan(plan: Element): string {
   let price = '';
   let badge = '';
   forEachElement(plan, (el) => {
-    const text = clean(textContent(el));
+    const text = readable(el);
     const leaf = isLeafText(el);
     if (!name && /^h[2-5]$/.test(el.name)) name = text;
     else if (!price && isPriceText(el)) price = text;
@@ -397,10 +472,15 @@ function columnsOf(table: Element): string[] {
 
 const CHART_CLASS = /chart|graph|plot|sparkline/i;
 
-/** A canvas big enough to be a chart, or in a chart's container (a browser drew it: Chromium mode only). */
+/**
+ * A canvas big enough to be a chart (Chromium mode), or named as one or in a chart's container (either
+ * mode: without a browser the canvas stays blank, but its card and title say what it shows, and a
+ * dashboard is told from a marketing page by its figures and charts).
+ */
 function isChart(canvas: Element, box: PixelBox | undefined): boolean {
   if (box && box.width >= 160 && box.height >= 100) return true;
-  return hasAncestor(canvas, (a) => CHART_CLASS.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`));
+  const named = (e: Element) => CHART_CLASS.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`);
+  return named(canvas) || hasAncestor(canvas, named);
 }
 
 /** The title of the card (dashboard panel) holding an element: its header's heading or `.card-title`. */
@@ -423,26 +503,41 @@ function findCardGroups(
     // A footer's columns of links, each under a heading, are not features.
     if (el.name === 'footer' || (el.attribs.role ?? '') === 'contentinfo') return false;
     if (!vis.visible(el)) return vis.measured;
-    const cards = el.children.filter((c): c is Element => isTag(c));
-    if (cards.length < 2) return true;
+    const cards = el.children.filter((c): c is Element => isTag(c) && vis.visible(c));
+    if (cards.length < 2 || !alike(cards)) return true;
     const titles = cards.map((card) => {
       const heading = findHeading(card, /^h[3-5]$/);
-      return heading ? clean(textContent(heading)) : null;
+      return heading ? readable(heading) : null;
     });
     if (titles.some((t) => !t)) return true;
     // "10k+ teams", "99.9% uptime": a row of statistics names no feature.
     if ((titles as string[]).every((t) => STAT.test(t))) return true;
     // Posts, articles and events carry dates: a list of them is news, not features.
     if (cards.every(isDated)) return false;
+    // A figure among named cards keeps its label ("10k+ teams"), or is left out: a bare number names nothing.
+    const items = (titles as string[]).map((t, i) => (STAT.test(t) ? figureOf(cards[i]!) : t)).filter((t): t is string => !!t);
+    if (items.length < 2) return true;
     const heading = headingBefore(el);
     groups.set(el, {
       heading: heading ?? 'Features',
-      items: titles as string[],
+      items,
       ...(heading ? { context: proseAfterText(el) } : {}),
     });
     return false;
   });
   return groups;
+}
+
+/**
+ * Cards of one grid look alike: the same element with a class in common (`col-md-4`, `feature`). A page's
+ * header and content area side by side (an admin's main) are not a grid, even when each holds a heading.
+ */
+function alike(cards: Element[]): boolean {
+  const [first, ...rest] = cards;
+  if (!first || rest.some((c) => c.name !== first.name)) return false;
+  const classes = cards.map((c) => new Set((c.attribs.class ?? '').split(/\s+/).filter(Boolean)));
+  if (classes.every((set) => set.size === 0)) return true;
+  return [...classes[0]!].some((name) => classes.every((set) => set.has(name)));
 }
 
 const DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d+ min(ute)?s? read\b/i;
@@ -479,7 +574,7 @@ function headingBefore(el: Element): string | undefined {
       // A block holding several headings is a group of cards (contact details, a previous section), not a title.
       if (isTag(sibling) && (/^h[1-3]$/.test(sibling.name) || countHeadings(sibling) === 1)) {
         const heading = /^h[1-3]$/.test(sibling.name) ? sibling : findHeading(sibling, /^h[1-3]$/);
-        if (heading) return clip(clean(textContent(heading)));
+        if (heading) return clip(readable(heading));
       }
       sibling = sibling.prev;
     }
@@ -494,7 +589,7 @@ function proseAfter(el: Element): string | undefined {
   for (let hops = 0; sibling && hops < 6; hops++, sibling = sibling.next) {
     if (!isTag(sibling)) continue;
     if (/^h[1-6]$/.test(sibling.name)) return undefined;
-    if (sibling.name === 'p') return clip(clean(textContent(sibling)), 240) || undefined;
+    if (sibling.name === 'p') return clip(readable(sibling), 240) || undefined;
   }
   return undefined;
 }
@@ -503,7 +598,7 @@ function proseAfter(el: Element): string | undefined {
 function proseAfterText(el: Element): string | undefined {
   let sibling = el.prev;
   while (sibling) {
-    if (isTag(sibling) && sibling.name === 'p') return clip(clean(textContent(sibling)), 240);
+    if (isTag(sibling) && sibling.name === 'p') return clip(readable(sibling), 240);
     if (isTag(sibling) && /^h[1-6]$/.test(sibling.name)) return undefined;
     sibling = sibling.prev;
   }
@@ -517,7 +612,7 @@ function proseAfterHeadingOf(el: Element): string | undefined {
 function labelIndex(doc: Document): Map<string, string> {
   const byId = new Map<string, string>();
   forEachElement(doc, (el) => {
-    if (el.name === 'label' && el.attribs.for) byId.set(el.attribs.for, clean(textContent(el)));
+    if (el.name === 'label' && el.attribs.for) byId.set(el.attribs.for, readable(el));
     return true;
   });
   return byId;
@@ -528,7 +623,7 @@ function fieldLabel(el: Element, labels: Map<string, string>): string {
   return (
     getAttributeValue(el, 'aria-label') ??
     (el.attribs.id ? labels.get(el.attribs.id) : undefined) ??
-    (wrapping ? clean(textContent(wrapping)) : undefined) ??
+    (wrapping ? readable(wrapping) : undefined) ??
     el.attribs.placeholder ??
     el.attribs.title ??
     el.attribs.name ??
@@ -634,14 +729,29 @@ function accessibleName(el: Element): string {
   let alt = '';
   forEachElement(el, (child) => {
     if (!alt && child.name === 'img' && child.attribs.alt) alt = child.attribs.alt;
+    // An icon drawn inline is named by its SVG title when nothing else names the link.
+    if (!alt && child.name === 'title' && hasAncestor(child, (a) => a.name === 'svg')) alt = textContent(child);
     return !alt;
   });
   return clean(alt || el.attribs.title || '');
 }
 
+/** What a reader sees of an element's text: not the CSS of an inline SVG's `<style>`, nor scripts. */
 function readable(el: Element): string {
-  return clean(textContent(el));
+  let text = '';
+  const read = (node: Element) => {
+    for (const child of node.children) {
+      if (isTag(child)) {
+        if (!UNREAD.has(child.name)) read(child);
+      } else if (isText(child)) text += child.data;
+    }
+  };
+  read(el);
+  return clean(text);
 }
+
+// An inline SVG's <title> and <desc> name the drawing ("Figma.logo"), not the link or button around it.
+const UNREAD = new Set(['style', 'script', 'noscript', 'template', 'title', 'desc']);
 
 function isLeafText(el: Element): boolean {
   return el.children.every((c) => !isTag(c) || ['span', 'strong', 'b', 'em', 'small', 'sup', 'sub'].includes(c.name));
