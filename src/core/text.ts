@@ -63,3 +63,17 @@ export function text() {
 export function withoutNul<T extends z.ZodType<string>>(schema: T): T {
   return schema.refine(hasNoNul, NUL_MESSAGE).refine(isWellFormed, LONE_SURROGATE_MESSAGE) as T;
 }
+
+/**
+ * An http(s) address given to the API (a page to capture, a call to action's link): at most 2,048
+ * characters, no NUL.
+ *
+ * @example
+ * ```ts
+ * import { httpUrl } from '../core/text';
+ *
+ * httpUrl.parse('https://example.com/pricing'); // 'https://example.com/pricing'
+ * httpUrl.safeParse('ftp://example.com').success; // false
+ * ```
+ */
+export const httpUrl = withoutNul(z.url({ protocol: /^https?$/ })).max(2048).meta({ example: 'https://example.com/pricing' });

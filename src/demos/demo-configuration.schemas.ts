@@ -1,7 +1,6 @@
 // A demo's configuration (theme, navigation, call to action): its schema, defaults, and how a patch is stored.
 import { z } from 'zod';
-import { text } from '../core/text';
-import { httpUrl } from './demo-fields.schemas';
+import { httpUrl, text } from '../core/text';
 
 export const DEFAULT_CONFIGURATION = {
   theme_color: '#4f46e5',

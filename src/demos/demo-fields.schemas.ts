@@ -1,14 +1,11 @@
-// Request fields every demos route shares (path parameters, http(s) URLs) and the URLs answers point to.
+// Request fields every demos route shares (path parameters) and the URLs answers point to.
 import { z } from 'zod';
 import type { Config } from '../config';
 import { errorEnvelope } from '../core/envelope';
 import { idSchema } from '../core/ids';
-import { withoutNul } from '../core/text';
 import { shareUrls } from '../core/share-urls';
 
-// What the demo, step, hotspot and configuration schemas share: addresses and path parameters.
-
-export const httpUrl = withoutNul(z.url({ protocol: /^https?$/ })).max(2048).meta({ example: 'https://example.com/pricing' });
+// What the demo, step, hotspot and configuration schemas share: path parameters.
 
 export const demoParams = z.object({ id: idSchema('demo') });
 export const stepParams = demoParams.extend({ step_id: idSchema('step') });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { paginationQuery } from '../core/pagination';
-import { text } from '../core/text';
+import { httpUrl, text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolveConfiguration } from './demo-configuration.schemas';
-import { httpUrl, type UrlBuilder } from './demo-fields.schemas';
+import type { UrlBuilder } from './demo-fields.schemas';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES } from './demos.tables';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';

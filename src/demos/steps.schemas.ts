@@ -1,9 +1,9 @@
 import { iso, timestamp } from '../core/time';
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
-import { text } from '../core/text';
+import { httpUrl, text } from '../core/text';
 import type { StepRow } from './demos.repo';
-import { httpUrl, type UrlBuilder } from './demo-fields.schemas';
+import type { UrlBuilder } from './demo-fields.schemas';
 
 const stepText = {
   title: text().trim().max(200),

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
-import { text } from '../core/text';
+import { httpUrl, text } from '../core/text';
 import { iso, timestamp } from '../core/time';
-import { httpUrl } from '../demos/demo-fields.schemas';
 import type { RecordingView } from './recording-access';
 import { RECORDING_MODES, RECORDING_STATUSES } from './recordings.tables';
 
