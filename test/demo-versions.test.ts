@@ -150,6 +150,49 @@ describe('draft and published versions of a demo', () => {
     expect((await call('POST', `/v1/demos/${demoId}/versions/99999999999/restore`)).statusCode).toBe(400);
   });
 
+  it('says what changed since a version: against the draft and against the live version', async () => {
+    const demoId = await demoWithSteps(t, key, 3);
+    const { steps, hotspots } = await detail(demoId);
+    // Draft: step 3 first, step 2 retitled with a moved hotspot, step 1 deleted, a step added, a new title.
+    await call('PATCH', `/v1/demos/${demoId}`, { title: 'Renamed tour' });
+    await call('PUT', `/v1/demos/${demoId}/steps`, { steps: [steps[2].id, steps[1].id, { title: 'Brand new' }] });
+    await call('PATCH', `/v1/demos/${demoId}/steps/${steps[1].id}`, { title: 'Second, better' });
+    const h = hotspots.find((x: { step_id: string }) => x.step_id === steps[1].id);
+    await call('PATCH', `/v1/demos/${demoId}/steps/${steps[1].id}/hotspots/${h.id}`, { x: 0.5 });
+
+    const res = await call('GET', `/v1/demos/${demoId}/versions/1/changes`);
+    expect(res.statusCode, res.body).toBe(200);
+    const diff = res.json().data;
+    expect(diff).toMatchObject({ version: 1, against: 'draft', title: { from: 'Secret roadmap tour', to: 'Renamed tour' }, configuration_changed: false });
+    const rows = diff.steps.map((s: { change: string; number_from: number | null; number_to: number | null; parts: string[] }) => [
+      s.change,
+      s.number_from,
+      s.number_to,
+      s.parts,
+    ]);
+    expect(rows).toEqual([
+      ['removed', 1, null, []],
+      ['changed', 3, 1, ['position']],
+      ['changed', 2, 2, ['title', 'hotspots', 'position']],
+      ['added', null, 3, []],
+    ]);
+    expect(diff.steps[2]).toMatchObject({ title_from: 'Step 2', title_to: 'Second, better', hotspots: { added: 0, removed: 0, changed: 1 } });
+
+    // The live version is version 1 itself until the changes are published; then version 2.
+    const live = (await call('GET', `/v1/demos/${demoId}/versions/1/changes?against=live`)).json().data;
+    expect(live).toMatchObject({ against: 1, title: null });
+    expect(live.steps.every((s: { change: string }) => s.change === 'unchanged')).toBe(true);
+    await call('POST', `/v1/demos/${demoId}/publish`);
+    expect((await call('GET', `/v1/demos/${demoId}/versions/1/changes?against=live`)).json().data.against).toBe(2);
+
+    expect((await call('GET', `/v1/demos/${demoId}/versions/9/changes`)).statusCode).toBe(404);
+    expect((await call('GET', `/v1/demos/${demoId}/versions/1/changes?against=yesterday`)).statusCode).toBe(400);
+    await call('PATCH', `/v1/demos/${demoId}`, { status: 'draft' });
+    const unpublished = await call('GET', `/v1/demos/${demoId}/versions/1/changes?against=live`);
+    expect(unpublished.statusCode).toBe(409);
+    expect(unpublished.json().error.message).toMatch(/not published/);
+  });
+
   it('keeps a view’s step numbers and the per-step analytics with the version it played', async () => {
     const demoId = await demoWithSteps(t, key, 3);
     const { v, payload } = await viewer(demoId, '203.0.113.52');

@@ -4,7 +4,15 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
 import { demoParams, demoRouteErrors, demoUrlsOf } from './demo-fields.schemas';
-import { demoVersionSchema, listVersionsQuery, toDemoVersion, versionParams } from './demo-versions.schemas';
+import {
+  demoVersionSchema,
+  listVersionsQuery,
+  toDemoVersion,
+  toVersionChanges,
+  versionChangesQuery,
+  versionChangesSchema,
+  versionParams,
+} from './demo-versions.schemas';
 import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 
 const tags = ['Demos'];
@@ -64,6 +72,31 @@ export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['dem
         (range) => versions.list(callerOf(request), request.params.id, range),
         ({ rows }) => rows.map(toDemoVersion),
       ),
+  );
+
+  // GET /v1/demos/:id/versions/:version/changes — what changed since a version
+  app.get(
+    '/demos/:id/versions/:version/changes',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'Compare a version with the draft or the live version',
+        description:
+          'Step by step, what the current draft (`against=draft`, the default) or the version viewers are ' +
+          'served (`against=live`) changed from the given version: steps added, removed, reordered, their ' +
+          'title, description, image and hotspot changes, and the demo title. Steps are matched by id. ' +
+          '404 for a version the demo does not have; 409 for `against=live` when the demo is not published.',
+        params: versionParams,
+        querystring: versionChangesQuery,
+        response: { 200: dataEnvelope(versionChangesSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const { id, version } = request.params;
+      const diff = await versions.changes(callerOf(request), id, version, request.query.against);
+      return ok(request, toVersionChanges(version, diff));
+    },
   );
 
   // POST /v1/demos/:id/versions/:version/restore — copy a version back into the draft

@@ -3,6 +3,7 @@ import { paginationQuery } from '../core/pagination';
 import { iso, timestamp } from '../core/time';
 import { demoParams } from './demo-fields.schemas';
 import type { listVersions } from './demo-versions.repo';
+import type { VersionDiff } from './version-diff';
 
 export const listVersionsQuery = paginationQuery.strict();
 
@@ -53,5 +54,73 @@ export function toDemoVersion(row: VersionListRow): z.infer<typeof demoVersionSc
     published_by: row.publishedById
       ? { user_id: row.publishedById, email: row.publishedByEmail, name: row.publishedByName }
       : null,
+  };
+}
+
+export const versionChangesQuery = z
+  .object({
+    against: z
+      .enum(['draft', 'live'])
+      .default('draft')
+      .meta({ description: 'What to compare the version with: the current draft (default) or the version viewers are served.' }),
+  })
+  .strict();
+
+const hotspotCounts = z
+  .object({
+    added: z.number().int(),
+    removed: z.number().int(),
+    changed: z.number().int().meta({ description: 'Moved, resized, relabelled or given another action.' }),
+  })
+  .meta({ description: 'Hotspots of the step added, removed and changed on the compared side.' });
+
+export const versionChangesSchema = z
+  .object({
+    version: z.number().int().meta({ description: 'The version compared (the "from" side).' }),
+    against: z.union([z.literal('draft'), z.number().int()]).meta({ description: '`draft`, or the number of the live version.' }),
+    title: z
+      .object({ from: z.string(), to: z.string() })
+      .nullable()
+      .meta({ description: 'The demo title on each side; null when it is the same.' }),
+    configuration_changed: z.boolean().meta({ description: 'Whether the player settings (theme, navigation, autoplay…) differ.' }),
+    steps: z
+      .array(
+        z.object({
+          step_id: z.string(),
+          change: z.enum(['added', 'removed', 'changed', 'unchanged']),
+          number_from: z.number().int().nullable().meta({ description: 'Its number in the version; null when added since.' }),
+          number_to: z.number().int().nullable().meta({ description: 'Its number on the compared side; null when removed.' }),
+          title_from: z.string().nullable(),
+          title_to: z.string().nullable(),
+          description_from: z.string().nullable(),
+          description_to: z.string().nullable(),
+          parts: z
+            .array(z.enum(['title', 'description', 'image', 'page', 'hotspots', 'position']))
+            .meta({ description: 'What differs in a changed step; `position` when it was reordered among the steps both sides share.' }),
+          hotspots: hotspotCounts,
+        }),
+      )
+      .meta({ description: 'Every step of either side, in the compared side’s order, removed steps where they were.' }),
+  })
+  .meta({ id: 'DemoVersionChanges' });
+
+export function toVersionChanges(version: number, diff: { against: 'draft' | number } & VersionDiff): z.infer<typeof versionChangesSchema> {
+  return {
+    version,
+    against: diff.against,
+    title: diff.title,
+    configuration_changed: diff.configurationChanged,
+    steps: diff.steps.map((s) => ({
+      step_id: s.stepId,
+      change: s.change,
+      number_from: s.numberFrom,
+      number_to: s.numberTo,
+      title_from: s.titleFrom,
+      title_to: s.titleTo,
+      description_from: s.descriptionFrom,
+      description_to: s.descriptionTo,
+      parts: s.parts,
+      hotspots: s.hotspots,
+    })),
   };
 }
