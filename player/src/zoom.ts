@@ -52,7 +52,8 @@ function pan(start: number, end: number, size: number, view: number): number {
 export function zoomTo(capture: { width: number; height: number }, frame: { width: number; height: number }, spot: Box | null): Zoom {
   const fit = Math.min(frame.width / capture.width, frame.height / capture.height);
   let scale = Math.min(LARGEST, Math.max(READABLE, frame.height / capture.height));
-  if (spot && spot.width > 0 && spot.height > 0) {
+  // A frame with no room yet (not laid out, or all of it taken by the text) keeps the readable scale.
+  if (spot && spot.width > 0 && spot.height > 0 && frame.width > 0 && frame.height > 0) {
     const margin = (size: number) => Math.max(size - 2 * MARGIN, size * 0.8);
     const whole = Math.min(margin(frame.width) / (spot.width * capture.width), margin(frame.height) / (spot.height * capture.height));
     scale = Math.min(scale, whole);
