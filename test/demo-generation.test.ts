@@ -104,7 +104,7 @@ describe('demo generation', () => {
         title: 'Kept title',
         step_count: 0,
         steps: [],
-        generation: { status: 'failed', error: 'The page answered 500' },
+        generation: { status: 'failed', error: 'Generation failed: The page answered 500. Retry it, or add the steps by hand.', error_code: 'failed' },
       });
       const rows = await t.ctx.database.db.select().from(events).where(eq(events.kind, 'demo.generated'));
       expect(rows.find((r) => r.data.demo_id === demo.id)?.data).toMatchObject({ status: 'failed' });
@@ -152,7 +152,8 @@ describe('demo generation', () => {
       await sweepGenerations(t.ctx);
       const failed = (await call('GET', `/v1/demos/${lost.id}`)).json().data;
       expect(failed).toMatchObject({ status: 'draft', generation: { status: 'failed' } });
-      expect(failed.generation.error).toContain('did not finish');
+      expect(failed.generation).toMatchObject({ error_code: 'interrupted' });
+      expect(failed.generation.error).toContain('interrupted before it finished');
       const revived = await waitForDemo(t, key, unsent.id, done);
       expect(revived).toMatchObject({ status: 'draft', step_count: 3, generation: { status: 'succeeded' } });
     });

@@ -68,7 +68,8 @@ describe('generation through the demos API', () => {
     expect(res.statusCode).toBe(201);
     const demo = await waitForDemo(t, key, res.json().data.id, (d) => d.status !== 'generating');
     expect(demo.status).toBe('draft');
-    expect((demo.generation as { error: string }).error).toMatch(/cannot be used: 127\.0\.0\.2 is a loopback address/);
+    expect(demo.generation).toMatchObject({ error_code: 'blocked_address' });
+    expect((demo.generation as { error: string }).error).toMatch(/\(127\.0\.0\.2 is a loopback address\).*ALLOW_PRIVATE_NETWORK_CIDRS/);
     expect(forbidden.connections).toBe(0);
   });
 });

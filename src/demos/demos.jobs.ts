@@ -13,13 +13,13 @@ import { GENERATE_QUEUE, type GenerateJob } from './generation-start';
 import type { HotspotAction } from './demos.tables';
 import { sniffImage } from '../core/image-sniff';
 import { storeHtml, storeImage } from './step-assets';
+import { explainGenerationFailure, type GenerationFailure } from './generation-failure';
 import { keptDuplicates } from './kept-steps';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
 
 /** A job id known to the demo but gone from the queue for this long is considered lost. */
 const UNSENT_GRACE_MS = 60_000;
-const MAX_ERROR_LENGTH = 500;
 const DEADLINE_GRACE_MS = 15_000;
 
 export async function registerDemosJobs(ctx: Kernel) {
@@ -99,9 +99,8 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message || 'Generation failed').slice(0, MAX_ERROR_LENGTH);
+function rawMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)) || 'Generation failed';
 }
 
 /**
@@ -125,6 +124,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
       generationHeartbeatAt: now,
       generationJobId: jobId,
       generationError: null,
+      generationErrorCode: null,
     });
   });
   if (!claimed) return;
@@ -134,6 +134,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
 
   let result: GenerationResult | undefined;
   let failure: string | undefined;
+  const log = pino({ level: ctx.config.LOG_LEVEL, name: 'generation' });
   try {
     if (!claimed.sourceUrl) throw new Error('This demo has no source_url to generate from');
     const timeoutMs = ctx.config.GENERATION_TIMEOUT;
@@ -142,7 +143,9 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs }), timeoutMs + DEADLINE_GRACE_MS);
     failure = checkResult(result);
   } catch (error) {
-    failure = describe(error);
+    failure = rawMessage(error);
+    // The words on the demo explain; the raw error stays in the log for whoever runs the server.
+    log.info({ demo_id: claimed.id, err: error }, 'generation failed');
   } finally {
     releaseLease();
   }
@@ -151,7 +154,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     const demo = await repo.lockDemoById(tx, job.demoId);
     // Deleted, or taken over by a newer attempt while this one was presumed dead.
     if (demo?.status !== 'generating' || demo.generationAttempt !== attempt) return;
-    if (failure || !result) await recordFailure(ctx, tx, demo, failure ?? 'Generation failed');
+    if (failure || !result) await recordFailure(ctx, tx, demo, explain(ctx, demo, failure ?? 'Generation failed'));
     else await recordSuccess(ctx, tx, demo, result, job.replaceTitle);
   });
   await ctx.changes.announce(tags.demo(job.demoId));
@@ -165,12 +168,16 @@ function checkResult(result: GenerationResult): string | undefined {
   return undefined;
 }
 
-async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, error: string) {
+const explain = (ctx: Kernel, demo: DemoRow, raw: string) =>
+  explainGenerationFailure(raw, { sourceUrl: demo.sourceUrl, timeoutMs: ctx.config.GENERATION_TIMEOUT });
+
+async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, failure: GenerationFailure) {
   const now = ctx.clock.now();
   await repo.updateDemo(tx, demo.id, {
     status: 'draft',
     generationStatus: 'failed',
-    generationError: error,
+    generationError: failure.message,
+    generationErrorCode: failure.code,
     generationFinishedAt: now,
     generationAttempt: null,
     generationHeartbeatAt: null,
@@ -180,7 +187,7 @@ async function recordFailure(ctx: Kernel, tx: Executor, demo: DemoRow, error: st
   await emitEvent(tx, ctx.clock, {
     workspaceId: demo.workspaceId,
     kind: 'demo.generated',
-    data: { demo_id: demo.id, status: 'failed', error, step_count: 0 },
+    data: { demo_id: demo.id, status: 'failed', error: failure.message, error_code: failure.code, step_count: 0 },
   });
 }
 
@@ -272,6 +279,7 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
     title: replaceTitle && result.title.trim() ? result.title.trim().slice(0, 200) : demo.title,
     generationStatus: 'succeeded',
     generationError: null,
+    generationErrorCode: null,
     generationFinishedAt: now,
     generationCaptureMode: result.captureMode,
     generationWriter: result.writer,
@@ -330,12 +338,7 @@ export async function sweepGenerations(ctx: Kernel): Promise<void> {
       const current = await repo.lockDemoById(tx, demo.id);
       if (current?.status !== 'generating' || current.generationJobId !== demo.generationJobId) return;
       const output = (job?.output as { message?: string } | null)?.message;
-      await recordFailure(
-        ctx,
-        tx,
-        current,
-        `Generation did not finish${output ? ` (${output})` : ''}: run it again with POST /v1/demos/${demo.id}/generate`,
-      );
+      await recordFailure(ctx, tx, current, explain(ctx, current, `Generation did not finish: its job ended without a result${output ? ` (${output})` : ''}`));
     });
     await ctx.changes.announce(tags.demo(demo.id));
   }
@@ -373,12 +376,7 @@ export async function takeOverLapsedGenerations(ctx: Kernel): Promise<number> {
       }
       const takeovers = (old?.data.takeovers ?? 0) + 1;
       if (takeovers > MAX_TAKEOVERS) {
-        await recordFailure(
-          ctx,
-          tx,
-          demo,
-          `The worker running this generation stopped ${MAX_TAKEOVERS + 1} times: run it again with POST /v1/demos/${demo.id}/generate`,
-        );
+        await recordFailure(ctx, tx, demo, explain(ctx, demo, `Generation did not finish: the worker running it stopped ${MAX_TAKEOVERS + 1} times`));
         return { oldJobId: demo.generationJobId };
       }
       const job: GenerateJob = { demoId: demo.id, replaceTitle: old?.data.replaceTitle ?? false, takeovers };

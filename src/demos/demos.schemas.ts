@@ -6,6 +6,7 @@ import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolve
 import type { UrlBuilder } from './demo-fields.schemas';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES } from './demos.tables';
+import { GENERATION_ERROR_CODES, type GenerationErrorCode } from './generation-failure';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';
 import { stepSchema, toStep } from './steps.schemas';
 
@@ -97,7 +98,15 @@ const DEMO_EXAMPLE = {
 export const generationSchema = z
   .object({
     status: z.enum(GENERATION_STATUSES),
-    error: z.string().nullable(),
+    error: z.string().nullable().meta({
+      description: 'Why the last generation failed, in words: what happened, then what to do. Null unless it failed.',
+    }),
+    error_code: z.enum(GENERATION_ERROR_CODES).nullable().meta({
+      description:
+        'The kind of failure, for clients to act on: `blocked_address` (a private or loopback address; ALLOW_PRIVATE_NETWORK_CIDRS allows it), ' +
+        '`dns_failure`, `unreachable`, `timeout`, `tls_error`, `http_error` (the site answered 4xx/5xx), `not_a_page`, `invalid_address`, ' +
+        '`nothing_to_capture`, `interrupted` (the worker stopped), `failed` (anything else). Null unless it failed.',
+    }),
     started_at: timestamp.nullable(),
     finished_at: timestamp.nullable(),
     capture_mode: z.string().nullable().meta({ description: '`chromium` or `html`.' }),
@@ -185,6 +194,7 @@ export function toDemo(
     generation: {
       status: row.generationStatus,
       error: row.generationError,
+      error_code: (row.generationErrorCode as GenerationErrorCode | null) ?? (row.generationError ? 'failed' : null),
       started_at: iso(row.generationStartedAt),
       finished_at: iso(row.generationFinishedAt),
       capture_mode: row.generationCaptureMode,

@@ -58,6 +58,7 @@ export const generatingState = (now: Date, keepEdited = false) => ({
   generationKeepEdited: keepEdited,
   generationStatus: 'queued' as const,
   generationError: null,
+  generationErrorCode: null,
   generationStartedAt: null,
   generationFinishedAt: null,
   generationJobId: null,

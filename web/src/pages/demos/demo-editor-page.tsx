@@ -3,7 +3,6 @@ import { useParams } from 'react-router';
 import { demosApi, type RedactionsBody } from '../../api/demos.api';
 import { csrfToken } from '../../api/client';
 import type { DemoDetail, Hotspot, Step } from '../../api/types';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PlusIcon } from '../../components/icons';
@@ -17,7 +16,7 @@ import { BlurPanel } from './blur-panel';
 import { DemoPreview } from './demo-preview';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
 import { DeleteDemoDialog, EditorHeader } from './editor-header';
-import { GenerationProgress } from './generation-progress';
+import { GenerationFailedNotice, GenerationProgress } from './generation-progress';
 import { generationFailed } from './demo-status';
 import type { Box } from './canvas-box';
 import { isTextTarget, StepCanvas } from './step-canvas';
@@ -245,11 +244,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         reload={reload}
       />
 
-      {generationFailed(demo) ? (
-        <Alert tone="warning" title="Generation did not work">
-          {demo.generation.error} You can add steps by hand or regenerate.
-        </Alert>
-      ) : null}
+      {generationFailed(demo) ? <GenerationFailedNotice demo={demo} reload={reload} /> : null}
 
       <div className={`editor-body${panels.steps ? '' : ' editor-steps-hidden'}${panels.settings || blur ? '' : ' editor-settings-hidden'}`}>
         {panels.steps ? (

@@ -72,7 +72,7 @@ export function DemosPage() {
         </Link>
       ),
     },
-    { key: 'status', header: 'Status', render: (d) => <DemoListStatus demo={d} /> },
+    { key: 'status', header: 'Status', render: (d) => <DemoListStatus demo={d} onChanged={reload} /> },
     { key: 'steps', header: 'Steps', kind: 'nowrap', render: (d) => d.step_count },
     { key: 'updated', header: 'Updated', kind: 'nowrap', render: (d) => formatRelative(d.updated_at) },
     {

@@ -1,6 +1,13 @@
-import { Link } from 'react-router';
-import type { DemoDetail } from '../../api/types';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { demosApi } from '../../api/demos.api';
+import type { Demo, DemoDetail } from '../../api/types';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Spinner } from '../../components/spinner';
+import { useToast } from '../../components/toast';
+import { useCan } from '../../session/use-can';
 
 /** What the editor shows while a demo is being generated. */
 export function GenerationProgress({ demo }: { demo: DemoDetail }) {
@@ -24,5 +31,78 @@ export function GenerationProgress({ demo }: { demo: DemoDetail }) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** The advice for a server setting only the server's admins can change, in the failure's words. */
+const ADMIN_ADVICE = /\s*An admin of this server can allow it.*$/s;
+
+/**
+ * Why the generation failed and what to do, for this reader: the server's words, except that a private
+ * address's way out (a server setting) is told to admins, and others are told to ask one.
+ */
+export function failureWords(demo: Pick<Demo, 'generation'>, isAdmin: boolean): string {
+  const error = demo.generation.error ?? 'Generation failed.';
+  if (demo.generation.error_code !== 'blocked_address' || isAdmin) return error;
+  return `${error.replace(ADMIN_ADVICE, '')} Ask an admin of this Demoshare server to allow this address, then retry.`;
+}
+
+/**
+ * Shown above an empty editor whose generation failed: what happened, what to do, and Retry and Delete
+ * (adding steps by hand stays possible below).
+ */
+export function GenerationFailedNotice({ demo, reload }: { demo: DemoDetail; reload(): unknown }) {
+  const allowed = useCan();
+  const navigate = useNavigate();
+  const notify = useToast();
+  const [retrying, setRetrying] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <Alert tone="danger" title="Generation failed: this demo has no steps yet">
+      <p>{failureWords(demo, allowed('workspace.manage'))}</p>
+      <p className="muted">You can also add steps by hand below, or record the page with the browser extension.</p>
+      <div className="row">
+        {allowed('demos.write') && demo.source_url ? (
+          <Button
+            variant="primary"
+            size="sm"
+            loading={retrying}
+            onClick={async () => {
+              setRetrying(true);
+              try {
+                await demosApi.generate(demo.id);
+                await reload();
+              } catch (error) {
+                notify(error instanceof Error ? error.message : 'Could not start the generation again', 'danger');
+              } finally {
+                setRetrying(false);
+              }
+            }}
+          >
+            Retry
+          </Button>
+        ) : null}
+        {allowed('demos.delete') ? (
+          <Button size="sm" onClick={() => setDeleting(true)}>
+            Delete
+          </Button>
+        ) : null}
+      </div>
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete the failed attempt ${demo.title}?`}
+          confirmLabel="Delete"
+          danger
+          onClose={() => setDeleting(false)}
+          onConfirm={async () => {
+            await demosApi.remove(demo.id);
+            notify(`${demo.title} was deleted`);
+            navigate('/demos');
+          }}
+        >
+          <p>It has no steps; nothing else is lost.</p>
+        </ConfirmDialog>
+      ) : null}
+    </Alert>
   );
 }
