@@ -5,6 +5,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountsModule } from './accounts/accounts.module';
+import { aiModule } from './ai/ai.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
 import { auditModule } from './audit/audit.module';
 import { registerAuth } from './auth/auth.hook';
@@ -48,6 +49,7 @@ const MODULES: readonly AnyModule[] = [
   healthModule,
   accountsModule,
   workspacesModule,
+  aiModule,
   apiKeysModule,
   teamModule,
   demosModule,

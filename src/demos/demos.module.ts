@@ -10,6 +10,9 @@ import { createDemosService, type DemosService } from './demos.service';
 import { stepsRoutes } from './steps.routes';
 import { createStepImports, type StepImportsService } from './step-imports.service';
 import { createStepsService, type StepsService } from './steps.service';
+import { createStepRewrites, type StepRewritesService } from './rewrite-step';
+import { rewriteStepRoutes } from './rewrite-step.routes';
+import type { AiSettingsFor } from '../ai/ai.service';
 import { users } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 
@@ -24,6 +27,10 @@ declare module '../module' {
       /** Steps made elsewhere (recordings), written in the caller's transaction. */
       imports: StepImportsService;
       redactions: RedactionsService;
+      /** The editor's Rewrite: a suggestion from the workspace's model (rewrite-step.ts). */
+      rewrites: StepRewritesService;
+      /** The model a workspace writes with (the ai module's), for generation and Rewrite. */
+      aiSettingsFor: AiSettingsFor;
     };
   }
 }
@@ -50,7 +57,7 @@ export const demosModule = defineModule({
   },
   reads: { tables: [users, workspaces] },
   // share_url is the shares module's answer, read when a demo is (shares is built after demos).
-  needs: ['shares', 'workspaces'],
+  needs: ['shares', 'workspaces', 'ai'],
   create: (kernel, deps) => ({
     demos: createDemosService({
       ...kernel,
@@ -70,12 +77,15 @@ export const demosModule = defineModule({
       ...kernel,
       redactHtml: (html, selectors) => kernel.documents.run('redactSnapshot', [html, selectors], { field: 'selectors', what: 'The step’s snapshot' }),
     }),
+    rewrites: createStepRewrites({ database: kernel.database, settingsFor: (workspaceId) => deps.ai.settingsFor(workspaceId) }),
+    aiSettingsFor: (workspaceId) => deps.ai.settingsFor(workspaceId),
   }),
   routes(app, ctx) {
     demosRoutes(app, ctx);
     stepsRoutes(app, ctx);
     demoVersionsRoutes(app, ctx);
     redactionsRoutes(app, ctx);
+    rewriteStepRoutes(app, ctx);
   },
   jobs: registerDemosJobs,
 });

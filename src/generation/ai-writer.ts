@@ -1,17 +1,9 @@
-// The optional model-written tour: used only when AI_* is configured, and any failure falls back to the built-in writer (step-writer.ts).
-import { request } from 'undici';
+// The optional model-written tour: used when the instance (AI_*) or the workspace (Settings → AI) names a model; any failure falls back to the built-in writer (step-writer.ts).
 import { z } from 'zod';
+import { type AiSettings, AiWriterError, chatCompletion, parseJson } from './ai-chat';
 import type { CapturedPage } from './generation.types';
 import { MAX_STEPS, MIN_STEPS, type PlannedStep } from './step-planner';
 import { type StepCopy, siteName } from './step-writer';
-
-export interface AiSettings {
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  /** Per request; the call is tried twice at most. Default 20 s. */
-  timeoutMs?: number;
-}
 
 export interface AiWriterInput {
   pages: CapturedPage[];
@@ -31,18 +23,6 @@ export interface AiTour {
   copies: StepCopy[];
 }
 
-/** Why the model's text was not used; generation falls back to the built-in writer and warns with this. */
-export class AiWriterError extends Error {
-  override name = 'AiWriterError';
-  constructor(
-    message: string,
-    readonly retryable = true,
-  ) {
-    super(message);
-  }
-}
-
-const MAX_REPLY_BYTES = 1024 * 1024;
 const SYSTEM_PROMPT = [
   'You plan and write an interactive product demo: a guided click-through tour of a website.',
   'You get the site name and a numbered list of candidate steps, each an element of a captured page (the page, what part it plays,',
@@ -84,14 +64,15 @@ const RESPONSE_SCHEMA = {
   },
 };
 
+export type { AiSettings } from './ai-chat';
+export { AiWriterError } from './ai-chat';
+
 /**
- * Step text from an OpenAI-compatible chat API (`POST {AI_BASE_URL}/chat/completions`). The address is
- * the operator's own setting, so it does not go through the SSRF guard; the call still has a timeout, a
- * reply size cap, one retry, and a strict check of the reply. Any failure throws AiWriterError.
+ * Step text from an OpenAI-compatible chat API (`POST {baseUrl}/chat/completions`, ai-chat.ts): through
+ * the SSRF guard when a workspace gave the address, directly for the operator's AI_BASE_URL; with a
+ * timeout, a reply size cap, one retry, and a strict check of the reply. Any failure throws AiWriterError.
  */
 export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => Promise<AiTour> {
-  const endpoint = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-
   return async function writeWithAi(input: AiWriterInput): Promise<AiTour> {
     const count = input.candidates.length;
     const replySchema = z
@@ -112,7 +93,7 @@ export function createAiWriter(settings: AiSettings): (input: AiWriterInput) => 
       const remaining = input.deadline - Date.now();
       if (remaining < 1_000) throw last ?? new AiWriterError('no time was left for the AI writer', false);
       try {
-        const content = await complete(endpoint, settings, { model: settings.model, messages, temperature: 0.4, response_format: format }, Math.min(settings.timeoutMs ?? 20_000, remaining));
+        const { content } = await chatCompletion(settings, { messages, temperature: 0.4, response_format: format }, Math.min(settings.timeoutMs ?? 20_000, remaining));
         const parsed = replySchema.safeParse(parseJson(content));
         if (!parsed.success) throw new AiWriterError(`the reply did not match the expected shape (${parsed.error.issues[0]?.path.join('.') || 'root'}: ${parsed.error.issues[0]?.message})`);
         return toTour(input, parsed.data.steps);
@@ -139,62 +120,6 @@ function toTour(input: AiWriterInput, steps: Array<z.infer<typeof replyStep>>): 
     plan: chosen.map((c) => c.planned),
     copies: chosen.map(({ step }) => ({ title: step.title, description: step.description, tooltip: step.tooltip, label: input.drafts[step.candidate - 1]!.label })),
   };
-}
-
-async function complete(endpoint: string, settings: AiSettings, body: object, timeoutMs: number): Promise<string> {
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-  } catch (error) {
-    const name = (error as Error).name;
-    throw new AiWriterError(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${Math.round(timeoutMs / 100) / 10} s` : `the API could not be reached (${(error as Error).message})`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_REPLY_BYTES) {
-        res.body.destroy();
-        throw new AiWriterError('the reply was larger than 1 MB');
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof AiWriterError) throw error;
-    throw new AiWriterError(`no complete answer within ${Math.round(timeoutMs / 100) / 10} s`);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (res.statusCode === 401 || res.statusCode === 403) throw new AiWriterError(`the API refused the key (HTTP ${res.statusCode})`, false);
-  if (res.statusCode !== 200) throw new AiWriterError(`the API answered HTTP ${res.statusCode}`);
-  const reply = z
-    .object({
-      choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }), finish_reason: z.string().nullable().optional() })).min(1),
-    })
-    .safeParse(parseJson(text));
-  if (!reply.success) throw new AiWriterError('the API answer is not a chat completion');
-  const choice = reply.data.choices[0]!;
-  if (choice.message.refusal) throw new AiWriterError('the model refused');
-  if (choice.finish_reason === 'length') throw new AiWriterError('the reply was cut off');
-  if (!choice.message.content) throw new AiWriterError('the reply was empty');
-  return choice.message.content;
-}
-
-function parseJson(text: string): unknown {
-  // Models asked for JSON still sometimes fence it; the fence is the only leniency.
-  const unfenced = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
-  try {
-    return JSON.parse(unfenced);
-  } catch {
-    throw new AiWriterError('the reply was not JSON');
-  }
 }
 
 /** What the model sees: every candidate with its facts and the built-in draft, the rules' choice marked. */

@@ -2,6 +2,7 @@
  * The contract between demo generation (capture a web address, write step text) and the demos module
  * that stores its result. Generation knows nothing of the database; demos knows nothing of browsers.
  */
+import type { AiSettings } from './ai-chat';
 
 export type CaptureMode = 'chromium' | 'html';
 
@@ -107,4 +108,6 @@ export interface GenerationOptions {
   maxPages?: number;
   /** Hard deadline for the whole generation. */
   timeoutMs?: number;
+  /** The workspace's model (Settings → AI), instead of the instance's AI_* one; absent: the instance's. */
+  ai?: AiSettings | null;
 }

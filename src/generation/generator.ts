@@ -1,7 +1,7 @@
 // The generation pipeline (capture, plan, write, build) assembled from parts passed in, so that tests can swap the browser and the AI writer.
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { BlockedUrlError } from '../core/net/safe-fetch';
-import { type AiSettings, type AiTour, AiWriterError, type AiWriterInput } from './ai-writer';
+import { type AiSettings, type AiTour, AiWriterError, type AiWriterInput, createAiWriter } from './ai-writer';
 import { CaptureError } from './capture-error';
 import { captureHtml } from './capture-html';
 import type { CapturedElement, CapturedPage, CaptureMode, GenerationOptions, GenerationResult } from './generation.types';
@@ -82,10 +82,11 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
   };
 
   async function generate(options: GenerationOptions): Promise<GenerationResult> {
+    const aiWriter = options.ai ? createAiWriter(options.ai) : parts.aiWriter;
     const budget = options.timeoutMs ?? deps.timeoutMs ?? 60_000;
     // Capture stops early enough to leave the writers their share; the caller's deadline is the whole budget.
     const end = Date.now() + budget;
-    const deadline = end - (parts.aiWriter ? budget / 3 : Math.min(1_000, budget / 10));
+    const deadline = end - (aiWriter ? budget / 3 : Math.min(1_000, budget / 10));
     const maxPages = options.maxPages ?? deps.maxPages ?? 4;
     const start = await deps.net.check(options.url).catch((error: unknown) => {
       throw new GenerationError(describe(error));
@@ -133,12 +134,12 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
     if (plan.length === 0) throw new GenerationError(`Found no headings, buttons or forms to build steps from on ${first.url}.`);
     let copies = writeSteps(plan, pages);
     let writer: GenerationResult['writer'] = 'builtin';
-    if (parts.aiWriter) {
+    if (aiWriter) {
       try {
         // The model chooses from the same candidates as the rules (the rules' choice suggested), and
         // the rules' plan and words stay when it fails.
         const candidates = candidateSteps(pages);
-        const tour = await parts.aiWriter({ pages, candidates, drafts: writeSteps(candidates, pages), suggested: plan, deadline: end });
+        const tour = await aiWriter({ pages, candidates, drafts: writeSteps(candidates, pages), suggested: plan, deadline: end });
         plan = tour.plan;
         copies = tour.copies;
         writer = 'ai';
