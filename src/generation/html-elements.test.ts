@@ -229,25 +229,6 @@ describe('figures keep their labels', () => {
   });
 });
 
-describe('calls to action styled with utility classes', () => {
-  it('takes a padded, rounded link for a button, and a filled one in white for the main action', async () => {
-    const { planSteps } = await import('./step-planner');
-    const f = facts(`
-      <nav><a href="/">Home</a><a href="/company">Company</a><a class="text-white bg-purple-700 rounded-lg px-4 lg:px-5 py-2" href="/download">Download</a></nav>
-      <section><h1>Building digital products</h1><p>From idea to launch.</p>
-        <a class="inline-flex px-5 py-3 border rounded-lg" href="/figma">Get Figma file</a>
-        <a class="inline-flex px-5 py-3 text-white bg-indigo-600 rounded-lg" href="/github">View on GitHub</a></section>
-      <section><h2>Tools</h2><p>Many.</p></section>`);
-    expect(f.elements.filter((e) => e.kind === 'button').map((e) => [e.text, e.detail])).toEqual([
-      ['Download', 'primary'],
-      ['Get Figma file', undefined],
-      ['View on GitHub', 'primary'],
-    ]);
-    const cta = planSteps([{ url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements }]).find((s) => s.role === 'cta');
-    expect(cta?.element.text).toBe('View on GitHub');
-  });
-});
-
 describe('what a reader sees of a link', () => {
   it('reads no stylesheet, title or description of an inline SVG as the text of a button', () => {
     const { elements } = facts(`

@@ -144,11 +144,10 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       if (href) links.push({ href, text, inNav: hasAncestor(el, (a) => a.name === 'nav' || a.name === 'header') });
       // The logo leads home, a link to follow; it is neither a headline nor a call to action.
       if (isLogoLink(el, pageUrl)) return false;
-      const cls = el.attribs.class ?? '';
-      const looksLikeButton = role === 'button' || BUTTON_CLASS.test(cls) || isUtilityButton(cls);
+      const looksLikeButton = role === 'button' || BUTTON_CLASS.test(el.attribs.class ?? '');
       push(el, looksLikeButton ? 'button' : 'link', text, {
         ...(href ? { href } : {}),
-        ...(looksLikeButton && (PRIMARY_CLASS.test(cls) || isUtilityFilled(cls)) ? { detail: 'primary' } : {}),
+        ...(looksLikeButton && PRIMARY_CLASS.test(el.attribs.class ?? '') ? { detail: 'primary' } : {}),
       });
     } else if (name === 'button' || role === 'button' || (name === 'input' && /^(submit|button)$/i.test(el.attribs.type ?? ''))) {
       const primary = PRIMARY_CLASS.test(el.attribs.class ?? '') || (el.attribs.type ?? '').toLowerCase() === 'submit';
@@ -178,22 +177,6 @@ const MENU_CLASS = /(^|\s)(navbar-nav|nav-menu|main-menu|primary-menu|menu-prima
 /** A site's menu written without a <nav> (Tabler, many themes): a list with a menu class, not inside a nav. */
 function isMenuList(el: Element): boolean {
   return (el.name === 'ul' || el.name === 'div') && MENU_CLASS.test(el.attribs.class ?? '') && !hasAncestor(el, (a) => a.name === 'nav' || (a.attribs.role ?? '') === 'navigation');
-}
-
-/**
- * A link styled as a button with utility classes (Tailwind's `px-5 py-3 rounded-lg`): padded on both
- * axes and framed by rounded corners, a border or a background.
- */
-function isUtilityButton(cls: string): boolean {
-  const tokens = cls.split(/\s+/).map((t) => t.replace(/^[\w-]+:/, ''));
-  const padded = tokens.some((t) => /^(px|p)-/.test(t)) && tokens.some((t) => /^(py|p)-/.test(t));
-  return padded && tokens.some((t) => /^(rounded|border$|bg-)/.test(t));
-}
-
-/** A utility-styled button filled with a colour and set in white: the page's main action. */
-function isUtilityFilled(cls: string): boolean {
-  const tokens = cls.split(/\s+/);
-  return tokens.includes('text-white') && tokens.some((t) => /^bg-(?!white|transparent|gray|grey|slate|zinc|neutral|stone|black)[a-z]+(-\d+)?$/.test(t));
 }
 
 /** Set at a display size on its own (not a link or a button's text): a headline in a div. */
