@@ -7,7 +7,12 @@ import { z } from 'zod';
 export const CORPUS_DIR = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
 
 const Place = z.object({ page: z.string().startsWith('/'), selector: z.string().min(1) });
-const Target = Place.extend({ role: z.string().min(1), names: z.array(z.string().min(1)).min(1) });
+const Target = Place.extend({
+  role: z.string().min(1),
+  names: z.array(z.string().min(1)).min(1),
+  /** Names a step on this target must all say (every plan of a pricing table, every feature): the text rubric's "names kept". */
+  keep: z.array(z.string().min(1)).default([]),
+});
 const Avoid = Place.extend({ why: z.string().min(1) });
 const Expected = z.object({
   name: z.string(),
@@ -16,6 +21,8 @@ const Expected = z.object({
   spa: z.boolean().default(false),
   targets: z.array(Target).min(1),
   avoid: z.array(Avoid).default([]),
+  /** Words no step may say: people's names from a team grid, placeholder items left in the page, claims the site does not make. */
+  never: z.array(z.string().min(1)).default([]),
 });
 
 export type Target = z.infer<typeof Target>;
@@ -110,6 +117,26 @@ export async function serveSite(site: CorpusSite): Promise<CorpusServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The source a page of the site is served from, as `serveSite` maps addresses to files (`/x/` is
+ * x/index.html, `/x` is x.html); a single-page app's pages are its index.html and its scripts, which
+ * write the page. Empty when no file serves it.
+ */
+export async function pageSource(site: CorpusSite, path: string): Promise<string> {
+  if (site.expected.spa) {
+    const files = await readdir(site.dir, { recursive: true });
+    const scripts = await Promise.all(files.filter((f) => /\.m?js$/.test(f)).map((f) => readFile(join(site.dir, f), 'utf8')));
+    return [await readFile(join(site.dir, 'index.html'), 'utf8'), ...scripts].join('\n');
+  }
+  const root = normalize(site.dir + sep);
+  const candidates = path.endsWith('/') ? [`${path}index.html`] : [path, `${path}.html`, `${path}/index.html`];
+  for (const candidate of candidates) {
+    const file = normalize(join(root, decodeURIComponent(candidate)));
+    if (file.startsWith(root) && (await isFile(file))) return readFile(file, 'utf8');
+  }
+  return '';
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -6,9 +6,10 @@
  *   npm run eval:generation -- [--mode html|chromium|both] [--site a,b] [--verbose] [--check] [--markdown FILE]
  *
  * A step is good when its hotspot is on an expected element of its page (by selector in the snapshot in
- * HTML mode, by geometry on the page in Chromium mode) and its text names that element. --check exits 1
- * when a target of issue 13 is missed: 85% good steps, 5 good steps per site, no step without a hotspot,
- * pages grouped, Chromium under 10 s and HTML under 2 s per site.
+ * HTML mode, by geometry on the page in Chromium mode) and its text names that element. Every step's words
+ * also go through the text rubric (eval/rubric.ts), a second table. --check exits 1 when a target is
+ * missed: 85% good steps, 5 good steps per site, no step without a hotspot, pages grouped, Chromium under
+ * 10 s and HTML under 2 s per site (issue 13), and every step passing the rubric's automatic checks (issue 28).
  *
  * Bounded: one site server at a time on 127.0.0.1, one Chromium for generation and one for measuring.
  */
@@ -51,5 +52,9 @@ function printSteps(row: Row): void {
   for (const step of row.score?.steps ?? []) {
     const mark = step.verdict === 'good' ? '✓' : '✗';
     console.log(`  ${mark} ${String(step.index + 1).padStart(2)} ${step.page.padEnd(22)} ${step.title.slice(0, 50).padEnd(50)} ${step.verdict}: ${step.note}`);
+    // The words, for the rubric's checklist (read them), and what its automatic checks found.
+    const generated = row.result?.steps[step.index];
+    if (generated) console.log(`       ${generated.description}\n       tooltip: ${generated.hotspots[0]?.tooltip ?? ''}`);
+    for (const failure of row.rubric?.steps[step.index]?.failures ?? []) console.log(`       ✗ ${failure.check}: ${failure.detail}`);
   }
 }

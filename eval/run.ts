@@ -3,8 +3,9 @@ import { AddressPolicy } from '../src/core/net/address-policy';
 import { SafeFetch } from '../src/core/net/safe-fetch';
 import { type CaptureMode, createGenerator, type GenerationResult, type Generator } from '../src/generation';
 import { CHROMIUM_BASE_ARGS } from '../src/generation/chromium';
-import { type CorpusSite, pagePath, serveSite } from './corpus';
+import { type CorpusSite, pagePath, pageSource, serveSite } from './corpus';
 import { locateByGeometry, locateInSnapshot, measurePage, type PageBoxes } from './locate';
+import { pageWords, RUBRIC_CHECKLIST, RUBRIC_CHECKS, type RubricCheck, rubricSite, type SiteRubric, titleWords } from './rubric';
 import { type SiteScore, scoreSite } from './score';
 import { testDocumentPool } from '../test/helpers/documents';
 
@@ -16,6 +17,8 @@ export interface Row {
   mode: CaptureMode;
   seconds: number;
   score?: SiteScore;
+  /** The text rubric of every step (eval/rubric.ts). */
+  rubric?: SiteRubric;
   error?: string;
   result?: GenerationResult;
 }
@@ -96,7 +99,12 @@ async function evaluate(generator: Generator, site: CorpusSite, mode: CaptureMod
       }
       placements = result.steps.map((step) => locateByGeometry(step, boxes.get(pagePath(step.pageUrl))!));
     }
-    return { site, mode, seconds, score: scoreSite(result, site.expected, placements), result };
+    const score = scoreSite(result, site.expected, placements);
+    const pages = new Map<string, ReturnType<typeof pageWords>>();
+    const sources = new Map<string, string>();
+    for (const path of new Set([...result.pages, ...result.steps.map((step) => step.pageUrl)].map(pagePath))) sources.set(path, await pageSource(site, path));
+    for (const [path, source] of sources) pages.set(path, pageWords(source));
+    return { site, mode, seconds, score, rubric: rubricSite(result, site.expected, score, pages, titleWords([...sources.values()])), result };
   } finally {
     await server.close();
   }
@@ -130,6 +138,33 @@ export function render(all: Row[]): string {
       `| **all** | ${mode} | ${steps} | ${good} | ${pct(good, steps)} | ${scored.reduce((a, s) => a + s.missingHotspots, 0)} | ${scored.reduce((a, s) => a + s.avoided, 0)} | ${scored.every((s) => s.grouped) ? 'yes' : 'no'} | ${key[0]}/${key[1]} | max ${slowest.toFixed(1)} |`,
     );
   }
+  return `${lines.join('\n')}\n\n${renderRubric(all)}`;
+}
+
+const CHECKS = Object.keys(RUBRIC_CHECKS) as RubricCheck[];
+
+/**
+ * The text rubric per site and mode: steps passing every automatic check, the steps failing each, and the
+ * checklist a reviewer ticks by reading the steps (--verbose prints them).
+ */
+export function renderRubric(all: Row[]): string {
+  const lines = [
+    `| site | mode | steps | clean | clean % | ${CHECKS.join(' | ')} | checklist (by reading) |`,
+    `|---|---|--:|--:|--:|${CHECKS.map(() => '--:').join('|')}|---|`,
+  ];
+  const checklist = RUBRIC_CHECKLIST.map((item) => `☐ ${item}`).join(' ');
+  for (const row of all) {
+    if (!row.rubric) continue;
+    const r = row.rubric;
+    const n = r.steps.length;
+    lines.push(`| ${row.site.id} | ${row.mode} | ${n} | ${r.clean} | ${pct(r.clean, n)} | ${CHECKS.map((c) => r.failing[c]).join(' | ')} | ${checklist} |`);
+  }
+  for (const mode of [...new Set(all.map((r) => r.mode))]) {
+    const scored = all.filter((r) => r.mode === mode && r.rubric).map((r) => r.rubric!);
+    const steps = scored.reduce((sum, r) => sum + r.steps.length, 0);
+    const clean = scored.reduce((sum, r) => sum + r.clean, 0);
+    lines.push(`| **all** | ${mode} | ${steps} | ${clean} | ${pct(clean, steps)} | ${CHECKS.map((c) => scored.reduce((sum, r) => sum + r.failing[c], 0)).join(' | ')} | |`);
+  }
   return lines.join('\n');
 }
 
@@ -149,6 +184,9 @@ export function check(all: Row[]): string[] {
         if (row.score.good < TARGETS.goodPerSite) misses.push(`${where}: ${row.score.good} good steps (target ${TARGETS.goodPerSite})`);
         if (row.score.missingHotspots > 0) misses.push(`${where}: ${row.score.missingHotspots} steps without a hotspot`);
         if (!row.score.grouped) misses.push(`${where}: a page's steps are not together`);
+        for (const step of row.rubric?.steps ?? []) {
+          for (const failure of step.failures) misses.push(`${where}: step ${step.index + 1} fails the text rubric (${failure.check}): ${failure.detail}`);
+        }
       }
       if (row.seconds > TARGETS.seconds[mode]) misses.push(`${where}: ${row.seconds.toFixed(1)} s (target ${TARGETS.seconds[mode]} s)`);
     }

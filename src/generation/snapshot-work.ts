@@ -4,6 +4,7 @@ import { appendChild, replaceElement, textContent } from 'domutils';
 import { findFirst, forEachElement } from './dom-walk';
 import { fontSources, inlineFonts } from './font-inliner';
 import { type ElementLayout, extractFacts, type PageFacts } from './html-elements';
+import { readSections } from './section-text';
 import { parseHtml } from './html-parse';
 import { absolutizeCss, cssForStyleElement, sanitizeDocument } from './sanitize';
 
@@ -96,7 +97,7 @@ export function finishSnapshot(html: string, pageUrl: string, inputs: SnapshotIn
   }
   inlineFonts(doc, new Map(inputs.fonts));
   showRevealedOnScroll(doc);
-  const facts = extractFacts(doc, pageUrl, known ? layout : undefined);
+  const facts = readSections(doc, extractFacts(doc, pageUrl, known ? layout : undefined), known ? layout : undefined);
   return { ...facts, html: render(doc, { encodeEntities: 'utf8' }) };
 }
 

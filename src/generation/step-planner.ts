@@ -2,7 +2,7 @@
 import type { CapturedElement, CapturedPage } from './generation.types';
 import { pageKey } from './link-picker';
 
-export type StepRole = 'hero' | 'cta' | 'nav' | 'kpis' | 'chart' | 'table' | 'features' | 'form' | 'pricing' | 'page' | 'section';
+export type StepRole = 'hero' | 'cta' | 'nav' | 'kpis' | 'chart' | 'table' | 'features' | 'team' | 'faq' | 'form' | 'pricing' | 'page' | 'section';
 
 /** One step of the tour before it has words: which page, which element, and what part it plays. */
 export interface PlannedStep {
@@ -10,10 +10,12 @@ export interface PlannedStep {
   page: CapturedPage;
   pageIndex: number;
   element: CapturedElement;
+  /** A page step's people or questions (a team grid, a FAQ), which the step describes with the page's headline. */
+  group?: CapturedElement;
 }
 
 /** The order a visitor meets a product: what it is, what to do, where things are, what it does, how to join, what it costs. */
-const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'page', 'kpis', 'chart', 'table', 'features', 'form', 'pricing', 'section'];
+const ORDER: StepRole[] = ['hero', 'cta', 'nav', 'page', 'kpis', 'chart', 'table', 'features', 'team', 'faq', 'form', 'pricing', 'section'];
 export const MIN_STEPS = 4;
 export const MAX_STEPS = 10;
 const CTA_WORDS = /start|try|get started|sign ?up|free|demo|book|request|join|create|buy|subscribe|download/i;
@@ -86,6 +88,7 @@ function isApp(first: CapturedPage | undefined): boolean {
 interface Candidate {
   role: StepRole;
   element: CapturedElement;
+  group?: CapturedElement;
 }
 
 /** The steps one page offers by itself, each on an element that can carry a hotspot. */
@@ -116,20 +119,30 @@ function candidatesOf(page: CapturedPage, index: number, app: boolean): Candidat
   const features = els.find((e) => e.detail === 'features');
   const form = els.find((e) => e.kind === 'form' && (e.items?.length ?? 0) >= 2);
   const pricing = els.find((e) => e.kind === 'pricing' && (e.items?.length ?? 0) >= 2);
+  // A team (people with their roles) and a list of questions are read as what they are, not as features.
+  const team = els.find((e) => e.detail === 'team' && (e.items?.length ?? 0) >= 2);
+  const faq = els.find((e) => e.detail === 'faq' && (e.items?.length ?? 0) >= 2);
   if (index === 0) {
     add('features', features);
+    add('team', team);
+    add('faq', faq);
     add('form', form);
     add('pricing', pricing);
     return found;
   }
   // A further page is introduced by its own headline, which the step reads with the page's cards (the
-  // services of a services page); pricing and forms are what a visitor comes to the page for.
+  // services of a services page); pricing and forms are what a visitor comes to the page for, and a
+  // team page or a FAQ page is its people or its questions.
   add('pricing', pricing);
   add('form', form);
   if (found.length === 0) {
     const headline = els[h1Index];
-    if (headline) add('page', features ? { ...headline, items: features.items } : headline);
+    const group = team ?? faq;
+    if (headline) add('page', !group && features ? { ...headline, items: features.items } : headline);
+    else if (team) add('team', team);
+    else if (faq) add('faq', faq);
     else add('features', features);
+    if (group && found[0]?.role === 'page') found[0].group = group;
   }
   if (found.length === 0) add('page', els.find((e) => e.kind === 'heading' && e.detail !== 'lead'));
   return found;
