@@ -193,7 +193,7 @@ export function createStepView(o: ViewOptions) {
    * becomes a sheet under the picture, which gives it its height back.
    */
   function layout(centre: boolean) {
-    moreCue();
+    fitText();
     wrap.style.removeProperty('--ds-sheet');
     zoom(centre);
     snapshots.fit(stage.clientWidth);
@@ -202,6 +202,17 @@ export function createStepView(o: ViewOptions) {
     wrap.style.setProperty('--ds-sheet', `${tip.sheet()}px`);
     zoom(centre);
     snapshots.fit(stage.clientWidth);
+  }
+
+  /**
+   * The text takes what it needs up to its cap (player.css); one that goes past it by two lines at most
+   * is shown whole instead: a cue over the last line would hide about as much as it saves.
+   */
+  function fitText() {
+    stepText.style.maxHeight = '';
+    const over = stepText.scrollHeight - stepText.clientHeight;
+    if (over > 1 && over <= 2 * (Number.parseFloat(getComputedStyle(stepText).lineHeight) || 20)) stepText.style.maxHeight = 'none';
+    moreCue();
   }
 
   /** The text scrolls and some of it is below: the fade and the chip show; keyboards can scroll it. */
