@@ -229,6 +229,25 @@ describe('figures keep their labels', () => {
   });
 });
 
+describe('calls to action styled with utility classes', () => {
+  it('takes a padded, rounded link for a button, and a filled one in white for the main action', async () => {
+    const { planSteps } = await import('./step-planner');
+    const f = facts(`
+      <nav><a href="/">Home</a><a href="/company">Company</a><a class="text-white bg-purple-700 rounded-lg px-4 lg:px-5 py-2" href="/download">Download</a></nav>
+      <section><h1>Building digital products</h1><p>From idea to launch.</p>
+        <a class="inline-flex px-5 py-3 border rounded-lg" href="/figma">Get Figma file</a>
+        <a class="inline-flex px-5 py-3 text-white bg-indigo-600 rounded-lg" href="/github">View on GitHub</a></section>
+      <section><h2>Tools</h2><p>Many.</p></section>`);
+    expect(f.elements.filter((e) => e.kind === 'button').map((e) => [e.text, e.detail])).toEqual([
+      ['Download', 'primary'],
+      ['Get Figma file', undefined],
+      ['View on GitHub', 'primary'],
+    ]);
+    const cta = planSteps([{ url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements }]).find((s) => s.role === 'cta');
+    expect(cta?.element.text).toBe('View on GitHub');
+  });
+});
+
 describe('what a reader sees of a link', () => {
   it('reads no stylesheet, title or description of an inline SVG as the text of a button', () => {
     const { elements } = facts(`
@@ -239,7 +258,7 @@ describe('what a reader sees of a link', () => {
 });
 
 describe('the layout of an application without a browser', () => {
-  it('takes a page header beside a content area for no features grid, and a chart’s canvas for a chart, so a dashboard tours as one', async () => {
+  it('takes a page header beside a content area or a row of panels for no features grid, and a chart’s canvas or a script’s chart holder for a chart, so a dashboard tours as one', async () => {
     const { planSteps } = await import('./step-planner');
     const f = facts(`
       <aside class="sidebar"><nav><a href="/">Dashboard</a><a href="/charts">Charts</a><a href="/tables">Tables</a></nav></aside>
@@ -248,10 +267,16 @@ describe('the layout of an application without a browser', () => {
         <div class="app-content">
           <div class="row"><div class="col"><div class="small-box"><h3>150</h3><p>New Orders</p></div></div><div class="col"><div class="small-box"><h3>53%</h3><p>Bounce Rate</p></div></div></div>
           <div class="card"><div class="card-header"><h3 class="card-title">Earnings Overview</h3></div><div class="card-body"><div class="chart-area"><canvas id="myAreaChart"></canvas></div></div></div>
+          <div class="row">
+            <div class="col-md-6"><div class="card"><h3 class="card-title">Direct Chat</h3><form><input name="m" placeholder="Type Message"><button>Send</button></form></div></div>
+            <div class="col-md-6"><div class="card"><h3 class="card-title">Latest Members</h3><ul><li><img src="/a.png" alt="">Alexander</li><li><img src="/b.png" alt="">Sarah</li></ul></div></div>
+          </div>
+          <div class="card"><h3 class="card-title">Sales Value</h3><div id="revenue-chart"></div></div>
         </div>
       </main>`);
     expect(f.elements.filter((e) => e.detail === 'features')).toEqual([]);
-    expect(f.elements.find((e) => e.detail === 'chart')?.text).toBe('Earnings Overview');
+    // Panels with a form or a list of people are a dashboard's widgets, not features.
+    expect(f.elements.filter((e) => e.detail === 'chart').map((e) => e.text)).toEqual(['Earnings Overview', 'Sales Value']);
     const roles = planSteps([{ url: 'https://site.example/', title: f.title, description: '', width: 1280, height: 800, elements: f.elements }]).map((s) => s.role);
     expect(roles).toEqual(['hero', 'nav', 'kpis', 'chart']);
   });

@@ -93,7 +93,7 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       const title = (caption ? readable(caption) : '') || cardTitle(el) || headingBefore(el) || 'Table';
       push(el, 'other', title, { items: columnsOf(el), detail: 'table', ...focusOf(findFirst(el, 'thead') ?? findFirst(el, 'tr')) });
       return false;
-    } else if (name === 'canvas' && isChart(el, layout?.get(el)?.box)) {
+    } else if ((name === 'canvas' && isChart(el, layout?.get(el)?.box)) || isChartHolder(el, vis.measured)) {
       push(el, 'other', cardTitle(el) ?? headingBefore(el) ?? 'Chart', { detail: 'chart' });
       return false;
     } else if (plans) {
@@ -144,10 +144,11 @@ export function extractFacts(doc: Document, pageUrl: string, layout?: Map<Elemen
       if (href) links.push({ href, text, inNav: hasAncestor(el, (a) => a.name === 'nav' || a.name === 'header') });
       // The logo leads home, a link to follow; it is neither a headline nor a call to action.
       if (isLogoLink(el, pageUrl)) return false;
-      const looksLikeButton = role === 'button' || BUTTON_CLASS.test(el.attribs.class ?? '');
+      const cls = el.attribs.class ?? '';
+      const looksLikeButton = role === 'button' || BUTTON_CLASS.test(cls) || isUtilityButton(cls);
       push(el, looksLikeButton ? 'button' : 'link', text, {
         ...(href ? { href } : {}),
-        ...(looksLikeButton && PRIMARY_CLASS.test(el.attribs.class ?? '') ? { detail: 'primary' } : {}),
+        ...(looksLikeButton && (PRIMARY_CLASS.test(cls) || isUtilityFilled(cls)) ? { detail: 'primary' } : {}),
       });
     } else if (name === 'button' || role === 'button' || (name === 'input' && /^(submit|button)$/i.test(el.attribs.type ?? ''))) {
       const primary = PRIMARY_CLASS.test(el.attribs.class ?? '') || (el.attribs.type ?? '').toLowerCase() === 'submit';
@@ -177,6 +178,22 @@ const MENU_CLASS = /(^|\s)(navbar-nav|nav-menu|main-menu|primary-menu|menu-prima
 /** A site's menu written without a <nav> (Tabler, many themes): a list with a menu class, not inside a nav. */
 function isMenuList(el: Element): boolean {
   return (el.name === 'ul' || el.name === 'div') && MENU_CLASS.test(el.attribs.class ?? '') && !hasAncestor(el, (a) => a.name === 'nav' || (a.attribs.role ?? '') === 'navigation');
+}
+
+/**
+ * A link styled as a button with utility classes (Tailwind's `px-5 py-3 rounded-lg`): padded on both
+ * axes and framed by rounded corners, a border or a background.
+ */
+function isUtilityButton(cls: string): boolean {
+  const tokens = cls.split(/\s+/).map((t) => t.replace(/^[\w-]+:/, ''));
+  const padded = tokens.some((t) => /^(px|p)-/.test(t)) && tokens.some((t) => /^(py|p)-/.test(t));
+  return padded && tokens.some((t) => /^(rounded|border$|bg-)/.test(t));
+}
+
+/** A utility-styled button filled with a colour and set in white: the page's main action. */
+function isUtilityFilled(cls: string): boolean {
+  const tokens = cls.split(/\s+/);
+  return tokens.includes('text-white') && tokens.some((t) => /^bg-(?!white|transparent|gray|grey|slate|zinc|neutral|stone|black)[a-z]+(-\d+)?$/.test(t));
 }
 
 /** Set at a display size on its own (not a link or a button's text): a headline in a div. */
@@ -483,6 +500,18 @@ function isChart(canvas: Element, box: PixelBox | undefined): boolean {
   return named(canvas) || hasAncestor(canvas, named);
 }
 
+const CHART_NAME = /(^|[\s_-])(chart|graph|plot|sparkline)s?([\s_-]|$)/i;
+
+/**
+ * A chart a script draws into an element of its own (ApexCharts, ECharts, Highcharts): a `div` named as a
+ * chart, empty in the markup (HTML mode), or holding the drawing a browser made of it (Chromium mode).
+ */
+function isChartHolder(el: Element, measured: boolean): boolean {
+  if (el.name !== 'div' || !CHART_NAME.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`)) return false;
+  if (findFirst(el, 'canvas')) return false;
+  return measured ? findFirst(el, 'svg') !== null : el.children.every((c) => !isTag(c) && !readable(el));
+}
+
 /** The title of the card (dashboard panel) holding an element: its header's heading or `.card-title`. */
 function cardTitle(el: Element): string | undefined {
   const card = ancestor(el, (a) => /(^|[\s_-])(card|panel|box|widget)(\s|$)/i.test(a.attribs.class ?? ''));
@@ -504,7 +533,7 @@ function findCardGroups(
     if (el.name === 'footer' || (el.attribs.role ?? '') === 'contentinfo') return false;
     if (!vis.visible(el)) return vis.measured;
     const cards = el.children.filter((c): c is Element => isTag(c) && vis.visible(c));
-    if (cards.length < 2 || !alike(cards)) return true;
+    if (cards.length < 2 || !alike(cards) || !cards.every(isFeatureCard)) return true;
     const titles = cards.map((card) => {
       const heading = findHeading(card, /^h[3-5]$/);
       return heading ? readable(heading) : null;
@@ -538,6 +567,18 @@ function alike(cards: Element[]): boolean {
   const classes = cards.map((c) => new Set((c.attribs.class ?? '').split(/\s+/).filter(Boolean)));
   if (classes.every((set) => set.size === 0)) return true;
   return [...classes[0]!].some((name) => classes.every((set) => set.has(name)));
+}
+
+/** A feature's card says one thing: a title and a few lines, no form, table, chart or page of text (a dashboard's panels). */
+function isFeatureCard(card: Element): boolean {
+  return readable(card).length <= 600 && findFirstMatching(card, (el) => ['form', 'table', 'canvas', 'iframe', 'ul', 'ol'].includes(el.name) && !isShortList(el)) === null;
+}
+
+/** A list of a few short lines (a card's bullet points), not a list of members or messages. */
+function isShortList(el: Element): boolean {
+  if (el.name !== 'ul' && el.name !== 'ol') return false;
+  const items = el.children.filter((c): c is Element => isTag(c) && c.name === 'li');
+  return items.length <= 6 && items.every((li) => findFirst(li, 'img') === null && readable(li).length <= 120);
 }
 
 const DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d+ min(ute)?s? read\b/i;
