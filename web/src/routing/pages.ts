@@ -12,6 +12,7 @@ export const ConsentPage = lazyPage(() => import('../pages/oauth/consent-page'),
 export const AppLayout = lazyPage(() => import('../layout/app-layout'), (m) => m.AppLayout);
 export const DemosPage = lazyPage(() => import('../pages/demos/demos-page'), (m) => m.DemosPage);
 export const DemoEditorPage = lazyPage(() => import('../pages/demos/demo-editor-page'), (m) => m.DemoEditorPage);
+export const RecorderPage = lazyPage(() => import('../pages/recorder/recorder-page'), (m) => m.RecorderPage);
 export const DemoAnalyticsPage = lazyPage(() => import('../pages/analytics/demo-analytics-page'), (m) => m.DemoAnalyticsPage);
 export const AnalyticsPage = lazyPage(() => import('../pages/analytics/analytics-page'), (m) => m.AnalyticsPage);
 export const TeamPage = lazyPage(() => import('../pages/team/team-page'), (m) => m.TeamPage);
@@ -22,5 +23,6 @@ export const ApiKeysPage = lazyPage(() => import('../pages/settings/api-keys-pag
 export const OAuthAppsPage = lazyPage(() => import('../pages/settings/oauth-apps-page'), (m) => m.OAuthAppsPage);
 export const WebhooksPage = lazyPage(() => import('../pages/webhooks/webhooks-page'), (m) => m.WebhooksPage);
 export const WebhookDetailPage = lazyPage(() => import('../pages/webhooks/webhook-detail-page'), (m) => m.WebhookDetailPage);
+export const AiSettingsPage = lazyPage(() => import('../pages/settings/ai-settings-page'), (m) => m.AiSettingsPage);
 export const AuditLogPage = lazyPage(() => import('../pages/settings/audit-log-page'), (m) => m.AuditLogPage);
 export const NotFoundPage = lazyPage(() => import('../pages/not-found-page'), (m) => m.NotFoundPage);
