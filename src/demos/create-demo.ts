@@ -4,7 +4,6 @@ import { invalid } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
-import type { CaptureMode } from '../generation/generation.types';
 import { type ConfigurationPatch, storedConfiguration } from './demo-configuration.schemas';
 import type { DemoWriteDeps } from './demo-writes';
 import * as repo from './demos.repo';
@@ -15,8 +14,6 @@ export interface NewDemo {
   sourceUrl?: string;
   type: string;
   generateWithAi: boolean;
-  /** How to capture `sourceUrl` when generating; absent: automatic. */
-  captureMode?: CaptureMode;
   configuration?: ConfigurationPatch;
 }
 
@@ -79,7 +76,7 @@ export async function createDemo(deps: DemoWriteDeps & GenerationStartDeps, auth
       updatedAt: now,
       ...(input.generateWithAi ? generatingState(now) : {}),
     });
-    if (input.generateWithAi) await enqueueGeneration(deps, tx, created.id, { demoId: created.id, replaceTitle, captureMode: input.captureMode });
+    if (input.generateWithAi) await enqueueGeneration(deps, tx, created.id, { demoId: created.id, replaceTitle });
     return created;
   });
   return demo.id;

@@ -22,6 +22,11 @@ export function SettingsLayout() {
         <NavLink to="/settings/workspace" className="tab">
           Workspace
         </NavLink>
+        {allowed('ai.manage') ? (
+          <NavLink to="/settings/ai" className="tab">
+            AI
+          </NavLink>
+        ) : null}
         <NavLink to="/settings/api/keys" className="tab">
           API keys
         </NavLink>
