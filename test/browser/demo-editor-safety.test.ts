@@ -72,7 +72,8 @@ describe.skipIf(!browser)('the demo editor: no destructive surprises, and room t
       (d) => d.steps[1]!.edited_at !== null,
     );
 
-    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Regenerate' }).click();
     const dialog = page.getByRole('dialog', { name: 'Generate this demo again?' });
     await dialog.getByText('The steps nobody edited are replaced.').waitFor();
     const keep = dialog.getByLabel('Keep the step you made or edited');

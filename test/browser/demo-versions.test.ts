@@ -65,7 +65,8 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
     expect(now.steps[0].title).toBe('Start on the pricing page');
 
     // The history: two publishes, the newest live, with who published them.
-    await page.getByRole('button', { name: 'Versions' }).click();
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Versions' }).click();
     const dialog = page.getByRole('dialog', { name: 'Versions' });
     await dialog.getByText('Version 2').waitFor();
     const items = dialog.getByRole('listitem');
@@ -85,7 +86,8 @@ describe.skipIf(!browser)('publishing a demo’s changes and its versions in the
     await page.screenshot({ path: `${SHOTS}/demo-versions-restored.png` });
 
     // Discarding the restored draft goes back to the live version 2.
-    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Discard changes' }).click();
     await page.getByRole('dialog', { name: 'Discard the unpublished changes?' }).getByRole('button', { name: 'Discard changes' }).click();
     await page.getByText('Unpublished changes', { exact: true }).waitFor({ state: 'detached' });
     await expect.poll(() => page.getByLabel('Step title').inputValue()).toBe('Start on the pricing page');

@@ -23,6 +23,7 @@ import { isTextTarget, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
 import { type DemoChange, useDemoChange } from './use-demo-change';
 import { useHistory } from './use-history';
+import '../../styles/editor.css';
 
 const POLL_MS = 1000;
 
@@ -81,7 +82,7 @@ function usePanels() {
 function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> }) {
   const readOnly = !useCan()('demos.write');
   const notify = useToast();
-  const { busy, act: change, saveState } = useDemoChange(reload);
+  const { busy, act: change, settled, saveState } = useDemoChange(reload);
   const [stepId, setStepId] = useState<string | null>(demo.steps[0]?.id ?? null);
   const [hotspotId, setHotspotId] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
@@ -130,6 +131,11 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     return change(work, done);
   };
   const history = useHistory((work) => act(work));
+  /** Publish goes after the saves on their way (a field left by clicking Publish starts one): false if one failed. */
+  const afterSaves = async () => {
+    await history.settled();
+    return settled();
+  };
 
   const steps = demo.steps.filter((s) => s.id !== hidden);
   const shown = { ...demo, steps };
@@ -236,8 +242,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
       <EditorHeader
         demo={demo}
         readOnly={readOnly}
-        busy={busy}
         act={act}
+        afterSaves={afterSaves}
         saveState={saveState}
         onPreview={() => setPreviewing(true)}
         onDelete={() => setDeleting(true)}

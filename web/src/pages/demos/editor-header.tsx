@@ -13,13 +13,15 @@ import { ShareButton } from '../shares/share-button';
 import { DemoStatusBadge } from './demo-status';
 import type { DemoChange, SaveState } from './use-demo-change';
 import { VersionsDialog } from './versions-dialog';
+import { EditorMenu, type MenuAction } from './editor-menu';
+import { useUnsavedMark, useUnsavedText } from './use-draft-backup';
 
 /** The editor's header: the title (edited in place), the status, and what can be done to the whole demo. */
 export function EditorHeader({
   demo,
   readOnly,
-  busy,
   act,
+  afterSaves,
   saveState,
   onPreview,
   onDelete,
@@ -27,9 +29,10 @@ export function EditorHeader({
 }: {
   demo: DemoDetail;
   readOnly: boolean;
-  busy: boolean;
   saveState: SaveState;
   act: DemoChange;
+  /** Resolves once the saves on their way are done: true when they all worked. */
+  afterSaves(): Promise<boolean>;
   onPreview(): void;
   onDelete(): void;
   reload(): Promise<void>;
@@ -39,10 +42,35 @@ export function EditorHeader({
   const [showVersions, setShowVersions] = useState(false);
   const [discarding, setDiscarding] = useState(false);
   const [regenerating, setRegenerating] = useState(false);
+  const [publishing, setPublishing] = useState(false);
+  const notify = useToast();
   const changed = demo.status === 'published' && demo.has_unpublished_changes;
 
   useEffect(() => setTitle(demo.title), [demo.title]);
+  useUnsavedMark(`${demo.id}:title`, title !== demo.title);
   const setStatus = (status: Exclude<DemoStatus, 'generating'>, done: string) => act(() => demosApi.update(demo.id, { status }), done);
+  // Clicking Publish right after typing leaves the field, which starts a save: the click is not lost to
+  // it, the publish waits for the saves on their way and then goes, with what they saved.
+  const publish = async (work: () => Promise<unknown>, done: string) => {
+    if (publishing) return;
+    setPublishing(true);
+    try {
+      if (await afterSaves()) await act(work, done);
+      else notify('Not published: a change could not be saved. Check it, then publish again.', 'danger');
+    } finally {
+      setPublishing(false);
+    }
+  };
+  const more: MenuAction[] = readOnly
+    ? [{ label: 'Versions', onSelect: () => setShowVersions(true) }]
+    : [
+        { label: 'Versions', onSelect: () => setShowVersions(true) },
+        ...(changed ? [{ label: 'Discard changes', onSelect: () => setDiscarding(true) }] : []),
+        ...(demo.status === 'published' ? [{ label: 'Unpublish', onSelect: () => void setStatus('draft', 'Demo unpublished') }] : []),
+        ...(demo.source_url && demo.status !== 'published' ? [{ label: 'Regenerate', onSelect: () => setRegenerating(true) }] : []),
+        ...(demo.status === 'draft' || demo.status === 'published' ? [{ label: 'Archive', onSelect: () => void setStatus('archived', 'Demo archived') }] : []),
+        ...(allowed('demos.delete') ? [{ label: 'Delete', danger: true, onSelect: onDelete }] : []),
+      ];
 
   return (
     <header className="editor-header">
@@ -50,34 +78,38 @@ export function EditorHeader({
         <Link to="/demos" className="back-link">
           ← Demos
         </Link>
-        {/* A text area so that a long title wraps between words instead of being cut; Enter still saves. */}
-        <textarea
-          ref={fitHeight}
-          className="title-input"
-          aria-label="Demo title"
-          title={demo.title}
-          rows={1}
-          value={title}
-          readOnly={readOnly}
-          maxLength={LIMITS.demoTitle}
-          onChange={(e) => setTitle(e.target.value.replace(/\n/g, ' '))}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter') return;
-            e.preventDefault();
-            e.currentTarget.blur();
-          }}
-          onBlur={() => {
-            if (title.trim() && title !== demo.title) void act(() => demosApi.update(demo.id, { title: title.trim() }));
-            else setTitle(demo.title);
-          }}
-        />
-        <DemoStatusBadge status={demo.status} />
-        {readOnly ? null : <SaveIndicator state={saveState} />}
-        {changed ? (
-          <span title={`Viewers see version ${demo.published_version} until you publish the changes.`}>
-            <Badge tone="warning">Unpublished changes</Badge>
-          </span>
-        ) : null}
+        <div className="editor-title-block">
+          {/* A text area so that a long title wraps between words instead of being cut; Enter still saves. */}
+          <textarea
+            ref={fitHeight}
+            className="title-input"
+            aria-label="Demo title"
+            title={demo.title}
+            rows={1}
+            value={title}
+            readOnly={readOnly}
+            maxLength={LIMITS.demoTitle}
+            onChange={(e) => setTitle(e.target.value.replace(/\n/g, ' '))}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              e.currentTarget.blur();
+            }}
+            onBlur={() => {
+              if (title.trim() && title !== demo.title) void act(() => demosApi.update(demo.id, { title: title.trim() }));
+              else setTitle(demo.title);
+            }}
+          />
+          <div className="editor-meta">
+            <DemoStatusBadge status={demo.status} />
+            {readOnly ? null : <SaveIndicator state={saveState} />}
+            {changed ? (
+              <span title={`Viewers see version ${demo.published_version} until you publish the changes.`}>
+                <Badge tone="warning">Unpublished changes</Badge>
+              </span>
+            ) : null}
+          </div>
+        </div>
       </div>
       <div className="editor-actions">
         <Button onClick={onPreview} disabled={demo.steps.length === 0}>
@@ -91,34 +123,25 @@ export function EditorHeader({
         {readOnly ? null : (
           <>
             {allowed('shares.write') ? <ShareButton demo={demo} /> : null}
+            {demo.status === 'archived' ? <Button onClick={() => setStatus('draft', 'Demo restored as a draft')}>Restore</Button> : null}
             {demo.status === 'draft' ? (
-              <Button variant="primary" loading={busy} onClick={() => setStatus('published', 'Demo published')} disabled={demo.steps.length === 0}>
+              <Button
+                variant="primary"
+                loading={publishing}
+                onClick={() => publish(() => demosApi.update(demo.id, { status: 'published' }), 'Demo published')}
+                disabled={demo.steps.length === 0}
+              >
                 Publish
               </Button>
             ) : null}
             {changed ? (
-              <>
-                <Button variant="primary" loading={busy} onClick={() => act(() => demosApi.publish(demo.id), 'Changes published')}>
-                  Publish changes
-                </Button>
-                <Button onClick={() => setDiscarding(true)}>Discard changes</Button>
-              </>
-            ) : null}
-            {demo.status === 'published' ? <Button onClick={() => setStatus('draft', 'Demo unpublished')}>Unpublish</Button> : null}
-            {demo.status === 'draft' || demo.status === 'published' ? <Button onClick={() => setStatus('archived', 'Demo archived')}>Archive</Button> : null}
-            {demo.status === 'archived' ? <Button onClick={() => setStatus('draft', 'Demo restored as a draft')}>Restore</Button> : null}
-            {demo.source_url && demo.status !== 'published' ? (
-              <Button onClick={() => setRegenerating(true)}>Regenerate</Button>
-            ) : null}
-            <Button onClick={() => setShowVersions(true)}>Versions</Button>
-            {allowed('demos.delete') ? (
-              <Button variant="ghost" className="btn-danger-text" onClick={onDelete}>
-                Delete
+              <Button variant="primary" loading={publishing} onClick={() => publish(() => demosApi.publish(demo.id), 'Changes published')}>
+                Publish changes
               </Button>
             ) : null}
           </>
         )}
-        {readOnly ? <Button onClick={() => setShowVersions(true)}>Versions</Button> : null}
+        <EditorMenu actions={more} />
       </div>
       {showVersions ? <VersionsDialog demo={demo} readOnly={readOnly} onRestored={reload} onClose={() => setShowVersions(false)} /> : null}
       {regenerating ? <RegenerateDialog demo={demo} act={act} onClose={() => setRegenerating(false)} /> : null}
@@ -177,9 +200,11 @@ function fitHeight(el: HTMLTextAreaElement | null) {
   }
 }
 
-/** The quiet word for saves ("Saving…", "All changes saved"), read out politely by screen readers. */
-function SaveIndicator({ state }: { state: SaveState }) {
-  const text = { idle: '', saving: 'Saving…', saved: 'All changes saved', failed: 'Not saved' }[state];
+/** The quiet word for saves ("Unsaved changes…", "Saving…", "All changes saved"), read out politely by screen readers. */
+function SaveIndicator({ state: saved }: { state: SaveState }) {
+  // Text typed and not yet handed to a save comes first: it is what would be lost.
+  const state = useUnsavedText() ? 'unsaved' : saved;
+  const text = { idle: '', unsaved: 'Unsaved changes…', saving: 'Saving…', saved: 'All changes saved', failed: 'Not saved' }[state];
   return (
     <span className={`save-indicator save-indicator-${state}`} role="status" data-testid="save-indicator">
       {text}

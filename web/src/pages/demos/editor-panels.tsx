@@ -2,66 +2,10 @@ import { useResource } from '../../lib/use-resource';
 import { DEFAULT_BRAND_COLOR, workspaceApi } from '../../api/workspace.api';
 import { LIMITS } from '../../api/limits';
 import { useEffect, useState } from 'react';
+import { useSavedText } from './use-draft-backup';
 import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
-
-/**
- * A text input that saves when it loses focus (or on Enter), and only if the text changed. What is typed
- * and not saved yet is kept in sessionStorage under `draftKey`, so a reload brings it back (with a notice).
- */
-function useSavedText(value: string, save: (text: string) => void, draftKey: string) {
-  const key = `demoshare:draft:${draftKey}`;
-  const [text, setText] = useState(() => readDraft(key) ?? value);
-  const [restored, setRestored] = useState(() => {
-    const draft = readDraft(key);
-    return draft !== null && draft !== value;
-  });
-  useEffect(() => {
-    // The saved value caught up with the draft (or replaced it): the draft has done its job.
-    const draft = readDraft(key);
-    if (draft === null || draft === value) {
-      writeDraft(key, null);
-      setText(value);
-    }
-  }, [key, value]);
-  return {
-    restored,
-    discard: () => {
-      writeDraft(key, null);
-      setText(value);
-      setRestored(false);
-    },
-    field: {
-      value: text,
-      onChange: (e: { target: { value: string } }) => {
-        setText(e.target.value);
-        writeDraft(key, e.target.value === value ? null : e.target.value);
-      },
-      onBlur: () => {
-        setRestored(false);
-        if (text !== value) save(text);
-      },
-    },
-  };
-}
-
-function readDraft(key: string): string | null {
-  try {
-    return sessionStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeDraft(key: string, text: string | null) {
-  try {
-    if (text === null) sessionStorage.removeItem(key);
-    else sessionStorage.setItem(key, text);
-  } catch {
-    // Storage may be full or disabled: the text is then only kept on the page.
-  }
-}
 
 /** Says that text typed before a reload was brought back, with a way to drop it. */
 function RestoredNotice({ fields }: { fields: ReturnType<typeof useSavedText>[] }) {

@@ -72,5 +72,8 @@ export function useHistory(run: (work: () => Promise<unknown>) => Promise<boolea
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  return { perform, undo, redo, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
+  /** Resolves once the calls already queued have run (what Publish waits for). */
+  const settled = () => queue.current;
+
+  return { perform, undo, redo, settled, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
 }

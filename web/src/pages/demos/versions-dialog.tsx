@@ -11,6 +11,7 @@ import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
+import { type CompareWith, VersionDiff } from './version-diff';
 
 const SHOWN = 100;
 
@@ -18,8 +19,10 @@ const publisher = (v: DemoVersion) =>
   v.published_by ? v.published_by.name || v.published_by.email || 'a former member' : 'before version history began';
 
 /**
- * Every publish of the demo, newest first, with who and when; "Restore" copies a version into the draft
- * (after asking: the draft's own edits are replaced), which viewers see only once it is published.
+ * Every publish of the demo, newest first, with who and when; "Compare" shows what the draft (or the live
+ * version) changed since one; "Restore" copies a version into the draft (after asking: the draft's own
+ * edits are replaced), which viewers see only once it is published. The live version has no Restore:
+ * going back to it is "Discard changes".
  */
 export function VersionsDialog({
   demo,
@@ -35,6 +38,39 @@ export function VersionsDialog({
   const notify = useToast();
   const versions = useResource(() => demosApi.versions(demo.id, { page: 1, per_page: SHOWN }));
   const [restoring, setRestoring] = useState<DemoVersion | null>(null);
+  const [comparing, setComparing] = useState<DemoVersion | null>(null);
+  const [against, setAgainst] = useState<CompareWith>('draft');
+  const live = demo.published_version;
+
+  if (comparing) {
+    return (
+      <Dialog
+        title={`What changed since version ${comparing.number}`}
+        size="lg"
+        onClose={onClose}
+        footer={
+          <>
+            <Button onClick={() => setComparing(null)}>Back to the versions</Button>
+            <Button onClick={onClose} data-autofocus>
+              Close
+            </Button>
+          </>
+        }
+      >
+        {live !== null && live !== comparing.number ? (
+          <fieldset className="segmented" aria-label="Compare with">
+            <Button size="sm" variant={against === 'draft' ? 'primary' : 'secondary'} aria-pressed={against === 'draft'} onClick={() => setAgainst('draft')}>
+              Current draft
+            </Button>
+            <Button size="sm" variant={against === 'live' ? 'primary' : 'secondary'} aria-pressed={against === 'live'} onClick={() => setAgainst('live')}>
+              Live version {live}
+            </Button>
+          </fieldset>
+        ) : null}
+        <VersionDiff key={`${comparing.number}:${against}`} demo={demo} version={comparing.number} against={live === comparing.number ? 'draft' : against} />
+      </Dialog>
+    );
+  }
 
   if (restoring) {
     return (
@@ -95,11 +131,23 @@ export function VersionsDialog({
                   {v.title}
                 </div>
               </div>
-              {readOnly ? null : (
-                <Button size="sm" onClick={() => setRestoring(v)} aria-label={`Restore version ${v.number}`}>
-                  Restore
+              <div className="version-actions">
+                <Button
+                  size="sm"
+                  onClick={() => {
+                    setAgainst('draft');
+                    setComparing(v);
+                  }}
+                  aria-label={`Compare version ${v.number}`}
+                >
+                  Compare
                 </Button>
-              )}
+                {readOnly || v.number === live ? null : (
+                  <Button size="sm" onClick={() => setRestoring(v)} aria-label={`Restore version ${v.number}`}>
+                    Restore
+                  </Button>
+                )}
+              </div>
             </li>
           ))}
         </ol>
