@@ -6,6 +6,7 @@ import { useSavedText } from './use-draft-backup';
 import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
+import { StepRewrite } from './step-rewrite';
 
 /** Says that text typed before a reload was brought back, with a way to drop it. */
 function RestoredNotice({ fields }: { fields: ReturnType<typeof useSavedText>[] }) {
@@ -54,6 +55,7 @@ export function StepPanel({
         </label>
         <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description.field} />
       </div>
+      <StepRewrite demoId={demoId} step={step} readOnly={readOnly} onApply={onSave} />
       {step.page_url ? (
         <p className="cell-sub">
           Captured from <a href={step.page_url}>{step.page_url}</a>
