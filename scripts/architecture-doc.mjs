@@ -61,7 +61,10 @@ function walks() {
   for (const target of HOT_WALKS) {
     const w = walk(target.request);
     const limit = `at most ${target.files} files${target.domains ? ` and ${target.domains} domains` : ''}`;
-    out.push(`${code(target.request)}: **${w.files.length} files, ${w.domains.length} domain(s)** (${w.domains.join(' → ')}; the aim: ${limit}).`);
+    const tablesOnly = w.tableDomains.length > 0 ? `; only the table declarations of ${w.tableDomains.join(', ')}` : '';
+    out.push(
+      `${code(target.request)}: **${w.files.length} files, ${w.domains.length} domain(s)** (${w.domains.join(' → ')}; code run in ${w.codeDomains.join(' → ')}${tablesOnly}; the aim: ${limit}).`,
+    );
     out.push(`${w.files.map(code).join(' → ')}.`);
     if (w.stops.length > 0) out.push(`The checker's trail stops at: ${w.stops.map((s) => code(s.replace(/\|/g, '\\|'))).join('; ')}.`);
     out.push('');

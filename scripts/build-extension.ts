@@ -1,18 +1,23 @@
 /**
- * npm run build:extension — builds the recorder extension into dist/extension (load it unpacked from there)
- * and packs it as dist/demoshare-recorder-<version>.zip for Chromium-based browsers (Chrome, Edge, Brave)
- * and enterprise policy installs.
+ * npm run build:extension (part of `npm ci`, through `prepare`) — builds the recorder extension into
+ * dist/extension, which the instance packs and serves with its own address (src/recorder-extension), and
+ * writes the package for the Chrome Web Store and other stores, dist/recorder/demoshare-recorder-<version>-store.zip
+ * (no "key" in its manifest: a store gives the id; no instance address: the user types theirs).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { build, type LibraryFormats } from 'vite';
+import { zipFiles } from '../src/recorder-extension/zip';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'extension');
 export const EXTENSION_DIR = join(ROOT, 'dist/extension');
+export const PACKAGE_DIR = join(ROOT, 'dist/recorder');
+
+/** The sizes the stores and the browsers ask for (toolbar 16/32, extensions page 48, store and install 128). */
+export const ICON_SIZES = [16, 32, 48, 128] as const;
 
 /** Each script the manifest names is bundled on its own: a content script cannot be an ES module. */
 const BUNDLES: { name: string; entry: string; format: LibraryFormats }[] = [
@@ -28,16 +33,18 @@ const STATIC: [string, string][] = [
   ['src/callback/oauth-callback.html', 'oauth-callback.html'],
 ];
 
-function filesUnder(dir: string): string[] {
+/** Every file under `dir`, as [path inside it with forward slashes, bytes]. */
+export function filesUnder(dir: string, base = dir): { path: string; data: Buffer }[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    if (statSync(path).isDirectory()) return filesUnder(path, base);
+    return [{ path: relative(base, path).split(sep).join('/'), data: readFileSync(path) }];
   });
 }
 
-export async function buildExtension(): Promise<{ dir: string; zip: string }> {
-  rmSync(EXTENSION_DIR, { recursive: true, force: true });
-  mkdirSync(join(EXTENSION_DIR, 'icons'), { recursive: true });
+export async function buildExtension(out = EXTENSION_DIR, packageDir = PACKAGE_DIR): Promise<{ dir: string; storeZip: string }> {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'icons'), { recursive: true });
   for (const bundle of BUNDLES) {
     await build({
       configFile: false,
@@ -45,7 +52,7 @@ export async function buildExtension(): Promise<{ dir: string; zip: string }> {
       root: SOURCE,
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
-        outDir: EXTENSION_DIR,
+        outDir: out,
         emptyOutDir: false,
         target: 'chrome120',
         minify: false,
@@ -57,19 +64,26 @@ export async function buildExtension(): Promise<{ dir: string; zip: string }> {
   }
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const manifest = JSON.parse(readFileSync(join(SOURCE, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-  writeFileSync(join(EXTENSION_DIR, 'manifest.json'), `${JSON.stringify({ ...manifest, version }, null, 2)}\n`);
-  for (const [from, to] of STATIC) copyFileSync(join(SOURCE, from), join(EXTENSION_DIR, to));
+  writeFileSync(join(out, 'manifest.json'), `${JSON.stringify({ ...manifest, version }, null, 2)}\n`);
+  for (const [from, to] of STATIC) copyFileSync(join(SOURCE, from), join(out, to));
   const svg = readFileSync(join(SOURCE, 'icon.svg'));
-  for (const size of [16, 48, 128]) {
-    await sharp(svg, { density: 300 }).resize(size, size).png().toFile(join(EXTENSION_DIR, `icons/icon-${size}.png`));
+  for (const size of ICON_SIZES) {
+    await sharp(svg, { density: 300 }).resize(size, size).png().toFile(join(out, `icons/icon-${size}.png`));
   }
-  const files = Object.fromEntries(filesUnder(EXTENSION_DIR).map((path) => [relative(EXTENSION_DIR, path), readFileSync(path)]));
-  const zip = join(ROOT, `dist/demoshare-recorder-${version}.zip`);
-  writeFileSync(zip, zipSync(files, { level: 9 }));
-  return { dir: EXTENSION_DIR, zip };
+
+  // The store package: the same files, without the "key" that pins the id of builds installed from a zip.
+  const storeManifest: Record<string, unknown> = { ...manifest, version };
+  delete storeManifest.key;
+  const files = filesUnder(out).map((file) =>
+    file.path === 'manifest.json' ? { path: file.path, data: Buffer.from(`${JSON.stringify(storeManifest, null, 2)}\n`) } : file,
+  );
+  mkdirSync(packageDir, { recursive: true });
+  const storeZip = join(packageDir, `demoshare-recorder-${version}-store.zip`);
+  writeFileSync(storeZip, zipFiles(files));
+  return { dir: out, storeZip };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const { dir, zip } = await buildExtension();
-  console.log(`Built the recorder extension in ${relative(ROOT, dir)} and ${relative(ROOT, zip)}`);
+  const { dir, storeZip } = await buildExtension();
+  console.log(`Built the recorder extension in ${relative(ROOT, dir)} and its store package ${relative(ROOT, storeZip)}`);
 }

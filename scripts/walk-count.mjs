@@ -207,6 +207,12 @@ export function walk(request) {
     files: counted,
     stops: [...stops],
     domains: [...new Set(files.map(partOf))],
+    // A domain whose code the request runs (a service, a repository, a port's implementation), as against one
+    // whose table declaration a query names (a foreign key, or a read the module declares in `reads`).
+    codeDomains: [...new Set(files.filter((f) => !f.endsWith('.tables.ts')).map(partOf))],
+    tableDomains: [...new Set(files.filter((f) => f.endsWith('.tables.ts')).map(partOf))].filter(
+      (d) => !files.some((f) => !f.endsWith('.tables.ts') && partOf(f) === d),
+    ),
     infrastructure: [...infrastructure].map(rel).sort(),
   };
 }
@@ -220,6 +226,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const request of requests) {
     const w = walk(request);
     console.log(`${request}: ${w.files.length} files, ${w.domains.length} domains (${w.domains.join(' → ')}); route at ${w.route}`);
+    console.log(`  code run in ${w.codeDomains.length} domain(s): ${w.codeDomains.join(' → ')}; only table declarations of: ${w.tableDomains.join(', ') || '—'}`);
     for (const f of w.files) console.log(`  ${f}`);
     for (const s of w.stops) console.log(`  a trail stops at a name with no body behind it: ${s}`);
     console.log(`  not counted (infrastructure, root files): ${w.infrastructure.join(', ') || '—'}`);

@@ -29,6 +29,7 @@ import { notificationsModule } from './notifications/notifications.module';
 import { oauthModule } from './oauth/oauth.module';
 import { openapiTransform, openapiTransformObject, securitySchemes } from './openapi';
 import { recordingsModule } from './recordings/recordings.module';
+import { recorderExtensionModule } from './recorder-extension/recorder-extension.module';
 import { ACCESS_TOKEN_PREFIX } from './oauth/token-issuing';
 import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
@@ -63,6 +64,7 @@ const MODULES: readonly AnyModule[] = [
   viewerPrivacyModule,
   auditModule,
   mcpModule,
+  recorderExtensionModule,
   webModule,
 ];
 

@@ -28,10 +28,10 @@ describe('sign-up open (the default)', () => {
 
   it('says so, and lets anyone sign up', async () => {
     const { t } = app;
-    expect(await policyOf(t)).toEqual({ mode: 'open', allowed_domains: [], first_account: true });
+    expect(await policyOf(t)).toEqual({ mode: 'open', allowed_domains: [], first_account: true, email_delivery: false });
     expect((await signUp(t, uniqueEmail('anyone'))).statusCode).toBe(201);
     expect((await signUp(t, 'someone@elsewhere.test')).statusCode).toBe(201);
-    expect(await policyOf(t)).toEqual({ mode: 'open', allowed_domains: [], first_account: false });
+    expect(await policyOf(t)).toEqual({ mode: 'open', allowed_domains: [], first_account: false, email_delivery: false });
   });
 });
 
@@ -40,10 +40,10 @@ describe('sign-up by invitation', () => {
 
   it('lets the first account of an empty server in, then only invitations', async () => {
     const { t } = app;
-    expect(await policyOf(t)).toEqual({ mode: 'invite', allowed_domains: [], first_account: true });
+    expect(await policyOf(t)).toEqual({ mode: 'invite', allowed_domains: [], first_account: true, email_delivery: false });
     const first = await signUp(t, uniqueEmail('operator'));
     expect(first.statusCode).toBe(201);
-    expect(await policyOf(t)).toMatchObject({ first_account: false });
+    expect(await policyOf(t)).toMatchObject({ first_account: false, email_delivery: false });
 
     const refused = await signUp(t, uniqueEmail('stranger'), { name: 'Stranger' });
     expect(refused.statusCode).toBe(403);
@@ -96,7 +96,7 @@ describe('sign-up limited to e-mail domains', () => {
 
   it('lets in the listed domains exactly, and anyone invited', async () => {
     const { t } = app;
-    expect(await policyOf(t)).toEqual({ mode: 'domains', allowed_domains: ['example.com', 'corp.example'], first_account: true });
+    expect(await policyOf(t)).toEqual({ mode: 'domains', allowed_domains: ['example.com', 'corp.example'], first_account: true, email_delivery: false });
     // The first account of an empty server, at any address.
     const first = await signUp(t, 'operator@elsewhere.test');
     expect(first.statusCode).toBe(201);

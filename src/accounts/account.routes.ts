@@ -25,6 +25,9 @@ import { signInFailures } from './sign-in-failures';
 const tags = ['Account (web app)'];
 const RESET_SENT =
   'If an account uses this address, a link to reset its password is on its way. It works once, for a limited time.';
+/** Without SMTP_URL no e-mail leaves the server: the links are only in its log, and the answers say so. */
+const NO_MAIL = 'This server cannot send e-mail (SMTP is not set up)';
+const RESET_LOGGED = `${NO_MAIL}: if an account uses this address, its reset link was written to the server's log. Ask the person who runs this server for it.`;
 
 /**
  * A signed-in user's own account, and the public pages behind the links e-mailed to them.
@@ -60,7 +63,7 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       await ctx.rateLimits.consume('account-mail', mailBudget, `addr:${normaliseEmail(request.body.email)}`);
       await security.requestPasswordReset(request.body.email);
       reply.code(202);
-      return ok(request, { message: RESET_SENT });
+      return ok(request, { message: ctx.mailer.delivers ? RESET_SENT : RESET_LOGGED });
     },
   );
 
@@ -150,7 +153,11 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       await ctx.rateLimits.consume('account-mail', mailBudget, `user:${auth.userId}`);
       await security.resendVerification(auth.userId);
       reply.code(202);
-      return ok(request, { message: 'A new verification link is on its way to your address.' });
+      return ok(request, {
+        message: ctx.mailer.delivers
+          ? 'A new verification link is on its way to your address.'
+          : `${NO_MAIL}: the new verification link was written to the server's log. Ask the person who runs this server for it.`,
+      });
     },
   );
 
@@ -202,7 +209,9 @@ export function accountRoutes(app: ZodApp, ctx: ModuleContext<Services['accounts
       );
       reply.code(202);
       return ok(request, {
-        message: `Follow the link sent to ${normaliseEmail(request.body.email)} to finish the change. Until then your address stays ${user.email}.`,
+        message: ctx.mailer.delivers
+          ? `Follow the link sent to ${normaliseEmail(request.body.email)} to finish the change. Until then your address stays ${user.email}.`
+          : `${NO_MAIL}: the link that confirms ${normaliseEmail(request.body.email)} was written to the server's log; ask the person who runs this server for it. Until then your address stays ${user.email}.`,
       });
     },
   );

@@ -55,6 +55,7 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
       csrf_token: csrfToken,
       workspaces: p.memberships.map((m) => toWorkspace(m.workspace, m.member)),
       permissions: permissionsOf(p.member.role, 'session', SCOPES),
+      email_delivery: ctx.mailer.delivers,
     });
   }
 
@@ -106,11 +107,11 @@ export function accountsRoutes(app: ZodApp, ctx: ModuleContext<Services['account
         description:
           'The operator\'s SIGNUP setting, for the sign-in and sign-up pages: open to anyone, by invitation only, or ' +
           'open to listed e-mail domains; and whether the server has no account yet (its first sign-up is open in ' +
-          'every mode). Needs no sign-in; changes nothing.',
+          'every mode); and whether it can send e-mail at all. Needs no sign-in; changes nothing.',
         response: { 200: dataEnvelope(signupPolicySchema), 429: errorEnvelope },
       },
     },
-    async (request) => ok(request, toSignupPolicy(await accounts.signupPolicy())),
+    async (request) => ok(request, { ...toSignupPolicy(await accounts.signupPolicy()), email_delivery: ctx.mailer.delivers }),
   );
 
   // POST /v1/auth/login — sign in with e-mail and password

@@ -96,6 +96,12 @@ export const workspaceSchema = z
     examples: [{ id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'admin', created_at: '2026-11-20T09:12:00.000Z' }],
   });
 
+const emailDelivery = z.boolean().meta({
+  description:
+    'Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and ' +
+    'notification e-mails only reach the server\'s log, so a client must not tell anyone to look in their inbox.',
+});
+
 export const sessionSchema = z
   .object({
     user: userSchema,
@@ -110,6 +116,7 @@ export const sessionSchema = z
         'still checks every request. Changes with the role and with a workspace switch.',
       example: ['demos.read', 'demos.write', 'analytics.read'],
     }),
+    email_delivery: emailDelivery,
   })
   .meta({
     id: 'Session',
@@ -129,6 +136,7 @@ export const sessionSchema = z
           { id: 'ws_01jd3k6y0z3a6b9c2d5e8f1g4h', name: 'Analytical Engines', role: 'editor', created_at: '2026-11-20T09:12:00.000Z' },
         ],
         permissions: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'account.read', 'workspace.read'],
+        email_delivery: true,
       },
     ],
   });
@@ -184,12 +192,13 @@ export const signupPolicySchema = z
     first_account: z.boolean().meta({
       description: 'True while the server has no account: the first sign-up is accepted in every mode, so its operator can make it from the browser.',
     }),
+    email_delivery: emailDelivery,
   })
   .meta({
     id: 'SignupPolicy',
     examples: [
-      { mode: 'open', allowed_domains: [], first_account: false },
-      { mode: 'domains', allowed_domains: ['example.com', 'corp.example'], first_account: false },
+      { mode: 'open', allowed_domains: [], first_account: false, email_delivery: true },
+      { mode: 'domains', allowed_domains: ['example.com', 'corp.example'], first_account: false, email_delivery: false },
     ],
   });
 

@@ -4,6 +4,7 @@ import { invalid } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
+import type { CaptureMode } from '../generation/generation.types';
 import { type ConfigurationPatch, storedConfiguration } from './demo-configuration.schemas';
 import type { DemoWriteDeps } from './demo-writes';
 import * as repo from './demos.repo';
@@ -14,6 +15,8 @@ export interface NewDemo {
   sourceUrl?: string;
   type: string;
   generateWithAi: boolean;
+  /** How to capture `sourceUrl` when generating; absent: automatic. */
+  captureMode?: CaptureMode;
   configuration?: ConfigurationPatch;
 }
 
@@ -76,7 +79,7 @@ export async function createDemo(deps: DemoWriteDeps & GenerationStartDeps, auth
       updatedAt: now,
       ...(input.generateWithAi ? generatingState(now) : {}),
     });
-    if (input.generateWithAi) await enqueueGeneration(deps, tx, created.id, { demoId: created.id, replaceTitle });
+    if (input.generateWithAi) await enqueueGeneration(deps, tx, created.id, { demoId: created.id, replaceTitle, captureMode: input.captureMode });
     return created;
   });
   return demo.id;

@@ -140,7 +140,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     const timeoutMs = ctx.config.GENERATION_TIMEOUT;
     // The generator keeps within timeoutMs by itself; the grace lets it return what it has before this
     // backstop gives up on it.
-    result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs }), timeoutMs + DEADLINE_GRACE_MS);
+    result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs, captureMode: job.captureMode }), timeoutMs + DEADLINE_GRACE_MS);
     failure = checkResult(result);
   } catch (error) {
     failure = rawMessage(error);
@@ -379,7 +379,7 @@ export async function takeOverLapsedGenerations(ctx: Kernel): Promise<number> {
         await recordFailure(ctx, tx, demo, explain(ctx, demo, `Generation did not finish: the worker running it stopped ${MAX_TAKEOVERS + 1} times`));
         return { oldJobId: demo.generationJobId };
       }
-      const job: GenerateJob = { demoId: demo.id, replaceTitle: old?.data.replaceTitle ?? false, takeovers };
+      const job: GenerateJob = { demoId: demo.id, replaceTitle: old?.data.replaceTitle ?? false, captureMode: old?.data.captureMode, takeovers };
       const jobId = await ctx.queue.send(GENERATE_QUEUE, job, {}, tx);
       await repo.updateDemo(tx, demo.id, {
         generationStatus: 'queued',

@@ -31,6 +31,15 @@ export const createDemoBody = z
     source_url: httpUrl.optional().meta({ description: 'Page to capture. Required with generate_with_ai.' }),
     type: z.literal('interactive').default('interactive'),
     generate_with_ai: z.boolean().default(false),
+    capture_mode: z
+      .enum(['auto', 'chromium', 'html'])
+      .default('auto')
+      .meta({
+        description:
+          'How generate_with_ai captures source_url. `auto` (default): in a browser (screenshots, measured hotspots) when the ' +
+          'server has one (CHROMIUM_PATH), else as HTML. `chromium`: in the browser; the generation fails when the server has ' +
+          'none. `html`: the page’s HTML without a browser (faster, no screenshots). The mode used is `generation.capture_mode`.',
+      }),
     configuration: configurationPatch.optional(),
   })
   .strict()
@@ -46,6 +55,7 @@ export const toCreateDemoInput = (body: z.infer<typeof createDemoBody>) => ({
   sourceUrl: body.source_url,
   type: body.type,
   generateWithAi: body.generate_with_ai,
+  captureMode: body.capture_mode === 'auto' ? undefined : body.capture_mode,
   configuration: body.configuration,
 });
 

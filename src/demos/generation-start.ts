@@ -6,6 +6,7 @@ import type { Executor } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import * as repo from './demos.repo';
 import type { WarningLog } from '../core/log';
+import type { CaptureMode } from '../generation/generation.types';
 
 /** The queue the generation jobs run on (demos.jobs.ts works it). */
 export const GENERATE_QUEUE = 'demos.generate';
@@ -14,6 +15,8 @@ export interface GenerateJob {
   demoId: string;
   /** The title was made up from the address: replace it with the page's own. */
   replaceTitle: boolean;
+  /** The capture the creator chose (POST /v1/demos `capture_mode`); absent: automatic. */
+  captureMode?: CaptureMode;
   /** How many times a worker died running this generation (its lease lapsed) before this job was sent. */
   takeovers?: number;
 }

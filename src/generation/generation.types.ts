@@ -108,6 +108,11 @@ export interface GenerationOptions {
   maxPages?: number;
   /** Hard deadline for the whole generation. */
   timeoutMs?: number;
+  /**
+   * `html`: capture without the browser. `chromium`: with the browser, failing when this server has none.
+   * Absent: the browser when there is one, else HTML.
+   */
+  captureMode?: CaptureMode;
   /** The workspace's model (Settings → AI), instead of the instance's AI_* one; absent: the instance's. */
   ai?: AiSettings | null;
 }

@@ -92,7 +92,12 @@ export function assembleGenerator(deps: GeneratorDeps, parts: GeneratorParts): G
       throw new GenerationError(describe(error));
     });
     const warnings: string[] = [];
-    let capturer = parts.browser ?? html;
+    if (options.captureMode === 'chromium' && !parts.browser) {
+      throw new GenerationError(
+        'This server has no browser to capture pages with: choose the HTML capture, or ask whoever runs Demoshare to install Chromium (CHROMIUM_PATH).',
+      );
+    }
+    let capturer = options.captureMode === 'html' ? html : (parts.browser ?? html);
     let session: CaptureSession;
     try {
       session = await capturer.open(deadline);

@@ -12,7 +12,10 @@ import { createDemoReader } from '../demos/demos.reader';
 import { countLinkViews } from '../shares/link-view-counter';
 import { findDemoWorkspace, insertSeedShare, insertViewerSessions, listDemoShareIds, type SeedSession } from './seed-views.repo';
 import type { IngestEvent } from './view-progress';
+import { createLocalBus } from '../core/bus';
+import { Changes } from '../core/changes';
 import { createIngestion, type IngestItem } from './ingestion';
+import { ViewerCache } from './viewer-cache';
 
 export interface SeedViewsOptions {
   demoId: string;
@@ -81,6 +84,8 @@ export async function seedViews(database: Pick<Database, 'db' | 'kind'>, options
     database,
     clock: { now: () => at },
     log: { warn: (o, m) => process.stderr.write(`${m}: ${JSON.stringify(o)}\n`) },
+    // Seeding bypasses the link's gates (`ingest`, not `record`): the cache is never read.
+    cache: new ViewerCache(new Changes(createLocalBus())),
     countLinkViews,
   });
 

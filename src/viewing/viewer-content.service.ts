@@ -1,11 +1,9 @@
-// What a viewer gets once past the link's gates: the published demo's payload, its assets, its events recorded, the link preview.
+// What a viewer gets once past the link's gates: the published demo's payload, its assets, the link preview.
 import { tags } from '../core/changes';
 import { z } from 'zod';
 import { sha256Hex } from '../core/crypto';
-import { AppError, invalid } from '../core/errors';
+import { AppError } from '../core/errors';
 import type { DemoReader } from '../demos/demos.reader';
-import type { IngestEvent } from './view-progress';
-import type { Ingestion } from './ingestion';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
@@ -17,8 +15,6 @@ export interface ViewerContentDeps {
   gates: ResolveDeps;
   cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'published' | 'asset'>;
-  /** Stores one request's events. */
-  ingestion: Pick<Ingestion, 'ingest'>;
   /**
    * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
    * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be
@@ -28,13 +24,12 @@ export interface ViewerContentDeps {
 }
 
 /**
- * What a viewer gets once past the gates: the demo, its assets, and the intake of their events (the
- * step-number rule, then the ingestion).
+ * What a viewer gets once past the gates: the demo and its assets, and what the link's preview shows. Their
+ * events go to the ingestion (ingestion.ts `record`).
  *
  * @example
- * const content = createViewerContent({ gates: { ...kernel, cache, demos: demos.reader }, cache,
- *   demos: demos.reader, ingestion, assetOrigin: '' });
- * const { accepted, duplicates } = await content.recordEvents(token, sessionToken, visitor, events);
+ * const content = createViewerContent({ gates: { ...kernel, cache }, cache, demos: demos.reader, assetOrigin: '' });
+ * const json = (await content.demo(token, sessionToken, visitor)).json;
  */
 export function createViewerContent(deps: ViewerContentDeps) {
   const { cache, gates } = deps;
@@ -75,23 +70,6 @@ export function createViewerContent(deps: ViewerContentDeps) {
   }
 
   /**
-   * POST /v1/viewer/:token/events: a batch of one viewer's events, past the gates and bound to their
-   * session (a view is one session). Every step number must be one of the demo's steps.
-   */
-  async function recordEvents(token: string, sessionToken: string | undefined, visitor: Visitor, events: IngestEvent[]) {
-    const { link, session } = await requireReady(gates, token, sessionToken, visitor);
-    if (!session) throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
-    const { stepCount } = link;
-    const problems = events.flatMap((e, i) =>
-      e.stepNumber !== undefined && e.stepNumber > stepCount
-        ? [{ field: `events.${i}.step_number`, message: `must be between 1 and ${stepCount}` }]
-        : [],
-    );
-    if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
-    return deps.ingestion.ingest({ session, shareId: link.share.id, stepCount, version: link.version, events });
-  }
-
-  /**
    * What a link preview (Open Graph, Twitter card) may show: only for a link anyone may open, with no
    * password and no identification, so that unfurling never shows more of a protected demo than its
    * locked page does. The image is the first screenshot step's.
@@ -114,7 +92,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** How the link's workspace presents itself: on every page of the link, its gates included. */
   const brand = (link: LinkState) => brandOf(link.workspace, base);
 
-  return { demo, asset, recordEvents, preview, brand };
+  return { demo, asset, preview, brand };
 }
 
 export interface LinkPreview {

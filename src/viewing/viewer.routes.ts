@@ -73,7 +73,7 @@ export function visitorOf(request: FastifyRequest): Visitor {
 
 /** The viewer JSON API: public, rate-limited per address, and gated link by link. */
 export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
-  const { viewer } = ctx.services;
+  const { viewer, ingestion } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;
 
@@ -260,7 +260,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     },
     async (request, reply) => {
       const { token } = request.params;
-      const result = await viewer.recordEvents(
+      const result = await ingestion.record(
         token,
         sessionToken(request, token),
         visitorOf(request),

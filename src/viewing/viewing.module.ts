@@ -24,7 +24,7 @@ declare module '../module' {
       cache: ViewerCache;
       /** The views list and a view's journey, for the workspace. */
       views: ViewsService;
-      /** Viewer events into views, step rows, roll-ups, link counters and outbox events. */
+      /** Viewer events (their intake: `record`) into views, step rows, roll-ups, link counters and outbox events. */
       ingestion: Ingestion;
       /** Shares' port on a link's viewer sessions and access log. */
       linkViewers: LinkViewers;
@@ -55,7 +55,7 @@ export const viewingModule = defineModule({
   create(kernel, deps) {
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
-    const ingestion = createIngestion({ ...kernel, countLinkViews: deps.shares.linkViewCounter });
+    const ingestion = createIngestion({ ...kernel, cache, countLinkViews: deps.shares.linkViewCounter });
     const gateDeps: ViewerGatesDeps = {
       ...kernel,
       cache,
@@ -69,7 +69,6 @@ export const viewingModule = defineModule({
       gates: gateDeps,
       cache,
       demos: deps.demos.reader,
-      ingestion,
       assetOrigin: config.API_URL ?? '',
     });
     return {

@@ -1,9 +1,10 @@
 /// <reference types="chrome" />
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildExtension } from '../../scripts/build-extension';
+import { buildExtension, EXTENSION_DIR } from '../../scripts/build-extension';
 import { CHROMIUM_BASE_ARGS } from '../../src/generation/chromium';
 import { CHROMIUM } from './browser';
 
@@ -25,11 +26,49 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-let built: Promise<{ dir: string; zip: string }> | undefined;
+let built: Promise<{ dir: string }> | undefined;
 
-/** Builds the extension once per test process (npm run build:extension does the same). */
-export function builtExtension() {
-  built ??= buildExtension();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SOURCES = [join(ROOT, 'extension'), join(ROOT, 'scripts/build-extension.ts')];
+const LOCK = join(ROOT, 'dist/.extension-build-lock');
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+function isFresh(): boolean {
+  try {
+    return statSync(join(EXTENSION_DIR, 'popup.js')).mtimeMs >= Math.max(...SOURCES.map(newestMtime));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds dist/extension (as npm run build:extension does) when it is missing or older than its sources,
+ * once per test process; a directory lock keeps parallel test files from building into it at once.
+ */
+export function builtExtension(): Promise<{ dir: string }> {
+  built ??= (async () => {
+    mkdirSync(join(ROOT, 'dist'), { recursive: true });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        mkdirSync(LOCK);
+        break;
+      } catch {
+        if (attempt > 600) rmdirSync(LOCK); // a stale lock from a killed run; a build takes seconds
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    try {
+      if (!isFresh()) await buildExtension();
+      return { dir: EXTENSION_DIR };
+    } finally {
+      rmdirSync(LOCK);
+    }
+  })();
   return built;
 }
 
@@ -37,9 +76,9 @@ export function builtExtension() {
  * Headless Chromium with the built recorder extension loaded: extensions need a persistent profile, and
  * Playwright's default --disable-extensions must go.
  */
-export async function launchWithExtension(viewport = { width: 1280, height: 800 }): Promise<ExtensionBrowser> {
+export async function launchWithExtension(viewport = { width: 1280, height: 800 }, extensionDir?: string): Promise<ExtensionBrowser> {
   if (!CHROMIUM.path) throw new Error(`the recorder extension needs Chromium: ${CHROMIUM.reason}`);
-  const { dir } = await builtExtension();
+  const dir = extensionDir ?? (await builtExtension()).dir;
   const profile = mkdtempSync(join(tmpdir(), 'demoshare-extension-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM.path,

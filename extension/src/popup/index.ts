@@ -121,5 +121,18 @@ $('open-editor').addEventListener('click', () => {
 });
 $('new-recording').addEventListener('click', () => void act($('new-recording'), () => ask({ type: 'discard' })));
 
+/**
+ * A build downloaded from a Demoshare instance carries that instance's address (instance.json, added when
+ * the instance packs it): the address field starts with it, so connecting is one click. Store builds have none.
+ */
+async function suggestInstance(): Promise<void> {
+  const input = $<HTMLInputElement>('instance');
+  const found = await fetch(chrome.runtime.getURL('instance.json'))
+    .then((res) => (res.ok ? (res.json() as Promise<{ instanceUrl?: unknown }>) : null))
+    .catch(() => null);
+  if (!input.value && typeof found?.instanceUrl === 'string') input.value = found.instanceUrl;
+}
+
 chrome.storage.onChanged.addListener(() => void refresh());
+void suggestInstance();
 void refresh();

@@ -423,6 +423,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspace/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI settings
+         * @description Web application (session sign-in) only; roles: admin. The workspace’s OpenAI-compatible model, if it saved one, and the instance’s (AI_* variables) that applies otherwise. The key is never returned: `key_set` and `key_last4` say which one is stored.
+         */
+        get: operations["aiSettings"];
+        /**
+         * Save AI settings
+         * @description Web application (session sign-in) only; roles: admin. Generation and the editor’s Rewrite use this model from now on, instead of the instance’s; when it fails, generation falls back to the built-in writer. The key is stored encrypted. The address is checked as every user-given address is (400 for a private or loopback one unless the operator allows it, for a host that does not resolve, for a scheme other than http or https). Nothing calls the model here: try it with `POST /v1/workspace/ai/test`. Recorded in the audit log (`workspace.changed`, without the key).
+         */
+        put: operations["saveAiSettings"];
+        post?: never;
+        /**
+         * Remove AI settings
+         * @description Web application (session sign-in) only; roles: admin. The key is deleted; generation and Rewrite go back to the instance’s model, or to the built-in writer where there is none. 204 also when nothing was saved. Recorded in the audit log (`workspace.changed`).
+         */
+        delete: operations["removeAiSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/ai/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the AI connection
+         * @description Web application (session sign-in) only; roles: admin. Sends the model a one-word prompt (through the same SSRF guard as generation, with a 20 s limit) and says whether a chat completion came back, from which model and how fast. A model that fails is an answer (`ok: false` and the reason in words, such as a key the API refused, with its own message), not an error status. Saves nothing. 409 when there is nothing to test: no body, and no model set up for the workspace or the instance.
+         */
+        post: operations["testAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -803,6 +851,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/versions/{version}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare a version with the draft or the live version
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Step by step, what the current draft (`against=draft`, the default) or the version viewers are served (`against=live`) changed from the given version: steps added, removed, reordered, their title, description, image and hotspot changes, and the demo title. Steps are matched by id. 404 for a version the demo does not have; 409 for `against=live` when the demo is not published.
+         */
+        get: operations["compareVersionWithDraftOrLiveVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/versions/{version}/restore": {
         parameters: {
             query?: never;
@@ -837,6 +905,26 @@ export interface paths {
          * @description Scope `demos:write`; roles: admin, editor. Changes what is stored, not only what is shown. `regions` (fractions of the step image, at most 50) are pixelated and blurred (`style` `blur`) or filled (`solid`) in a new image. Elements of the HTML snapshot matched by `selectors` (at most 50, each at most 500 characters), with everything inside them, get their text replaced by bullets of the same length, lose their form values, placeholders, links, titles, images and background images, and render blurred, in a new snapshot. The step, the demo’s thumbnail and every published version that named the old image or snapshot are pointed at the new ones, and the old ones are deleted: their URLs answer 404. One transaction; cannot be undone. Selectors change only the snapshot: send the element’s box as a region too where the step also has an image. Answers the step.
          */
         post: operations["blurPartsOfStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/steps/{step_id}/rewrite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest a rewrite of a step
+         * @description Scope `demos:write`; roles: admin, editor. Asks the workspace’s AI model (Settings → AI, else the instance’s AI_* model) for a better title and text for this step, from the step’s page, its highlighted element, its current words and its neighbours. Saves nothing: apply the suggestion with `PATCH /v1/demos/{id}/steps/{step_id}`. 409 when no model is set up (the message says where to set one up); 503 when the model fails (the reason in words: a refused key, no answer in time...).
+         */
+        post: operations["suggestRewriteOfStep"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1677,6 +1765,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/extension/recorder.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe the recorder extension this server hands out
+         * @description Its version, id and download address. 404 when the extension has not been built on this server.
+         */
+        get: operations["describeRecorderExtensionThisServerHandsOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extension/demoshare-recorder.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the recorder extension
+         * @description The built extension for Chromium-based browsers (Chrome, Edge, Brave) as a zip, with `instance.json` naming this server (APP_URL) so that its popup offers it to connect to. Unzip it and load it unpacked (docs/recorder.md). Revalidated on each use (`ETag`, `If-None-Match` answers 304): an upgraded server hands out its new version. 404 when the extension has not been built on this server.
+         */
+        get: operations["downloadRecorderExtension"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1785,7 +1913,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "audit.read")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read")[];
         };
         /**
          * @example {
@@ -1971,6 +2099,63 @@ export interface components {
         };
         /**
          * @example {
+         *       "source": "workspace",
+         *       "base_url": "https://api.openai.com/v1",
+         *       "model": "gpt-4o-mini",
+         *       "key_set": true,
+         *       "key_last4": "x9Qa",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "instance": null
+         *     }
+         */
+        AiSettings: {
+            /**
+             * @description Which model generation and the editor’s Rewrite use: `workspace` (the settings below), `instance` (the operator’s AI_BASE_URL / AI_MODEL, while the workspace sets none) or `none` (the built-in writer only; Rewrite is unavailable).
+             * @enum {string}
+             */
+            source: "workspace" | "instance" | "none";
+            /** @description The workspace’s API address; null when it sets none. */
+            base_url: string | null;
+            /** @description The workspace’s model name; null when it sets none. */
+            model: string | null;
+            /** @description Whether the workspace has a key stored. The key itself is never returned. */
+            key_set: boolean;
+            /** @description The stored key’s last four characters, to tell keys apart; null without one. */
+            key_last4: string | null;
+            /** @description When the workspace’s settings were last saved; null when it sets none. */
+            updated_at: string | null;
+            /** @description The operator’s model (AI_* variables), used when the workspace sets none; null when there is none. */
+            instance: {
+                base_url: string;
+                model: string;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "ok": true,
+         *       "model": "gpt-4o-mini-2024-07-18",
+         *       "latency_ms": 412,
+         *       "error": null
+         *     }
+         * @example {
+         *       "ok": false,
+         *       "model": null,
+         *       "latency_ms": null,
+         *       "error": "the API refused the key (HTTP 401: “Incorrect API key provided”): check the key, or make a new one"
+         *     }
+         */
+        AiTestResult: {
+            /** @description Whether the model answered a short prompt as a chat completion should. */
+            ok: boolean;
+            /** @description The model that answered, as the API names it (else the one asked for); null when it did not answer. */
+            model: string | null;
+            /** @description How long the answer took, in milliseconds; null when there was none. */
+            latency_ms: number | null;
+            /** @description What went wrong, in words, and what to check: the key refused (with the API’s own message), the address unreachable or refused (with the setting an operator can change), no answer in time, an answer that is not a chat completion. Null when `ok`. */
+            error: string | null;
+        };
+        /**
+         * @example {
          *       "id": "key_01jd3m9r2s4t6v8w0x2y4z6a8b",
          *       "name": "CI pipeline",
          *       "prefix": "dsk_7Hq2",
@@ -2080,6 +2265,42 @@ export interface components {
                 name: string | null;
             } | null;
         };
+        DemoVersionChanges: {
+            /** @description The version compared (the "from" side). */
+            version: number;
+            /** @description `draft`, or the number of the live version. */
+            against: "draft" | number;
+            /** @description The demo title on each side; null when it is the same. */
+            title: {
+                from: string;
+                to: string;
+            } | null;
+            /** @description Whether the player settings (theme, navigation, autoplay…) differ. */
+            configuration_changed: boolean;
+            /** @description Every step of either side, in the compared side’s order, removed steps where they were. */
+            steps: {
+                step_id: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "changed" | "unchanged";
+                /** @description Its number in the version; null when added since. */
+                number_from: number | null;
+                /** @description Its number on the compared side; null when removed. */
+                number_to: number | null;
+                title_from: string | null;
+                title_to: string | null;
+                description_from: string | null;
+                description_to: string | null;
+                /** @description What differs in a changed step; `position` when it was reordered among the steps both sides share. */
+                parts: ("title" | "description" | "image" | "page" | "hotspots" | "position")[];
+                /** @description Hotspots of the step added, removed and changed on the compared side. */
+                hotspots: {
+                    added: number;
+                    removed: number;
+                    /** @description Moved, resized, relabelled or given another action. */
+                    changed: number;
+                };
+            }[];
+        };
         DemoConfiguration: {
             /** @description Accent colour of the player (hotspots, buttons, progress bar). Unless the demo sets its own, the workspace's brand colour (or #4f46e5 without one). */
             theme_color: string;
@@ -2175,7 +2396,10 @@ export interface components {
         DemoGeneration: {
             /** @enum {string} */
             status: "none" | "queued" | "running" | "succeeded" | "failed";
+            /** @description Why the last generation failed, in words: what happened, then what to do. Null unless it failed. */
             error: string | null;
+            /** @description The kind of failure, for clients to act on: `blocked_address` (a private or loopback address; ALLOW_PRIVATE_NETWORK_CIDRS allows it), `dns_failure`, `unreachable`, `timeout`, `tls_error`, `http_error` (the site answered 4xx/5xx), `not_a_page`, `invalid_address`, `nothing_to_capture`, `interrupted` (the worker stopped), `failed` (anything else). Null unless it failed. */
+            error_code: ("blocked_address" | "dns_failure" | "unreachable" | "timeout" | "tls_error" | "http_error" | "not_a_page" | "invalid_address" | "nothing_to_capture" | "interrupted" | "failed") | null;
             started_at: string | null;
             finished_at: string | null;
             /** @description `chromium` or `html`. */
@@ -2319,6 +2543,21 @@ export interface components {
             configuration: components["schemas"]["DemoConfiguration"];
             /** @description Published and the draft (title, configuration, steps, hotspots) differs from the published version: viewers see the version until the changes are published. Always false when not published. */
             has_unpublished_changes: boolean;
+        };
+        /**
+         * @example {
+         *       "title": "Start your free trial in one click",
+         *       "description": "No card needed: “Start free trial” opens a workspace with sample demos.",
+         *       "model": "gpt-4o-mini"
+         *     }
+         */
+        StepSuggestion: {
+            /** @description The suggested title, at most 60 characters. */
+            title: string;
+            /** @description The suggested text, at most 300 characters. */
+            description: string;
+            /** @description The model that wrote it, as the API names it. */
+            model: string;
         };
         /**
          * @example {
@@ -5923,6 +6162,399 @@ export interface operations {
             };
         };
     };
+    aiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiSettings"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveAiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The workspace’s model: where it answers, its name, and the key to call it with. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The address of an OpenAI-compatible API, up to the path before `/chat/completions` (for OpenAI `https://api.openai.com/v1`; for a model on your own network, such as Ollama or vLLM, its `/v1` address). http or https, no credentials in it. A private or loopback address is refused unless the operator opened it with ALLOW_PRIVATE_NETWORK_CIDRS.
+                     * @example https://api.openai.com/v1
+                     */
+                    base_url: string;
+                    /**
+                     * @description The model name the API expects, as its documentation writes it.
+                     * @example gpt-4o-mini
+                     */
+                    model: string;
+                    /** @description The API key, sent as `Authorization: Bearer <key>`. Write-only: stored encrypted and never returned (only its last four characters are). Required when the workspace has none yet and whenever `base_url` changes host, so a saved key is never sent to a new address; left out otherwise, the saved key stays. */
+                    key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiSettings"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeAiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Settings to try before saving them (the form as it is). Fields left out come from the saved settings; with no body at all, the model generation would use now is tried (the workspace’s, else the instance’s). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The address of an OpenAI-compatible API, up to the path before `/chat/completions` (for OpenAI `https://api.openai.com/v1`; for a model on your own network, such as Ollama or vLLM, its `/v1` address). http or https, no credentials in it. A private or loopback address is refused unless the operator opened it with ALLOW_PRIVATE_NETWORK_CIDRS.
+                     * @example https://api.openai.com/v1
+                     */
+                    base_url?: string;
+                    /**
+                     * @description The model name the API expects, as its documentation writes it.
+                     * @example gpt-4o-mini
+                     */
+                    model?: string;
+                    /** @description The API key, sent as `Authorization: Bearer <key>`. Write-only: stored encrypted and never returned (only its last four characters are). Required when the workspace has none yet and whenever `base_url` changes host, so a saved key is never sent to a new address; left out otherwise, the saved key stays. */
+                    key?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiTestResult"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: {
@@ -7132,6 +7764,12 @@ export interface operations {
                     type?: "interactive";
                     /** @default false */
                     generate_with_ai?: boolean;
+                    /**
+                     * @description How generate_with_ai captures source_url. `auto` (default): in a browser (screenshots, measured hotspots) when the server has one (CHROMIUM_PATH), else as HTML. `chromium`: in the browser; the generation fails when the server has none. `html`: the page’s HTML without a browser (faster, no screenshots). The mode used is `generation.capture_mode`.
+                     * @default auto
+                     * @enum {string}
+                     */
+                    capture_mode?: "auto" | "chromium" | "html";
                     configuration?: {
                         /** @description The demo's own accent colour, or null to follow the workspace's brand colour. */
                         theme_color?: string | null;
@@ -9019,6 +9657,111 @@ export interface operations {
             };
         };
     };
+    compareVersionWithDraftOrLiveVersion: {
+        parameters: {
+            query?: {
+                /** @description What to compare the version with: the current draft (default) or the version viewers are served. */
+                against?: "draft" | "live";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The version number (1, 2, …). */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoVersionChanges"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     restoreVersionIntoDraft: {
         parameters: {
             query?: never;
@@ -9179,6 +9922,136 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Step"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestRewriteOfStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                step_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional guidance for the rewrite. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What to aim for, in the editor’s words (“shorter”, “mention the free trial”); optional.
+                     * @example shorter
+                     */
+                    instruction?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StepSuggestion"];
                         meta: {
                             /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
                             request_id: string;
@@ -14553,6 +15426,94 @@ export interface operations {
                         status: "unavailable";
                         database: string;
                     };
+                };
+            };
+        };
+    };
+    describeRecorderExtensionThisServerHandsOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Demoshare Recorder",
+                     *       "version": "0.1.0",
+                     *       "extension_id": "hndijdjkhibnckcfpfhekjgiokmoppli",
+                     *       "download_url": "/extension/demoshare-recorder.zip",
+                     *       "size": 46210,
+                     *       "instance_url": "https://demos.example.com"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The extension’s name in the browser. */
+                        name: string;
+                        /** @description Its version (the version of this Demoshare). */
+                        version: string;
+                        /** @description The id Chromium gives it when installed from the zip (its manifest carries the public key). */
+                        extension_id: string;
+                        /** @description The zip, relative to this server. */
+                        download_url: string;
+                        /** @description Bytes of the zip. */
+                        size: number;
+                        /** @description The address the zip fills in for connecting (APP_URL). */
+                        instance_url: string;
+                    };
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRecorderExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The extension as a zip archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description No content */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

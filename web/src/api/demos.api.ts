@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { configurationPatch } from '../../../src/demos/demo-configuration.schemas';
 import type { redactionsBody } from '../../../src/demos/redactions.schemas';
 import { api, apiList, apiUpload } from './client';
-import type { Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
+import type { CaptureModeChoice, Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
 
 const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
@@ -14,7 +14,8 @@ export type RedactionsBody = z.input<typeof redactionsBody>;
 export const demosApi = {
   list: (query: { page: number; per_page: number; status?: DemoStatus; search?: string }) => apiList<Demo>('/demos', { query }),
   get: (id: string) => api<DemoDetail>('GET', d(id)),
-  create: (body: { title?: string; source_url?: string; type: 'interactive'; generate_with_ai: boolean }) => api<DemoDetail>('POST', '/demos', { body }),
+  create: (body: { title?: string; source_url?: string; type: 'interactive'; generate_with_ai: boolean; capture_mode?: CaptureModeChoice }) =>
+    api<DemoDetail>('POST', '/demos', { body }),
   update: (id: string, body: { title?: string; status?: Exclude<DemoStatus, 'generating'>; configuration?: ConfigurationPatch }) =>
     api<DemoDetail>('PATCH', d(id), { body }),
   remove: (id: string) => api<void>('DELETE', d(id)),

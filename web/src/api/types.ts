@@ -4,7 +4,7 @@ import type { invitationPreviewSchema, sessionSchema, signupPolicySchema, userSc
 import type { apiKeySchema, createdKeySchema } from '../../../src/api-keys/api-keys.schemas';
 import type { configurationSchema } from '../../../src/demos/demo-configuration.schemas';
 import type { demoVersionSchema } from '../../../src/demos/demo-versions.schemas';
-import type { demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
+import type { createDemoBody, demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
 import type { hotspotSchema, patchHotspotBody } from '../../../src/demos/hotspots.schemas';
 import type { stepSchema } from '../../../src/demos/steps.schemas';
 import type { authorizationSchema, consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
@@ -35,3 +35,5 @@ export type Hotspot = z.output<typeof hotspotSchema>;
 export type HotspotInput = z.input<typeof patchHotspotBody>;
 export type DemoConfiguration = z.output<typeof configurationSchema>;
 export type DemoStatus = Demo['status'];
+/** How a generation captures its page (POST /v1/demos `capture_mode`). */
+export type CaptureModeChoice = NonNullable<z.input<typeof createDemoBody>['capture_mode']>;

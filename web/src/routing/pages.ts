@@ -12,6 +12,7 @@ export const ConsentPage = lazyPage(() => import('../pages/oauth/consent-page'),
 export const AppLayout = lazyPage(() => import('../layout/app-layout'), (m) => m.AppLayout);
 export const DemosPage = lazyPage(() => import('../pages/demos/demos-page'), (m) => m.DemosPage);
 export const DemoEditorPage = lazyPage(() => import('../pages/demos/demo-editor-page'), (m) => m.DemoEditorPage);
+export const RecorderPage = lazyPage(() => import('../pages/recorder/recorder-page'), (m) => m.RecorderPage);
 export const DemoAnalyticsPage = lazyPage(() => import('../pages/analytics/demo-analytics-page'), (m) => m.DemoAnalyticsPage);
 export const AnalyticsPage = lazyPage(() => import('../pages/analytics/analytics-page'), (m) => m.AnalyticsPage);
 export const TeamPage = lazyPage(() => import('../pages/team/team-page'), (m) => m.TeamPage);

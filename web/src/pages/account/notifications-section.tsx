@@ -7,6 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { useResource } from '../../lib/use-resource';
+import { MailSetupHint } from '../../layout/mail-setup-hint';
 import { useSession } from '../../session/session-context';
 
 const MODES: Record<NotificationSettings['mode'], string> = {
@@ -24,7 +25,7 @@ const SCOPES: Record<NotificationSettings['scope'], string> = {
  * choices do not need a Save button.
  */
 export function NotificationsSection() {
-  const { workspace } = useSession();
+  const { workspace, email_delivery: delivers } = useSession();
   const settings = useResource(() => notificationsApi.get());
   const notify = useToast();
   const [error, setError] = useState<string | null>(null);
@@ -77,6 +78,11 @@ export function NotificationsSection() {
           E-mail about who views the demos of <strong>{workspace.name}</strong>. Views by members of the workspace are left
           out, and you never get more than one message a day about the same viewer on the same link.
         </p>
+        {delivers ? null : (
+          <Alert tone="warning" title="This server cannot send e-mail">
+            No notification would reach you, so they cannot be switched on. <MailSetupHint />
+          </Alert>
+        )}
         {error ? <Alert tone="danger">{error}</Alert> : null}
         {settings.status === 'loading' ? <LoadingBlock /> : null}
         {settings.status === 'error' ? <LoadError error={settings.error} onRetry={settings.reload} /> : null}
@@ -86,7 +92,8 @@ export function NotificationsSection() {
               label="E-mail me"
               name="notification-mode"
               value={settings.data.mode}
-              disabled={busy}
+              // Without e-mail only "Off" can be chosen (a choice made before SMTP went away can still be undone).
+              disabled={busy || (!delivers && settings.data.mode === 'off')}
               onChange={(e) => void change({ mode: e.target.value as NotificationSettings['mode'] })}
               hint={
                 settings.data.mode === 'daily'
@@ -95,7 +102,7 @@ export function NotificationsSection() {
               }
             >
               {Object.entries(MODES).map(([value, label]) => (
-                <option key={value} value={value}>
+                <option key={value} value={value} disabled={!delivers && value !== 'off'}>
                   {label}
                 </option>
               ))}

@@ -3,7 +3,7 @@ import type { SignupPolicy } from '../../api/types';
 import { useResource } from '../../lib/use-resource';
 
 // Unreadable, the pages offer sign-up as they always did: the server still refuses what SIGNUP does not allow.
-const UNKNOWN: SignupPolicy = { mode: 'open', allowed_domains: [], first_account: false };
+const UNKNOWN: SignupPolicy = { mode: 'open', allowed_domains: [], first_account: false, email_delivery: true };
 
 /** The operator's SIGNUP, for the sign-in and sign-up pages; undefined while it loads. */
 export function useSignupPolicy(): SignupPolicy | undefined {

@@ -142,13 +142,19 @@ export function DemosPage() {
             title="No demos yet"
             action={
               canCreate ? (
-                <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
-                  New demo
-                </Button>
+                <div className="empty-state-paths">
+                  <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
+                    Generate from a web address
+                  </Button>
+                  <Link className="btn btn-secondary" to="/recorder">
+                    Record with the browser extension
+                  </Link>
+                </div>
               ) : null
             }
           >
-            Capture a page of your product, turn it into clickable steps and share it with prospects. Your demos will be listed here.
+            Capture a public page of your product, or record it as you click through it signed in, then share the clickable steps
+            with prospects. Your demos will be listed here.
           </EmptyState>
         )
       ) : null}

@@ -1,15 +1,27 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { demosApi } from '../../api/demos.api';
 import { LIMITS, withScheme } from '../../api/limits';
-import type { DemoDetail } from '../../api/types';
-import { Checkbox, TextField } from '../../components/field';
+import type { CaptureModeChoice, DemoDetail } from '../../api/types';
+import { Checkbox, SelectField, TextField } from '../../components/field';
 import { FormDialog, useFormSubmit } from '../../components/form-dialog';
+import '../../styles/recorder.css';
 
-/** "New demo": from a web address (generated) or blank. */
+const CAPTURE_HINTS: Record<CaptureModeChoice, string> = {
+  auto: 'The browser when this server has one, otherwise the page’s HTML.',
+  chromium: 'Loads the page in a browser: screenshots, with each hotspot measured on the page.',
+  html: 'Reads the page’s HTML without a browser: faster, but no screenshots and hotspots placed from the HTML alone.',
+};
+
+/**
+ * "New demo": generated from a web address (or blank), with the recorder extension offered beside it for
+ * what an address cannot reach (a product behind a sign-in).
+ */
 export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreated(demo: DemoDetail): void }) {
   const [title, setTitle] = useState('');
   const [url, setUrl] = useState('');
   const [generate, setGenerate] = useState(true);
+  const [captureMode, setCaptureMode] = useState<CaptureModeChoice>('auto');
   const form = useFormSubmit({
     validate: (): Record<string, string> => (generate && !url.trim() ? { source_url: 'Enter the address of the page to start from.' } : {}),
     send: () =>
@@ -18,6 +30,7 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
         source_url: withScheme(url) || undefined,
         type: 'interactive',
         generate_with_ai: generate,
+        ...(generate && captureMode !== 'auto' ? { capture_mode: captureMode } : {}),
       }),
     onDone: onCreated,
     failure: 'The demo could not be created.',
@@ -32,6 +45,20 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
       submitLabel={generate ? 'Generate demo' : 'Create demo'}
       form={form}
     >
+      <ul className="demo-paths" aria-label="Ways to make a demo">
+        <li>
+          <div className="demo-path" aria-current="true">
+            <span className="demo-path-title">Generate from a web address</span>
+            <span className="demo-path-text">For public pages: Demoshare captures the page and writes the steps.</span>
+          </div>
+        </li>
+        <li>
+          <Link className="demo-path" to="/recorder" onClick={onClose}>
+            <span className="demo-path-title">Record with the browser extension</span>
+            <span className="demo-path-text">For your product behind a sign-in: each click you make becomes a step.</span>
+          </Link>
+        </li>
+      </ul>
       <TextField
         label="Page address"
         type="url"
@@ -57,6 +84,19 @@ export function NewDemoDialog({ onClose, onCreated }: { onClose(): void; onCreat
         checked={generate}
         onChange={(e) => setGenerate(e.target.checked)}
       />
+      {generate ? (
+        <SelectField
+          label="Capture with"
+          value={captureMode}
+          onChange={(e) => setCaptureMode(e.target.value as CaptureModeChoice)}
+          hint={CAPTURE_HINTS[captureMode]}
+          error={form.errors.capture_mode}
+        >
+          <option value="auto">Automatic</option>
+          <option value="chromium">Browser (Chromium)</option>
+          <option value="html">HTML only</option>
+        </SelectField>
+      ) : null}
     </FormDialog>
   );
 }
