@@ -7,6 +7,14 @@ import { EVENT_TYPES, type IngestEvent } from './view-progress';
 export const MAX_STEP_SECONDS = 3600;
 export const MAX_EVENTS_PER_BATCH = 100;
 
+interface EventsWire {
+  events: Array<{ id: string; type: IngestEvent['type']; step_number?: number; seconds_on_previous?: number; referrer?: string }>;
+}
+
+/**
+ * The body of POST /v1/viewer/:token/events, parsed into the ingestion's events (`toIngestEvents`): the
+ * route hands `request.body` on as it is.
+ */
 export const eventsBody = z
   .object({
     events: z
@@ -36,6 +44,7 @@ export const eventsBody = z
       .max(MAX_EVENTS_PER_BATCH),
   })
   .strict()
+  .transform(toIngestEvents)
   .meta({
     examples: [
       {
@@ -56,7 +65,7 @@ export const eventsAcceptedSchema = z
   .meta({ examples: [{ accepted: 3, duplicates: 0 }] });
 
 /** The wire form of a batch → the ingestion's events. */
-export function toIngestEvents(body: z.infer<typeof eventsBody>): IngestEvent[] {
+function toIngestEvents(body: EventsWire): IngestEvent[] {
   return body.events.map((e) => ({
     id: e.id,
     type: e.type,

@@ -5,7 +5,7 @@ import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializ
 import { ASSET_TYPES } from '../core/image-sniff';
 import type { ZodApp } from '../core/http/types';
 import type { ShareRow } from '../shares/shares.schemas';
-import { eventsAcceptedSchema, eventsBody, toIngestEvents } from './view-events.schemas';
+import { eventsAcceptedSchema, eventsBody, } from './view-events.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
 import {
   identifyBody,
@@ -264,7 +264,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         token,
         sessionToken(request, token),
         visitorOf(request),
-        toIngestEvents(request.body),
+        request.body,
       );
       reply.code(202);
       return ok(request, result);
