@@ -140,9 +140,9 @@ describe('analytics: every figure equals a brute-force computation over the raw 
             const url = `/v1/demos/${demoId}/analytics?start_date=${r.start}&end_date=${r.end}&granularity=${granularity}`;
             const res = await t.app.inject({ method: 'GET', url, headers: bearer(key) });
             expect(res.statusCode, res.body).toBe(200);
-            expect(res.json().data).toEqual(bruteForce(all.filter((v) => !v.internal), r.start, r.end, granularity, 3));
+            expect(figures(res.json().data)).toEqual(bruteForce(all.filter((v) => !v.internal), r.start, r.end, granularity, 3));
             const withInternal = await t.app.inject({ method: 'GET', url: `${url}&include_internal=true`, headers: bearer(key) });
-            expect(withInternal.json().data).toEqual(bruteForce(all, r.start, r.end, granularity, 3));
+            expect(figures(withInternal.json().data)).toEqual(bruteForce(all, r.start, r.end, granularity, 3));
           }
         }
       }),
@@ -182,3 +182,9 @@ describe('analytics: every figure equals a brute-force computation over the raw 
     expect(tooMany.json().error.details[0].field).toBe('granularity');
   });
 });
+
+/** The counted figures of an analytics answer: without the versions played and the step titles. */
+function figures(data: Record<string, unknown>) {
+  const { versions_played: _, ...rest } = data;
+  return { ...rest, steps: (rest.steps as Array<Record<string, unknown>>).map(({ title: __, ...step }) => step) };
+}

@@ -183,9 +183,9 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     expect(data.completion_rate).toBeCloseTo(1 / 3, 3);
     expect(data.avg_time_seconds).toBeCloseTo((10 + 6 + 3600) / 3, 1);
     expect(data.steps).toEqual([
-      { number: 1, views: 3, avg_time: expect.closeTo((4.5 + 5 + 3600) / 3, 1), drop_off_rate: 0 },
-      { number: 2, views: 3, avg_time: expect.closeTo(4 / 3, 2), drop_off_rate: expect.closeTo(1 / 3, 3) },
-      { number: 3, views: 2, avg_time: expect.closeTo(2.5 / 2, 2), drop_off_rate: 0.5 },
+      { number: 1, views: 3, avg_time: expect.closeTo((4.5 + 5 + 3600) / 3, 1), drop_off_rate: 0, title: 'Step 1' },
+      { number: 2, views: 3, avg_time: expect.closeTo(4 / 3, 2), drop_off_rate: expect.closeTo(1 / 3, 3), title: 'Step 2' },
+      { number: 3, views: 2, avg_time: expect.closeTo(2.5 / 2, 2), drop_off_rate: 0.5, title: 'Step 3' },
     ]);
     expect(data.series).toEqual([
       { period_start: new Date().toISOString().slice(0, 10), views: 3, unique_viewers: 3, completions: 1 },

@@ -106,6 +106,16 @@ export async function stepTotals(db: Executor, demoId: string, range: Range) {
     .orderBy(asc(demoStepDailyStats.stepNumber));
 }
 
+/** The versions the views of the range played, in order (0: views recorded before versions existed). */
+export async function versionsPlayed(db: Executor, demoId: string, range: Range): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ version: demoStepDailyStats.version })
+    .from(demoStepDailyStats)
+    .where(where(demoStepDailyStats, { demoId }, range))
+    .orderBy(asc(demoStepDailyStats.version));
+  return rows.map((r) => r.version);
+}
+
 const periodOf = (day: PgColumn, granularity: Granularity) =>
   sql<string>`to_char(date_trunc(${sql.raw(`'${granularity}'`)}, ${day}::timestamp), 'YYYY-MM-DD')`;
 

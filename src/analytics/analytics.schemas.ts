@@ -90,8 +90,17 @@ export const analyticsSchema = z
         views: z.number().int(),
         avg_time: z.number().meta({ description: 'Mean seconds spent on the step by the views that reached it.' }),
         drop_off_rate: z.number(),
+        title: z.string().nullable().meta({
+          description:
+            'The step’s title in the version the counted views played (the `version` asked for, else every version ' +
+            'played in the range that has this step, when they agree on its title), not the draft’s. Null when the ' +
+            'versions played name it differently, or nothing names it.',
+        }),
       }),
     ),
+    versions_played: z.array(z.number().int()).meta({
+      description: 'The demo versions the views of the range played (0: views recorded before versions existed).',
+    }),
     series: seriesSchema,
   })
   .meta({
@@ -103,10 +112,11 @@ export const analyticsSchema = z
         completion_rate: 0.541,
         avg_time_seconds: 41.3,
         steps: [
-          { number: 1, views: 98, avg_time: 9.2, drop_off_rate: 0.12 },
-          { number: 2, views: 86, avg_time: 14.8, drop_off_rate: 0.2 },
-          { number: 3, views: 69, avg_time: 6.1, drop_off_rate: 0.23 },
+          { number: 1, views: 98, avg_time: 9.2, drop_off_rate: 0.12, title: 'Create an invoice' },
+          { number: 2, views: 86, avg_time: 14.8, drop_off_rate: 0.2, title: 'Open the invoice' },
+          { number: 3, views: 69, avg_time: 6.1, drop_off_rate: 0.23, title: 'Send it' },
         ],
+        versions_played: [1],
         series: [
           { period_start: '2026-11-16', views: 41, unique_viewers: 30, completions: 22 },
           { period_start: '2026-11-23', views: 57, unique_viewers: 38, completions: 31 },

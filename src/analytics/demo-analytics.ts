@@ -27,11 +27,13 @@ export async function demoAnalytics(
   const count = await ctx.demos.versionStepCount(demoId, query.version);
   if (query.version !== undefined && count === undefined) throw notFound('Version');
   const stepCount = count ?? found.stepCount;
-  const [{ totals, uniqueViewers: unique, series }, steps] = await Promise.all([
+  const [{ totals, uniqueViewers: unique, series }, steps, played] = await Promise.all([
     overallTotals(ctx, { demoId }, range, query.granularity),
     repo.stepTotals(ctx.db, demoId, range),
+    repo.versionsPlayed(ctx.db, demoId, range),
   ]);
   const byStep = new Map(steps.map((s) => [s.stepNumber, s]));
+  const titles = await playedTitles(ctx, demoId, query.version !== undefined ? [query.version] : played);
   return {
     total_views: totals.views,
     unique_viewers: unique,
@@ -44,8 +46,24 @@ export async function demoAnalytics(
         views: s?.views ?? 0,
         avg_time: seconds(s?.seconds ?? 0, s?.views ?? 0),
         drop_off_rate: ratio(Math.max(0, s?.endedHere ?? 0), s?.views ?? 0),
+        title: titles(i + 1),
       };
     }),
+    versions_played: played,
     ...(series ? { series } : {}),
+  };
+}
+
+/**
+ * Step titles as the views saw them: from the versions they played, never from today's draft (whose step 2
+ * may be another step than the one counted). A number the versions name differently gets no title; so
+ * does one no version played has.
+ */
+async function playedTitles(ctx: AnalyticsContext, demoId: string, versions: number[]) {
+  const known = versions.filter((v) => v > 0);
+  const lists = (await Promise.all(known.map((v) => ctx.demos.versionStepTitles(demoId, v)))).filter((l) => l !== undefined);
+  return (number: number): string | null => {
+    const names = new Set(lists.map((l) => l[number - 1]).filter((t) => t !== undefined));
+    return names.size === 1 ? [...names][0]! : null;
   };
 }

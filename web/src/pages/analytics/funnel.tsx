@@ -9,10 +9,16 @@ export interface FunnelStep {
   dropOff: number;
 }
 
-export function funnelSteps(analytics: DemoAnalytics, titles: Map<number, string>): FunnelStep[] {
+/**
+ * The funnel's rows. Steps are named as the counted views saw them (the server's titles, from the versions
+ * they played); `unplayed` (the draft's titles, when it is what viewers are served) only names the steps of
+ * a range nobody viewed.
+ */
+export function funnelSteps(analytics: DemoAnalytics, unplayed: Map<number, string>): FunnelStep[] {
+  const played = analytics.versions_played.length > 0;
   return analytics.steps.map((s) => ({
     number: s.number,
-    title: titles.get(s.number) ?? '',
+    title: (played ? s.title : unplayed.get(s.number)) ?? '',
     views: s.views,
     avgTime: s.avg_time,
     dropOff: s.drop_off_rate,
