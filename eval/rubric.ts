@@ -55,7 +55,7 @@ const NEUTRAL = new Set(
     'figures question questions answer answers answered people person role roles button buttons main list lists show shows ' +
     'trend behind number numbers record records browse request requested on-request marked side away top below above under ' +
     'over after before beside next step steps tour part parts other others per there own introduces meet with its while ' +
-    'thing visitor visitors reads key glance further down team details overview screen'
+    'thing visitor visitors reads key glance further down team details overview screen choice choices'
   ).split(' '),
 );
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Expected, loadCorpus } from '../eval/corpus';
 import { check, type Row, runEval, TARGETS } from '../eval/run';
+import { pageWords, rubricSite } from '../eval/rubric';
 import { type Placement, relate, scoreSite } from '../eval/score';
 import type { GeneratedStep, GenerationResult } from '../src/generation';
 import { findChromium } from '../src/generation/chromium';
@@ -64,7 +65,51 @@ describe('the generation eval’s scoring', () => {
   });
 });
 
-/** The quality targets of issue 13 (timings are the benchmark's business: npm run eval:generation prints them). */
+describe('the text rubric', () => {
+  const page = pageWords(
+    '<html><head><title>Pricing — Ledgerline</title></head><body><h1>Flat monthly pricing</h1><div><h3>Essentials</h3><span>$390</span><span> / mo.</span><a href="/s">Get Started</a></div>' +
+      '<div><h3>Growth</h3><span>Most popular</span><span>$790</span><span> / mo.</span></div><h2>Team</h2><h5>Ada Lindqvist</h5><p>Book your books on time.</p></body></html>',
+  );
+  const copy = (title: string, description: string, tooltip: string): GeneratedStep => ({
+    ...step('/pricing.html', title),
+    description,
+    hotspots: [{ x: 0, y: 0, width: 0.1, height: 0.1, selector: 'x', label: title, tooltip, action: { type: 'next' } }],
+  });
+  const rubric = (steps: GeneratedStep[]) => {
+    const result: GenerationResult = { captureMode: 'html', writer: 'builtin', title: 'L', warnings: [], pages: [steps[0]!.pageUrl], steps };
+    const score = scoreSite(result, expected, steps.map(() => ({ missing: null, on: [{ place: expected.targets[1]!, relation: 'same' as const }] })));
+    const withKeep = { ...expected, never: ['Ada Lindqvist'], targets: [expected.targets[0]!, { ...expected.targets[1]!, keep: ['Essentials', 'Growth'] }] };
+    return rubricSite(result, withKeep, { ...score, steps: score.steps.map((s) => ({ ...s, target: withKeep.targets[1] })) }, new Map([['/pricing.html', page]]));
+  };
+  const failures = (steps: GeneratedStep[]) => rubric(steps).steps.map((s) => [...new Set(s.failures.map((f) => f.check))]);
+
+  it('fails what issue 28 saw: a unit read as a name, lost plans, people listed, claims, repeated tooltips, builder words', () => {
+    expect(
+      failures([
+        copy('Flat monthly pricing', 'Three plans to choose from: / mo. at $790 / mo.', 'Compare the plans side by side'),
+        copy('Click “Get Started”', 'Click “Get Started” to create an account. It is the main call to action, right under the headline.', 'Click “Get Started”'),
+        copy('Team', 'It covers Ada Lindqvist and Accordion Item #1.', 'Team'),
+        copy('Flat monthly pricing and a title much longer than sixty characters in all', 'Essentials and Growth at $390/mo.', 'Start with the hero'),
+      ]),
+    ).toEqual([
+      ['fragments', 'names'],
+      ['names', 'claims', 'adds', 'jargon'],
+      ['names', 'people', 'claims', 'adds'],
+      ['claims', 'title', 'jargon'],
+    ]);
+  });
+
+  it('passes words taken from the page in the tour’s neutral frame, and fails a sentence said twice', () => {
+    const good = copy('Flat monthly pricing', 'Two plans: Essentials at $390/mo and Growth at $790/mo.', 'Growth is marked most popular');
+    expect(failures([good])).toEqual([[]]);
+    expect(failures([good, { ...good, title: 'Compare the plans' }])).toEqual([[], ['distinct']]);
+  });
+});
+
+/**
+ * The quality targets of issue 13 and the text rubric's automatic checks of issue 28 (timings are the
+ * benchmark's business: npm run eval:generation prints them).
+ */
 function qualityMisses(rows: Row[]): string[] {
   return check(rows).filter((miss) => !/ s \(target \d+ s\)$/.test(miss));
 }

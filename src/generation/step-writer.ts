@@ -54,8 +54,8 @@ const MAX_TITLE = 60;
 function writeOne(step: PlannedStep, site: string, tour: TourState): Draft {
   const el = step.element;
   const text = el.text;
-  const label = short(text, MAX_TITLE) ?? clip(text, MAX_TITLE);
   const here = pageName(step.page, site);
+  const label = short(text, MAX_TITLE) ?? capitalise(here);
   switch (step.role) {
     case 'hero': {
       const pitch = prose(el.context ?? step.page.description, 2);
@@ -78,7 +78,10 @@ function writeOne(step: PlannedStep, site: string, tour: TourState): Draft {
       };
     }
     case 'nav': {
-      const items = (el.items ?? []).filter((item) => item.toLowerCase() !== site.toLowerCase() && !/^home$/i.test(item));
+      // A link's arrow or chevron is decoration, not part of its name.
+      const items = (el.items ?? [])
+        .map((item) => item.replace(/[\s→›»↗←‹«]+$/u, '').trim())
+        .filter((item) => item && item.toLowerCase() !== site.toLowerCase() && !/^home$/i.test(item));
       const kind = el.detail === 'sidebar' ? 'sidebar' : 'menu';
       return {
         title: 'Find your way around',
@@ -127,12 +130,18 @@ function writeOne(step: PlannedStep, site: string, tour: TourState): Draft {
       const fields = (el.items ?? []).map((f) => f.replace(/\s*\*$/, '').replace(/\?\s.*$/, '?')).filter((f) => !f.endsWith('…'));
       const submit = el.detail;
       const buying = /add to (cart|bag|basket)|buy|order/i.test(submit ?? '');
-      const title = submit && text.toLowerCase() === submit.toLowerCase() ? 'Fill in the form' : (short(text, MAX_TITLE) ?? 'Fill in the form');
+      // A form without a heading is named by its button: a purchase keeps it ("Add to cart"), any other says what to do.
+      const unnamed = submit !== undefined && text.toLowerCase() === submit.toLowerCase();
+      const title = unnamed ? (buying ? (short(submit, MAX_TITLE) ?? 'Fill in the form') : 'Fill in the form') : (short(text, MAX_TITLE) ?? 'Fill in the form');
       return {
         title,
         parts: [sentence(`${buying ? 'Choose' : 'Fill in'} ${list(fields.map((f) => `“${f}”`))}${submit ? `, then press “${submit}”` : ''}`), prose(el.context, 1)],
         label,
-        tooltip: submit ? (title === 'Fill in the form' ? `${countWord(fields.length)} fields, then “${short(submit, 40) ?? submit}”` : `Fill in the form and press “${short(submit, 40) ?? submit}”`) : 'Fill in the form',
+        tooltip: submit
+          ? unnamed
+            ? `${countWord(fields.length)} ${buying ? 'choices' : 'fields'}, then “${short(submit, 40) ?? submit}”`
+            : `Fill in the form and press “${short(submit, 40) ?? submit}”`
+          : 'Fill in the form',
       };
     }
     case 'pricing': {
@@ -141,7 +150,8 @@ function writeOne(step: PlannedStep, site: string, tour: TourState): Draft {
       const generic = /^(pricing|plans|pricing plans|our plans|prices)$/i.test(text);
       return {
         title: generic ? 'Compare the plans' : (short(text, MAX_TITLE) ?? 'Compare the plans'),
-        parts: [sentence(`${countWord(plans.length)} plans: ${list(plans)}`), prose(step.page.description, 1)],
+        // A further page's description is about its prices; the start page's is about the whole site.
+        parts: [sentence(`${countWord(plans.length)} plans: ${list(plans)}`), step.pageIndex > 0 ? prose(step.page.description, 1) : ''],
         label,
         tooltip: popular ? `${popular.replace(/\s+(at|on)\s.*$/, '')} is marked ${popular.match(/\(([^)]+)\)/)?.[1] ?? 'most popular'}` : `${countWord(plans.length)} plans to compare`,
       };
@@ -207,7 +217,11 @@ function pageCopy(step: PlannedStep, site: string, tour: TourState, label: strin
       title,
       parts: [whole, about, sidebar],
       label,
-      tooltip: after ? `Next in the sidebar: “${short(after, 50) ?? after}”` : `A chapter of the ${site} documentation`,
+      tooltip: after
+        ? `Next in the sidebar: “${short(after, 50) ?? after}”`
+        : next[0]
+          ? `The sidebar starts at “${short(next[0], 50) ?? next[0]}”`
+          : `A chapter of the ${site} documentation`,
     };
   }
   const items = names(el.items ?? []);
@@ -215,7 +229,7 @@ function pageCopy(step: PlannedStep, site: string, tour: TourState, label: strin
     title,
     parts: [whole, about, items.length ? sentence(`It lists ${list(items)}`) : '', ...groupParts(step.group)],
     label,
-    tooltip: here.toLowerCase() === title.toLowerCase() ? `The ${here} page of ${site}` : `On the ${here} page`,
+    tooltip: here.toLowerCase() === title.toLowerCase() ? `A page of ${site}` : `On the ${here} page`,
   };
 }
 
