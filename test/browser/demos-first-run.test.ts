@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GenerationOptions } from '../../src/generation/generation.types';
 import { GenerationError } from '../../src/generation/generator';
 import { launchBrowser, signedInPage } from '../helpers/browser';
 import { waitForDemo } from '../helpers/demos';
@@ -19,11 +20,14 @@ describe.skipIf(!browser)('a new user’s first demos: failed generations, addre
   let key: string;
   let demoId: string;
   const contexts: BrowserContext[] = [];
+  /** What each generation was asked to do. */
+  const asked: GenerationOptions[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({
       jobs: true,
-      generator: async () => {
+      generator: async (options) => {
+        asked.push(options);
         throw new GenerationError('The page at https://ledgerly.example/ answered 503 Service Unavailable.');
       },
     });
@@ -59,12 +63,12 @@ describe.skipIf(!browser)('a new user’s first demos: failed generations, addre
     const page = await open();
     await page.goto(`${server.url}/demos`);
     await row(page, 'Ledgerly tour').waitFor();
-    expect(await row(page, 'Ledgerly tour').getByText('Generation failed').count()).toBe(1);
-    expect(await row(page, 'Hand-made tour').getByText('Generation failed').count()).toBe(0);
+    expect(await row(page, 'Ledgerly tour').getByText('Generation failed', { exact: true }).count()).toBe(1);
+    expect(await row(page, 'Hand-made tour').getByText('Generation failed', { exact: true }).count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/demos-failed-generation.png`, animations: 'disabled' });
 
     await row(page, 'Ledgerly tour').getByRole('link').first().click();
-    await page.getByText('Generation did not work').waitFor();
+    await page.getByText('Generation failed: this demo has no steps yet').waitFor();
     await page.getByText('answered 503 Service Unavailable').waitFor();
 
     const step = await server.app.inject({
@@ -76,11 +80,11 @@ describe.skipIf(!browser)('a new user’s first demos: failed generations, addre
     expect(step.statusCode).toBe(201);
     await page.reload();
     await page.locator('.step-thumb').first().waitFor();
-    expect(await page.getByText('Generation did not work').count()).toBe(0);
+    expect(await page.getByText('Generation failed: this demo has no steps yet').count()).toBe(0);
 
     await page.goto(`${server.url}/demos`);
     await row(page, 'Ledgerly tour').waitFor();
-    expect(await row(page, 'Ledgerly tour').getByText('Generation failed').count()).toBe(0);
+    expect(await row(page, 'Ledgerly tour').getByText('Generation failed', { exact: true }).count()).toBe(0);
   });
 
   it('takes an address without a scheme, states the title limit, and refuses a PDF in words people use', async () => {
@@ -111,5 +115,28 @@ describe.skipIf(!browser)('a new user’s first demos: failed generations, addre
     });
     await page.getByText('This kind of file cannot be used here. Use PNG, JPEG or WebP.').waitFor();
     await page.screenshot({ path: `${SHOTS}/editor-refused-pdf.png`, animations: 'disabled' });
+  });
+
+  it('passes the capture mode chosen in the New demo dialog to the generation, and refuses an unknown one', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/demos`);
+    await page.getByRole('button', { name: 'New demo' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New demo' });
+    await dialog.getByLabel('Page address').fill('https://ledgerly.example/features');
+    await dialog.getByLabel('Capture with').selectOption('html');
+    await dialog.getByRole('button', { name: 'Generate demo' }).click();
+    await page.waitForURL(/\/demos\/demo_/);
+    await expect.poll(() => asked.find((o) => o.url === 'https://ledgerly.example/features')?.captureMode).toBe('html');
+    // Automatic, the default, leaves the choice to the server.
+    expect(asked.find((o) => o.url === 'https://ledgerly.example/')?.captureMode).toBeUndefined();
+
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/v1/demos',
+      headers: bearer(key),
+      payload: { source_url: 'https://ledgerly.example/', generate_with_ai: true, capture_mode: 'screenshot' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.stringify(refused.json().error.details)).toContain('capture_mode');
   });
 });
