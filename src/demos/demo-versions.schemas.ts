@@ -102,7 +102,43 @@ export const versionChangesSchema = z
       )
       .meta({ description: 'Every step of either side, in the compared side’s order, removed steps where they were.' }),
   })
-  .meta({ id: 'DemoVersionChanges' });
+  .meta({
+    id: 'DemoVersionChanges',
+    examples: [
+      {
+        version: 2,
+        against: 'draft',
+        title: null,
+        configuration_changed: false,
+        steps: [
+          {
+            step_id: 'step_01jd3k9e4f6g8h0j2k4m6n8p0q',
+            change: 'changed',
+            number_from: 2,
+            number_to: 2,
+            title_from: 'Pick a plan',
+            title_to: 'Pick the plan that fits',
+            description_from: 'Three plans.',
+            description_to: 'Starter, Team and Business.',
+            parts: ['title', 'description', 'hotspots'],
+            hotspots: { added: 0, removed: 0, changed: 1 },
+          },
+          {
+            step_id: 'step_01jd3k9e4f6g8h0j2k4m6n8p0r',
+            change: 'added',
+            number_from: null,
+            number_to: 3,
+            title_from: null,
+            title_to: 'Invite your team',
+            description_from: null,
+            description_to: 'Send an invitation.',
+            parts: [],
+            hotspots: { added: 1, removed: 0, changed: 0 },
+          },
+        ],
+      },
+    ],
+  });
 
 export function toVersionChanges(version: number, diff: { against: 'draft' | number } & VersionDiff): z.infer<typeof versionChangesSchema> {
   return {
