@@ -8,7 +8,7 @@ import { notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { emitEvent } from '../events/outbox';
 import * as repo from './shares.repo';
-import { checkExpiry, checkLists, requireDemo, unique } from './shares.rules';
+import { checkExpiry, checkLists, checkPreviewImage, requireDemo, unique } from './shares.rules';
 import type { SharesDeps } from './shares.service';
 
 export interface NewShare {
@@ -19,6 +19,10 @@ export interface NewShare {
   requireIdentification?: boolean;
   allowedEmails?: string[];
   allowedDomains?: string[];
+  previewTitle?: string | null;
+  previewDescription?: string | null;
+  previewImageAssetId?: string | null;
+  showTitleBeforeUnlock?: boolean;
 }
 
 /** A new link on a demo of the workspace; what the request leaves out comes from the workspace's defaults. */
@@ -36,6 +40,7 @@ export async function create(deps: SharesDeps, auth: AuthContext, demoId: string
   };
   checkLists(lists);
   await requireDemo(deps, auth, demoId);
+  await checkPreviewImage(deps, demoId, input.previewImageAssetId);
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const now = deps.clock.now();
   const share = await deps.database.db.transaction(async (tx) => {
@@ -51,6 +56,10 @@ export async function create(deps: SharesDeps, auth: AuthContext, demoId: string
       passwordHash,
       expiresAt: expiresAt || null,
       ...lists,
+      previewTitle: input.previewTitle ?? null,
+      previewDescription: input.previewDescription ?? null,
+      previewImageAssetId: input.previewImageAssetId ?? null,
+      showTitleBeforeUnlock: input.showTitleBeforeUnlock ?? false,
       createdById: auth.memberId,
       createdAt: now,
       updatedAt: now,
@@ -78,6 +87,8 @@ export async function create(deps: SharesDeps, auth: AuthContext, demoId: string
         require_identification: created.requireIdentification,
         allowed_emails: created.allowedEmails.length,
         allowed_domains: created.allowedDomains,
+        preview: { title: created.previewTitle !== null, image: created.previewImageAssetId !== null },
+        show_title_before_unlock: created.showTitleBeforeUnlock,
       },
     });
     return created;

@@ -44,3 +44,14 @@ export async function lockWithDemo(deps: Pick<SharesDeps, 'demos'>, tx: Executor
   if (!share) throw notFound('Share');
   return share;
 }
+
+/** A link's preview image must be an image of its own demo (never an HTML snapshot, never another demo's). */
+export async function checkPreviewImage(deps: Pick<SharesDeps, 'demos'>, demoId: string, assetId: string | null | undefined) {
+  if (!assetId) return;
+  const asset = await deps.demos.asset(demoId, assetId);
+  if (!asset?.contentType.startsWith('image/')) {
+    throw invalid('preview_image_asset_id must be an image of this demo', [
+      { field: 'preview_image_asset_id', message: "must be an image of this demo (a step's screenshot)" },
+    ]);
+  }
+}

@@ -37,6 +37,42 @@ const fields = {
     .array(domain)
     .max(100)
     .meta({ description: 'Addresses at these domains may identify too (exact domain, no subdomains).' }),
+  preview_title: text()
+    .trim()
+    .min(1)
+    .max(100)
+    .nullable()
+    .meta({
+      description:
+        "Title of the link's unfurls (Open Graph, Twitter card) and of its gate, instead of the demo's own. Null: the " +
+        "default (the demo's title, or on a password link without show_title_before_unlock the workspace's \"… shared a demo with you\").",
+    }),
+  preview_description: text()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullable()
+    .meta({ description: "Text of the link's unfurls. Null: the first step's text on an open link, a neutral sentence on a gated one." }),
+  preview_image_asset_id: idSchema('asset')
+    .nullable()
+    .meta({
+      description:
+        "Image of the link's unfurls: an image of this demo (a step's screenshot or an image uploaded to a step: the `ast_…` " +
+        'at the end of its `image_url`). Served to anyone holding the link, even before its gates. Null: the first ' +
+        'screenshot on an open link, none on a gated one.',
+    }),
+  show_title_before_unlock: z.boolean().meta({
+    description:
+      "A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected.",
+  }),
+};
+
+/** The link's face before its gates: optional on create and update alike (null clears). */
+const previewFields = {
+  preview_title: fields.preview_title.optional(),
+  preview_description: fields.preview_description.optional(),
+  preview_image_asset_id: fields.preview_image_asset_id.optional(),
+  show_title_before_unlock: fields.show_title_before_unlock.optional(),
 };
 
 export const createShareBody = z
@@ -51,6 +87,7 @@ export const createShareBody = z
     name: fields.name.optional(),
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
+    ...previewFields,
   })
   .strict()
   .meta({
@@ -68,6 +105,7 @@ export const patchShareBody = z
     require_identification: fields.require_identification.optional(),
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
+    ...previewFields,
   })
   .strict()
   .meta({ examples: [{ expires_at: null }, { password: 'lighthouse-42' }] });
@@ -80,6 +118,10 @@ export const toShareInput = <B extends z.infer<typeof patchShareBody> | z.infer<
   requireIdentification: body.require_identification as B['require_identification'],
   allowedEmails: body.allowed_emails,
   allowedDomains: body.allowed_domains,
+  previewTitle: body.preview_title,
+  previewDescription: body.preview_description,
+  previewImageAssetId: body.preview_image_asset_id,
+  showTitleBeforeUnlock: body.show_title_before_unlock,
 });
 
 export const shareSchema = z
@@ -94,6 +136,13 @@ export const shareSchema = z
     require_identification: z.boolean(),
     allowed_emails: z.array(z.string()),
     allowed_domains: z.array(z.string()),
+    preview_title: z.string().nullable().meta({ description: 'Custom unfurl title; null: the default.' }),
+    preview_description: z.string().nullable().meta({ description: 'Custom unfurl text; null: the default.' }),
+    preview_image_asset_id: z.string().nullable().meta({ description: 'The image chosen for unfurls; null: the default.' }),
+    preview_image_url: z.string().nullable().meta({
+      description: '{APP_URL}/s/<token>/preview-image: where unfurls fetch the chosen image (public); null without one.',
+    }),
+    show_title_before_unlock: z.boolean(),
     view_count: z.number().int().meta({ description: 'Views started through this link (one per viewer session).' }),
     last_viewed_at: timestamp.nullable().meta({ description: 'When the latest view through this link started; null: never viewed.' }),
     created_at: timestamp,
@@ -113,6 +162,11 @@ export const shareSchema = z
         require_identification: true,
         allowed_emails: [],
         allowed_domains: ['acme.com'],
+        preview_title: 'Acme × Analytical Engines: invoicing in 2 minutes',
+        preview_description: null,
+        preview_image_asset_id: 'ast_01jd3k8c2d4e6f8g0h2j4k6m8n',
+        preview_image_url: 'https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/preview-image',
+        show_title_before_unlock: false,
         view_count: 12,
         last_viewed_at: '2026-11-24T15:42:10.000Z',
         created_at: '2026-11-21T10:10:00.000Z',
@@ -158,6 +212,11 @@ export function toShare(row: ShareRow, urls: ShareUrls) {
     require_identification: row.requireIdentification,
     allowed_emails: row.allowedEmails,
     allowed_domains: row.allowedDomains,
+    preview_title: row.previewTitle,
+    preview_description: row.previewDescription,
+    preview_image_asset_id: row.previewImageAssetId,
+    preview_image_url: row.previewImageAssetId ? `${urls.page(row.token)}/preview-image` : null,
+    show_title_before_unlock: row.showTitleBeforeUnlock,
     view_count: row.viewCount,
     last_viewed_at: iso(row.lastViewedAt),
     created_at: iso(row.createdAt),

@@ -17,7 +17,7 @@ export interface SharesDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
-  demos: Pick<DemoReader, 'find' | 'lock'>;
+  demos: Pick<DemoReader, 'find' | 'lock' | 'asset'>;
   /** The workspace's defaults for what a new link's request leaves out. */
   shareDefaults(workspaceId: string): Promise<ShareDefaults>;
   /** The links' viewer sessions and access log (the viewing domain's): read when called. */

@@ -4,8 +4,9 @@ import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { tags } from '../core/changes';
 import { hashPassword } from '../core/crypto';
+import { notFound } from '../core/errors';
 import * as repo from './shares.repo';
-import { checkExpiry, checkLists, lockWithDemo, unique } from './shares.rules';
+import { checkExpiry, checkLists, checkPreviewImage, lockWithDemo, unique } from './shares.rules';
 import type { ShareRow } from './shares.schemas';
 import type { SharesDeps } from './shares.service';
 
@@ -16,6 +17,10 @@ export interface ShareChange {
   requireIdentification?: boolean;
   allowedEmails?: string[];
   allowedDomains?: string[];
+  previewTitle?: string | null;
+  previewDescription?: string | null;
+  previewImageAssetId?: string | null;
+  showTitleBeforeUnlock?: boolean;
 }
 
 /** Applies the fields the change sets; the audit line names the fields, never the password. */
@@ -23,6 +28,12 @@ export async function update(deps: SharesDeps, auth: AuthContext, id: string, ch
   if (change.expiresAt !== undefined) checkExpiry(deps.clock, change.expiresAt);
   // Hashing is slow on purpose: do it before taking the row lock.
   const newHash = typeof change.password === 'string' ? await hashPassword(change.password) : undefined;
+  // Outside the transaction (the embedded database has one connection); a link's demo never changes.
+  if (change.previewImageAssetId) {
+    const current = await repo.findShare(deps.database.db, auth.workspaceId, id);
+    if (!current) throw notFound('Share');
+    await checkPreviewImage(deps, current.demoId, change.previewImageAssetId);
+  }
   const updated = await deps.database.db.transaction(async (tx) => {
     const share = await lockWithDemo(deps, tx, auth.workspaceId, id);
     const patch: Partial<ShareRow> = { updatedAt: deps.clock.now() };
@@ -31,6 +42,10 @@ export async function update(deps: SharesDeps, auth: AuthContext, id: string, ch
     if (change.requireIdentification !== undefined) patch.requireIdentification = change.requireIdentification;
     if (change.allowedEmails !== undefined) patch.allowedEmails = unique(change.allowedEmails);
     if (change.allowedDomains !== undefined) patch.allowedDomains = unique(change.allowedDomains);
+    if (change.previewTitle !== undefined) patch.previewTitle = change.previewTitle;
+    if (change.previewDescription !== undefined) patch.previewDescription = change.previewDescription;
+    if (change.showTitleBeforeUnlock !== undefined) patch.showTitleBeforeUnlock = change.showTitleBeforeUnlock;
+    if (change.previewImageAssetId !== undefined) patch.previewImageAssetId = change.previewImageAssetId;
     if (change.password !== undefined) {
       patch.passwordHash = newHash ?? null;
       // Every viewer unlocked with the old password must enter the new one.

@@ -9,6 +9,7 @@ import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
 import { viewerDemoSchema } from './viewer.schemas';
 import { gateError, type ResolveDeps, requireReady, type Visitor } from './viewer-gates.resolve';
+import type { DemoFacts } from './viewer-gates.view';
 
 export interface ViewerContentDeps {
   /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
@@ -69,37 +70,42 @@ export function createViewerContent(deps: ViewerContentDeps) {
     return row;
   }
 
+  const facts = new WeakMap<DemoPayload, DemoFacts>();
+
   /**
-   * What a link preview (Open Graph, Twitter card) may show: only for a link anyone may open, with no
-   * password and no identification, so that unfurling never shows more of a protected demo than its
-   * locked page does. The image is the first screenshot step's.
+   * What the link's demo says of itself (title, first step's text, first screenshot), from the payload
+   * cache. Whether a viewer or an unfurl may see it is the gates' decision (viewer-gates.view.ts).
    */
-  async function preview(link: LinkState): Promise<LinkPreview | undefined> {
+  async function preview(link: LinkState): Promise<DemoFacts> {
+    const built = await payload(link.share.token, link);
+    let found = facts.get(built);
+    if (!found) {
+      const data = JSON.parse(built.json) as {
+        title: string;
+        steps: { title: string; description: string; image_url: string | null }[];
+      };
+      const first = data.steps[0];
+      found = {
+        title: data.title,
+        description: first?.description || first?.title || '',
+        imageUrl: data.steps.find((s) => s.image_url)?.image_url ?? null,
+      };
+      facts.set(built, found);
+    }
+    return found;
+  }
+
+  /** The image the link's owner chose for its unfurls: public by that choice, so read without the gates. */
+  async function previewImage(link: LinkState) {
     const { share } = link;
-    if (share.passwordHash !== null || share.requireIdentification) return undefined;
-    const data = JSON.parse((await payload(share.token, link)).json) as {
-      title: string;
-      steps: { title: string; description: string; image_url: string | null }[];
-    };
-    const first = data.steps[0];
-    return {
-      title: data.title,
-      description: first?.description || first?.title || '',
-      imageUrl: data.steps.find((s) => s.image_url)?.image_url ?? null,
-    };
+    const row = share.previewImageAssetId ? await deps.demos.asset(share.demoId, share.previewImageAssetId) : undefined;
+    return row?.contentType.startsWith('image/') ? row : undefined;
   }
 
   /** How the link's workspace presents itself: on every page of the link, its gates included. */
   const brand = (link: LinkState) => brandOf(link.workspace, base);
 
-  return { demo, asset, preview, brand };
-}
-
-export interface LinkPreview {
-  title: string;
-  description: string;
-  /** As in the payload: a path on this server, or absolute on API_URL. */
-  imageUrl: string | null;
+  return { demo, asset, preview, previewImage, brand };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

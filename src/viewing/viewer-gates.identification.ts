@@ -5,7 +5,9 @@ import { emitEvent } from '../events/outbox';
 import type { ViewerGatesDeps } from './viewer-gates';
 import { gateError, gateOf, isAllowed, recordDecision, resolve, type Visitor } from './viewer-gates.resolve';
 import { ensureSession } from './viewer-gates.session';
+import type { ShareRow } from '../shares/shares.schemas';
 import * as repo from './viewer.repo';
+import type { ViewerSessionRow } from './viewer.repo';
 
 /** A viewer who just identified on a link, as the gates hand it on in the identification's transaction. */
 export interface IdentifiedViewer {
@@ -34,7 +36,6 @@ export async function identify(
   viewer: { name: string; email: string },
   visitor: Visitor,
 ) {
-  const { clock } = deps;
   const { link, session } = await resolve(deps, token, sessionToken, visitor);
   const { share } = link;
   const email = viewer.email.toLowerCase();
@@ -53,8 +54,27 @@ export async function identify(
   const ensured = await ensureSession(deps, share, session, visitor);
   const { issued } = ensured;
   const sessionId = ensured.session.id;
-  const current = await deps.database.db.transaction(async (tx) => {
-    const updated = await repo.updateViewerSession(tx, sessionId, { viewerName: viewer.name, viewerEmail: email });
+  const current = await saveIdentity(deps, share, sessionId, { name: viewer.name, email });
+  await deps.changes.announce(tags.session(sessionId));
+  await recordDecision(deps, share, 'identified', visitor, { email, name: viewer.name });
+  return { gate: gateOf(share, current), share, link, session: current, issued };
+}
+
+/**
+ * Writes who the viewer is on their session (and `also`, such as the password version the same submit
+ * unlocked), with `viewer.identified` and its followers in the same transaction.
+ */
+export async function saveIdentity(
+  deps: Pick<ViewerGatesDeps, 'database' | 'clock' | 'onIdentified'>,
+  share: ShareRow,
+  sessionId: string,
+  viewer: { name: string; email: string },
+  also: Partial<Pick<ViewerSessionRow, 'passwordVersion'>> = {},
+) {
+  const { clock } = deps;
+  const { email } = viewer;
+  return deps.database.db.transaction(async (tx) => {
+    const updated = await repo.updateViewerSession(tx, sessionId, { ...also, viewerName: viewer.name, viewerEmail: email });
     await emitEvent(tx, clock, {
       workspaceId: share.workspaceId,
       kind: 'viewer.identified',
@@ -76,7 +96,4 @@ export async function identify(
     });
     return updated;
   });
-  await deps.changes.announce(tags.session(sessionId));
-  await recordDecision(deps, share, 'identified', visitor, { email, name: viewer.name });
-  return { gate: gateOf(share, current), share, session: current, issued };
 }

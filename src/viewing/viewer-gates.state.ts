@@ -16,5 +16,5 @@ export async function state(deps: ViewerGatesDeps, token: string, sessionToken: 
   } else {
     await recordDecision(deps, share, resolved.gate === 'password' ? 'password_required' : 'identification_required', visitor, identity);
   }
-  return { gate: resolved.gate, share, session, issued };
+  return { gate: resolved.gate, share, link: resolved.link, session, issued };
 }

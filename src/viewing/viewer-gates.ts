@@ -1,6 +1,7 @@
 // The gates of a share link put together for the routes: one file per gate (viewer-gates.<gate>.ts).
 import type { Changes } from '../core/changes';
 import type { RateLimits } from '../core/rate-limit';
+import { access } from './viewer-gates.access';
 import { identify, type OnViewerIdentified } from './viewer-gates.identification';
 import { unlock } from './viewer-gates.password';
 import { type ResolveDeps, requireReady, resolve } from './viewer-gates.resolve';
@@ -32,6 +33,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     state: (...args: Tail<Parameters<typeof state>>) => state(deps, ...args),
     unlock: (...args: Tail<Parameters<typeof unlock>>) => unlock(deps, ...args),
     identify: (...args: Tail<Parameters<typeof identify>>) => identify(deps, ...args),
+    access: (...args: Tail<Parameters<typeof access>>) => access(deps, ...args),
     resolve: (...args: Tail<Parameters<typeof resolve>>) => resolve(deps, ...args),
     requireReady: (...args: Tail<Parameters<typeof requireReady>>) => requireReady(deps, ...args),
   };

@@ -9,7 +9,7 @@ import type { ZodApp } from '../core/http/types';
 import { visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
 import { shareUrls } from '../core/share-urls';
-import type { LinkPreview } from './viewer-content.service';
+import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import type { Brand } from '../workspaces/branding';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
@@ -18,18 +18,18 @@ const pageParams = z.object({ token: z.string().max(200) });
 /** JSON inside a script element: `<` escaped so that no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** Link-preview tags for a link anyone may open; for the others, only the neutral title. */
-function previewTags(preview: LinkPreview | undefined, pageUrl: string, siteName: string): string {
+/** Link-preview tags (Open Graph, Twitter card) of a link that resolves; for the others, the neutral title. */
+function previewTags(preview: LinkPreview | undefined, pageUrl: string): string {
   if (!preview) return '<title>Demoshare</title>';
   const origin = new URL(pageUrl).origin;
   const image = preview.imageUrl ? new URL(preview.imageUrl, origin).href : null;
   const meta = (attr: 'name' | 'property', key: string, value: string) =>
     `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
   return [
-    `<title>${escapeHtml(preview.title)} · ${escapeHtml(siteName)}</title>`,
+    `<title>${escapeHtml(preview.title)} · ${escapeHtml(preview.siteName)}</title>`,
     preview.description ? meta('name', 'description', preview.description) : '',
     meta('property', 'og:type', 'website'),
-    meta('property', 'og:site_name', siteName),
+    meta('property', 'og:site_name', preview.siteName),
     meta('property', 'og:title', preview.title),
     preview.description ? meta('property', 'og:description', preview.description) : '',
     meta('property', 'og:url', pageUrl),
@@ -68,9 +68,10 @@ ${assets}
 
 /**
  * The viewer pages: /s/:token (a page of its own) and /embed/:token (for iframes). Their status follows the
- * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise). Only a link anyone may
- * open names its demo (title and link-preview tags); the player bundle from dist/player does the rest
- * through /v1/viewer.
+ * link's gates (404 unknown, revoked or not published; 410 expired; 200 otherwise). Their title and
+ * link-preview tags say what viewer-gates.view.ts allows a stranger to see; the player bundle from
+ * dist/player does the rest through /v1/viewer. /s/:token/preview-image serves the image the link's owner
+ * chose for its unfurls.
  */
 export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
@@ -99,7 +100,7 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
     try {
       const { link } = await ctx.services.viewer.resolve(token, undefined, visitor);
       brand = ctx.services.viewer.brand(link);
-      preview = await ctx.services.viewer.preview(link);
+      preview = linkPreview(link.share, brand, await ctx.services.viewer.preview(link));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
@@ -128,7 +129,7 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
-    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token), brand?.name || 'Demoshare');
+    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
     return reply.send(shell(token, embed, playerBuilt, status, head, brand));
   }
 
@@ -138,6 +139,25 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
   // GET /s/:token — the viewer page of a share link
   app.get('/s/:token', { config: pageConfig, schema: { hide: true, params: pageParams } }, async (request, reply) =>
     page(request.params.token, false, reply, visitorOf(request)),
+  );
+
+  // GET /s/:token/preview-image — the image the owner chose for the link's unfurls, before any gate
+  app.get(
+    '/s/:token/preview-image',
+    { config: pageConfig, schema: { hide: true, params: pageParams } },
+    async (request, reply) => {
+      // The link-level gates only (revoked, expired, not published), and no access-log line: unfurling
+      // bots fetch this, and the owner made the image public to anyone holding the link.
+      const { link } = await ctx.services.viewer.resolve(request.params.token, undefined);
+      const image = await ctx.services.viewer.previewImage(link);
+      if (!image) throw new AppError('not_found', 'This link has no preview image');
+      return reply
+        .header('cache-control', 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('etag', `"${image.sha256}"`)
+        .type(image.contentType)
+        .send(image.bytes);
+    },
   );
 
   // GET /embed/:token — the same player, to be framed by any site

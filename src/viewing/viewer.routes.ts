@@ -8,6 +8,7 @@ import type { ShareRow } from '../shares/shares.schemas';
 import { eventsAcceptedSchema, eventsBody, } from './view-events.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
 import {
+  accessBody,
   identifyBody,
   unlockBody,
   viewerAssetParams,
@@ -16,6 +17,8 @@ import {
   viewerStateSchema,
 } from './viewer.schemas';
 import type { Gate, Visitor } from './viewer-gates.resolve';
+import type { LinkState } from './viewer-cache';
+import { gateView } from './viewer-gates.view';
 import { SESSION_COOKIE } from '../auth/authenticate';
 
 const cookieNames = new Map<string, string>();
@@ -82,11 +85,12 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     return request.cookies[viewerCookieName(token)] ?? (typeof header === 'string' ? header : undefined);
   };
 
-  function answer(
+  async function answer(
     reply: FastifyReply,
     token: string,
-    result: { gate: Gate; share: ShareRow; session?: ViewerSessionRow; issued?: string },
+    result: { gate: Gate; share: ShareRow; link: LinkState; session?: ViewerSessionRow; issued?: string },
   ) {
+    const view = gateView(result.share, result.session, viewer.brand(result.link), await viewer.preview(result.link));
     reply.header('cache-control', 'no-store');
     if (result.issued) {
       reply.setCookie(viewerCookieName(token), result.issued, {
@@ -103,6 +107,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       ...(result.session?.viewerEmail
         ? { viewer: { name: result.session.viewerName, email: result.session.viewerEmail } }
         : {}),
+      ...view,
       ...(result.issued ? { session_token: result.issued } : {}),
     };
   }
@@ -127,7 +132,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.state(token, sessionToken(request, token), visitorOf(request));
-      return ok(request, answer(reply, token, result));
+      return ok(request, await answer(reply, token, result));
     },
   );
 
@@ -150,7 +155,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.unlock(token, sessionToken(request, token), request.body.password, visitorOf(request));
-      return ok(request, answer(reply, token, result));
+      return ok(request, await answer(reply, token, result));
     },
   );
 
@@ -173,7 +178,34 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.identify(token, sessionToken(request, token), request.body, visitorOf(request));
-      return ok(request, answer(reply, token, result));
+      return ok(request, await answer(reply, token, result));
+    },
+  );
+
+  // POST /v1/viewer/:token/access — the one gate form: password, name and e-mail in one submit
+  app.post(
+    '/viewer/:token/access',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Viewer: pass the gates in one submit',
+        description:
+          'Public. Addition beside /unlock and /identify (which keep working). Send the `fields` the link state ' +
+          'lists. 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` ' +
+          '"Wrong password" (`details`: gate `password`, field `password`), counted against the same budgets as ' +
+          '/unlock, so 429 with Retry-After once spent, the right password included; 403 `forbidden` when the ' +
+          "address is not on the link's allow-lists (field `email`). Nothing is stored unless every gate passes; " +
+          'then the session is unlocked and identified at once (`viewer.identified` is emitted).',
+        params: viewerParams,
+        body: accessBody,
+        response: { 200: dataEnvelope(viewerStateSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const result = await viewer.access(token, sessionToken(request, token), request.body, visitorOf(request));
+      return ok(request, await answer(reply, token, result));
     },
   );
 

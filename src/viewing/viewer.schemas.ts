@@ -17,6 +17,18 @@ export const viewerStateSchema = z
     gate,
     share: z.object({ require_identification: z.boolean(), has_password: z.boolean() }),
     viewer: z.object({ name: z.string().nullable(), email: z.string().nullable() }).optional(),
+    fields: z.array(z.enum(['password', 'name', 'email'])).meta({
+      description:
+        'Addition. What the viewer must still fill, in order: `password` while the password gate is closed, `name` and ' +
+        '`email` while the link asks for an identification it does not have. Empty at `ready`. POST /v1/viewer/:token/access ' +
+        'takes them all in one submit.',
+    }),
+    brand: brandSchema.meta({ description: 'Addition. The sharing workspace, for the gate to wear: name, colour, font, logo.' }),
+    title: z.string().nullable().meta({
+      description:
+        "Addition. The demo's title as this viewer may see it. Behind a closed password gate: null (the title stays " +
+        "protected), or the link's `preview_title` if it has one, or the title when the link sets `show_title_before_unlock`.",
+    }),
     session_token: z.string().optional().meta({
       description:
         'Only when a new viewer session was started. Same value as the cookie; a player that cannot use ' +
@@ -26,11 +38,20 @@ export const viewerStateSchema = z
   .meta({
     id: 'ViewerState',
     examples: [
-      { gate: 'identification', share: { require_identification: true, has_password: false } },
+      {
+        gate: 'password',
+        share: { require_identification: true, has_password: true },
+        fields: ['password', 'name', 'email'],
+        brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
+        title: null,
+      },
       {
         gate: 'ready',
         share: { require_identification: true, has_password: false },
         viewer: { name: 'Jane Doe', email: 'jane@acme.com' },
+        fields: [],
+        brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
+        title: 'Create and send an invoice',
         session_token: 'kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w',
       },
     ],
@@ -40,6 +61,14 @@ export const unlockBody = z
   .object({ password: text().min(1).max(200) })
   .strict()
   .meta({ examples: [{ password: 'lighthouse-42' }] });
+export const accessBody = z
+  .object({
+    password: text().min(1).max(200).optional().meta({ description: 'Needed while `fields` lists it.' }),
+    name: text().trim().min(1).max(100).optional().meta({ description: 'Needed while `fields` lists it.' }),
+    email: withoutNul(z.email()).max(254).optional().meta({ description: 'Needed while `fields` lists it.' }),
+  })
+  .strict()
+  .meta({ examples: [{ password: 'lighthouse-42', name: 'Jane Doe', email: 'jane@acme.com' }] });
 export const identifyBody = z
   .object({
     name: text().trim().min(1).max(100),
