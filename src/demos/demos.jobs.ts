@@ -1,5 +1,6 @@
 // Generation jobs: the worker that runs one generation under a lease, the sweep that resends lost or lapsed ones.
 import pino from 'pino';
+import type { AiSettingsFor } from '../ai/ai.service';
 import type { Kernel } from '../context';
 import { tags } from '../core/changes';
 import { randomToken } from '../core/crypto';
@@ -22,7 +23,10 @@ export const SWEEP_QUEUE = 'demos.generation-sweep';
 const UNSENT_GRACE_MS = 60_000;
 const DEADLINE_GRACE_MS = 15_000;
 
-export async function registerDemosJobs(ctx: Kernel) {
+/** The kernel, and the model each workspace writes with (the ai module's, through the demos services). */
+export type GenerationContext = Kernel & { aiSettingsFor?: AiSettingsFor };
+
+export async function registerDemosJobs(ctx: GenerationContext) {
   const timeoutSeconds = Math.ceil(ctx.config.GENERATION_TIMEOUT / 1000);
   await ctx.queue.define({
     name: GENERATE_QUEUE,
@@ -108,7 +112,7 @@ function rawMessage(error: unknown): string {
  * transaction, then write everything in one transaction if the token still matches. Generator failures
  * are an outcome (draft with an error); database failures throw so that the queue retries.
  */
-export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string): Promise<void> {
+export async function runGeneration(ctx: GenerationContext, job: GenerateJob, jobId: string): Promise<void> {
   const { db } = ctx.database;
   const attempt = randomToken(12);
   const claimed = await db.transaction(async (tx) => {
@@ -140,7 +144,7 @@ export async function runGeneration(ctx: Kernel, job: GenerateJob, jobId: string
     const timeoutMs = ctx.config.GENERATION_TIMEOUT;
     // The generator keeps within timeoutMs by itself; the grace lets it return what it has before this
     // backstop gives up on it.
-    result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs, captureMode: job.captureMode }), timeoutMs + DEADLINE_GRACE_MS);
+    result = await withDeadline(ctx.generator({ url: claimed.sourceUrl, timeoutMs, captureMode: job.captureMode, ai: await ctx.aiSettingsFor?.(claimed.workspaceId) }), timeoutMs + DEADLINE_GRACE_MS);
     failure = checkResult(result);
   } catch (error) {
     failure = rawMessage(error);

@@ -87,5 +87,5 @@ export const demosModule = defineModule({
     redactionsRoutes(app, ctx);
     rewriteStepRoutes(app, ctx);
   },
-  jobs: registerDemosJobs,
+  jobs: (ctx) => registerDemosJobs({ ...ctx, aiSettingsFor: ctx.services.aiSettingsFor }),
 });
