@@ -229,6 +229,22 @@ describe('figures keep their labels', () => {
   });
 });
 
+describe('copies kept for phones', () => {
+  it('reads no menu or button that responsive classes hide on a desktop screen, and those they show there', () => {
+    const { elements } = facts(`
+      <nav class="d-lg-none"><a href="/m1">Phone menu A</a><a href="/m2">Phone menu B</a></nav>
+      <div class="md:hidden"><a class="btn" href="/open">Open menu</a></div>
+      <div class="visible-xs"><h2>Bootstrap 3 phone title</h2></div>
+      <nav class="d-none d-xl-flex"><a href="/a">Desktop A</a><a href="/b">Desktop B</a></nav>
+      <div class="d-lg-none d-xl-block"><h2>Back on wide screens</h2></div>
+      <div class="hidden lg:flex"><h2>Tailwind desktop</h2></div>`);
+    const texts = elements.map((e) => e.text);
+    for (const gone of ['Phone menu A', 'Open menu', 'Bootstrap 3 phone title']) expect(texts).not.toContain(gone);
+    expect(texts).toEqual(expect.arrayContaining(['Desktop A', 'Back on wide screens', 'Tailwind desktop']));
+    expect(elements.filter((e) => e.kind === 'nav').map((e) => e.items)).toEqual([['Desktop A', 'Desktop B']]);
+  });
+});
+
 describe('calls to action styled with utility classes', () => {
   it('takes a padded, rounded link for a button, and a filled one in white for the main action', async () => {
     const { planSteps } = await import('./step-planner');

@@ -292,7 +292,7 @@ function isLogoLink(a: Element, pageUrl: string): boolean {
 const CLOSED_CLASS = /(^|\s)(dropdown-menu|collapse|modal|offcanvas|popover|tooltip|d-none|hidden|invisible|sr-only|visually-hidden|screen-reader-text|dropdown-content|submenu|mega-menu)(\s|$)/i;
 const OPEN_CLASS = /(^|\s)(show|open|is-open|active|in)(\s|$)/i;
 /** Hidden on phones only: Bootstrap's expanding navbar, `d-none d-lg-block`, Tailwind's `hidden md:flex`. */
-const SHOWN_ON_DESKTOP = /(^|\s)(navbar-collapse|d-(sm|md|lg)-(block|flex|inline|inline-block|inline-flex|grid|table)|(sm|md|lg):(block|flex|inline|inline-block|inline-flex|grid|table))(\s|$)/i;
+const SHOWN_ON_DESKTOP = /(^|\s)(navbar-collapse|d-(sm|md|lg|xl)-(block|flex|inline|inline-block|inline-flex|grid|table)|(sm|md|lg|xl):(block|flex|inline|inline-block|inline-flex|grid|table))(\s|$)/i;
 
 /** Whether a visitor sees an element, and whether that was measured (a browser) or guessed (markup). */
 interface Visibility {
@@ -315,7 +315,34 @@ function isVisible(el: Element, layout?: Map<Element, ElementLayout>, cssHidden?
   const cls = el.attribs.class ?? '';
   // Consent banners cover the page until dismissed, and the capture dismisses them (capture-chromium.ts).
   if (el.name !== 'a' && CONSENT.test(`${el.attribs.id ?? ''} ${cls}`)) return false;
+  if (hiddenOnDesktop(cls)) return false;
   return !(CLOSED_CLASS.test(cls) && !OPEN_CLASS.test(cls) && !SHOWN_ON_DESKTOP.test(cls));
+}
+
+/** Responsive breakpoints (min-width, px) of Bootstrap 4/5 and Tailwind that hold on a 1280 px screen. */
+const BREAKPOINTS: Record<string, number> = { sm: 576, md: 768, lg: 992, xl: 1200 };
+const TAILWIND_BREAKPOINTS: Record<string, number> = { sm: 640, md: 768, lg: 1024, xl: 1280 };
+
+/**
+ * Whether responsive display classes hide an element on a 1280 px screen: the copy of a menu or a button
+ * kept for phones (`d-lg-none`, Tailwind's `lg:hidden`, Bootstrap 3's `visible-xs`, `hidden-lg`). The class
+ * for the widest breakpoint that holds wins, as in the frameworks' stylesheets (`d-lg-none d-xl-block`
+ * shows). The stylesheets say so too when they were inlined; the classes still tell when they were not.
+ */
+function hiddenOnDesktop(cls: string): boolean {
+  let widest = -1;
+  let hides = false;
+  for (const token of cls.split(/\s+/)) {
+    if (/^(visible-(xs|sm|md)(-\w+)?|hidden-lg)$/.test(token)) return true;
+    const bootstrap = /^d-(sm|md|lg|xl)-(none|block|flex|inline|inline-block|inline-flex|grid|table|table-cell)$/.exec(token);
+    const tailwind = /^(sm|md|lg|xl):(hidden|block|flex|inline|inline-block|inline-flex|grid|table|contents)$/.exec(token);
+    const match = bootstrap ? { at: BREAKPOINTS[bootstrap[1]!]!, none: bootstrap[2] === 'none' } : tailwind ? { at: TAILWIND_BREAKPOINTS[tailwind[1]!]!, none: tailwind[2] === 'hidden' } : null;
+    if (match && match.at <= 1280 && match.at > widest) {
+      widest = match.at;
+      hides = match.none;
+    }
+  }
+  return hides;
 }
 
 /** Ids and classes of cookie and consent banners (and of the consent platforms' own containers). */
