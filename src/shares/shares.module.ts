@@ -1,6 +1,6 @@
 import type { DemoLinks } from '../demos/demo-reads.service';
 import { defineModule } from '../module';
-import { createShareLinks } from './share-links';
+import { createShareLinks } from './share-links.repo';
 import { countLinkViews, type LinkViewCounter } from './link-view-counter';
 import { sharesRoutes } from './shares.routes';
 import { createSharesService, type SharesService } from './shares.service';

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { shares } from './shares.tables';
 
@@ -47,24 +47,6 @@ export async function lockShare(db: Executor, workspaceId: string, id: string) {
 export async function updateShare(db: Executor, id: string, patch: Partial<typeof shares.$inferInsert>) {
   const [row] = await db.update(shares).set(patch).where(eq(shares.id, id)).returning();
   return row!;
-}
-
-/**
- * Per demo, its oldest link that is neither revoked nor expired (the demo's share_url), with its expiry.
- * Expiry is judged by the database clock, as the viewer gates' answers are recorded against it.
- */
-export async function firstActiveLinks(db: Executor, demoIds: readonly string[]) {
-  return db
-    .selectDistinctOn([shares.demoId], { demoId: shares.demoId, token: shares.token, expiresAt: shares.expiresAt })
-    .from(shares)
-    .where(
-      and(
-        inArray(shares.demoId, [...demoIds]),
-        isNull(shares.revokedAt),
-        or(isNull(shares.expiresAt), gt(shares.expiresAt, sql`now()`)),
-      ),
-    )
-    .orderBy(shares.demoId, asc(shares.createdAt), asc(shares.id));
 }
 
 /** Counts new views on their links, one share at a time in id order (the lock order of every batch). */

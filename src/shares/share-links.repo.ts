@@ -1,0 +1,39 @@
+// The share-links port demos reads share_url through (DemoLinks), as the query it is: shares owns the links' table, and demos never queries it.
+import { and, asc, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client';
+import type { DemoLinks } from '../demos/demo-reads.service';
+import { shares } from './shares.tables';
+
+/**
+ * Per demo, its oldest link that is neither revoked nor expired (the demo's share_url), with its expiry.
+ * Expiry is judged by the database clock, as the viewer gates' answers are recorded against it.
+ */
+export async function firstActiveLinks(db: Executor, demoIds: readonly string[]) {
+  return db
+    .selectDistinctOn([shares.demoId], { demoId: shares.demoId, token: shares.token, expiresAt: shares.expiresAt })
+    .from(shares)
+    .where(
+      and(
+        inArray(shares.demoId, [...demoIds]),
+        isNull(shares.revokedAt),
+        or(isNull(shares.expiresAt), gt(shares.expiresAt, sql`now()`)),
+      ),
+    )
+    .orderBy(shares.demoId, asc(shares.createdAt), asc(shares.id));
+}
+
+/**
+ * The demos' share_url, answered from the links' table for the demos domain (which never reads it).
+ *
+ * @example
+ * const links = createShareLinks(kernel.database);
+ * const first = (await links.firstActive([demoId])).get(demoId); // { token, expiresAt } or undefined
+ */
+export function createShareLinks(database: Pick<Database, 'db'>): DemoLinks {
+  return {
+    async firstActive(demoIds) {
+      const rows = await firstActiveLinks(database.db, demoIds);
+      return new Map(rows.map((r) => [r.demoId, { token: r.token, expiresAt: r.expiresAt }]));
+    },
+  };
+}
