@@ -1,4 +1,7 @@
 // One running process of the service (API, workers or both): the only place that listens, starts workers and handles shutdown.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp, registerJobs } from './app';
@@ -40,6 +43,27 @@ export interface Runtime {
  */
 export class RuntimeError extends Error {}
 
+/** Where start-up says what it is doing, one line per stage (the CLI prints them; tests pass nothing). */
+export type StartProgress = (line: string) => void;
+
+/** The migrations folder db/client.ts applies (drizzle/ at the repository's root). */
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+/** Migrations the journal lists that the database has not applied yet; undefined when it cannot tell. */
+async function pendingMigrations(database: Database): Promise<number | undefined> {
+  try {
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+    const { rows } = await database
+      .executeSql(
+        "select count(*)::int as n from information_schema.tables where table_schema = 'drizzle' and table_name = '__drizzle_migrations'",
+      )
+      .then(async (found) => (Number(found.rows[0]?.n) > 0 ? database.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations') : { rows: [{ n: 0 }] }));
+    return Math.max(0, journal.entries.length - Number(rows[0]?.n ?? 0));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Opens the database the configuration names (PGlite in DATA_DIR, or PostgreSQL) and migrates it.
  *
@@ -52,7 +76,8 @@ export class RuntimeError extends Error {}
  * await database.close();
  * ```
  */
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
+export async function openConfiguredDatabase(config: Config, progress: StartProgress = () => {}): Promise<Database> {
+  progress(config.DATABASE_URL ? 'Connecting to PostgreSQL…' : `Starting the embedded database in ${config.DATA_DIR}…`);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
@@ -60,6 +85,8 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT || undefined,
   });
   try {
+    const pending = await pendingMigrations(database);
+    if (pending !== 0) progress(pending ? `Applying ${pending} database migration${pending === 1 ? '' : 's'}…` : 'Applying database migrations…');
     await database.migrate();
   } catch (error) {
     await database.close();
@@ -80,7 +107,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
  * process.once('SIGTERM', () => void runtime.close());
  * ```
  */
-export async function startRuntime(config: Config, role: ProcessRole): Promise<Runtime> {
+export async function startRuntime(config: Config, role: ProcessRole, progress: StartProgress = () => {}): Promise<Runtime> {
   if (role !== 'all' && !config.DATABASE_URL) {
     throw new RuntimeError(
       `"demoshare ${role === 'api' ? 'serve' : 'worker'}" runs beside other processes and needs a shared PostgreSQL ` +
@@ -92,7 +119,7 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
     log.warn('SECRET_KEY is not set: using one kept in DATA_DIR. Every process must share it: set SECRET_KEY.');
   }
   const secretKey = resolveSecretKey(config.SECRET_KEY, config.DATA_DIR);
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, progress);
   // Everything opened so far, closed in reverse by close(), and by a start that fails half-way: a process
   // that cannot start must exit, not hang on a pool or a timer nobody will close.
   const opened: Array<() => unknown> = [() => database.close()];
@@ -135,6 +162,7 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
     opened.push(() => generator.close());
     const queue = new JobQueue(database, { work: role !== 'api' });
     opened.push(() => queue.stop());
+    progress('Starting the job queue…');
     await queue.start((error) => log.error({ err: error }, 'job queue error'));
     const { app, ctx } = await buildApp({
       // A worker answers no requests, so it has none to shed: its loop is busy with jobs by design.
@@ -152,6 +180,7 @@ export async function startRuntime(config: Config, role: ProcessRole): Promise<R
     await registerJobs(ctx);
 
     let address: string | undefined;
+    progress(role === 'worker' ? 'Starting the workers…' : 'Starting the web server…');
     if (role !== 'worker') {
       address = await app.listen({ port: config.PORT, host: config.HOST });
     } else {

@@ -112,7 +112,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
 }
 
 async function run(config: Config, role: ProcessRole, out: Out): Promise<number> {
-  const runtime = await startRuntime(config, role);
+  // A first start migrates a new database before it listens: each stage is said as it begins.
+  const runtime = await startRuntime(config, role, (line) => out.stderr(line));
   const what = { all: 'Demoshare', api: 'Demoshare API', worker: 'Demoshare worker' }[role];
   out.stderr(runtime.address ? `${what} listening on ${runtime.address} (open ${config.APP_URL})` : `${what} running`);
   const bound = runtime.app.server.address();
