@@ -89,6 +89,8 @@ export function viewerApi(boot: BootConfig) {
     state: () => gate(call<ViewerState>('GET', '')),
     unlock: (password: string) => gate(call<ViewerState>('POST', '/unlock', { password })),
     identify: (name: string, email: string) => gate(call<ViewerState>('POST', '/identify', { name, email })),
+    /** The one gate form: password, name and e-mail in one submit (only the fields the state asks for). */
+    access: (form: { password?: string; name?: string; email?: string }) => gate(call<ViewerState>('POST', '/access', form)),
     demo: () => call<PlayableDemo>('GET', '/demo'),
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
     /** For a request the page may not outlive (events on page hide). */

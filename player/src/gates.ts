@@ -1,10 +1,11 @@
 import './gates.css';
 import { type ViewerApi, ViewerError } from './api';
+import type { Brand } from './brand';
 import { h, ICONS, icon } from './dom';
 import type { ViewerState } from './wire';
 
-/** Only the next gate matters to what follows (a closed password gate is known without asking). */
-type OnPassed = (state: Pick<ViewerState, 'gate'>) => void;
+/** Called with the link's state once the form passed (or when the link changed under it). */
+type OnPassed = (state: ViewerState) => void;
 
 /** A centred card: every screen before the demo itself (gates, errors) is one of these. */
 function card(kind: string, glyph: string, title: string, text: string, ...body: (Node | null)[]): HTMLElement {
@@ -77,8 +78,37 @@ async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promi
   }
 }
 
-export function passwordScreen(api: ViewerApi, onPassed: OnPassed): HTMLElement {
-  const password = field('ds-password', 'Password', { type: 'password', autocomplete: 'current-password', required: true });
+type GateState = Pick<ViewerState, 'gate' | 'fields' | 'title'> & { brand: Brand | null };
+
+/** What the card says above the form: who shared, what, and what is asked. */
+function gateText(state: GateState, sender: string) {
+  const asks = state.fields;
+  const password = asks.includes('password');
+  const identify = asks.includes('email');
+  const text =
+    password && identify
+      ? `Enter the password you were given, and tell ${sender} who you are.`
+      : password
+        ? 'Enter the password you were given to view it.'
+        : `${sender} asks viewers for their name and work e-mail.`;
+  return { heading: state.title ?? `${sender} shared a demo with you`, kicker: state.title ? `${sender} shared a demo with you` : null, text };
+}
+
+/**
+ * The one gate: every field the link still asks for (password, name, e-mail) in one form and one submit,
+ * under the sharing workspace's name. Each refusal lands on its field; the other fields keep their values.
+ */
+export function gateScreen(api: ViewerApi, state: GateState, onPassed: OnPassed): HTMLElement {
+  const sender = state.brand?.name || 'Someone';
+  const asks = new Set(state.fields);
+  const password = asks.has('password')
+    ? field('ds-password', 'Password', { type: 'password', autocomplete: 'current-password', required: true, maxlength: '200' })
+    : null;
+  const name = asks.has('name') ? field('ds-name', 'Your name', { type: 'text', autocomplete: 'name', required: true, maxlength: '100' }) : null;
+  const email = asks.has('email')
+    ? field('ds-email', 'Work e-mail', { type: 'email', autocomplete: 'email', required: true, maxlength: '254' })
+    : null;
+  const inputs = { password, name, email };
   const alert = formAlert();
   const button = submitButton('View demo');
   let lockedUntil = 0;
@@ -102,97 +132,87 @@ export function passwordScreen(api: ViewerApi, onPassed: OnPassed): HTMLElement 
     countdown = setInterval(tick, 1000);
   }
 
-  const form = h(
-    'form',
-    {
-      class: 'ds-form',
-      novalidate: true,
-      onsubmit: async (event: Event) => {
-        event.preventDefault();
-        if (Date.now() < lockedUntil) return;
-        const value = password.input.value;
-        if (!value) {
-          password.setError('Enter the password you were given.');
-          password.input.focus();
-          return;
-        }
-        password.setError(null);
-        showAlert(alert, null);
-        try {
-          const state = await busy(button, () => api.unlock(value));
-          onPassed(state);
-        } catch (err) {
-          const e = err instanceof ViewerError ? err : new ViewerError(0, 'internal_error', 'Something went wrong.');
-          if (e.status === 401 || e.status === 403) {
-            password.setError('That password is not correct. Check it and try again.');
-            password.input.select();
-            password.input.focus();
-          } else if (e.status === 429) {
-            lockFor(e.retryAfter ?? 60);
-          } else {
-            showAlert(alert, e.message);
-          }
-        }
-      },
-    },
-    password.node,
-    alert,
-    button,
-  );
-  return card(
-    'password',
-    ICONS.lock,
-    'This demo is password protected',
-    'Enter the password you were given to view it.',
-    form,
-  );
-}
+  /** The first field at fault gets the focus; every field at fault gets its message. */
+  function mark(errors: Partial<Record<keyof typeof inputs, string>>) {
+    let first: HTMLInputElement | null = null;
+    for (const key of ['password', 'name', 'email'] as const) {
+      const f = inputs[key];
+      if (!f) continue;
+      f.setError(errors[key] ?? null);
+      if (errors[key] && !first) first = f.input as HTMLInputElement;
+    }
+    if (first) {
+      first.focus();
+      if (first === inputs.password?.input) first.select();
+    }
+    return first !== null;
+  }
 
-export function identifyScreen(api: ViewerApi, onPassed: OnPassed): HTMLElement {
-  const name = field('ds-name', 'Your name', { type: 'text', autocomplete: 'name', required: true, maxlength: '200' });
-  const email = field('ds-email', 'Work e-mail', { type: 'email', autocomplete: 'email', required: true, maxlength: '320' });
-  const alert = formAlert();
-  const button = submitButton('Continue to demo');
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (Date.now() < lockedUntil) return;
+    const values = {
+      password: password ? (password.input as HTMLInputElement).value : undefined,
+      name: name ? (name.input as HTMLInputElement).value.trim() : undefined,
+      email: email ? (email.input as HTMLInputElement).value.trim() : undefined,
+    };
+    showAlert(alert, null);
+    const local = mark({
+      password: password && !values.password ? 'Enter the password you were given.' : undefined,
+      name: name && !values.name ? 'Enter your name.' : undefined,
+      email: !email
+        ? undefined
+        : !values.email
+          ? 'Enter your work e-mail.'
+          : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)
+            ? undefined
+            : 'Enter a valid e-mail address.',
+    });
+    if (local) return;
+    try {
+      onPassed(await busy(button, () => api.access(values)));
+    } catch (err) {
+      const e = err instanceof ViewerError ? err : new ViewerError(0, 'internal_error', 'Something went wrong.');
+      const on = (f: string) => e.details.find((d) => d.field === f)?.message;
+      if (e.status === 429) return lockFor(e.retryAfter ?? 60);
+      if (e.status === 401 && !password) {
+        // The password changed while the viewer typed: ask again for what the link needs now.
+        return onPassed(await api.state());
+      }
+      const errors = {
+        password: e.status === 401 ? 'That password is not correct. Check it and try again.' : on('password') && sentence(on('password')!),
+        name: on('name') && sentence(on('name')!),
+        email: e.status === 403 ? 'This address may not view this demo. Ask the person who shared it for access.' : on('email') && sentence(on('email')!),
+      };
+      if (!mark(errors)) showAlert(alert, e.message);
+    }
+  }
+
+  const text = gateText(state, sender);
   const form = h(
     'form',
-    {
-      class: 'ds-form',
-      novalidate: true,
-      onsubmit: async (event: Event) => {
-        event.preventDefault();
-        const nameValue = name.input.value.trim();
-        const emailValue = email.input.value.trim();
-        name.setError(nameValue ? null : 'Enter your name.');
-        email.setError(/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(emailValue) ? null : 'Enter a valid e-mail address.');
-        showAlert(alert, null);
-        if (!nameValue) return name.input.focus();
-        if (email.input.hasAttribute('aria-invalid')) return email.input.focus();
-        try {
-          onPassed(await busy(button, () => api.identify(nameValue, emailValue)));
-        } catch (err) {
-          const e = err instanceof ViewerError ? err : new ViewerError(0, 'internal_error', 'Something went wrong.');
-          // `details` may also name the gate that refused (field "gate"): only name and email are inputs.
-          const nameError = e.details.find((d) => d.field === 'name')?.message;
-          const emailError = e.details.find((d) => d.field === 'email')?.message;
-          if (nameError) name.setError(sentence(nameError));
-          if (emailError) email.setError(sentence(emailError));
-          if (e.status === 429) showAlert(alert, `Too many attempts. Try again in ${waitText(e.retryAfter ?? 60)}.`);
-          else if (e.status === 401) {
-            // The password gate closed again (the password changed): start over from the link's state.
-            onPassed({ gate: 'password' });
-          } else if (!nameError && !emailError) {
-            showAlert(alert, e.status === 403 ? e.message || 'This e-mail address is not allowed to view this demo.' : e.message);
-          }
-        }
-      },
-    },
-    name.node,
-    email.node,
+    { class: 'ds-form', novalidate: true, onsubmit: (event: Event) => void submit(event) },
+    password?.node ?? null,
+    name?.node ?? null,
+    email?.node ?? null,
     alert,
     button,
-    h('p', { class: 'ds-fineprint' }, 'The team that shared this demo will see your name and e-mail address.'),
+    email ? h('p', { class: 'ds-fineprint' }, `${sender} will see your name and e-mail address.`) : null,
   );
-  return card('identify', ICONS.user, 'Tell us who you are', 'The person who shared this demo asks viewers to identify themselves.', form);
+  const headingId = 'ds-gate-title';
+  return h(
+    'main',
+    { class: 'ds-screen ds-screen-gate', 'aria-labelledby': headingId },
+    h(
+      'section',
+      { class: 'ds-card ds-gate' },
+      h('div', { class: 'ds-card-icon' }, icon(password ? ICONS.lock : ICONS.user, 22)),
+      text.kicker ? h('p', { class: 'ds-gate-kicker' }, text.kicker) : null,
+      h('h1', { id: headingId, class: 'ds-card-title' }, text.heading),
+      h('p', { class: 'ds-card-text' }, text.text),
+      form,
+    ),
+  );
 }
 
 /** Screens for links that cannot be played: expired, revoked or unknown, not published, or a failure. */

@@ -3,7 +3,7 @@ import { ViewerError, viewerApi } from './api';
 import { applyBrand, brandLogo, pageTitle, readBrand } from './brand';
 import { readBootConfig } from './config';
 import { h } from './dom';
-import { identifyScreen, passwordScreen, problemScreen } from './gates';
+import { gateScreen, problemScreen } from './gates';
 import { mountPlayer } from './player';
 import { Tracker } from './tracker';
 import type { PlayableDemo, ViewerState } from './wire';
@@ -54,16 +54,12 @@ if (!boot) {
     }
   };
 
-  async function advance(state: Pick<ViewerState, 'gate'>) {
-    if (state.gate === 'password') {
-      document.title = pageTitle('Password required', boot!.brand);
-      root.replaceChildren(branded(passwordScreen(api, (next) => void advance(next).catch((err) => fail(err, start)))));
-      root.querySelector('input')?.focus();
-      return;
-    }
-    if (state.gate === 'identification') {
-      document.title = pageTitle('Identify yourself', boot!.brand);
-      root.replaceChildren(branded(identifyScreen(api, (next) => void advance(next).catch((err) => fail(err, start)))));
+  async function advance(state: ViewerState) {
+    if (state.gate !== 'ready') {
+      // The one gate: whatever the link still asks for, in one form under the workspace's brand.
+      const brand = readBrand(state.brand) ?? boot!.brand;
+      document.title = pageTitle(state.title ?? 'Protected demo', brand);
+      root.replaceChildren(branded(gateScreen(api, { ...state, brand }, (next) => void advance(next).catch((err) => fail(err, start)))));
       root.querySelector('input')?.focus();
       return;
     }

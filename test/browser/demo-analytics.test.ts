@@ -40,7 +40,7 @@ describe.skipIf(!browser)('a demo’s analytics (Chromium)', () => {
     await viewer.goto(link.url.replace('http://localhost:3000', server.url));
     await viewer.getByLabel('Your name').fill('Grace Hopper');
     await viewer.getByLabel('Work e-mail').fill('grace@globex.test');
-    await viewer.getByRole('button', { name: 'Continue to demo' }).click();
+    await viewer.getByRole('button', { name: 'View demo' }).click();
     for (let i = 0; i < 3; i++) {
       await viewer.locator('.ds-step-title', { hasText: `Step ${i + 1}` }).waitFor();
       await viewer.getByRole('button', { name: i < 2 ? 'Next' : /Next|Finish/ }).click();

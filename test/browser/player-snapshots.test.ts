@@ -251,10 +251,9 @@ describe.skipIf(!browser)('HTML-snapshot demos in the player, embedded on anothe
 
   async function identify(page: Page) {
     const player = page.frameLocator('iframe');
-    await player.getByRole('heading', { name: 'Tell us who you are' }).waitFor();
     await player.getByLabel('Your name').fill('Ada Lovelace');
     await player.getByLabel('Work e-mail').fill('ada@example.com');
-    await player.getByRole('button', { name: 'Continue to demo' }).click();
+    await player.getByRole('button', { name: 'View demo' }).click();
   }
 
   const received = async (page: Page) =>

@@ -125,25 +125,23 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     await page.route('**/events', (route) => (dropped++ === 0 ? route.abort('connectionreset') : route.continue()));
 
     await page.goto(server.url + pathOf(share.url));
-    await page.getByRole('heading', { name: 'This demo is password protected' }).waitFor();
+    // One gate: password, name and e-mail on one screen (test/browser/player-gate.test.ts has the rest).
+    await page.getByRole('heading', { name: /shared a demo with you/ }).waitFor();
     await shot(page, 'player-password-desktop');
     await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByLabel('Your name').fill('Grace Hopper');
+    await page.getByLabel('Work e-mail').fill('grace@navy.example.org');
     await page.getByRole('button', { name: 'View demo' }).click();
     await page.getByText('That password is not correct').waitFor();
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await shot(page, 'player-password-wrong-desktop');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'View demo' }).click();
-
-    await page.getByRole('heading', { name: 'Tell us who you are' }).waitFor();
-    await page.getByLabel('Your name').fill('Grace Hopper');
-    await page.getByLabel('Work e-mail').fill('grace@navy.example.org');
-    await page.getByRole('button', { name: 'Continue to demo' }).click();
-    await page.getByText('not allowed to view this demo').waitFor();
+    await page.getByText('This address may not view this demo').waitFor();
     await shot(page, 'player-identify-refused-desktop');
     const email = `grace.${Date.now()}@example.com`;
     await page.getByLabel('Work e-mail').fill(email);
-    await page.getByRole('button', { name: 'Continue to demo' }).click();
+    await page.getByRole('button', { name: 'View demo' }).click();
 
     await stepShown(page, 1);
     await page.waitForFunction(() => performance.getEntriesByName('demoshare:first-step').length > 0);
@@ -194,15 +192,13 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     const share = await api('POST', `/demos/${demoId}/shares`, { password: PASSWORD, require_identification: true });
     const page = await open(PHONE);
     await page.goto(server.url + pathOf(share.url));
-    await page.getByRole('heading', { name: 'This demo is password protected' }).waitFor();
+    await page.getByRole('heading', { name: /shared a demo with you/ }).waitFor();
     await shot(page, 'player-password-phone');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'View demo' }).click();
-    await page.getByRole('heading', { name: 'Tell us who you are' }).waitFor();
-    await shot(page, 'player-identify-phone');
     await page.getByLabel('Your name').fill('Ada');
     await page.getByLabel('Work e-mail').fill('ada@example.com');
-    await page.getByRole('button', { name: 'Continue to demo' }).click();
+    await shot(page, 'player-identify-phone');
+    await page.getByRole('button', { name: 'View demo' }).click();
     await stepShown(page, 1);
     await page.getByText('Start here: your dashboard').waitFor();
     await shot(page, 'player-step1-phone');
@@ -255,7 +251,7 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     const statuses: number[] = [];
     while (statuses.at(-1) !== 429 && statuses.length <= limit) {
       await field.fill(`guess ${statuses.length + 1}`);
-      const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/unlock')), submit.click()]);
+      const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/access')), submit.click()]);
       statuses.push(response.status());
     }
     expect(statuses).toEqual([...Array(limit).fill(401), 429]);
@@ -363,7 +359,7 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     // A visit, refused at the password: it shows in the access log.
     const visitor = await context.newPage();
     await visitor.goto(server.url + pathOf(link));
-    await visitor.getByRole('heading', { name: 'This demo is password protected' }).waitFor();
+    await visitor.getByRole('heading', { name: /shared a demo with you/ }).waitFor();
     await visitor.getByLabel('Password', { exact: true }).fill('wrong');
     await visitor.getByRole('button', { name: 'View demo' }).click();
     await visitor.getByText('That password is not correct').waitFor();

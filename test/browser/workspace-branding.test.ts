@@ -89,20 +89,22 @@ describe.skipIf(!browser)('workspace branding (Chromium)', () => {
     const viewer = await viewerContext.newPage();
     viewer.setDefaultTimeout(15_000);
     await viewer.goto(url.replace(/^http:\/\/localhost:\d+/, server.url));
-    await viewer.getByRole('heading', { name: 'Tell us who you are' }).waitFor();
+    // An identification link names its demo, and who shared it.
+    await viewer.getByRole('heading', { name: 'Secret roadmap tour' }).waitFor();
+    await viewer.getByText('Acme Analytics shared a demo with you').waitFor();
     const gateLogo = viewer.locator('.ds-card-logo');
     await expect.poll(() => gateLogo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
     expect(await gateLogo.getAttribute('alt')).toBe('Acme Analytics');
-    const accent = await viewer.getByRole('button', { name: 'Continue to demo' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    const accent = await viewer.getByRole('button', { name: 'View demo' }).evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(accent).toBe('rgb(190, 24, 93)');
     const font = await viewer.locator('.ds-root').evaluate((el) => getComputedStyle(el).fontFamily);
     expect(font.replaceAll('"', "'")).toBe(FONT_STACKS.serif.stack);
-    expect(await viewer.title()).toBe('Identify yourself · Acme Analytics');
+    expect(await viewer.title()).toBe('Secret roadmap tour · Acme Analytics');
     await viewer.screenshot({ path: `${SHOTS}/branding-gate-desktop.png`, animations: 'disabled' });
 
     await viewer.getByLabel('Your name').fill('Grace Hopper');
     await viewer.getByLabel('Work e-mail').fill('grace@globex.test');
-    await viewer.getByRole('button', { name: 'Continue to demo' }).click();
+    await viewer.getByRole('button', { name: 'View demo' }).click();
     const topLogo = viewer.locator('.ds-top .ds-logo');
     await expect.poll(() => topLogo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
     const next = await viewer.getByRole('button', { name: 'Next' }).evaluate((b) => getComputedStyle(b).backgroundColor);
@@ -114,7 +116,7 @@ describe.skipIf(!browser)('workspace branding (Chromium)', () => {
     contexts.push(phone);
     const small = await phone.newPage();
     await small.goto(url.replace(/^http:\/\/localhost:\d+/, server.url));
-    await small.getByRole('heading', { name: 'Tell us who you are' }).waitFor();
+    await small.getByRole('heading', { name: 'Secret roadmap tour' }).waitFor();
     await expect.poll(() => small.locator('.ds-card-logo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
     await small.screenshot({ path: `${SHOTS}/branding-gate-phone.png`, animations: 'disabled' });
   });

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import type { ApiError } from '../../api/client';
+import { assetPath, demosApi } from '../../api/demos.api';
 import { type NewShare, type Share, type ShareChange, sharesApi } from '../../api/shares.api';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
 import { formatDate } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
 
 const EXPIRY_CHOICES = [
   { value: 'never', label: 'Never' },
@@ -80,6 +82,11 @@ export function ShareForm({
   const [identify, setIdentify] = useState(share?.require_identification ?? defaults?.require_identification ?? false);
   const [emails, setEmails] = useState(share?.allowed_emails.join('\n') ?? '');
   const [domains, setDomains] = useState(share?.allowed_domains.join('\n') ?? '');
+  const [previewTitle, setPreviewTitle] = useState(share?.preview_title ?? '');
+  const [previewText, setPreviewText] = useState(share?.preview_description ?? '');
+  const [previewImage, setPreviewImage] = useState<string | null>(share?.preview_image_asset_id ?? null);
+  const [showTitle, setShowTitle] = useState(share?.show_title_before_unlock ?? false);
+  const hasPassword = password !== '' || (share?.has_password === true && !removePassword);
   const expiryChoices = share?.expires_at
     ? [{ value: 'keep', label: `Unchanged: ${formatDate(share.expires_at)}` }, ...EXPIRY_CHOICES]
     : EXPIRY_CHOICES;
@@ -92,6 +99,10 @@ export function ShareForm({
           require_identification: identify,
           allowed_emails: identify ? splitList(emails) : [],
           allowed_domains: identify ? splitList(domains) : [],
+          preview_title: previewTitle.trim() || null,
+          preview_description: previewText.trim() || null,
+          preview_image_asset_id: previewImage,
+          show_title_before_unlock: showTitle,
         };
         if (expiry !== 'keep') change.expires_at = expiresAt(expiry, customDate);
         if (password) change.password = password;
@@ -100,6 +111,10 @@ export function ShareForm({
       }
       const body: NewShare = { require_identification: identify, expires_at: expiresAt(expiry, customDate) };
       if (name.trim()) body.name = name.trim();
+      if (previewTitle.trim()) body.preview_title = previewTitle.trim();
+      if (previewText.trim()) body.preview_description = previewText.trim();
+      if (previewImage) body.preview_image_asset_id = previewImage;
+      if (showTitle) body.show_title_before_unlock = true;
       if (password) body.password = password;
       if (identify) {
         body.allowed_emails = splitList(emails);
@@ -202,6 +217,27 @@ export function ShareForm({
           />
         </div>
       ) : null}
+      {hasPassword ? (
+        <Checkbox
+          label="Show the demo’s title before the password"
+          description="Off: viewers and link previews see only your workspace’s name until the password is entered."
+          checked={showTitle}
+          onChange={(e) => setShowTitle(e.target.checked)}
+        />
+      ) : null}
+      <LinkPreviewFields
+        demoId={demoId}
+        title={previewTitle}
+        text={previewText}
+        image={previewImage}
+        errors={errors}
+        onTitle={edit('preview_title', setPreviewTitle)}
+        onText={edit('preview_description', setPreviewText)}
+        onImage={(id) => {
+          setPreviewImage(id);
+          form.clearError('preview_image_asset_id');
+        }}
+      />
       {formError ? <Alert tone="danger">{formError}</Alert> : null}
       <div className="row row-end">
         <Button onClick={onCancel}>Cancel</Button>
@@ -240,5 +276,76 @@ function TextareaField(props: { label: string; hint: string; value: string; onCh
         {props.hint}
       </p>
     </div>
+  );
+}
+
+/** The asset id at the end of a step's image_url. */
+const assetIdOf = (url: string | null) => (url ? (/ast_[A-Za-z0-9_-]+$/.exec(url)?.[0] ?? null) : null);
+
+/**
+ * How the link looks when pasted in a chat, an e-mail or a social app (Open Graph and Twitter card), also
+ * when it is protected: a title, a line of text and one of the demo's screenshots, all optional.
+ */
+function LinkPreviewFields(props: {
+  demoId: string;
+  title: string;
+  text: string;
+  image: string | null;
+  errors: FieldErrors;
+  onTitle(v: string): void;
+  onText(v: string): void;
+  onImage(id: string | null): void;
+}) {
+  const demo = useResource(() => demosApi.get(props.demoId));
+  const shots = (demo.data?.steps ?? []).flatMap((step) => {
+    const id = assetIdOf(step.image_url);
+    return id ? [{ id, number: step.number, title: step.title, src: assetPath(step.image_url)! }] : [];
+  });
+  const custom = Boolean(props.title || props.text || props.image);
+  return (
+    <details className="share-preview" open={custom || undefined}>
+      <summary>Link preview</summary>
+      <p className="field-hint">What chat, e-mail and social apps show when the link is pasted. Left empty: the demo’s own title and first screenshot on an open link; your workspace’s name on a protected one.</p>
+      <TextField
+        label="Preview title"
+        optional
+        value={props.title}
+        onChange={(e) => props.onTitle(e.target.value)}
+        placeholder="A 2-minute tour of invoicing"
+        error={props.errors.preview_title}
+        maxLength={100}
+      />
+      <TextField
+        label="Preview text"
+        optional
+        value={props.text}
+        onChange={(e) => props.onText(e.target.value)}
+        placeholder="See how Acme sends invoices in three clicks."
+        error={props.errors.preview_description}
+        maxLength={200}
+      />
+      <fieldset className="share-shots">
+        <legend className="field-label">
+          Preview image<span className="field-optional"> (optional)</span>
+        </legend>
+        <label className="share-shot share-shot-none">
+          <input type="radio" name="preview-image" checked={props.image === null} onChange={() => props.onImage(null)} />
+          <span>None</span>
+        </label>
+        {shots.map((shot) => (
+          <label key={shot.id} className="share-shot">
+            <input type="radio" name="preview-image" checked={props.image === shot.id} onChange={() => props.onImage(shot.id)} />
+            <img src={shot.src} alt={`Step ${shot.number}: ${shot.title || 'untitled'}`} loading="lazy" />
+          </label>
+        ))}
+        {props.image && !shots.some((s) => s.id === props.image) ? (
+          <label className="share-shot share-shot-none">
+            <input type="radio" name="preview-image" checked onChange={() => props.onImage(props.image)} />
+            <span>An earlier screenshot</span>
+          </label>
+        ) : null}
+        {props.errors.preview_image_asset_id ? <p className="field-error">{props.errors.preview_image_asset_id}</p> : null}
+      </fieldset>
+    </details>
   );
 }
