@@ -36,7 +36,10 @@ const key = text()
 export const putAiSettingsBody = z
   .object({ base_url: baseUrl, model, key: key.optional() })
   .strict()
-  .meta({ description: 'The workspace’s model: where it answers, its name, and the key to call it with.' });
+  .meta({
+    description: 'The workspace’s model: where it answers, its name, and the key to call it with.',
+    examples: [{ base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', key: 'sk-proj-...' }, { base_url: 'https://api.openai.com/v1', model: 'gpt-4o' }],
+  });
 
 /** POST /v1/workspace/ai/test: every field optional, the saved settings fill in what is left out. */
 export const testAiBody = z
@@ -48,6 +51,7 @@ export const testAiBody = z
     description:
       'Settings to try before saving them (the form as it is). Fields left out come from the saved settings; with no ' +
       'body at all, the model generation would use now is tried (the workspace’s, else the instance’s).',
+    examples: [{ base_url: 'http://ollama.internal:11434/v1', model: 'llama3.1', key: 'ollama' }, { key: 'sk-proj-...' }, {}],
   });
 
 export type AiSettingsInput = z.infer<typeof putAiSettingsBody>;

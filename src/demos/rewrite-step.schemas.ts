@@ -14,7 +14,7 @@ export const rewriteStepBody = z
   .strict()
   // No body at all arrives as null.
   .nullish()
-  .meta({ description: 'Optional guidance for the rewrite.' });
+  .meta({ description: 'Optional guidance for the rewrite.', examples: [{ instruction: 'shorter' }, {}] });
 
 export const stepSuggestionSchema = z
   .object({
