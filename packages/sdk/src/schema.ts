@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * Who may sign up
-         * @description The operator's SIGNUP setting, for the sign-in and sign-up pages: open to anyone, by invitation only, or open to listed e-mail domains; and whether the server has no account yet (its first sign-up is open in every mode). Needs no sign-in; changes nothing.
+         * @description The operator's SIGNUP setting, for the sign-in and sign-up pages: open to anyone, by invitation only, or open to listed e-mail domains; and whether the server has no account yet (its first sign-up is open in every mode); and whether it can send e-mail at all. Needs no sign-in; changes nothing.
          */
         get: operations["whoMaySignUp"];
         put?: never;
@@ -1611,6 +1611,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/viewer/{token}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Viewer: pass the gates in one submit
+         * @description Public. Addition beside /unlock and /identify (which keep working). Send the `fields` the link state lists. 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` "Wrong password" (`details`: gate `password`, field `password`), counted against the same budgets as /unlock, so 429 with Retry-After once spent, the right password included; 403 `forbidden` when the address is not on the link's allow-lists (field `email`). Nothing is stored unless every gate passes; then the session is unlocked and identified at once (`viewer.identified` is emitted).
+         */
+        post: operations["viewerPassGatesInOneSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer/{token}/demo": {
         parameters: {
             query?: never;
@@ -1895,7 +1915,8 @@ export interface components {
          *         "team.read",
          *         "account.read",
          *         "workspace.read"
-         *       ]
+         *       ],
+         *       "email_delivery": true
          *     }
          */
         Session: {
@@ -1914,6 +1935,8 @@ export interface components {
              *     ]
              */
             permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read")[];
+            /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
+            email_delivery: boolean;
         };
         /**
          * @example {
@@ -1954,7 +1977,8 @@ export interface components {
          * @example {
          *       "mode": "open",
          *       "allowed_domains": [],
-         *       "first_account": false
+         *       "first_account": false,
+         *       "email_delivery": true
          *     }
          * @example {
          *       "mode": "domains",
@@ -1962,7 +1986,8 @@ export interface components {
          *         "example.com",
          *         "corp.example"
          *       ],
-         *       "first_account": false
+         *       "first_account": false,
+         *       "email_delivery": false
          *     }
          */
         SignupPolicy: {
@@ -1975,6 +2000,8 @@ export interface components {
             allowed_domains: string[];
             /** @description True while the server has no account: the first sign-up is accepted in every mode, so its operator can make it from the browser. */
             first_account: boolean;
+            /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
+            email_delivery: boolean;
         };
         /**
          * @description The request was taken; what follows happens by e-mail.
@@ -2265,6 +2292,52 @@ export interface components {
                 name: string | null;
             } | null;
         };
+        /**
+         * @example {
+         *       "version": 2,
+         *       "against": "draft",
+         *       "title": null,
+         *       "configuration_changed": false,
+         *       "steps": [
+         *         {
+         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0q",
+         *           "change": "changed",
+         *           "number_from": 2,
+         *           "number_to": 2,
+         *           "title_from": "Pick a plan",
+         *           "title_to": "Pick the plan that fits",
+         *           "description_from": "Three plans.",
+         *           "description_to": "Starter, Team and Business.",
+         *           "parts": [
+         *             "title",
+         *             "description",
+         *             "hotspots"
+         *           ],
+         *           "hotspots": {
+         *             "added": 0,
+         *             "removed": 0,
+         *             "changed": 1
+         *           }
+         *         },
+         *         {
+         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0r",
+         *           "change": "added",
+         *           "number_from": null,
+         *           "number_to": 3,
+         *           "title_from": null,
+         *           "title_to": "Invite your team",
+         *           "description_from": null,
+         *           "description_to": "Send an invitation.",
+         *           "parts": [],
+         *           "hotspots": {
+         *             "added": 1,
+         *             "removed": 0,
+         *             "changed": 0
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         DemoVersionChanges: {
             /** @description The version compared (the "from" side). */
             version: number;
@@ -2647,20 +2720,26 @@ export interface components {
          *           "number": 1,
          *           "views": 98,
          *           "avg_time": 9.2,
-         *           "drop_off_rate": 0.12
+         *           "drop_off_rate": 0.12,
+         *           "title": "Create an invoice"
          *         },
          *         {
          *           "number": 2,
          *           "views": 86,
          *           "avg_time": 14.8,
-         *           "drop_off_rate": 0.2
+         *           "drop_off_rate": 0.2,
+         *           "title": "Open the invoice"
          *         },
          *         {
          *           "number": 3,
          *           "views": 69,
          *           "avg_time": 6.1,
-         *           "drop_off_rate": 0.23
+         *           "drop_off_rate": 0.23,
+         *           "title": "Send it"
          *         }
+         *       ],
+         *       "versions_played": [
+         *         1
          *       ],
          *       "series": [
          *         {
@@ -2689,7 +2768,11 @@ export interface components {
                 /** @description Mean seconds spent on the step by the views that reached it. */
                 avg_time: number;
                 drop_off_rate: number;
+                /** @description The step’s title in the version the counted views played (the `version` asked for, else every version played in the range that has this step, when they agree on its title), not the draft’s. Null when the versions played name it differently, or nothing names it. */
+                title: string | null;
             }[];
+            /** @description The demo versions the views of the range played (0: views recorded before versions existed). */
+            versions_played: number[];
             /** @description With `granularity`: one entry per period of the range, empty ones included. */
             series?: {
                 /** @description YYYY-MM-DD, UTC. */
@@ -2829,6 +2912,11 @@ export interface components {
          *       "allowed_domains": [
          *         "acme.com"
          *       ],
+         *       "preview_title": "Acme × Analytical Engines: invoicing in 2 minutes",
+         *       "preview_description": null,
+         *       "preview_image_asset_id": "ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
+         *       "preview_image_url": "https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/preview-image",
+         *       "show_title_before_unlock": false,
          *       "view_count": 12,
          *       "last_viewed_at": "2026-11-24T15:42:10.000Z",
          *       "created_at": "2026-11-21T10:10:00.000Z",
@@ -2848,6 +2936,15 @@ export interface components {
             require_identification: boolean;
             allowed_emails: string[];
             allowed_domains: string[];
+            /** @description Custom unfurl title; null: the default. */
+            preview_title: string | null;
+            /** @description Custom unfurl text; null: the default. */
+            preview_description: string | null;
+            /** @description The image chosen for unfurls; null: the default. */
+            preview_image_asset_id: string | null;
+            /** @description {APP_URL}/s/<token>/preview-image: where unfurls fetch the chosen image (public); null without one. */
+            preview_image_url: string | null;
+            show_title_before_unlock: boolean;
             /** @description Views started through this link (one per viewer session). */
             view_count: number;
             /** @description When the latest view through this link started; null: never viewed. */
@@ -3406,11 +3503,23 @@ export interface components {
         };
         /**
          * @example {
-         *       "gate": "identification",
+         *       "gate": "password",
          *       "share": {
          *         "require_identification": true,
-         *         "has_password": false
-         *       }
+         *         "has_password": true
+         *       },
+         *       "fields": [
+         *         "password",
+         *         "name",
+         *         "email"
+         *       ],
+         *       "brand": {
+         *         "name": "Analytical Engines",
+         *         "color": "#0f766e",
+         *         "font": "humanist",
+         *         "logo_url": null
+         *       },
+         *       "title": null
          *     }
          * @example {
          *       "gate": "ready",
@@ -3422,6 +3531,14 @@ export interface components {
          *         "name": "Jane Doe",
          *         "email": "jane@acme.com"
          *       },
+         *       "fields": [],
+         *       "brand": {
+         *         "name": "Analytical Engines",
+         *         "color": "#0f766e",
+         *         "font": "humanist",
+         *         "logo_url": null
+         *       },
+         *       "title": "Create and send an invoice",
          *       "session_token": "kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w"
          *     }
          */
@@ -3439,6 +3556,12 @@ export interface components {
                 name: string | null;
                 email: string | null;
             };
+            /** @description Addition. What the viewer must still fill, in order: `password` while the password gate is closed, `name` and `email` while the link asks for an identification it does not have. Empty at `ready`. POST /v1/viewer/:token/access takes them all in one submit. */
+            fields: ("password" | "name" | "email")[];
+            /** @description Addition. The sharing workspace, for the gate to wear: name, colour, font, logo. */
+            brand: components["schemas"]["ViewerBrand"];
+            /** @description Addition. The demo's title as this viewer may see it. Behind a closed password gate: null (the title stays protected), or the link's `preview_title` if it has one, or the title when the link sets `show_title_before_unlock`. */
+            title: string | null;
             /** @description Only when a new viewer session was started. Same value as the cookie; a player that cannot use cookies (a cross-site iframe) sends it back in `X-Viewer-Session`. */
             session_token?: string;
         };
@@ -13012,6 +13135,14 @@ export interface operations {
                     allowed_emails?: string[];
                     /** @description Addresses at these domains may identify too (exact domain, no subdomains). */
                     allowed_domains?: string[];
+                    /** @description Title of the link's unfurls (Open Graph, Twitter card) and of its gate, instead of the demo's own. Null: the default (the demo's title, or on a password link without show_title_before_unlock the workspace's "… shared a demo with you"). */
+                    preview_title?: string | null;
+                    /** @description Text of the link's unfurls. Null: the first step's text on an open link, a neutral sentence on a gated one. */
+                    preview_description?: string | null;
+                    /** @description Image of the link's unfurls: an image of this demo (a step's screenshot or an image uploaded to a step: the `ast_…` at the end of its `image_url`). Served to anyone holding the link, even before its gates. Null: the first screenshot on an open link, none on a gated one. */
+                    preview_image_asset_id?: string | null;
+                    /** @description A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected. */
+                    show_title_before_unlock?: boolean;
                 };
             };
         };
@@ -13312,6 +13443,14 @@ export interface operations {
                     allowed_emails?: string[];
                     /** @description Addresses at these domains may identify too (exact domain, no subdomains). */
                     allowed_domains?: string[];
+                    /** @description Title of the link's unfurls (Open Graph, Twitter card) and of its gate, instead of the demo's own. Null: the default (the demo's title, or on a password link without show_title_before_unlock the workspace's "… shared a demo with you"). */
+                    preview_title?: string | null;
+                    /** @description Text of the link's unfurls. Null: the first step's text on an open link, a neutral sentence on a gated one. */
+                    preview_description?: string | null;
+                    /** @description Image of the link's unfurls: an image of this demo (a step's screenshot or an image uploaded to a step: the `ast_…` at the end of its `image_url`). Served to anyone holding the link, even before its gates. Null: the first screenshot on an open link, none on a gated one. */
+                    preview_image_asset_id?: string | null;
+                    /** @description A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected. */
+                    show_title_before_unlock?: boolean;
                 };
             };
         };
@@ -14553,6 +14692,145 @@ export interface operations {
                     name: string;
                     /** Format: email */
                     email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ViewerState"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewerPassGatesInOneSubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "lighthouse-42",
+                 *       "name": "Jane Doe",
+                 *       "email": "jane@acme.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Needed while `fields` lists it. */
+                    password?: string;
+                    /** @description Needed while `fields` lists it. */
+                    name?: string;
+                    /**
+                     * Format: email
+                     * @description Needed while `fields` lists it.
+                     */
+                    email?: string;
                 };
             };
         };
