@@ -5,11 +5,12 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { useFormSubmit } from '../../components/form-dialog';
 import { FormTextField } from '../../components/form-text-field';
+import { MailSetupHint } from '../../layout/mail-setup-hint';
 import { useSession } from '../../session/session-context';
 import { useResendVerification } from '../../session/use-resend-verification';
 
 export function EmailSection() {
-  const { user } = useSession();
+  const { user, email_delivery: delivers } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState<string | null>(null);
@@ -42,7 +43,12 @@ export function EmailSection() {
           <strong>{user.email}</strong>
           {user.email_verified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
         </p>
-        {user.email_verified ? null : (
+        {user.email_verified || delivers ? null : (
+          <Alert tone="warning">
+            This server cannot send e-mail, so the verification link is only in the server's log. <MailSetupHint />
+          </Alert>
+        )}
+        {user.email_verified || !delivers ? null : (
           <Alert tone="warning">
             <div className="row row-wrap">
               <span>Follow the link we e-mailed to this address to verify it.</span>
