@@ -96,6 +96,23 @@ describe.skipIf(!browser)('the demo editor never loses work or a click (Chromium
     expect(live.steps[0]!.description).toBe('Second version');
     await page.locator('.toast', { hasText: 'Changes published' }).waitFor();
     expect(await page.getByTestId('save-indicator').textContent()).not.toBe('Not saved');
+
+    // A hotspot nudged with the arrows (saved half a second after the last press) and Publish at once.
+    await page.getByLabel('Step description').fill('Third version');
+    await page.getByLabel('Step title').click();
+    await page.getByRole('button', { name: 'Publish changes' }).waitFor();
+    const hotspot = page.locator('[data-hotspot-id]').first();
+    const hotspotId = await hotspot.getAttribute('data-hotspot-id');
+    await hotspot.click();
+    // The arrows move a hotspot when no text field has the focus.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('button', { name: 'Publish changes' }).click();
+    const nudged = await until(
+      () => api('GET', `/v1/demos/${id}`).then((r) => r.json().data),
+      (d) => d.published_version === 3 && !d.has_unpublished_changes,
+    );
+    expect(nudged.hotspots.find((h: { id: string }) => h.id === hotspotId).x).toBeCloseTo(0.11, 6);
   });
 
   it('says "Unsaved changes…" while typing, keeps the text when the tab closes, and warns before leaving', async () => {

@@ -118,8 +118,11 @@ export function StepCanvas({
       setDraft({ id: hotspot.id, box });
     };
     window.addEventListener('keydown', onKey);
+    // A press elsewhere (Publish, another step) saves the nudges first, so the click comes after their save.
+    window.addEventListener('pointerdown', flush, true);
     return () => {
       window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', flush, true);
       flush();
     };
   }, [readOnly, selectedId]);
