@@ -361,6 +361,8 @@ describe.skipIf(!browser)('the player in Chromium, against the real server', () 
     await visitor.goto(server.url + pathOf(link));
     await visitor.getByRole('heading', { name: /shared a demo with you/ }).waitFor();
     await visitor.getByLabel('Password', { exact: true }).fill('wrong');
+    await visitor.getByLabel('Your name').fill('Ada');
+    await visitor.getByLabel('Work e-mail').fill('ada@example.com');
     await visitor.getByRole('button', { name: 'View demo' }).click();
     await visitor.getByText('That password is not correct').waitFor();
     await visitor.close();
