@@ -24,7 +24,7 @@ export interface ViewerGatesDeps extends ResolveDeps {
  * function of its own file taking these deps first; this binds them for the routes.
  *
  * @example
- * const gates = createViewerGates({ ...kernel, cache, demos: demos.reader, passwordAttempts: 5,
+ * const gates = createViewerGates({ ...kernel, cache, passwordAttempts: 5,
  *   passwordWindowSeconds: 900, sessionTtlMs: 86_400_000 });
  * const { gate, session, issued } = await gates.state(token, sessionToken, visitor);
  */
