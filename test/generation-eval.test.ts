@@ -115,7 +115,7 @@ function qualityMisses(rows: Row[]): string[] {
 }
 
 describe('the generated tours of the corpus', () => {
-  it('meets the targets in HTML mode: 85% good steps, 5 per site, every step with a hotspot, pages together', async () => {
+  it('meets the targets in HTML mode: 85% good steps, 5 per site, every step with a hotspot, pages together, every step through the text rubric', async () => {
     const sites = await loadCorpus();
     const rows = await runEval({ sites, modes: ['html'], chromiumPath });
     expect(rows.length).toBe(sites.filter((s) => s.expected.modes.includes('html')).length);
