@@ -11,7 +11,7 @@ const Target = Place.extend({
   role: z.string().min(1),
   names: z.array(z.string().min(1)).min(1),
   /** Names a step on this target must all say (every plan of a pricing table, every feature): the text rubric's "names kept". */
-  keep: z.array(z.string().min(1)).default([]),
+  keep: z.array(z.string().min(1)).optional(),
 });
 const Avoid = Place.extend({ why: z.string().min(1) });
 const Expected = z.object({
@@ -22,7 +22,7 @@ const Expected = z.object({
   targets: z.array(Target).min(1),
   avoid: z.array(Avoid).default([]),
   /** Words no step may say: people's names from a team grid, placeholder items left in the page, claims the site does not make. */
-  never: z.array(z.string().min(1)).default([]),
+  never: z.array(z.string().min(1)).optional(),
 });
 
 export type Target = z.infer<typeof Target>;

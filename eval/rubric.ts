@@ -169,7 +169,7 @@ export function rubricSite(
     const lost = (target?.keep ?? []).filter((name) => !normalise(all).includes(normalise(name)));
     if (lost.length > 0) fail('names', `leaves out ${lost.map((n) => `“${n}”`).join(', ')}`);
 
-    const named = expected.never.filter((never) => normalise(all).includes(normalise(never)));
+    const named = (expected.never ?? []).filter((never) => normalise(all).includes(normalise(never)));
     const placeholder = all.match(PLACEHOLDER)?.[0];
     if (named.length > 0 || placeholder) fail('people', `says ${[...named, ...(placeholder && !named.length ? [placeholder] : [])].map((n) => `“${n}”`).join(', ')}`);
 
