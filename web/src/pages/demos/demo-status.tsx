@@ -1,12 +1,8 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { demosApi } from '../../api/demos.api';
 import type { Demo, DemoStatus } from '../../api/types';
 import { Badge, type BadgeTone } from '../../components/badge';
-import { Button } from '../../components/button';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { useToast } from '../../components/toast';
 import { useCan } from '../../session/use-can';
+import { FailedAttemptActions } from './failed-attempt-actions';
 import { failureWords } from './generation-progress';
 
 const TONES: Record<DemoStatus, BadgeTone> = { generating: 'accent', draft: 'neutral', published: 'success', archived: 'warning' };
@@ -32,9 +28,6 @@ export function DemoListStatus({ demo, onChanged }: { demo: Demo; onChanged?(): 
 function FailedAttempt({ demo, onChanged }: { demo: Demo; onChanged?(): void }) {
   const allowed = useCan();
   const navigate = useNavigate();
-  const notify = useToast();
-  const [retrying, setRetrying] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const words = failureWords(demo, allowed('workspace.manage'));
   return (
     <span className="cell-stack failed-attempt">
@@ -44,48 +37,12 @@ function FailedAttempt({ demo, onChanged }: { demo: Demo; onChanged?(): void }) 
       <span className="cell-sub" title={words}>
         {words}
       </span>
-      <span className="row">
-        {allowed('demos.write') && demo.source_url ? (
-          <Button
-            size="sm"
-            loading={retrying}
-            aria-label={`Retry generating ${demo.title}`}
-            onClick={async () => {
-              setRetrying(true);
-              try {
-                await demosApi.generate(demo.id);
-                navigate(`/demos/${demo.id}`);
-              } catch (error) {
-                notify(error instanceof Error ? error.message : 'Could not start the generation again');
-                setRetrying(false);
-              }
-            }}
-          >
-            Retry
-          </Button>
-        ) : null}
-        {allowed('demos.delete') ? (
-          <Button size="sm" variant="ghost" aria-label={`Delete ${demo.title}`} onClick={() => setDeleting(true)}>
-            Delete
-          </Button>
-        ) : null}
-      </span>
-      {deleting ? (
-        <ConfirmDialog
-          title={`Delete the failed attempt ${demo.title}?`}
-          confirmLabel="Delete"
-          danger
-          onClose={() => setDeleting(false)}
-          onConfirm={async () => {
-            await demosApi.remove(demo.id);
-            notify(`${demo.title} was deleted`);
-            setDeleting(false);
-            onChanged?.();
-          }}
-        >
-          <p>It has no steps; nothing else is lost.</p>
-        </ConfirmDialog>
-      ) : null}
+      <FailedAttemptActions
+        demo={demo}
+        inList
+        onRetried={() => navigate(`/demos/${demo.id}`)}
+        onDeleted={() => onChanged?.()}
+      />
     </span>
   );
 }

@@ -1,13 +1,9 @@
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { demosApi } from '../../api/demos.api';
 import type { Demo, DemoDetail } from '../../api/types';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Spinner } from '../../components/spinner';
-import { useToast } from '../../components/toast';
 import { useCan } from '../../session/use-can';
+import { FailedAttemptActions } from './failed-attempt-actions';
 
 /** What the editor shows while a demo is being generated. */
 export function GenerationProgress({ demo }: { demo: DemoDetail }) {
@@ -54,55 +50,13 @@ export function failureWords(demo: Pick<Demo, 'generation'>, isAdmin: boolean): 
 export function GenerationFailedNotice({ demo, reload }: { demo: DemoDetail; reload(): unknown }) {
   const allowed = useCan();
   const navigate = useNavigate();
-  const notify = useToast();
-  const [retrying, setRetrying] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   return (
     <Alert tone="danger" title="Generation failed: this demo has no steps yet">
       <p>{failureWords(demo, allowed('workspace.manage'))}</p>
-      <p className="muted">You can also add steps by hand below, or record the page with the browser extension.</p>
-      <div className="row">
-        {allowed('demos.write') && demo.source_url ? (
-          <Button
-            variant="primary"
-            size="sm"
-            loading={retrying}
-            onClick={async () => {
-              setRetrying(true);
-              try {
-                await demosApi.generate(demo.id);
-                await reload();
-              } catch (error) {
-                notify(error instanceof Error ? error.message : 'Could not start the generation again', 'danger');
-              } finally {
-                setRetrying(false);
-              }
-            }}
-          >
-            Retry
-          </Button>
-        ) : null}
-        {allowed('demos.delete') ? (
-          <Button size="sm" onClick={() => setDeleting(true)}>
-            Delete
-          </Button>
-        ) : null}
-      </div>
-      {deleting ? (
-        <ConfirmDialog
-          title={`Delete the failed attempt ${demo.title}?`}
-          confirmLabel="Delete"
-          danger
-          onClose={() => setDeleting(false)}
-          onConfirm={async () => {
-            await demosApi.remove(demo.id);
-            notify(`${demo.title} was deleted`);
-            navigate('/demos');
-          }}
-        >
-          <p>It has no steps; nothing else is lost.</p>
-        </ConfirmDialog>
-      ) : null}
+      <p className="muted">
+        You can also add steps by hand below, or record the page with the <Link to="/recorder">browser extension</Link>.
+      </p>
+      <FailedAttemptActions demo={demo} onRetried={reload} onDeleted={() => navigate('/demos')} />
     </Alert>
   );
 }
