@@ -1,7 +1,6 @@
 // One running process of the service (API, workers or both): the only place that listens, starts workers and handles shutdown.
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp, registerJobs } from './app';
@@ -13,6 +12,8 @@ import { resolveSecretKey } from './core/secret-key';
 import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
+import { readEmbeddedSeed } from './db/embedded-seed';
+import { pendingMigrations } from './db/pending-migrations';
 import { createDocumentPool } from './document-tasks';
 import { EmbeddedMaintenance } from './db/embedded-maintenance';
 import { createGenerator, generatorDepsFromConfig } from './generation';
@@ -46,24 +47,6 @@ export class RuntimeError extends Error {}
 /** Where start-up says what it is doing, one line per stage (the CLI prints them; tests pass nothing). */
 export type StartProgress = (line: string) => void;
 
-/** The migrations folder db/client.ts applies (drizzle/ at the repository's root). */
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta.url));
-
-/** Migrations the journal lists that the database has not applied yet; undefined when it cannot tell. */
-async function pendingMigrations(database: Database): Promise<number | undefined> {
-  try {
-    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
-    const { rows } = await database
-      .executeSql(
-        "select count(*)::int as n from information_schema.tables where table_schema = 'drizzle' and table_name = '__drizzle_migrations'",
-      )
-      .then(async (found) => (Number(found.rows[0]?.n) > 0 ? database.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations') : { rows: [{ n: 0 }] }));
-    return Math.max(0, journal.entries.length - Number(rows[0]?.n ?? 0));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Opens the database the configuration names (PGlite in DATA_DIR, or PostgreSQL) and migrates it.
  *
@@ -77,12 +60,22 @@ async function pendingMigrations(database: Database): Promise<number | undefined
  * ```
  */
 export async function openConfiguredDatabase(config: Config, progress: StartProgress = () => {}): Promise<Database> {
-  progress(config.DATABASE_URL ? 'Connecting to PostgreSQL…' : `Starting the embedded database in ${config.DATA_DIR}…`);
+  // A first embedded start copies the cluster built at install, migrations applied, instead of initdb and
+  // every migration (about 30 s of a first start: bench/startup.ts).
+  const seed = !config.DATABASE_URL && !existsSync(join(config.DATA_DIR, 'pgdata')) ? readEmbeddedSeed() : undefined;
+  progress(
+    config.DATABASE_URL
+      ? 'Connecting to PostgreSQL…'
+      : seed
+        ? `Creating the embedded database in ${config.DATA_DIR} from the one built at install…`
+        : `Starting the embedded database in ${config.DATA_DIR}…`,
+  );
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT || undefined,
+    loadDataDir: seed,
   });
   try {
     const pending = await pendingMigrations(database);

@@ -95,6 +95,7 @@ const DEMO_EXAMPLE = {
   generation: {
     status: 'succeeded',
     error: null,
+    error_code: null,
     started_at: '2026-11-21T10:00:00.000Z',
     finished_at: '2026-11-21T10:00:09.000Z',
     capture_mode: 'chromium',
@@ -170,7 +171,7 @@ export const demoDetailSchema = demoSchema
         thumbnail_url: null,
         step_count: 0,
         generate_with_ai: false,
-        generation: { status: 'none', error: null, started_at: null, finished_at: null, capture_mode: null, writer: null },
+        generation: { status: 'none', error: null, error_code: null, started_at: null, finished_at: null, capture_mode: null, writer: null },
         share_url: null,
         published_version: null,
         steps: [],

@@ -31,8 +31,13 @@ export function SettingsLayout() {
           API keys
         </NavLink>
         {allowed('oauth_apps.manage') ? (
-          <NavLink to="/settings/api/oauth" className="tab">
-            OAuth apps
+          <NavLink to="/settings/api/oauth" className="tab" aria-label="OAuth apps">
+            <span className="tab-long" aria-hidden="true">
+              OAuth apps
+            </span>
+            <span className="tab-short" aria-hidden="true">
+              OAuth
+            </span>
           </NavLink>
         ) : null}
         {allowed('webhooks.manage') ? (
@@ -41,7 +46,7 @@ export function SettingsLayout() {
           </NavLink>
         ) : null}
         {allowed('audit.read') ? (
-          // "Audit" on phones, so that an admin's five tabs fit a 375 px screen; named in full for assistive tech.
+          // "Audit" (and "OAuth") on phones, so that an admin's six tabs fit a 390 px screen; named in full for assistive tech.
           <NavLink to="/settings/audit-log" className="tab" aria-label="Audit log">
             <span className="tab-long" aria-hidden="true">
               Audit log
