@@ -2496,6 +2496,7 @@ export interface components {
          *       "generation": {
          *         "status": "succeeded",
          *         "error": null,
+         *         "error_code": null,
          *         "started_at": "2026-11-21T10:00:00.000Z",
          *         "finished_at": "2026-11-21T10:00:09.000Z",
          *         "capture_mode": "chromium",
@@ -2551,6 +2552,7 @@ export interface components {
          *       "generation": {
          *         "status": "none",
          *         "error": null,
+         *         "error_code": null,
          *         "started_at": null,
          *         "finished_at": null,
          *         "capture_mode": null,
