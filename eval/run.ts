@@ -103,6 +103,12 @@ async function evaluate(generator: Generator, site: CorpusSite, mode: CaptureMod
     const pages = new Map<string, ReturnType<typeof pageWords>>();
     const sources = new Map<string, string>();
     for (const path of new Set([...result.pages, ...result.steps.map((step) => step.pageUrl)].map(pagePath))) sources.set(path, await pageSource(site, path));
+    // What the capture saw counts as the page too: in Chromium mode its snapshot holds the text scripts drew
+    // (a chart's figures), which the page's source does not.
+    for (const step of result.steps) {
+      const path = pagePath(step.pageUrl);
+      if (step.html) sources.set(path, `${sources.get(path) ?? ''}\n${step.html}`);
+    }
     for (const [path, source] of sources) pages.set(path, pageWords(source));
     return { site, mode, seconds, score, rubric: rubricSite(result, site.expected, score, pages, titleWords([...sources.values()])), result };
   } finally {

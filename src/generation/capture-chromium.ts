@@ -39,6 +39,21 @@ const SETTLE_SCRIPT = `(async () => {
   return document.body ? document.body.innerText.length : 0;
 })()`;
 const RELAUNCH_AFTER_FAILURE_MS = 60_000;
+/**
+ * Text that scripts are still changing (a dashboard's counters counting up, a ticker) is read once it stops,
+ * or the tour would quote a figure the page never shows at rest: the page's text, sampled every 100 ms until
+ * two samples agree, for at most 1.5 s (a text that never stops is read as it is then).
+ */
+const TEXT_AT_REST_SCRIPT = `(async () => {
+  const read = () => (document.body ? document.body.innerText : '');
+  let last = read();
+  for (let waited = 0; waited < 1500; waited += 100) {
+    await new Promise((done) => setTimeout(done, 100));
+    const now = read();
+    if (now === last) return;
+    last = now;
+  }
+})()`;
 
 /**
  * Motion frozen before anything is measured: entrance animations and transitions jump to their end (where
@@ -140,6 +155,7 @@ export function createChromiumCapturer(deps: { net: SafeFetch; documents: Snapsh
 
   async function readPage(page: Page, deadline: number, guard: GuardStats, show: (page: CapturedPage) => CapturedElement[]): Promise<CapturedPage> {
     if (!/^https?:/.test(page.url())) throw new CaptureError('the page replaced itself with an error page');
+    await page.evaluate(TEXT_AT_REST_SCRIPT);
     await page.evaluate(FREEZE_MOTION_SCRIPT);
     await page.evaluate(DISMISS_CONSENT_SCRIPT);
     const stamp = (await page.evaluate(STAMP_SCRIPT)) as StampResult;
