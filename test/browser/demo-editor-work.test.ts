@@ -120,7 +120,8 @@ describe.skipIf(!browser)('the demo editor never loses work or a click (Chromium
     const page = await open(`/demos/${id}`);
     const indicator = page.getByTestId('save-indicator');
     await page.getByLabel('Step description').fill('A thought half typed');
-    expect(await indicator.textContent()).toBe('Unsaved changes…');
+    // The cue comes with the next render after the keystrokes: polled, not read at once.
+    await expect.poll(() => indicator.textContent()).toBe('Unsaved changes…');
     await page.locator('.editor-header').screenshot({ path: `${SHOTS}/editor-unsaved-cue.png` });
 
     // Leaving the page with unsaved text asks first.
