@@ -3,7 +3,8 @@ import { dataEnvelope, errorEnvelope, listEnvelope, ok } from '../core/envelope'
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
-import { demoParams, demoRouteErrors, demoUrlsOf } from './demo-fields.schemas';
+import { demoParams, demoRouteErrors } from './demo-fields.schemas';
+import { demoUrlsOf, demoDetailSchema, toDemoDetail } from './demos.schemas';
 import {
   demoVersionSchema,
   listVersionsQuery,
@@ -13,7 +14,6 @@ import {
   versionChangesSchema,
   versionParams,
 } from './demo-versions.schemas';
-import { demoDetailSchema, toDemoDetail } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = demoRouteErrors;

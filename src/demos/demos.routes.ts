@@ -4,8 +4,8 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
-import { demoRouteErrors, demoUrlsOf, demoParams } from './demo-fields.schemas';
-import { createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
+import { demoRouteErrors, demoParams } from './demo-fields.schemas';
+import { demoUrlsOf, createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = demoRouteErrors;

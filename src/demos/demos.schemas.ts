@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import type { Config } from '../config';
+import { shareUrls } from '../core/share-urls';
 import { paginationQuery } from '../core/pagination';
 import { httpUrl, text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolveConfiguration } from './demo-configuration.schemas';
-import type { UrlBuilder } from './demo-fields.schemas';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
-import { DEMO_STATUSES, type DemoStatus, GENERATION_STATUSES } from './demos.tables';
-import { GENERATION_ERROR_CODES, type GenerationErrorCode } from './generation-failure';
+import { DEMO_STATUSES, type DemoStatus, GENERATION_ERROR_CODES, GENERATION_STATUSES } from './demos.tables';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';
 import { stepSchema, toStep } from './steps.schemas';
 
@@ -205,7 +205,7 @@ export function toDemo(
     generation: {
       status: row.generationStatus,
       error: row.generationError,
-      error_code: (row.generationErrorCode as GenerationErrorCode | null) ?? (row.generationError ? 'failed' : null),
+      error_code: row.generationErrorCode ?? (row.generationError ? 'failed' : null),
       started_at: iso(row.generationStartedAt),
       finished_at: iso(row.generationFinishedAt),
       capture_mode: row.generationCaptureMode,
@@ -250,3 +250,24 @@ export const regenerateBody = z
   // No body at all arrives as null: the option is off.
   .nullish()
   .meta({ examples: [{ keep_edited_steps: true }, {}] });
+
+/** Where assets are fetched from: the API origin, under the owning demo. */
+export interface UrlBuilder {
+  asset(demoId: string, assetId: string | null): string | null;
+  share(token: string | null): string | null;
+}
+
+/** {@link demoUrls} for this server: assets on API_URL (APP_URL when unset), share links on APP_URL. */
+export function demoUrlsOf(config: Pick<Config, 'API_URL' | 'APP_URL'>): UrlBuilder {
+  return demoUrls(config.API_URL ?? config.APP_URL, config.APP_URL);
+}
+
+/** Assets live on the API origin, share links on the web app's. */
+export function demoUrls(apiUrl: string, appUrl: string): UrlBuilder {
+  const base = apiUrl.replace(/\/+$/, '');
+  const shares = shareUrls(appUrl);
+  return {
+    asset: (demoId, assetId) => (assetId ? `${base}/v1/demos/${demoId}/assets/${assetId}` : null),
+    share: (token) => (token ? shares.page(token) : null),
+  };
+}

@@ -22,6 +22,26 @@ export type DemoStatus = (typeof DEMO_STATUSES)[number];
 /** `none`: never generated. `queued` → `running` → `succeeded` | `failed`. */
 export const GENERATION_STATUSES = ['none', 'queued', 'running', 'succeeded', 'failed'] as const;
 
+/**
+ * The kinds of generation failure, in `generation.error_code` (docs/generation.md#when-generation-fails).
+ * A client acts on the code; the sentence in `generation.error` is for people.
+ */
+export const GENERATION_ERROR_CODES = [
+  'blocked_address',
+  'dns_failure',
+  'unreachable',
+  'timeout',
+  'tls_error',
+  'http_error',
+  'not_a_page',
+  'invalid_address',
+  'nothing_to_capture',
+  'interrupted',
+  'failed',
+] as const;
+
+export type GenerationErrorCode = (typeof GENERATION_ERROR_CODES)[number];
+
 export const demos = pgTable(
   'demos',
   {
@@ -38,7 +58,7 @@ export const demos = pgTable(
     generationStatus: text('generation_status', { enum: GENERATION_STATUSES }).notNull().default('none'),
     generationError: text('generation_error'),
     /** What kind of failure `generationError` describes (GENERATION_ERROR_CODES), so clients can act on it. */
-    generationErrorCode: text('generation_error_code'),
+    generationErrorCode: text('generation_error_code', { enum: GENERATION_ERROR_CODES }),
     generationStartedAt: at('generation_started_at'),
     generationFinishedAt: at('generation_finished_at'),
     generationCaptureMode: text('generation_capture_mode'),

@@ -1,24 +1,5 @@
 // Why a generation failed, as a stable code and a sentence saying what happened and what to do about it.
-
-/**
- * The kinds of generation failure, in `generation.error_code` (docs/generation.md#when-generation-fails).
- * A client acts on the code; the sentence in `generation.error` is for people.
- */
-export const GENERATION_ERROR_CODES = [
-  'blocked_address',
-  'dns_failure',
-  'unreachable',
-  'timeout',
-  'tls_error',
-  'http_error',
-  'not_a_page',
-  'invalid_address',
-  'nothing_to_capture',
-  'interrupted',
-  'failed',
-] as const;
-
-export type GenerationErrorCode = (typeof GENERATION_ERROR_CODES)[number];
+import type { GenerationErrorCode } from './demos.tables';
 
 /** A failed generation in words: `message` says what happened (first sentence) and then what to do. */
 export interface GenerationFailure {

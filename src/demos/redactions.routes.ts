@@ -2,7 +2,8 @@ import { actorOf } from '../audit/actor';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import type { ModuleContext, Services } from '../module';
-import { demoUrlsOf, stepParams } from './demo-fields.schemas';
+import { stepParams } from './demo-fields.schemas';
+import { demoUrlsOf } from './demos.schemas';
 import { MAX_REDACTION_REGIONS, MAX_REDACTION_SELECTOR_LENGTH, MAX_REDACTION_SELECTORS, redactionsBody } from './redactions.schemas';
 import { stepSchema, toStep } from './steps.schemas';
 

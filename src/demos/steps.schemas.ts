@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { httpUrl, text } from '../core/text';
 import type { StepRow } from './demos.repo';
-import type { UrlBuilder } from './demo-fields.schemas';
+import type { UrlBuilder } from './demos.schemas';
 
 const stepText = {
   title: text().trim().max(200),

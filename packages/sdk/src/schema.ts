@@ -2258,122 +2258,6 @@ export interface components {
             /** @description The key itself. Shown only in this response: store it now. */
             key: string;
         };
-        /**
-         * @example {
-         *       "id": "dver_01jd3k9e4f6g8h0j2k4m6n8p0q",
-         *       "number": 2,
-         *       "title": "Create and send an invoice",
-         *       "step_count": 3,
-         *       "published_at": "2026-11-22T09:00:00.000Z",
-         *       "published_by": {
-         *         "user_id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
-         *         "email": "ada@example.com",
-         *         "name": "Ada Lovelace"
-         *       }
-         *     }
-         */
-        DemoVersion: {
-            id: string;
-            /** @description 1 for the first publish, then 2, 3, … */
-            number: number;
-            /** @description The demo title as published. */
-            title: string;
-            step_count: number;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            published_at: string;
-            /** @description Who published; null for versions made when versions were introduced. */
-            published_by: {
-                user_id: string;
-                /** @description Null once the user account is gone. */
-                email: string | null;
-                name: string | null;
-            } | null;
-        };
-        /**
-         * @example {
-         *       "version": 2,
-         *       "against": "draft",
-         *       "title": null,
-         *       "configuration_changed": false,
-         *       "steps": [
-         *         {
-         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0q",
-         *           "change": "changed",
-         *           "number_from": 2,
-         *           "number_to": 2,
-         *           "title_from": "Pick a plan",
-         *           "title_to": "Pick the plan that fits",
-         *           "description_from": "Three plans.",
-         *           "description_to": "Starter, Team and Business.",
-         *           "parts": [
-         *             "title",
-         *             "description",
-         *             "hotspots"
-         *           ],
-         *           "hotspots": {
-         *             "added": 0,
-         *             "removed": 0,
-         *             "changed": 1
-         *           }
-         *         },
-         *         {
-         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0r",
-         *           "change": "added",
-         *           "number_from": null,
-         *           "number_to": 3,
-         *           "title_from": null,
-         *           "title_to": "Invite your team",
-         *           "description_from": null,
-         *           "description_to": "Send an invitation.",
-         *           "parts": [],
-         *           "hotspots": {
-         *             "added": 1,
-         *             "removed": 0,
-         *             "changed": 0
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
-        DemoVersionChanges: {
-            /** @description The version compared (the "from" side). */
-            version: number;
-            /** @description `draft`, or the number of the live version. */
-            against: "draft" | number;
-            /** @description The demo title on each side; null when it is the same. */
-            title: {
-                from: string;
-                to: string;
-            } | null;
-            /** @description Whether the player settings (theme, navigation, autoplay…) differ. */
-            configuration_changed: boolean;
-            /** @description Every step of either side, in the compared side’s order, removed steps where they were. */
-            steps: {
-                step_id: string;
-                /** @enum {string} */
-                change: "added" | "removed" | "changed" | "unchanged";
-                /** @description Its number in the version; null when added since. */
-                number_from: number | null;
-                /** @description Its number on the compared side; null when removed. */
-                number_to: number | null;
-                title_from: string | null;
-                title_to: string | null;
-                description_from: string | null;
-                description_to: string | null;
-                /** @description What differs in a changed step; `position` when it was reordered among the steps both sides share. */
-                parts: ("title" | "description" | "image" | "page" | "hotspots" | "position")[];
-                /** @description Hotspots of the step added, removed and changed on the compared side. */
-                hotspots: {
-                    added: number;
-                    removed: number;
-                    /** @description Moved, resized, relabelled or given another action. */
-                    changed: number;
-                };
-            }[];
-        };
         DemoConfiguration: {
             /** @description Accent colour of the player (hotspots, buttons, progress bar). Unless the demo sets its own, the workspace's brand colour (or #4f46e5 without one). */
             theme_color: string;
@@ -2618,6 +2502,122 @@ export interface components {
             configuration: components["schemas"]["DemoConfiguration"];
             /** @description Published and the draft (title, configuration, steps, hotspots) differs from the published version: viewers see the version until the changes are published. Always false when not published. */
             has_unpublished_changes: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "dver_01jd3k9e4f6g8h0j2k4m6n8p0q",
+         *       "number": 2,
+         *       "title": "Create and send an invoice",
+         *       "step_count": 3,
+         *       "published_at": "2026-11-22T09:00:00.000Z",
+         *       "published_by": {
+         *         "user_id": "usr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace"
+         *       }
+         *     }
+         */
+        DemoVersion: {
+            id: string;
+            /** @description 1 for the first publish, then 2, 3, … */
+            number: number;
+            /** @description The demo title as published. */
+            title: string;
+            step_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            published_at: string;
+            /** @description Who published; null for versions made when versions were introduced. */
+            published_by: {
+                user_id: string;
+                /** @description Null once the user account is gone. */
+                email: string | null;
+                name: string | null;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "version": 2,
+         *       "against": "draft",
+         *       "title": null,
+         *       "configuration_changed": false,
+         *       "steps": [
+         *         {
+         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0q",
+         *           "change": "changed",
+         *           "number_from": 2,
+         *           "number_to": 2,
+         *           "title_from": "Pick a plan",
+         *           "title_to": "Pick the plan that fits",
+         *           "description_from": "Three plans.",
+         *           "description_to": "Starter, Team and Business.",
+         *           "parts": [
+         *             "title",
+         *             "description",
+         *             "hotspots"
+         *           ],
+         *           "hotspots": {
+         *             "added": 0,
+         *             "removed": 0,
+         *             "changed": 1
+         *           }
+         *         },
+         *         {
+         *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0r",
+         *           "change": "added",
+         *           "number_from": null,
+         *           "number_to": 3,
+         *           "title_from": null,
+         *           "title_to": "Invite your team",
+         *           "description_from": null,
+         *           "description_to": "Send an invitation.",
+         *           "parts": [],
+         *           "hotspots": {
+         *             "added": 1,
+         *             "removed": 0,
+         *             "changed": 0
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        DemoVersionChanges: {
+            /** @description The version compared (the "from" side). */
+            version: number;
+            /** @description `draft`, or the number of the live version. */
+            against: "draft" | number;
+            /** @description The demo title on each side; null when it is the same. */
+            title: {
+                from: string;
+                to: string;
+            } | null;
+            /** @description Whether the player settings (theme, navigation, autoplay…) differ. */
+            configuration_changed: boolean;
+            /** @description Every step of either side, in the compared side’s order, removed steps where they were. */
+            steps: {
+                step_id: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "changed" | "unchanged";
+                /** @description Its number in the version; null when added since. */
+                number_from: number | null;
+                /** @description Its number on the compared side; null when removed. */
+                number_to: number | null;
+                title_from: string | null;
+                title_to: string | null;
+                description_from: string | null;
+                description_to: string | null;
+                /** @description What differs in a changed step; `position` when it was reordered among the steps both sides share. */
+                parts: ("title" | "description" | "image" | "page" | "hotspots" | "position")[];
+                /** @description Hotspots of the step added, removed and changed on the compared side. */
+                hotspots: {
+                    added: number;
+                    removed: number;
+                    /** @description Moved, resized, relabelled or given another action. */
+                    changed: number;
+                };
+            }[];
         };
         /**
          * @example {
