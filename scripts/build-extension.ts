@@ -9,7 +9,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { build, type LibraryFormats } from 'vite';
-import { zipFiles } from '../src/recorder-extension/zip';
+import { zipFiles } from '../src/recorder-extension/instance-package';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'extension');

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type ZipEntry, zipFiles } from './zip';
+import { zipSync } from 'fflate';
 
 /** The packed extension, ready to send. */
 export interface InstancePackage {
@@ -13,6 +13,29 @@ export interface InstancePackage {
   version: string;
   /** The extension id the manifest's public key gives (the id an unpacked install of this zip gets). */
   extensionId: string;
+}
+
+/** One file of an archive: its path inside it (forward slashes) and its bytes. */
+export interface ZipEntry {
+  path: string;
+  data: Uint8Array;
+}
+
+/** Every entry dated 1 January 2000: the same files always give the same bytes (the ETag, HTTP caching). */
+const FIXED_MTIME = new Date(Date.UTC(2000, 0, 1));
+
+/**
+ * `entries` as a ZIP archive (deflated, fixed timestamps, sorted by path): the same files always give the
+ * same bytes. Used for the zip this instance serves and the store package the build writes.
+ *
+ * @example
+ * ```ts
+ * const zip = zipFiles([{ path: 'manifest.json', data: Buffer.from('{}') }]);
+ * ```
+ */
+export function zipFiles(entries: readonly ZipEntry[]): Buffer {
+  const sorted = [...entries].sort((a, b) => a.path.localeCompare(b.path));
+  return Buffer.from(zipSync(Object.fromEntries(sorted.map((file) => [file.path, [file.data, { level: 9, mtime: FIXED_MTIME }]]))));
 }
 
 function filesUnder(dir: string): ZipEntry[] {
