@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   auditEntry: 'aud',
   demoVersion: 'dver',
   recording: 'rec',
+  chapter: 'chp',
+  lead: 'lead',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

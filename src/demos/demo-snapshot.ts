@@ -1,6 +1,7 @@
 // A published version's frozen content (demo_versions.snapshot): made from the draft, compared, turned back into rows.
 import type { HotspotRow, StepRow } from './demos.repo';
 import type { HotspotAction } from './demos.tables';
+import type { PagePatch, StepContent, StepKind } from './story.schemas';
 
 /**
  * The frozen content of a published version (demo_versions.snapshot). Snake_case because the migration
@@ -16,6 +17,8 @@ export interface SnapshotHotspot {
   selector: string | null;
   label: string;
   tooltip: string;
+  /** Absent from versions published before rich text. */
+  tooltip_html?: string | null;
   action_type: HotspotAction;
   action_target: string | null;
 }
@@ -30,6 +33,12 @@ export interface SnapshotStep {
   html_asset_id: string | null;
   width: number | null;
   height: number | null;
+  /** The story fields are absent from versions published before interactive demos: a page, no chapter. */
+  kind?: StepKind;
+  chapter_id?: string | null;
+  content?: StepContent;
+  patches?: PagePatch[];
+  description_html?: string | null;
   hotspots: SnapshotHotspot[];
 }
 
@@ -64,6 +73,7 @@ export function snapshotOf(content: DemoContent): DemoSnapshot {
       html_asset_id: s.htmlAssetId,
       width: s.width,
       height: s.height,
+      ...storyFieldsOf(s),
       hotspots: content.hotspots
         .filter((h) => h.stepId === s.id)
         .sort(byId)
@@ -76,11 +86,26 @@ export function snapshotOf(content: DemoContent): DemoSnapshot {
           selector: h.selector,
           label: h.label,
           tooltip: h.tooltip,
+          ...(h.tooltipHtml ? { tooltip_html: h.tooltipHtml } : {}),
           action_type: h.actionType,
           action_target: h.actionTarget,
         })),
     })),
   };
+}
+
+/**
+ * The story fields a step has beyond a plain page, and only those: a linear demo's snapshot stays the shape
+ * versions had before interactive demos, so that publishing it again is not a change.
+ */
+function storyFieldsOf(s: StepRow): Partial<SnapshotStep> {
+  const fields: Partial<SnapshotStep> = {};
+  if (s.kind !== 'page') fields.kind = s.kind;
+  if (s.chapterId) fields.chapter_id = s.chapterId;
+  if (s.content.buttons.length > 0 || s.content.form) fields.content = s.content;
+  if (s.patches.length > 0) fields.patches = s.patches;
+  if (s.descriptionHtml) fields.description_html = s.descriptionHtml;
+  return fields;
 }
 
 /** Every asset a snapshot names: they outlive the draft's steps while the version exists. */
@@ -109,6 +134,11 @@ export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { step
       width: s.width,
       height: s.height,
       htmlAssetId: s.html_asset_id,
+      kind: s.kind ?? 'page',
+      chapterId: s.chapter_id ?? null,
+      content: s.content ?? { buttons: [] },
+      patches: s.patches ?? [],
+      descriptionHtml: s.description_html ?? null,
       // Versions do not record it; a restore gives back what the draft knew (demo-versions.service.ts).
       editedAt: null,
       createdAt: at,
@@ -126,6 +156,7 @@ export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { step
         selector: h.selector,
         label: h.label,
         tooltip: h.tooltip,
+        tooltipHtml: h.tooltip_html ?? null,
         actionType: h.action_type,
         actionTarget: h.action_target,
         createdAt: at,

@@ -14,6 +14,7 @@ import {
 import { members } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import { at, bytea, createdAt, id, updatedAt } from '../db/columns';
+import { ACTION_TYPES, type PagePatch, STEP_KINDS, type StepContent } from './story.schemas';
 
 
 export const DEMO_STATUSES = ['generating', 'draft', 'published', 'archived'] as const;
@@ -135,6 +136,14 @@ export const steps = pgTable(
     width: integer('width'),
     height: integer('height'),
     htmlAssetId: text('html_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: STEP_KINDS }).notNull().default('page'),
+    chapterId: text('chapter_id').references((): AnyPgColumn => chapters.id, { onDelete: 'set null' }),
+    /** Buttons and form (story.schemas.ts), validated on the way in. */
+    content: jsonb('content').$type<StepContent>().notNull().default({ buttons: [] }),
+    /** Edits to the captured page, applied when the snapshot is served. */
+    patches: jsonb('patches').$type<PagePatch[]>().notNull().default([]),
+    /** Sanitised rich text (b, i, a, lists); `description` holds its plain text for clients that read only that. */
+    descriptionHtml: text('description_html'),
     /**
      * When a person last made or changed this step (text, image, hotspots); null for a generated step
      * nobody touched. Generating again with keep_edited_steps keeps the steps that have it.
@@ -146,7 +155,25 @@ export const steps = pgTable(
   (t) => [index('steps_demo_position_idx').on(t.demoId, t.position)],
 );
 
-export const HOTSPOT_ACTIONS = ['next', 'goto', 'url'] as const;
+/** Groups of steps a chapter menu offers; a chapter starts at its first step by position. */
+export const chapters = pgTable(
+  'chapters',
+  {
+    id: id(),
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('chapters_demo_position_idx').on(t.demoId, t.position)],
+);
+
+/** Every action a hotspot or button can take (story.schemas.ts); the contract's were next, goto and url. */
+export const HOTSPOT_ACTIONS = ACTION_TYPES;
 export type HotspotAction = (typeof HOTSPOT_ACTIONS)[number];
 
 export const hotspots = pgTable(
@@ -168,8 +195,10 @@ export const hotspots = pgTable(
     selector: text('selector'),
     label: text('label').notNull().default(''),
     tooltip: text('tooltip').notNull().default(''),
+    /** Sanitised rich text; `tooltip` holds its plain text. */
+    tooltipHtml: text('tooltip_html'),
     actionType: text('action_type', { enum: HOTSPOT_ACTIONS }).notNull().default('next'),
-    /** `goto`: the target step's id (its number changes when steps move); `url`: the address. */
+    /** `goto`/`submit`: the target step's id (its number changes when steps move); `chapter`: its id; `url`/`demo`: the address. */
     actionTarget: text('action_target'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
