@@ -26,6 +26,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   gone: 'the link or record has expired or was used up',
   payload_too_large: 'the body is larger than the server accepts',
   unsupported_media_type: 'the body is not in a content type this endpoint accepts (JSON unless stated)',
+  validation_error: 'well-formed, but what it describes cannot be accepted as it is (`details` names each problem)',
   rate_limited: 'too many requests: wait for `Retry-After` seconds',
   internal_error: 'an unexpected failure (never with details)',
   unavailable: 'the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',

@@ -17,6 +17,7 @@ describe('error codes', () => {
       gone: 410,
       payload_too_large: 413,
       unsupported_media_type: 415,
+      validation_error: 422,
       rate_limited: 429,
       internal_error: 500,
       unavailable: 503,

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** Well-formed, but what it describes cannot be accepted as it is (a story with problems, a lead form's bad fields); `details` names each. */
+  validation_error: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
