@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { members } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import { assets, demos } from '../demos/demos.tables';
@@ -36,6 +36,8 @@ export const shares = pgTable(
     previewImageAssetId: text('preview_image_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     /** A password link keeps its demo's title to itself until unlocked, unless this is set. */
     showTitleBeforeUnlock: boolean('show_title_before_unlock').notNull().default(false),
+    /** Personalisation values of a link made for one account (`{{company}}` → 'Acme'): text only, filled as text. */
+    variables: jsonb('variables').$type<Record<string, string>>().notNull().default({}),
     viewCount: integer('view_count').notNull().default(0),
     lastViewedAt: at('last_viewed_at'),
     createdById: text('created_by_id').references(() => members.id, { onDelete: 'set null' }),

@@ -1,0 +1,1 @@
+ALTER TABLE "shares" ADD COLUMN "variables" jsonb DEFAULT '{}'::jsonb NOT NULL;
