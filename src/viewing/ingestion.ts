@@ -98,11 +98,14 @@ export function createIngestion(deps: IngestionDeps) {
     const { link, session } = await requireReady(deps, token, sessionToken, visitor);
     if (!session) throw gateError('session', 'unauthorized', 'No viewer session: call GET /v1/viewer/:token first');
     const { stepCount } = link;
-    const problems = events.flatMap((e, i) =>
-      e.stepNumber !== undefined && e.stepNumber > stepCount
+    const problems = events.flatMap((e, i) => [
+      ...(e.stepNumber !== undefined && e.stepNumber > stepCount
         ? [{ field: `events.${i}.step_number`, message: `must be between 1 and ${stepCount}` }]
-        : [],
-    );
+        : []),
+      ...(e.targetStep !== undefined && e.targetStep > stepCount
+        ? [{ field: `events.${i}.target_step`, message: `must be between 1 and ${stepCount}` }]
+        : []),
+    ]);
     if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
     return ingest({ session, shareId: link.share.id, stepCount, version: link.version, events });
   }

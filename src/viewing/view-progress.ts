@@ -1,18 +1,50 @@
+import type { ActionType } from '../demos/story.schemas';
+
 /**
  * The rules of a view's progress, without the database: what a list of viewer events does to a view, to
  * its step rows and to the daily rollups. The ingestion reads the views, runs this, and writes the result
  * back with one statement per table.
  */
 
-export const EVENT_TYPES = ['view_started', 'step_reached', 'completed'] as const;
+/**
+ * The events of a view. The first three move it along its steps; the others (path events, sent by
+ * interactive demos) say which chapter the viewer chose, which hotspot or button they used, and how far
+ * they went in a form: they feed the path roll-ups and never move the view.
+ */
+export const EVENT_TYPES = [
+  'view_started',
+  'step_reached',
+  'completed',
+  'chapter_selected',
+  'action_taken',
+  'cta_clicked',
+  'form_shown',
+  'form_started',
+  'form_submitted',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The fields each path event carries beside its step number (required, then optional). */
+export const PATH_EVENT_FIELDS = {
+  chapter_selected: { required: ['chapterId'], optional: [] },
+  action_taken: { required: ['elementId', 'actionType'], optional: ['targetStep'] },
+  cta_clicked: { required: ['elementId'], optional: [] },
+  form_shown: { required: [], optional: [] },
+  form_started: { required: [], optional: [] },
+  form_submitted: { required: [], optional: [] },
+} as const;
 
 export interface IngestEvent {
   id: string;
-  type: (typeof EVENT_TYPES)[number];
+  type: EventType;
   stepNumber?: number;
   /** Already capped by the route. */
   seconds?: number;
   referrer?: string;
+  chapterId?: string;
+  elementId?: string;
+  actionType?: ActionType;
+  targetStep?: number;
 }
 
 /** The fields of a view that events change. */

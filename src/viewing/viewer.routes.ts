@@ -283,8 +283,10 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         summary: 'Viewer: record events',
         description:
           'Public, gated, bound to the viewer session. Up to 100 events (view_started, step_reached, ' +
-          'completed). 202 once they are stored; an event id seen before is ignored (`duplicates`). ' +
-          'step_number must be a step of the demo; seconds_on_previous is capped at 3600.',
+          'completed, and the path events of interactive demos: chapter_selected, action_taken, cta_clicked, ' +
+          'form_shown, form_started, form_submitted). 202 once they are stored; an event id seen before is ' +
+          'ignored (`duplicates`). step_number and target_step must be steps of the demo; seconds_on_previous ' +
+          'is capped at 3600. A field that does not belong to an event type is a 400.',
         params: viewerParams,
         body: eventsBody,
         response: { 202: dataEnvelope(eventsAcceptedSchema), ...errors },

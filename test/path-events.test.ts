@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
+import { createTestApp, type TestApp } from './helpers/test-app';
+
+// The path events of interactive demos (chapter_selected, action_taken, cta_clicked, form_*): validated
+// field by field, idempotent by id, and additive (a batch of the old three types answers as before).
+describe('viewer path events', () => {
+  let t: TestApp;
+  let token: string;
+  const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
+
+  beforeAll(async () => {
+    t = await createTestApp({ config: { VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000 } });
+    const admin = await t.signUp();
+    const key = await t.apiKey('all', admin);
+    const demoId = await demoWithSteps(t, key, 3);
+    token = (await createShare(t, key, demoId)).token;
+  });
+  afterAll(() => t?.close());
+
+  it('accepts every path event with its fields, and counts a retried id once', async () => {
+    const v = viewerClient(t, token);
+    expect((await v.call('GET', '')).statusCode).toBe(200);
+    const events = [
+      ev('view_started'),
+      ev('chapter_selected', { step_number: 1, chapter_id: 'chp_01jd8x3k5m7n9p2q4r6s8t0v1w' }),
+      ev('action_taken', { step_number: 1, element_id: 'hs_01jd8x3k5m7n9p2q4r6s8t0v1w', action_type: 'goto', target_step: 3, seconds_on_previous: 2 }),
+      ev('action_taken', { step_number: 1, element_id: 'start', action_type: 'next' }),
+      ev('cta_clicked', { step_number: 3, element_id: 'book-call' }),
+      ev('form_shown', { step_number: 2 }),
+      ev('form_started', { step_number: 2 }),
+      ev('form_submitted', { step_number: 2 }),
+    ];
+    const first = await v.call('POST', '/events', { events });
+    expect(first.statusCode, first.body).toBe(202);
+    expect(first.json().data).toEqual({ accepted: events.length, duplicates: 0 });
+    const again = await v.call('POST', '/events', { events });
+    expect(again.json().data).toEqual({ accepted: 0, duplicates: events.length });
+  });
+
+  it('refuses a missing field, a field of another type, a bad id or a step the demo lacks, with a 400 naming it', async () => {
+    const v = viewerClient(t, token, '203.0.113.8');
+    await v.call('GET', '');
+    const cases: Array<[object, string]> = [
+      [ev('chapter_selected', { step_number: 1 }), 'events.0.chapter_id'],
+      [ev('chapter_selected', { chapter_id: 'chp_1' }), 'events.0.step_number'],
+      [ev('action_taken', { step_number: 1, element_id: 'hs_1' }), 'events.0.action_type'],
+      [ev('action_taken', { step_number: 1, action_type: 'next' }), 'events.0.element_id'],
+      [ev('action_taken', { step_number: 1, element_id: 'hs_1', action_type: 'teleport' }), 'events.0.action_type'],
+      [ev('cta_clicked', { step_number: 1 }), 'events.0.element_id'],
+      [ev('cta_clicked', { step_number: 1, element_id: 'x'.repeat(65) }), 'events.0.element_id'],
+      [ev('cta_clicked', { step_number: 1, element_id: 'a b' }), 'events.0.element_id'],
+      [ev('form_shown', {}), 'events.0.step_number'],
+      [ev('form_shown', { step_number: 1, element_id: 'x' }), 'events.0.element_id'],
+      [ev('step_reached', { step_number: 2, chapter_id: 'chp_1' }), 'events.0.chapter_id'],
+      [ev('cta_clicked', { step_number: 1, element_id: 'x', target_step: 2 }), 'events.0.target_step'],
+      [ev('form_started', { step_number: 4 }), 'events.0.step_number'],
+      [ev('action_taken', { step_number: 1, element_id: 'hs_1', action_type: 'goto', target_step: 9 }), 'events.0.target_step'],
+    ];
+    for (const [event, field] of cases) {
+      const res = await v.call('POST', '/events', { events: [event] });
+      expect(res.statusCode, JSON.stringify(event)).toBe(400);
+      expect(res.json().error.code).toBe('invalid_request');
+      expect(res.json().error.details.map((d: { field: string }) => d.field), JSON.stringify(event)).toContain(field);
+    }
+    // Nothing was stored: the same ids are fresh in a valid batch.
+    const ok = await v.call('POST', '/events', { events: [ev('view_started')] });
+    expect(ok.json().data).toEqual({ accepted: 1, duplicates: 0 });
+  });
+
+  it('leaves an old client as it was: view_started, step_reached and completed still count views and steps', async () => {
+    const v = viewerClient(t, token, '203.0.113.9');
+    await v.call('GET', '');
+    const res = await v.call('POST', '/events', {
+      events: [ev('view_started'), ev('step_reached', { step_number: 2, seconds_on_previous: 1 }), ev('completed', { seconds_on_previous: 1 })],
+    });
+    expect(res.json().data).toEqual({ accepted: 3, duplicates: 0 });
+  });
+});
