@@ -98,6 +98,17 @@ export const views = pgTable(
     internal: boolean('internal').notNull().default(false),
     /** The domain of the viewer's e-mail when the view started (lower case); null: anonymous then. */
     company: text('company'),
+    /**
+     * The chapter the viewer chose last (chapter_selected); null before any. The per-chapter funnels count
+     * the steps a view reaches under it.
+     */
+    chapterId: text('chapter_id'),
+    /**
+     * What the path roll-ups already counted for this view, in the order it happened, so each counts a
+     * view once: `c:<chapter>` chosen, `s:<chapter>:<step>` reached in a chapter, `a:<step>:<element>`
+     * used, `k:<step>:<element>` CTA clicked, `f:<step>:<stage>` form stage. At most 500 (MAX_PATH_MARKS).
+     */
+    pathMarks: text('path_marks').array().notNull().default([]),
   },
   (t) => [
     index('views_demo_started_idx').on(t.demoId, t.startedAt),
@@ -251,4 +262,107 @@ export const workspaceDailySketches = pgTable(
     sketch: bytea('sketch').notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.day, t.internal] })],
+);
+
+/**
+ * Chapter choices per day: `choices` counts chapter_selected events, `views` the views that chose the
+ * chapter (once each), `completions` those of them that completed the demo afterwards.
+ */
+export const demoChapterDailyStats = pgTable(
+  'demo_chapter_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    chapterId: text('chapter_id').notNull(),
+    choices: integer('choices').notNull().default(0),
+    views: integer('views').notNull().default(0),
+    completions: integer('completions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.chapterId] })],
+);
+
+/**
+ * The per-chapter funnels: views that reached a step while the chapter they chose last was this one
+ * (once per view, chapter and step).
+ */
+export const demoChapterStepDailyStats = pgTable(
+  'demo_chapter_step_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    chapterId: text('chapter_id').notNull(),
+    stepNumber: integer('step_number').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.chapterId, t.stepNumber] })],
+);
+
+/**
+ * Paths: the chapters a view chose, in order (ids joined by `>`, at most 8). A view counts under its path
+ * so far: choosing another chapter moves it from its old path's row to the new one.
+ */
+export const demoPathDailyStats = pgTable(
+  'demo_path_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    path: text('path').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.path] })],
+);
+
+/**
+ * Hotspots and buttons used, per step and element id (a button id is unique within its step):
+ * action_taken events and the views that sent one, cta_clicked events and the views that sent one.
+ */
+export const demoElementDailyStats = pgTable(
+  'demo_element_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    stepNumber: integer('step_number').notNull(),
+    elementId: text('element_id').notNull(),
+    /** The action the element last reported doing (action_taken); null when only CTA clicks came. */
+    actionType: text('action_type'),
+    actionClicks: integer('action_clicks').notNull().default(0),
+    actionViews: integer('action_views').notNull().default(0),
+    ctaClicks: integer('cta_clicks').notNull().default(0),
+    ctaViews: integer('cta_views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.stepNumber, t.elementId] })],
+);
+
+/** Lead forms per step: the views that were shown the form, started filling it, and sent it (once each). */
+export const demoFormDailyStats = pgTable(
+  'demo_form_daily_stats',
+  {
+    demoId: text('demo_id')
+      .notNull()
+      .references(() => demos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    version: integer('version').notNull().default(0),
+    internal: boolean('internal').notNull().default(false),
+    stepNumber: integer('step_number').notNull(),
+    shown: integer('shown').notNull().default(0),
+    started: integer('started').notNull().default(0),
+    submitted: integer('submitted').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.demoId, t.day, t.version, t.internal, t.stepNumber] })],
 );
