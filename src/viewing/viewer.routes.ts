@@ -30,7 +30,7 @@ const cookieNames = new Map<string, string>();
  * @example
  * reply.setCookie(viewerCookieName(token), issued, { httpOnly: true, sameSite: 'lax', path: '/' });
  */
-function viewerCookieName(linkToken: string): string {
+export function viewerCookieName(linkToken: string): string {
   let name = cookieNames.get(linkToken);
   if (name === undefined) {
     name = `ds_view_${sha256Hex(linkToken).slice(0, 16)}`;
@@ -49,7 +49,8 @@ const errors = {
   410: errorEnvelope,
   429: errorEnvelope,
 };
-const SESSION_HEADER = 'x-viewer-session';
+/** Where a player that cannot use cookies (a cross-site iframe) sends its session token. */
+export const SESSION_HEADER = 'x-viewer-session';
 
 /** If-None-Match, compared weakly (RFC 9110 §13.1.2): a list of tags or `*`. */
 function matches(request: FastifyRequest, etag: string): boolean {
