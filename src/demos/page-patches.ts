@@ -19,8 +19,8 @@ export function patchesHash(patches: readonly PagePatch[]): string {
 }
 
 /** The address of a step's snapshot with its patches named: unchanged when it has none. */
-export function patchedAddress(url: string, patches: readonly PagePatch[]): string {
-  return patches.length === 0 ? url : `${url}?patches=${patchesHash(patches)}`;
+export function patchedAddress<T extends string | null>(url: T, patches: readonly PagePatch[] | undefined): T {
+  return (url === null || !patches?.length ? url : `${url}?patches=${patchesHash(patches)}`) as T;
 }
 
 /** The assets `image` patches show: a version keeps them, the viewer may serve them. */

@@ -4,6 +4,7 @@ import { idSchema } from '../core/ids';
 import { httpUrl, text } from '../core/text';
 import type { StepRow } from './demos.repo';
 import type { UrlBuilder } from './demos.schemas';
+import { patchedAddress } from './page-patches';
 
 const stepText = {
   title: text().trim().max(200),
@@ -120,7 +121,8 @@ export function toStep(row: StepRow, urls: UrlBuilder) {
     image_url: urls.asset(row.demoId, row.imageAssetId),
     width: row.width,
     height: row.height,
-    html_url: urls.asset(row.demoId, row.htmlAssetId),
+    // With `?patches=` when the step has patches: the address changes with them, and names them (page-patches.ts).
+    html_url: patchedAddress(urls.asset(row.demoId, row.htmlAssetId), row.patches),
     edited_at: iso(row.editedAt),
   };
 }
