@@ -54,6 +54,14 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
       const found = await versions.findVersion(db, demoId, number);
       return found?.snapshot.steps.map((s) => s.title);
     },
+    /**
+     * A version's frozen content (the newest without `number`) with its number, for naming what analytics
+     * counted (chapters, buttons, hotspots, forms); undefined when there is none.
+     */
+    versionSnapshot: async (demoId: string, number?: number) => {
+      const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
+      return found ? { number: found.number, snapshot: found.snapshot } : undefined;
+    },
     /** An asset of one demo. */
     asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
   };
