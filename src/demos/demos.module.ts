@@ -4,6 +4,9 @@ import { demoVersionsRoutes } from './demo-versions.routes';
 import { registerDemosJobs } from './demos.jobs';
 import { createDemoReader, type DemoReader } from './demos.reader';
 import { demosRoutes } from './demos.routes';
+import { createPagePatches, type PagePatchesService } from './page-patches.service';
+import { pagePatchesRoutes } from './page-patches.routes';
+import { demoUrlsOf } from './demos.schemas';
 import { createRedactions, type RedactionsService } from './redactions.service';
 import { redactionsRoutes } from './redactions.routes';
 import { createDemosService, type DemosService } from './demos.service';
@@ -31,6 +34,8 @@ declare module '../module' {
       rewrites: StepRewritesService;
       /** The model a workspace writes with (the ai module's), for generation and Rewrite. */
       aiSettingsFor: AiSettingsFor;
+      /** Snapshots served with their page patches (the editor's; `snapshots` is the viewer's too) and images for patches. */
+      pagePatches: PagePatchesService;
     };
   }
 }
@@ -79,6 +84,12 @@ export const demosModule = defineModule({
     }),
     rewrites: createStepRewrites({ database: kernel.database, settingsFor: (workspaceId) => deps.ai.settingsFor(workspaceId) }),
     aiSettingsFor: (workspaceId) => deps.ai.settingsFor(workspaceId),
+    pagePatches: createPagePatches({
+      ...kernel,
+      urls: demoUrlsOf(kernel.config),
+      apply: (html, patches, imageUrls) =>
+        kernel.documents.run('applyPagePatches', [html, patches, imageUrls], { field: 'patches', what: 'The step’s snapshot' }),
+    }),
   }),
   routes(app, ctx) {
     demosRoutes(app, ctx);
@@ -86,6 +97,7 @@ export const demosModule = defineModule({
     demoVersionsRoutes(app, ctx);
     redactionsRoutes(app, ctx);
     rewriteStepRoutes(app, ctx);
+    pagePatchesRoutes(app, ctx);
   },
   jobs: (ctx) => registerDemosJobs({ ...ctx, aiSettingsFor: ctx.services.aiSettingsFor }),
 });

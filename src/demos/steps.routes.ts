@@ -9,6 +9,7 @@ import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, to
 import { ASSET_TYPES, IMAGE_TYPES } from '../core/image-sniff';
 import { parseBody } from '../core/http/body-validation';
 import { acceptImageBodies } from '../core/http/content-type';
+import { patchedAssetQuery } from './page-patches.schemas';
 
 const tags = ['Demo editor'];
 const errors = { ...demoRouteErrors, 409: errorEnvelope };
@@ -213,8 +214,10 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         summary: 'Get a demo asset',
         description:
           'The bytes of a step image or HTML snapshot. Assets never change, so the ETag ' +
-          'is their SHA-256 and they may be cached privately.',
+          'is their SHA-256 and they may be cached privately. A snapshot asked for with `?patches=` (as a step\'s ' +
+          '`html_url` has it) comes with the step\'s page patches applied; its ETag names the asset and the patches.',
         params: assetParams,
+        querystring: patchedAssetQuery,
         response: {
           200: bytesResponse('The asset bytes', ASSET_TYPES),
           304: noContent,
@@ -223,8 +226,10 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       },
     },
     async (request, reply) => {
-      const asset = await steps.getAsset(callerOf(request), request.params.id, request.params.asset_id);
-      const etag = `"${asset.sha256}"`;
+      // With ?patches=: the snapshot with the draft step's page patches applied (page-patches.service.ts).
+      const { id, asset_id } = request.params;
+      const asset = await ctx.services.pagePatches.editorAsset(callerOf(request), id, asset_id, request.query.patches);
+      const etag = asset.etag;
       reply.header('etag', etag);
       reply.header('cache-control', 'private, max-age=86400, immutable');
       // A snapshot is someone else's page: never let it run script on the API's origin.
