@@ -1,6 +1,7 @@
 import type { Changes } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { DemoStatus } from '../demos/demos.tables';
+import type { PagePatch } from '../demos/story.schemas';
 import type { ShareRow } from '../shares/shares.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
 
@@ -31,6 +32,8 @@ export interface DemoPayload {
    */
   etag: string;
   assetIds: ReadonlySet<string>;
+  /** The page patches of the version's snapshots, by `<asset id>:<patches hash>` (the `?patches=` of their html_url). */
+  patchSets?: ReadonlyMap<string, PagePatch[]>;
 }
 
 /**

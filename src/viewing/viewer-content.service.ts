@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { sha256Hex } from '../core/crypto';
 import { AppError } from '../core/errors';
 import type { DemoReader } from '../demos/demos.reader';
+import type { PatchedSnapshots } from '../demos/page-patches';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
@@ -16,6 +17,8 @@ export interface ViewerContentDeps {
   gates: ResolveDeps;
   cache: Pick<ViewerCache, 'payloads'>;
   demos: Pick<DemoReader, 'published' | 'asset'>;
+  /** Snapshots with their page patches applied, parsed once (the demos module's `pagePatches.snapshots`). */
+  snapshots?: Pick<PatchedSnapshots, 'serve'>;
   /**
    * Origin put before asset paths in the payload: the API_URL when the API has an address of its own, else
    * '' so that the paths resolve against whatever host name the viewer reached the server by (APP_URL may be
@@ -48,7 +51,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base));
         // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
         const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
-        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds };
+        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets };
       },
     );
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
@@ -61,13 +64,21 @@ export function createViewerContent(deps: ViewerContentDeps) {
     return payload(token, link);
   }
 
-  /** GET /v1/viewer/:token/assets/:asset_id: only the assets the demo's payload names. */
-  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor) {
+  /**
+   * GET /v1/viewer/:token/assets/:asset_id[?patches=hash]: only the assets the demo's payload names. A snapshot
+   * asked for with the hash its html_url carries comes with the version's page patches applied (parsed once per
+   * asset and patches: page-patches.ts); an unknown hash gets the snapshot as captured.
+   */
+  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor, patches?: string) {
     const { link } = await requireReady(gates, token, sessionToken, visitor);
-    const { assetIds } = await payload(token, link);
+    const { assetIds, patchSets } = await payload(token, link);
     const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
     if (!row) throw new AppError('not_found', 'Asset not found');
-    return row;
+    const plain = { contentType: row.contentType, bytes: row.bytes, etag: `"${row.sha256}"` };
+    const set = patches ? patchSets?.get(`${assetId}:${patches}`) : undefined;
+    if (!set || !deps.snapshots || !row.contentType.startsWith('text/html')) return plain;
+    const served = await deps.snapshots.serve(row, set, (id) => `${base}/v1/viewer/${token}/assets/${id}`);
+    return { contentType: row.contentType, ...served };
   }
 
   const facts = new WeakMap<DemoPayload, DemoFacts>();

@@ -4,6 +4,7 @@ import type { ModuleContext, Services } from '../module';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { ASSET_TYPES } from '../core/image-sniff';
 import type { ZodApp } from '../core/http/types';
+import { patchedAssetQuery } from '../demos/page-patches.schemas';
 import type { ShareRow } from '../shares/shares.schemas';
 import { eventsAcceptedSchema, eventsBody, } from './view-events.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
@@ -248,8 +249,11 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         summary: 'Viewer: an image or snapshot',
         description:
           'Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the ' +
-          'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body.',
+          'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with ' +
+          '`?patches=` (as the step\'s `html_url` has it) comes with the published version\'s page patches applied; ' +
+          'its ETag then names the asset and the patches.',
         params: viewerAssetParams,
+        querystring: patchedAssetQuery,
         response: {
           200: bytesResponse('The asset bytes', ASSET_TYPES),
           304: noContent,
@@ -259,8 +263,8 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     },
     async (request, reply) => {
       const { token, asset_id } = request.params;
-      const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request));
-      const etag = `"${asset.sha256}"`;
+      const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request), request.query.patches);
+      const etag = asset.etag;
       reply.header('etag', etag);
       reply.header('cache-control', 'private, max-age=3600');
       // A snapshot is someone else's page: it may draw, never run script on our origin.

@@ -69,6 +69,7 @@ export const viewingModule = defineModule({
       gates: gateDeps,
       cache,
       demos: deps.demos.reader,
+      snapshots: deps.demos.pagePatches.snapshots,
       assetOrigin: config.API_URL ?? '',
     });
     return {
