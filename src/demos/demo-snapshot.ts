@@ -114,6 +114,8 @@ export function assetIdsOf(snapshot: DemoSnapshot): string[] {
   for (const s of snapshot.steps) {
     if (s.image_asset_id) ids.add(s.image_asset_id);
     if (s.html_asset_id) ids.add(s.html_asset_id);
+    // The images page patches swap in: the version serves them while it exists (page-patches.ts).
+    for (const p of s.patches ?? []) if (p.op === 'image' && p.value) ids.add(p.value);
   }
   return [...ids].sort();
 }
