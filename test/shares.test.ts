@@ -49,6 +49,7 @@ describe('share links API', () => {
       preview_image_asset_id: null,
       preview_image_url: null,
       show_title_before_unlock: false,
+      variables: {},
       view_count: 0,
       last_viewed_at: null,
       created_at: expect.any(String),

@@ -23,6 +23,8 @@ export interface NewShare {
   previewDescription?: string | null;
   previewImageAssetId?: string | null;
   showTitleBeforeUnlock?: boolean;
+  /** Personalisation values (validated names and lengths by the schema). */
+  variables?: Record<string, string>;
 }
 
 /** A new link on a demo of the workspace; what the request leaves out comes from the workspace's defaults. */
@@ -60,6 +62,7 @@ export async function create(deps: SharesDeps, auth: AuthContext, demoId: string
       previewDescription: input.previewDescription ?? null,
       previewImageAssetId: input.previewImageAssetId ?? null,
       showTitleBeforeUnlock: input.showTitleBeforeUnlock ?? false,
+      variables: input.variables ?? {},
       createdById: auth.memberId,
       createdAt: now,
       updatedAt: now,
@@ -89,6 +92,8 @@ export async function create(deps: SharesDeps, auth: AuthContext, demoId: string
         allowed_domains: created.allowedDomains,
         preview: { title: created.previewTitle !== null, image: created.previewImageAssetId !== null },
         show_title_before_unlock: created.showTitleBeforeUnlock,
+        // Names only: the values are the account's own words, and the link shows them.
+        variables: Object.keys(created.variables),
       },
     });
     return created;

@@ -21,6 +21,27 @@ const domain = text()
   .max(253)
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'must be a domain such as example.com');
 
+/** As in `{{name}}` (VARIABLE_PATTERN of the story): a lowercase letter, then up to 39 of a-z, 0-9 and _. */
+export const VARIABLE_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+const VARIABLE_NAME_MESSAGE = 'must be a variable name: a lowercase letter, then up to 39 lowercase letters, digits or _';
+export const MAX_SHARE_VARIABLES = 30;
+export const MAX_VARIABLE_VALUE = 200;
+
+// Values are stored as given (text, never HTML): the player and the pages insert them as text, escaped.
+const variables = z
+  .record(text().regex(VARIABLE_NAME), text().max(MAX_VARIABLE_VALUE), {
+    error: (issue) => (issue.code === 'invalid_key' ? VARIABLE_NAME_MESSAGE : undefined),
+  })
+  .refine((v) => Object.keys(v).length <= MAX_SHARE_VARIABLES, `must have at most ${MAX_SHARE_VARIABLES} variables`)
+  .meta({
+    maxProperties: MAX_SHARE_VARIABLES,
+    description:
+      'Personalisation values of this link (e.g. one made for one account): `{{company}}` in the demo shows `Acme`. ' +
+      `Up to ${MAX_SHARE_VARIABLES} names (a lowercase letter, then a-z, 0-9, _; up to 40 characters), values text ` +
+      `up to ${MAX_VARIABLE_VALUE} characters, always shown as text. URL parameters and form answers of the same name ` +
+      'take precedence. See docs/personalisation.md.',
+  });
+
 const fields = {
   name: text().trim().max(100).meta({ description: 'A label for the link, e.g. "Sent to Acme".' }),
   password: text()
@@ -65,6 +86,7 @@ const fields = {
     description:
       "A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected.",
   }),
+  variables,
 };
 
 /** The link's face before its gates: optional on create and update alike (null clears). */
@@ -88,12 +110,14 @@ export const createShareBody = z
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
     ...previewFields,
+    variables: fields.variables.optional().meta({ description: 'Personalisation values (see `Share.variables`). Left out: none.' }),
   })
   .strict()
   .meta({
     examples: [
       { name: 'Sent to Acme' },
       { name: 'Acme evaluation', require_identification: true, allowed_domains: ['acme.com'], expires_at: '2026-12-31T23:59:59.000Z' },
+      { name: 'Acme: Dana Scully', variables: { company: 'Acme', first_name: 'Dana' } },
     ],
   });
 
@@ -106,9 +130,12 @@ export const patchShareBody = z
     allowed_emails: fields.allowed_emails.optional(),
     allowed_domains: fields.allowed_domains.optional(),
     ...previewFields,
+    variables: fields.variables
+      .optional()
+      .meta({ description: 'Replaces all of the link\'s personalisation values (`{}` removes them). Left out: unchanged.' }),
   })
   .strict()
-  .meta({ examples: [{ expires_at: null }, { password: 'lighthouse-42' }] });
+  .meta({ examples: [{ expires_at: null }, { password: 'lighthouse-42' }, { variables: { company: 'Acme Corp', first_name: 'Dana' } }] });
 
 /** Create and update alike: fields left out stay undefined (unchanged on update). */
 export const toShareInput = <B extends z.infer<typeof patchShareBody> | z.infer<typeof createShareBody>>(body: B) => ({
@@ -122,6 +149,7 @@ export const toShareInput = <B extends z.infer<typeof patchShareBody> | z.infer<
   previewDescription: body.preview_description,
   previewImageAssetId: body.preview_image_asset_id,
   showTitleBeforeUnlock: body.show_title_before_unlock,
+  variables: body.variables,
 });
 
 export const shareSchema = z
@@ -143,6 +171,10 @@ export const shareSchema = z
       description: '{APP_URL}/s/<token>/preview-image: where unfurls fetch the chosen image (public); null without one.',
     }),
     show_title_before_unlock: z.boolean(),
+    variables: z.record(z.string(), z.string()).meta({
+      description:
+        'Personalisation values of this link: `{{name}}` in the demo shows the value (as text). `{}`: none. See docs/personalisation.md.',
+    }),
     view_count: z.number().int().meta({ description: 'Views started through this link (one per viewer session).' }),
     last_viewed_at: timestamp.nullable().meta({ description: 'When the latest view through this link started; null: never viewed.' }),
     created_at: timestamp,
@@ -167,6 +199,7 @@ export const shareSchema = z
         preview_image_asset_id: 'ast_01jd3k8c2d4e6f8g0h2j4k6m8n',
         preview_image_url: 'https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/preview-image',
         show_title_before_unlock: false,
+        variables: { company: 'Acme', first_name: 'Dana' },
         view_count: 12,
         last_viewed_at: '2026-11-24T15:42:10.000Z',
         created_at: '2026-11-21T10:10:00.000Z',
@@ -217,6 +250,7 @@ export function toShare(row: ShareRow, urls: ShareUrls) {
     preview_image_asset_id: row.previewImageAssetId,
     preview_image_url: row.previewImageAssetId ? `${urls.page(row.token)}/preview-image` : null,
     show_title_before_unlock: row.showTitleBeforeUnlock,
+    variables: row.variables,
     view_count: row.viewCount,
     last_viewed_at: iso(row.lastViewedAt),
     created_at: iso(row.createdAt),

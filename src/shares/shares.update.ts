@@ -21,6 +21,7 @@ export interface ShareChange {
   previewDescription?: string | null;
   previewImageAssetId?: string | null;
   showTitleBeforeUnlock?: boolean;
+  variables?: Record<string, string>;
 }
 
 /** Applies the fields the change sets; the audit line names the fields, never the password. */
@@ -46,6 +47,7 @@ export async function update(deps: SharesDeps, auth: AuthContext, id: string, ch
     if (change.previewDescription !== undefined) patch.previewDescription = change.previewDescription;
     if (change.showTitleBeforeUnlock !== undefined) patch.showTitleBeforeUnlock = change.showTitleBeforeUnlock;
     if (change.previewImageAssetId !== undefined) patch.previewImageAssetId = change.previewImageAssetId;
+    if (change.variables !== undefined) patch.variables = change.variables;
     if (change.password !== undefined) {
       patch.passwordHash = newHash ?? null;
       // Every viewer unlocked with the old password must enter the new one.

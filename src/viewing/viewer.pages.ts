@@ -10,6 +10,7 @@ import { visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
 import { shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
+import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
@@ -100,7 +101,8 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
     try {
       const { link } = await ctx.services.viewer.resolve(token, undefined, visitor);
       brand = ctx.services.viewer.brand(link);
-      preview = linkPreview(link.share, brand, await ctx.services.viewer.preview(link));
+      // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
+      preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
