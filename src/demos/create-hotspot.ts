@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import type { AuthContext } from '../auth/permissions';
 import { notFound } from '../core/errors';
 import { newId } from '../core/ids';
+import * as chapters from './chapters.repo';
 import * as repo from './demos.repo';
 import { resolveAction } from './hotspot-action';
-import type { patchHotspotBody } from './hotspots.schemas';
+import { TOOLTIP_MAX, type patchHotspotBody } from './hotspots.schemas';
+import { richTextField } from './rich-text';
 import { editSteps, type StepEditDeps } from './step-edit';
 
 /** A hotspot's fields as a request gives them: all of them on create, any of them on a patch. */
@@ -19,6 +21,9 @@ export async function createHotspot(deps: StepEditDeps, auth: AuthContext, demoI
     const all = await repo.listSteps(tx, demo.id);
     const step = all.find((s) => s.id === stepId);
     if (!step) throw notFound('Step');
+    const chapterIds = (await chapters.listChapters(tx, demo.id)).map((c) => c.id);
+    const action = resolveAction(input.action, all, chapterIds);
+    const rich = input.tooltip_html ? richTextField(input.tooltip_html, TOOLTIP_MAX) : undefined;
     const [row] = await repo.insertHotspots(tx, [
       {
         id: newId('hotspot'),
@@ -30,8 +35,9 @@ export async function createHotspot(deps: StepEditDeps, auth: AuthContext, demoI
         height: input.height!,
         selector: input.selector ?? null,
         label: input.label ?? '',
-        tooltip: input.tooltip ?? '',
-        ...resolveAction(input.action, all),
+        tooltip: rich ? rich.text : (input.tooltip ?? ''),
+        tooltipHtml: rich?.html ?? null,
+        ...action,
         createdAt: now,
         updatedAt: now,
       },

@@ -1,17 +1,23 @@
 import type { AuthContext } from '../auth/permissions';
 import { newId } from '../core/ids';
+import * as chapters from './chapters.repo';
+import { checkPagePatches } from './page-patches';
 import * as repo from './demos.repo';
 import { storeImage } from './step-assets';
 import { editSteps, type StepEditDeps } from './step-edit';
+import { resolveStepStory, type StepStoryInput } from './step-story';
 
-/** A step's text as a request gives it; undefined leaves a field as it is. */
-export interface StepText {
+/** A step's text and story fields as a request gives them; undefined leaves a field as it is. */
+export interface StepText extends StepStoryInput {
   title?: string;
   description?: string;
   pageUrl?: string | null;
 }
 
-/** POST /v1/demos/:id/steps: a blank step, or one showing `image`, at `number` (default: the end). */
+/**
+ * POST /v1/demos/:id/steps: a blank step, or one showing `image`, at `number` (default: the end). Answers
+ * it with the demo's steps, which number its buttons' targets.
+ */
 export async function createStep(
   deps: StepEditDeps,
   auth: AuthContext,
@@ -20,8 +26,13 @@ export async function createStep(
 ) {
   return editSteps(deps, auth, demoId, async (tx, demo, now) => {
     const existing = await repo.listSteps(tx, demo.id);
-    const image = input.image ? await storeImage(tx, demo, input.image, now) : undefined;
+    const chapterIds = (await chapters.listChapters(tx, demo.id)).map((c) => c.id);
+    // Page patches: selectors the server can match, image assets of this demo (400 naming the patch; helper F).
+    if (input.patches) await checkPagePatches(tx, demo.id, input.patches);
     const at = Math.min(input.number ?? existing.length + 1, existing.length + 1);
+    // Targets by number name the steps as they are numbered before this one is inserted.
+    const story = resolveStepStory(input, undefined, existing, chapterIds);
+    const image = input.image ? await storeImage(tx, demo, input.image, now) : undefined;
     const [step] = await repo.insertSteps(tx, [
       {
         id: newId('step'),
@@ -33,6 +44,7 @@ export async function createStep(
         imageAssetId: image?.id ?? null,
         width: image?.width ?? null,
         height: image?.height ?? null,
+        ...story,
         editedAt: now,
         createdAt: now,
         updatedAt: now,
@@ -41,6 +53,6 @@ export async function createStep(
     const ordered = [...existing];
     ordered.splice(at - 1, 0, step!);
     await repo.renumber(tx, ordered, now);
-    return step!;
+    return { step: step!, steps: ordered };
   });
 }

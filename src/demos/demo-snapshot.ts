@@ -1,4 +1,5 @@
 // A published version's frozen content (demo_versions.snapshot): made from the draft, compared, turned back into rows.
+import type { ChapterRow } from './chapters.repo';
 import type { HotspotRow, StepRow } from './demos.repo';
 import type { HotspotAction } from './demos.tables';
 import type { PagePatch, StepContent, StepKind } from './story.schemas';
@@ -42,17 +43,28 @@ export interface SnapshotStep {
   hotspots: SnapshotHotspot[];
 }
 
+export interface SnapshotChapter {
+  id: string;
+  position: number;
+  title: string;
+  description: string;
+}
+
 export interface DemoSnapshot {
   title: string;
   /** As stored on the demo (unresolved): resolveConfiguration fills the defaults when it is served. */
   configuration: Record<string, unknown>;
   steps: SnapshotStep[];
+  /** Only when the demo has chapters: versions of demos without any keep the shape they had before. */
+  chapters?: SnapshotChapter[];
 }
 
 export interface DemoContent {
   demo: { id: string; title: string; configuration: Record<string, unknown> };
   steps: StepRow[];
   hotspots: HotspotRow[];
+  /** Absent where a caller has no chapters to give: none. */
+  chapters?: ChapterRow[];
 }
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -60,7 +72,11 @@ const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id 
 /** The draft's content as a snapshot: steps in order, each with its hotspots by id. */
 export function snapshotOf(content: DemoContent): DemoSnapshot {
   const steps = [...content.steps].sort((a, b) => a.position - b.position || byId(a, b));
+  const chapters = [...(content.chapters ?? [])].sort((a, b) => a.position - b.position || byId(a, b));
   return {
+    ...(chapters.length > 0
+      ? { chapters: chapters.map((c) => ({ id: c.id, position: c.position, title: c.title, description: c.description })) }
+      : {}),
     title: content.demo.title,
     configuration: content.demo.configuration,
     steps: steps.map((s) => ({
@@ -121,9 +137,22 @@ export function assetIdsOf(snapshot: DemoSnapshot): string[] {
 }
 
 /** A snapshot back as rows: what the viewer payload is built from, and what a restore writes. */
-export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { steps: StepRow[]; hotspots: HotspotRow[] } {
+export function rowsOf(
+  demoId: string,
+  snapshot: DemoSnapshot,
+  at: Date,
+): { steps: StepRow[]; hotspots: HotspotRow[]; chapters: ChapterRow[] } {
   const steps: StepRow[] = [];
   const hotspots: HotspotRow[] = [];
+  const chapters: ChapterRow[] = (snapshot.chapters ?? []).map((c) => ({
+    id: c.id,
+    demoId,
+    position: c.position,
+    title: c.title,
+    description: c.description,
+    createdAt: at,
+    updatedAt: at,
+  }));
   for (const s of snapshot.steps) {
     steps.push({
       id: s.id,
@@ -166,7 +195,7 @@ export function rowsOf(demoId: string, snapshot: DemoSnapshot, at: Date): { step
       });
     }
   }
-  return { steps, hotspots };
+  return { steps, hotspots, chapters };
 }
 
 /** JSON with keys sorted at every level: jsonb keeps its own key order, so a plain stringify cannot compare. */

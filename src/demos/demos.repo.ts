@@ -3,11 +3,12 @@ import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { prepared } from '../db/prepared';
 import type { DemoSnapshot } from './demo-snapshot';
-import { assets, type DemoStatus, demoVersions, demos, hotspots, steps } from './demos.tables';
+import { assets, type chapters, type DemoStatus, demoVersions, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
 export type StepRow = typeof steps.$inferSelect;
 export type HotspotRow = typeof hotspots.$inferSelect;
+type ChapterRow = typeof chapters.$inferSelect;
 
 // Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
 const stepCount = sql<number>`(select count(*)::int from "steps" s where s."demo_id" = "demos"."id")`.mapWith(Number);
@@ -77,6 +78,7 @@ type JsonRow = Record<string, unknown>;
 
 const stepsJson = sql<JsonRow[]>`coalesce((select json_agg(s order by s."position", s."id") from "steps" s where s."demo_id" = "demos"."id"), '[]'::json)`;
 const hotspotsJson = sql<JsonRow[]>`coalesce((select json_agg(h order by h."id") from "hotspots" h where h."demo_id" = "demos"."id"), '[]'::json)`;
+const chaptersJson = sql<JsonRow[]>`coalesce((select json_agg(c order by c."position", c."id") from "chapters" c where c."demo_id" = "demos"."id"), '[]'::json)`;
 
 const at = (v: unknown) => new Date(v as string);
 
@@ -123,13 +125,25 @@ function hotspotFromJson(o: JsonRow): HotspotRow {
   };
 }
 
+function chapterFromJson(o: JsonRow): ChapterRow {
+  return {
+    id: o.id as string,
+    demoId: o.demo_id as string,
+    position: o.position as number,
+    title: o.title as string,
+    description: o.description as string,
+    createdAt: at(o.created_at),
+    updatedAt: at(o.updated_at),
+  };
+}
+
 /**
- * A demo with its steps and hotspots in one round trip: the database builds the two lists as JSON, which
+ * A demo with its steps, hotspots and chapters in one round trip: the database builds the two lists as JSON, which
  * costs less than three queries on a busy server (the hot read of the editor and of viewers).
  */
 export async function loadDemo(db: Executor, workspaceId: string, id: string) {
   const [row] = await db
-    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson, brandColor: workspaces.brandColor })
+    .select({ demo: demos, steps: stepsJson, hotspots: hotspotsJson, chapters: chaptersJson, brandColor: workspaces.brandColor })
     .from(demos)
     .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
     .where(and(eq(demos.workspaceId, workspaceId), eq(demos.id, id)))
@@ -140,6 +154,7 @@ export async function loadDemo(db: Executor, workspaceId: string, id: string) {
     brandColor: row.brandColor,
     steps: row.steps.map(stepFromJson),
     hotspots: row.hotspots.map(hotspotFromJson),
+    chapters: row.chapters.map(chapterFromJson),
   };
 }
 

@@ -234,7 +234,7 @@ export function toDemoDetail(
   return {
     ...toDemo(demo, steps.length, urls, found.shareToken, publishing.latestVersion),
     has_unpublished_changes: publishing.hasUnpublishedChanges,
-    steps: steps.map((s) => toStep(s, urls)),
+    steps: steps.map((s) => toStep(s, urls, numbers)),
     hotspots: hotspots.map((h) => toHotspot(h, numbers)),
     configuration: resolveConfiguration(demo.configuration, found.brandColor),
   };

@@ -1,35 +1,79 @@
-// A hotspot's action as stored: `next`, `goto` a step (kept by id), or `url` (http(s) only).
+// The action of a hotspot or a story button, as stored and as answered (story.schemas.ts ACTION_TYPES):
+// `goto` and `submit` keep their step by id (its number changes when steps move), `chapter` its chapter's
+// id, `url` and `demo` an http(s) address; `next`, `end` and `restart` nothing.
 import { invalid } from '../core/errors';
 import type { StepRow } from './demos.repo';
 import type { HotspotAction } from './demos.tables';
 import type { HotspotActionInput } from './hotspots.schemas';
 
-/** Checks a hotspot action against the demo's steps; `goto` targets are stored as step ids. */
-export function resolveAction(action: HotspotActionInput | undefined, steps: StepRow[]) {
-  const type: HotspotAction = action?.type ?? 'next';
-  const target = action?.target ?? null;
-  if (type === 'next') return { actionType: type, actionTarget: null };
-  if (type === 'goto') {
-    const step =
-      typeof target === 'number'
-        ? steps.find((s) => s.position === target)
-        : typeof target === 'string'
-          ? steps.find((s) => s.id === target)
-          : undefined;
-    if (!step) {
-      throw invalid('A goto action needs the number or id of a step of this demo', [
-        { field: 'action.target', message: 'is not a step of this demo' },
-      ]);
-    }
-    return { actionType: type, actionTarget: step.id };
-  }
-  if (typeof target !== 'string' || !isHttpUrl(target)) {
-    throw invalid('A url action needs an http(s) address', [{ field: 'action.target', message: 'must be an http(s) URL' }]);
-  }
-  return { actionType: type, actionTarget: target };
+/** A stored action: `actionTarget` as the hotspot column holds it. */
+export interface ResolvedAction {
+  actionType: HotspotAction;
+  actionTarget: string | null;
 }
 
-function isHttpUrl(text: string): boolean {
+/**
+ * Checks an action against the demo's steps and chapters; step targets are stored as step ids. `field` is
+ * where the action sits in the request, for the 400's details.
+ */
+export function resolveAction(
+  action: HotspotActionInput | undefined,
+  steps: Pick<StepRow, 'id' | 'position'>[],
+  chapterIds: readonly string[] = [],
+  field = 'action',
+): ResolvedAction {
+  const type: HotspotAction = action?.type ?? 'next';
+  const target = action?.target ?? null;
+  const at = `${field}.target`;
+  switch (type) {
+    case 'next':
+    case 'end':
+    case 'restart':
+      return { actionType: type, actionTarget: null };
+    case 'goto':
+    case 'submit': {
+      // `submit` without a target goes on as `next`.
+      if (type === 'submit' && target === null) return { actionType: type, actionTarget: null };
+      const step =
+        typeof target === 'number'
+          ? steps.find((s) => s.position === target)
+          : typeof target === 'string'
+            ? steps.find((s) => s.id === target)
+            : undefined;
+      if (!step) {
+        throw invalid(`A ${type} action needs the number or id of a step of this demo`, [
+          { field: at, message: 'is not a step of this demo' },
+        ]);
+      }
+      return { actionType: type, actionTarget: step.id };
+    }
+    case 'chapter':
+      if (typeof target !== 'string' || !chapterIds.includes(target)) {
+        throw invalid('A chapter action needs the id of a chapter of this demo', [
+          { field: at, message: 'is not a chapter of this demo' },
+        ]);
+      }
+      return { actionType: type, actionTarget: target };
+    case 'url':
+    case 'demo':
+      if (typeof target !== 'string' || !isHttpUrl(target)) {
+        throw invalid(`A ${type} action needs an http(s) address`, [{ field: at, message: 'must be an http(s) URL' }]);
+      }
+      return { actionType: type, actionTarget: target };
+  }
+}
+
+/**
+ * A stored action as answers give it: `goto`/`submit` targets as step numbers (null when the step is gone),
+ * the others as stored. `numbers` maps step ids to their current numbers.
+ */
+export function actionAnswer(type: HotspotAction, target: string | null, numbers: ReadonlyMap<string, number>) {
+  if (type === 'goto' || type === 'submit') return { type, target: target ? (numbers.get(target) ?? null) : null };
+  if (type === 'next' || type === 'end' || type === 'restart') return { type, target: null };
+  return { type, target };
+}
+
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';

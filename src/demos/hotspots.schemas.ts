@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { text } from '../core/text';
 import type { HotspotRow } from './demos.repo';
 import { HOTSPOT_ACTIONS } from './demos.tables';
+import { actionAnswer } from './hotspot-action';
+import { RICH_TEXT_MAX } from './rich-text';
 
 const fraction = z.number().min(0).max(1);
+/** The plain tooltip's limit: the text of `tooltip_html` is cut to it. */
+export const TOOLTIP_MAX = 2000;
 const EPSILON = 1e-6;
 
 const actionSchema = z
@@ -13,9 +17,18 @@ const actionSchema = z
       .union([z.number().int().min(1), text().max(2048)])
       .nullable()
       .optional()
-      .meta({ description: '`goto`: a step number or step id; `url`: an http(s) address; `next`: none.' }),
+      .meta({
+        description:
+          '`goto` and `submit`: a step number or step id (`submit` without one goes on as `next`); `chapter`: a ' +
+          'chapter id of this demo; `url` and `demo`: an http(s) address; `next`, `end`, `restart`: none.',
+      }),
   })
-  .strict();
+  .strict()
+  .meta({
+    description:
+      'What a click does: `next` (default), `goto` a step, `chapter` (its first step), `url` (new tab), `submit` ' +
+      'the step’s form, `end` the demo, `restart` from step 1, or another `demo` (its share link). See docs/interactive-demos.md.',
+  });
 export type HotspotActionInput = z.infer<typeof actionSchema>;
 
 const hotspotFields = {
@@ -32,7 +45,15 @@ const hotspotFields = {
         'A PATCH that moves or resizes the box without giving `selector` clears it.',
     }),
   label: text().trim().max(200),
-  tooltip: text().trim().max(2000),
+  tooltip: text().trim().max(TOOLTIP_MAX),
+  tooltip_html: text()
+    .max(RICH_TEXT_MAX)
+    .nullable()
+    .meta({
+      description:
+        'Rich text of the tooltip: b, strong, i, em, a (http(s) and mailto links, opened in a new tab), ul, ol, li, ' +
+        'p, br; anything else is removed on the server. When given, `tooltip` becomes its plain text. Null removes it.',
+    }),
   action: actionSchema,
 };
 
@@ -53,6 +74,7 @@ export const createHotspotBody = z
     selector: hotspotFields.selector.optional(),
     label: hotspotFields.label.optional(),
     tooltip: hotspotFields.tooltip.optional(),
+    tooltip_html: hotspotFields.tooltip_html.optional(),
     action: hotspotFields.action.optional(),
   })
   .strict()
@@ -63,6 +85,14 @@ export const createHotspotBody = z
     examples: [
       { x: 0.72, y: 0.08, width: 0.12, height: 0.06, label: 'New invoice', tooltip: 'Start a draft invoice here.', action: { type: 'next' } },
       { x: 0.1, y: 0.4, width: 0.3, height: 0.08, action: { type: 'url', target: 'https://acme.com/pricing' } },
+      {
+        x: 0.4,
+        y: 0.3,
+        width: 0.2,
+        height: 0.1,
+        tooltip_html: '<p><b>Reports</b> show <a href="https://acme.com/docs">every invoice</a>.</p>',
+        action: { type: 'chapter', target: 'chp_01jd3k8e4f6g8h0j2k4m6n8p0q' },
+      },
     ],
   });
 
@@ -75,10 +105,29 @@ export const patchHotspotBody = z
     selector: hotspotFields.selector.optional(),
     label: hotspotFields.label.optional(),
     tooltip: hotspotFields.tooltip.optional(),
+    tooltip_html: hotspotFields.tooltip_html.optional(),
     action: hotspotFields.action.optional(),
   })
   .strict()
-  .meta({ examples: [{ tooltip: 'Start a draft invoice here.' }, { action: { type: 'goto', target: 3 } }] });
+  .meta({
+    examples: [
+      { tooltip: 'Start a draft invoice here.' },
+      { action: { type: 'goto', target: 3 } },
+      { tooltip_html: 'Start a <b>draft</b> invoice here.', action: { type: 'end' } },
+    ],
+  });
+
+/** An action as answers give it: `goto`/`submit` targets are step numbers (null when the step is gone). */
+export const actionAnswerSchema = z
+  .object({
+    type: z.enum(HOTSPOT_ACTIONS),
+    target: z.union([z.number(), z.string()]).nullable().meta({
+      description:
+        '`goto` and `submit`: the step number (null: no step, or a deleted one); `chapter`: the chapter id; ' +
+        '`url` and `demo`: the address; otherwise null.',
+    }),
+  })
+  .meta({ id: 'ActionAnswer', examples: [{ type: 'goto', target: 3 }] });
 
 export const hotspotSchema = z
   .object({
@@ -91,11 +140,9 @@ export const hotspotSchema = z
     height: z.number(),
     selector: z.string().nullable(),
     label: z.string(),
-    tooltip: z.string(),
-    action: z.object({
-      type: z.enum(HOTSPOT_ACTIONS),
-      target: z.union([z.number(), z.string()]).nullable(),
-    }),
+    tooltip: z.string().meta({ description: 'Plain text; the text of `tooltip_html` when there is rich text.' }),
+    tooltip_html: z.string().nullable().meta({ description: 'Sanitised rich text of the tooltip, or null.' }),
+    action: actionAnswerSchema,
   })
   .meta({
     id: 'Hotspot',
@@ -111,6 +158,7 @@ export const hotspotSchema = z
         selector: 'button#new-invoice',
         label: 'New invoice',
         tooltip: 'Start a draft invoice here.',
+        tooltip_html: null,
         action: { type: 'next', target: null },
       },
     ],
@@ -118,9 +166,6 @@ export const hotspotSchema = z
 
 /** `numbers` maps step ids to their current numbers, for step_number and `goto` targets. */
 export function toHotspot(row: HotspotRow, numbers: ReadonlyMap<string, number>) {
-  let target: number | string | null = row.actionTarget;
-  if (row.actionType === 'goto') target = row.actionTarget ? (numbers.get(row.actionTarget) ?? null) : null;
-  if (row.actionType === 'next') target = null;
   return {
     id: row.id,
     step_id: row.stepId,
@@ -132,6 +177,7 @@ export function toHotspot(row: HotspotRow, numbers: ReadonlyMap<string, number>)
     selector: row.selector,
     label: row.label,
     tooltip: row.tooltip,
-    action: { type: row.actionType, target },
+    tooltip_html: row.tooltipHtml,
+    action: actionAnswer(row.actionType, row.actionTarget, numbers),
   };
 }

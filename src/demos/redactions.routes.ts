@@ -30,7 +30,7 @@ const errors = {
 };
 
 export function redactionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
-  const { redactions } = ctx.services;
+  const { redactions, steps } = ctx.services;
   const urls = demoUrlsOf(ctx.config);
 
   // POST /v1/demos/:id/steps/:step_id/redactions — blur parts of a step's image and snapshot for good
@@ -59,7 +59,7 @@ export function redactionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos
     async (request) => {
       const { id, step_id } = request.params;
       const step = await redactions.redact(callerOf(request), id, step_id, request.body, actorOf(request));
-      return ok(request, toStep(step, urls));
+      return ok(request, toStep(step, urls, await steps.stepNumbers(callerOf(request), id)));
     },
   );
 }

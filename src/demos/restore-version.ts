@@ -2,13 +2,14 @@ import type { AuthContext } from '../auth/permissions';
 import { tags } from '../core/changes';
 import { conflict, notFound } from '../core/errors';
 import { emitEvent } from '../events/outbox';
+import * as chapters from './chapters.repo';
 import { rowsOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
 import type { DemoWriteDeps } from './demo-writes';
 import * as repo from './demos.repo';
 
 /**
- * POST /v1/demos/:id/versions/:number/restore: the version's title, configuration, steps and hotspots
+ * POST /v1/demos/:id/versions/:number/restore: the version's title, configuration, chapters, steps and hotspots
  * replace the draft's (with the ids they had, so `goto` targets still point at their steps). Viewers
  * see nothing of it until the draft is published.
  */
@@ -26,8 +27,11 @@ export async function restoreVersion(deps: DemoWriteDeps, auth: AuthContext, id:
     // person, so it counts as edited (keep_edited_steps keeps it). Versions do not store the mark.
     const editedAt = new Map((await repo.listSteps(tx, demo.id)).map((s) => [s.id, s.editedAt]));
     await repo.deleteAllSteps(tx, demo.id);
+    await chapters.deleteAllChapters(tx, demo.id);
     const rows = rowsOf(demo.id, version.snapshot, now);
     for (const step of rows.steps) step.editedAt = editedAt.has(step.id) ? editedAt.get(step.id)! : now;
+    // Chapters first: steps name theirs.
+    await chapters.insertChapters(tx, rows.chapters);
     await repo.insertSteps(tx, rows.steps);
     await repo.insertHotspots(tx, rows.hotspots);
     await repo.updateDemo(tx, demo.id, { title: version.snapshot.title, configuration: version.snapshot.configuration });

@@ -12,6 +12,7 @@ import { acceptImageBodies } from '../core/http/content-type';
 import { patchedAssetQuery } from './page-patches.schemas';
 
 const tags = ['Demo editor'];
+const numbersOf = (all: { id: string; position: number }[]) => new Map(all.map((s) => [s.id, s.position]));
 const errors = { ...demoRouteErrors, 409: errorEnvelope };
 const uploadErrors = { ...errors, 413: errorEnvelope, 415: errorEnvelope };
 
@@ -57,7 +58,8 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         tags,
         summary: 'Add a step',
         description:
-          'Send JSON `{title?, description?, page_url?, number?}` for a blank step, or a ' +
+          'Send JSON `{title?, description?, page_url?, number?, kind?, chapter_id?, content?, patches?, description_html?}` ' +
+          'for a step without an image (a cover, a chapter menu, a form, an end screen, or a page to upload an image to), or a ' +
           'PNG, JPEG or WebP image as the raw body (Content-Type image/png, image/jpeg or image/webp, at most ' +
           'STEP_IMAGE_MAX_BYTES) for a step showing it. Added at the end unless `number` says where.',
         params: demoParams,
@@ -67,9 +69,9 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     async (request, reply) => {
       const body = request.body;
       const input = Buffer.isBuffer(body) ? { image: body } : toStepInput(parseBody(createStepBody, body));
-      const step = await steps.createStep(callerOf(request), request.params.id, input);
+      const { step, steps: all } = await steps.createStep(callerOf(request), request.params.id, input);
       reply.code(201);
-      return ok(request, toStep(step, urls));
+      return ok(request, toStep(step, urls, numbersOf(all)));
     },
   );
 
@@ -81,14 +83,23 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       schema: {
         tags,
         summary: 'Edit a step',
-                params: stepParams,
+        description:
+          'Changes the fields given: text, kind, chapter, content (buttons and form), page patches, rich text. Button ' +
+          'actions are checked as hotspot actions (400 naming the field); a `form` step needs `content.form` and no ' +
+          'other kind may have one (400 `content.form`). Nothing changes on a 400.',
+        params: stepParams,
         body: patchStepBody,
         response: { 200: dataEnvelope(stepSchema), ...errors },
       },
     },
     async (request) => {
-      const step = await steps.updateStep(callerOf(request), request.params.id, request.params.step_id, toStepInput(request.body));
-      return ok(request, toStep(step, urls));
+      const { step, steps: all } = await steps.updateStep(
+        callerOf(request),
+        request.params.id,
+        request.params.step_id,
+        toStepInput(request.body),
+      );
+      return ok(request, toStep(step, urls, numbersOf(all)));
     },
   );
 
@@ -132,7 +143,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         throw invalid('Send the image as the raw body with Content-Type image/png, image/jpeg or image/webp');
       }
       const step = await steps.setStepImage(callerOf(request), request.params.id, request.params.step_id, request.body);
-      return ok(request, toStep(step, urls));
+      return ok(request, toStep(step, urls, await steps.stepNumbers(callerOf(request), request.params.id)));
     },
   );
 
@@ -146,7 +157,9 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         summary: 'Add a hotspot',
         description:
           'x, y, width and height are fractions of the step image; the box must lie inside ' +
-          'it. action: `next` (default), `goto` with a step number or id, or `url` with an http(s) address.',
+          'it. action: `next` (default), `goto` with a step number or id, `chapter` with a chapter id, `url` (opened in a ' +
+          'new tab) or `demo` with an http(s) address, `submit` (the step’s form; optionally a step to go to), `end`, ' +
+          '`restart`. `tooltip_html` is sanitised rich text; `tooltip` becomes its plain text.',
         params: stepParams,
         body: createHotspotBody,
         response: { 201: dataEnvelope(hotspotSchema), ...errors },
@@ -160,7 +173,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         request.body,
       );
       reply.code(201);
-      return ok(request, toHotspot(hotspot, new Map(all.map((s) => [s.id, s.position]))));
+      return ok(request, toHotspot(hotspot, numbersOf(all)));
     },
   );
 
@@ -181,7 +194,7 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     async (request) => {
       const { id, step_id, hotspot_id } = request.params;
       const { hotspot, steps: all } = await steps.updateHotspot(callerOf(request), id, step_id, hotspot_id, request.body);
-      return ok(request, toHotspot(hotspot, new Map(all.map((s) => [s.id, s.position]))));
+      return ok(request, toHotspot(hotspot, numbersOf(all)));
     },
   );
 

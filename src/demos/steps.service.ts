@@ -37,7 +37,16 @@ export function createStepsService(deps: StepsDeps) {
     return asset;
   }
 
+  /** The demo's step ids and numbers, for answers that number action targets. */
+  async function stepNumbers(auth: AuthContext, demoId: string) {
+    const { db } = deps.database;
+    const demo = await repo.findDemo(db, auth.workspaceId, demoId);
+    if (!demo) throw notFound('Demo');
+    return new Map((await repo.listSteps(db, demoId)).map((s) => [s.id, s.position]));
+  }
+
   return {
+    stepNumbers,
     createStep: createStep.bind(null, deps),
     updateStep: updateStep.bind(null, deps),
     setStepImage: setStepImage.bind(null, deps),

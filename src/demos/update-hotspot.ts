@@ -2,9 +2,11 @@ import type { AuthContext } from '../auth/permissions';
 import { invalid, notFound } from '../core/errors';
 import type { HotspotInput } from './create-hotspot';
 import type { HotspotRow } from './demos.repo';
+import * as chapters from './chapters.repo';
 import * as repo from './demos.repo';
 import { resolveAction } from './hotspot-action';
-import { boxProblems } from './hotspots.schemas';
+import { boxProblems, TOOLTIP_MAX } from './hotspots.schemas';
+import { richTextField } from './rich-text';
 import { editSteps, type StepEditDeps } from './step-edit';
 
 /**
@@ -39,7 +41,15 @@ export async function updateHotspot(
     else if (moved) patch.selector = null;
     if (input.label !== undefined) patch.label = input.label;
     if (input.tooltip !== undefined) patch.tooltip = input.tooltip;
-    if (input.action !== undefined) Object.assign(patch, resolveAction(input.action, all));
+    if (input.tooltip_html !== undefined) {
+      const rich = input.tooltip_html === null ? undefined : richTextField(input.tooltip_html, TOOLTIP_MAX);
+      patch.tooltipHtml = rich?.html ?? null;
+      if (rich) patch.tooltip = rich.text;
+    }
+    if (input.action !== undefined) {
+      const chapterIds = (await chapters.listChapters(tx, demo.id)).map((c) => c.id);
+      Object.assign(patch, resolveAction(input.action, all, chapterIds));
+    }
     await repo.updateStep(tx, stepId, { editedAt: now });
     return { hotspot: await repo.updateHotspot(tx, id, patch), steps: all };
   });

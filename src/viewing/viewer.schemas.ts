@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { brandSchema } from '../workspaces/workspaces.schemas';
-import { HOTSPOT_ACTIONS } from '../demos/demos.tables';
+import { actionAnswerSchema } from '../demos/hotspots.schemas';
+import { buttonAnswerSchema, formAnswerSchema } from '../demos/story-answers.schemas';
+import { STEP_KINDS } from '../demos/story.schemas';
 import { configurationSchema } from '../demos/demo-configuration.schemas';
 import { text, withoutNul } from '../core/text';
 
@@ -90,11 +92,24 @@ export const viewerDemoSchema = z
     title: z.string(),
     configuration: configurationSchema,
     brand: brandSchema,
+    chapters: z
+      .array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          description: z.string(),
+          first_step: z.number().int().nullable().meta({ description: 'The number of its first step; null for a chapter without steps.' }),
+        }),
+      )
+      .meta({ description: 'The chapters a chapter menu offers, in order; empty for a demo without chapters.' }),
     steps: z.array(
       z.object({
         number: z.number().int(),
+        kind: z.enum(STEP_KINDS).meta({ description: 'How the player shows the step: `page` for a capture with hotspots.' }),
+        chapter_id: z.string().nullable(),
         title: z.string(),
         description: z.string(),
+        description_html: z.string().nullable().meta({ description: 'Sanitised rich text of the description, or null.' }),
         image_url: z.string().nullable().meta({ description: ASSET_URL }),
         html_url: z.string().nullable().meta({ description: ASSET_URL }),
         width: z.number().int().nullable(),
@@ -113,9 +128,12 @@ export const viewerDemoSchema = z
             }),
             label: z.string(),
             tooltip: z.string(),
-            action: z.object({ type: z.enum(HOTSPOT_ACTIONS), target: z.union([z.number(), z.string()]).nullable() }),
+            tooltip_html: z.string().nullable().meta({ description: 'Sanitised rich text of the tooltip, or null.' }),
+            action: actionAnswerSchema,
           }),
         ),
+        buttons: z.array(buttonAnswerSchema),
+        form: formAnswerSchema.optional().meta({ description: 'Only on a `form` step.' }),
       }),
     ),
   })
@@ -134,11 +152,15 @@ export const viewerDemoSchema = z
           autoplay: { enabled: false, delay_seconds: 5 },
         },
         brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
+        chapters: [],
         steps: [
           {
             number: 1,
+            kind: 'page',
+            chapter_id: null,
             title: 'Create an invoice',
             description: 'Click **New invoice** to start a draft.',
+            description_html: null,
             image_url: '/v1/viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n',
             html_url: null,
             width: 1440,
@@ -152,9 +174,11 @@ export const viewerDemoSchema = z
                 height: 0.06,
                 label: 'New invoice',
                 tooltip: 'Start a draft invoice here.',
+                tooltip_html: null,
                 action: { type: 'next', target: null },
               },
             ],
+            buttons: [],
           },
         ],
       },
