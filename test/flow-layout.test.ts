@@ -112,6 +112,12 @@ describe('the flow layout', () => {
     const up = edgeRoute({ x: b.x + b.width, y: b.y + 50 }, b, a);
     expect(up.end.x).toBe(a.x + a.width);
     expect(up.d).toMatch(/^M[\d.]+,[\d.]+ C/);
+    // An arrow past a layer goes around the nodes in between, right of them.
+    const long = layoutFlow([box('a'), box('b'), box('c')], [...chain('a', 'b', 'c'), { from: 'a', to: 'c' }]);
+    const [la, lb, lc] = ['a', 'b', 'c'].map((id) => long.nodes.get(id)!);
+    const skip = edgeRoute({ x: la!.x + la!.width, y: la!.y + 50 }, la!, lc!, { clearX: lb!.x + lb!.width });
+    expect(skip.end.x).toBe(lc!.x + lc!.width);
+    expect(skip.mid.x).toBeGreaterThan(lb!.x + lb!.width);
   });
 });
 

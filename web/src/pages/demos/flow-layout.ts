@@ -170,10 +170,18 @@ export interface Point {
 
 /**
  * The SVG path of an arrow from `start` (a port on the source's right edge, or its bottom centre) to the
- * target box: down into its top when the target lies lower, else around the right side into its right edge.
- * `lane` spreads the arrows routed around so they do not run on one line. Also gives the label's place.
+ * target box. Into the next layer down: into the target's top. Further down, up, or along the same layer:
+ * out to the right of every node in between (`clearX`, the rightmost edge of the layers it passes), along a
+ * lane (`lane` spreads such arrows so they do not run on one line), and into the target's right edge.
+ * Also gives the label's place.
  */
-export function edgeRoute(start: Point, fromBox: PlacedNode, to: PlacedNode, lane = 0, fromSide = true): { d: string; end: Point; mid: Point } {
+export function edgeRoute(
+  start: Point,
+  fromBox: PlacedNode,
+  to: PlacedNode,
+  options: { lane?: number; fromSide?: boolean; clearX?: number } = {},
+): { d: string; end: Point; mid: Point } {
+  const { lane = 0, fromSide = true } = options;
   const c = (a: Point, b: Point, p: Point, q: Point, t: number): Point => {
     const u = 1 - t;
     return {
@@ -187,14 +195,15 @@ export function edgeRoute(start: Point, fromBox: PlacedNode, to: PlacedNode, lan
     end: q,
     mid: c(a, b, p, q, 0.5),
   });
-  if (to.y > fromBox.y + fromBox.height - 1) {
+  if (to.layer === fromBox.layer + 1) {
     const end = { x: to.x + to.width / 2, y: to.y };
     const bend = Math.max(30, (end.y - start.y) / 2);
     const first = fromSide ? { x: start.x + 40, y: start.y + 10 } : { x: start.x, y: start.y + bend };
     return path(start, first, { x: end.x, y: end.y - bend }, end);
   }
-  // Up, or along the same layer: out to the right, around, into the target's right edge.
   const end = { x: to.x + to.width, y: to.y + Math.min(28, to.height / 2) };
-  const outer = Math.max(fromBox.x + fromBox.width, to.x + to.width) + 50 + lane * 14;
-  return path(start, { x: outer, y: start.y }, { x: outer, y: end.y }, end);
+  const outer = Math.max(options.clearX ?? 0, fromBox.x + fromBox.width, to.x + to.width) + 36 + lane * 14;
+  // A cubic's curve stays inside its control points: at `outer` they keep the arrow clear of the nodes.
+  const down = end.y > start.y;
+  return path(start, { x: outer + 12, y: start.y + (down ? 10 : -10) }, { x: outer + 12, y: end.y }, end);
 }

@@ -185,18 +185,27 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
 
   // Arrows routed around (loops) get lanes, so two of them do not run on one line.
   let lane = 0;
+  const rightOfLayer = new Map<number, number>();
+  for (const p of layout.nodes.values()) rightOfLayer.set(p.layer, Math.max(rightOfLayer.get(p.layer) ?? 0, p.x + p.width));
   const arrows = story.edges.map((e) => {
     const start = edgeStart(e);
     const fromBox = layout.nodes.get(e.from)!;
     if (e.to) {
       const toBox = layout.nodes.get(e.to)!;
-      const down = toBox.y > fromBox.y + fromBox.height - 1;
-      const route = edgeRoute(start, fromBox, toBox, down ? 0 : lane++, e.element !== null);
+      const around = toBox.layer !== fromBox.layer + 1;
+      let clearX = 0;
+      for (let l = Math.min(fromBox.layer, toBox.layer); l <= Math.max(fromBox.layer, toBox.layer); l++) clearX = Math.max(clearX, rightOfLayer.get(l) ?? 0);
+      const route = edgeRoute(start, fromBox, toBox, { lane: around ? lane++ : 0, fromSide: e.element !== null, clearX });
       return { edge: e, start, ...route };
     }
     return { edge: e, start, d: '', end: { x: start.x + 26, y: start.y }, mid: start };
   });
   const problems = story.nodes.filter((n) => n.problems.length);
+  const edgeClass = (edge: FlowEdge) => {
+    const selectedEdge = !!edge.element && selected?.elementId === edge.element.id && selected.stepId === edge.from;
+    const moving = drag?.mode === 'retarget' && drag.element === edge.element;
+    return `flow-edge flow-edge-${edge.implicit ? 'next' : edge.type}${selectedEdge ? ' flow-edge-selected' : ''}${moving ? ' flow-edge-moving' : ''}`;
+  };
 
   const rowLabel = (node: FlowNode, element: FlowElement) =>
     `${element.kind === 'hotspot' ? 'Hotspot' : 'Button'} “${element.label || 'unnamed'}” on step ${node.number}: ${describeAction(element.action, story, input)}`;
@@ -237,14 +246,16 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
             {problems.length === 1 ? '1 step needs attention' : `${problems.length} steps need attention`} before publishing:
           </strong>
           <ul>
-            {problems.map((n) => (
-              <li key={n.id}>
-                <button type="button" className="flow-problem-link" onClick={() => onOpenStep(n.id)}>
-                  Step {n.number}
-                </button>{' '}
-                {n.problems.join(' ')}
-              </li>
-            ))}
+            {problems.flatMap((n) =>
+              n.problems.map((message, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a step's messages are fixed for this answer
+                <li key={`${n.id}:${i}`}>
+                  <button type="button" className="flow-problem-link" title={`Open step ${n.number} in the editor`} onClick={() => onOpenStep(n.id)}>
+                    {message.startsWith(`Step ${n.number}`) ? message : `Step ${n.number}: ${message}`}
+                  </button>
+                </li>
+              )),
+            )}
           </ul>
         </div>
       ) : null}
@@ -305,6 +316,18 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
               })}
             </defs>
 
+            {/* Arrows run under the nodes (an arrow routed around passes behind a step, not over it); their
+                labels and handles come above. */}
+            <g className="flow-edge-paths">
+              {arrows.map(({ edge, d }) =>
+                edge.to ? (
+                  <g key={edge.id} className={edgeClass(edge)}>
+                    <path d={d} markerEnd={edge.implicit ? 'url(#flow-head-light)' : 'url(#flow-head)'} />
+                  </g>
+                ) : null,
+              )}
+            </g>
+
             {story.nodes.map((n) => (
               <Node
                 key={n.id}
@@ -317,17 +340,10 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
             ))}
 
             <g className="flow-edges">
-              {arrows.map(({ edge, start, d, end, mid }) => {
-                const selectedEdge = !!edge.element && selected?.elementId === edge.element.id && selected.stepId === edge.from;
-                const moving = drag?.mode === 'retarget' && drag.element === edge.element;
+              {arrows.map(({ edge, start, end, mid }) => {
                 if (edge.to) {
                   return (
-                    <g
-                      key={edge.id}
-                      className={`flow-edge flow-edge-${edge.implicit ? 'next' : edge.type}${selectedEdge ? ' flow-edge-selected' : ''}${moving ? ' flow-edge-moving' : ''}`}
-                      data-flow-edge={edge.element ? `${edge.from}:${edge.element.id}` : `${edge.from}:next`}
-                    >
-                      <path d={d} markerEnd={edge.implicit ? 'url(#flow-head-light)' : 'url(#flow-head)'} />
+                    <g key={edge.id} className={edgeClass(edge)} data-flow-edge={edge.element ? `${edge.from}:${edge.element.id}` : `${edge.from}:next`}>
                       {!edge.implicit && edge.label ? <EdgeLabel at={mid} text={edge.type === 'submit' ? `${edge.label} (send)` : edge.label} /> : null}
                       {!edge.implicit && edge.element && !readOnly ? (
                         <circle
@@ -335,7 +351,6 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
                           cx={end.x}
                           cy={end.y}
                           r={7}
-                         
                           data-flow-handle={`${edge.from}:${edge.element.id}`}
                           onPointerDown={(ev) => startDrag(ev, edge.element!, start, 'retarget')}
                         />
