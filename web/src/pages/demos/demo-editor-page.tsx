@@ -14,6 +14,7 @@ import { useCan } from '../../session/use-can';
 import { type BlurDraft, blurBody, newBlurDraft } from './blur-layer';
 import { BlurPanel } from './blur-panel';
 import { DemoPreview } from './demo-preview';
+import { FlowView } from './flow-view';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
 import { DeleteDemoDialog, EditorHeader } from './editor-header';
 import { GenerationFailedNotice, GenerationProgress } from './generation-progress';
@@ -87,6 +88,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const [hotspotId, setHotspotId] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // The flow view (flow-view.tsx) takes the stage's place; the step's canvas stays mounted underneath.
+  const [flow, setFlow] = useState(false);
   const { panels, toggle } = usePanels();
   const [zoom, setZoom] = useState<'fit' | number>('fit');
   const viewport = useRef<HTMLDivElement>(null);
@@ -270,7 +273,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
           />
         ) : null}
 
-        <main className="editor-stage">
+        <main className={`editor-stage${flow ? ' editor-flow' : ''}`}>
           <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
             <Button size="sm" variant="ghost" aria-label={panels.steps ? 'Hide steps' : 'Show steps'} title={panels.steps ? 'Hide the step list' : 'Show the step list'} onClick={() => toggle('steps')}>
               {panels.steps ? '◀ Steps' : '▶ Steps'}
@@ -285,6 +288,9 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                 </Button>
               </>
             )}
+            <Button size="sm" variant={flow ? 'primary' : 'ghost'} aria-pressed={flow} title="The story as a graph: steps and where each action leads" onClick={() => setFlow(!flow)}>
+              Flow
+            </Button>
             <span className="spacer" />
             <Button size="sm" variant="ghost" aria-label="Zoom out" onClick={() => stepZoom(-1)}>
               −
@@ -312,6 +318,18 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               {panels.settings ? 'Settings ▶' : 'Settings ◀'}
             </Button>
           </div>
+          {flow ? (
+            <FlowView
+              demo={shown}
+              readOnly={readOnly}
+              perform={history.perform}
+              onOpenStep={(id) => {
+                setStepId(id);
+                setHotspotId(null);
+                setFlow(false);
+              }}
+            />
+          ) : null}
           {step ? (
             <>
               <div className="canvas-viewport" ref={viewport}>
