@@ -16,7 +16,7 @@ import type * as repo from './analytics.repo';
  */
 export interface AnalyticsDeps {
   database: Pick<Database, 'db'>;
-  demos: Pick<DemoReader, 'find' | 'versionStepCount' | 'versionStepTitles'>;
+  demos: Pick<DemoReader, 'find' | 'versionStepCount' | 'versionStepTitles' | 'versionSnapshot'>;
   /**
    * Up to this many views in the range, unique viewers are counted exactly from the day viewer sets;
    * beyond it they are estimated from the day sketches (HyperLogLog, standard error 1.6%).

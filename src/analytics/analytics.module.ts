@@ -3,7 +3,7 @@ import { analyticsRoutes } from './analytics.routes';
 import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
-import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views, workspaceDailySketches } from '../viewing/viewing.tables';
+import { demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, viewSteps, views, workspaceDailySketches } from '../viewing/viewing.tables';
 
 declare module '../module' {
   interface Services {
@@ -24,7 +24,7 @@ declare module '../module' {
 export const analyticsModule = defineModule({
   name: 'analytics',
   owns: {},
-  reads: { tables: [demos, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, views, viewSteps, workspaceDailySketches] },
+  reads: { tables: [demos, shares, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, views, viewSteps, workspaceDailySketches] },
   needs: ['demos'],
   create: (kernel, { demos }) => ({
     analytics: createAnalyticsService({ ...kernel, demos: demos.reader, exactViewersUpTo: kernel.config.ANALYTICS_EXACT_VIEWERS_UP_TO }),

@@ -9,6 +9,11 @@ import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
 import {
+  demoChapterDailyStats,
+  demoChapterStepDailyStats,
+  demoElementDailyStats,
+  demoFormDailyStats,
+  demoPathDailyStats,
   demoDailySegments,
   demoDailySketches,
   demoDailyStats,
@@ -249,4 +254,71 @@ export async function otherViews(db: Executor, workspaceId: string, viewId: stri
     .where(and(eq(views.workspaceId, workspaceId), eq(views.viewerEmail, email), ne(views.id, viewId)))
     .orderBy(desc(views.startedAt), desc(views.id))
     .limit(limit);
+}
+
+/** Chapter choices: events, distinct views, and those views' demo completions, per chapter. */
+export async function chapterTotals(db: Executor, demoId: string, range: Range) {
+  const t = demoChapterDailyStats;
+  return db
+    .select({ chapterId: t.chapterId, choices: int(t.choices), views: int(t.views), completions: int(t.completions) })
+    .from(t)
+    .where(where(t, { demoId }, range))
+    .groupBy(t.chapterId)
+    .orderBy(desc(int(t.views)), asc(t.chapterId));
+}
+
+/** Views that reached each step under each chapter chosen: the per-chapter funnels. */
+export async function chapterStepTotals(db: Executor, demoId: string, range: Range) {
+  const t = demoChapterStepDailyStats;
+  return db
+    .select({ chapterId: t.chapterId, stepNumber: t.stepNumber, views: int(t.views) })
+    .from(t)
+    .where(where(t, { demoId }, range))
+    .groupBy(t.chapterId, t.stepNumber)
+    .orderBy(asc(t.chapterId), asc(t.stepNumber));
+}
+
+/** Views per path (the chapters chosen, in order), most first; paths left with no view are skipped. */
+export async function pathTotals(db: Executor, demoId: string, range: Range, limit: number) {
+  const t = demoPathDailyStats;
+  const views = int(t.views);
+  return db
+    .select({ path: t.path, views })
+    .from(t)
+    .where(where(t, { demoId }, range))
+    .groupBy(t.path)
+    .having(sql`sum(${t.views}) > 0`)
+    .orderBy(desc(views), asc(t.path))
+    .limit(limit);
+}
+
+/** Hotspot and button uses and CTA clicks per step and element. */
+export async function elementTotals(db: Executor, demoId: string, range: Range) {
+  const t = demoElementDailyStats;
+  return db
+    .select({
+      stepNumber: t.stepNumber,
+      elementId: t.elementId,
+      // Any version's word for it: the labels come from the versions, the type only names an element no version has.
+      actionType: sql<string | null>`max(${t.actionType})`,
+      actionClicks: int(t.actionClicks),
+      actionViews: int(t.actionViews),
+      ctaClicks: int(t.ctaClicks),
+      ctaViews: int(t.ctaViews),
+    })
+    .from(t)
+    .where(where(t, { demoId }, range))
+    .groupBy(t.stepNumber, t.elementId)
+    .orderBy(asc(t.stepNumber), asc(t.elementId));
+}
+
+/** Lead-form stages per step: views shown the form, that started it, that sent it. */
+export async function formTotals(db: Executor, demoId: string, range: Range) {
+  const t = demoFormDailyStats;
+  return db
+    .select({ stepNumber: t.stepNumber, shown: int(t.shown), started: int(t.started), submitted: int(t.submitted) })
+    .from(t)
+    .where(where(t, { demoId }, range))
+    .groupBy(t.stepNumber)
+    .orderBy(asc(t.stepNumber));
 }

@@ -11,6 +11,8 @@ import {
   demoAnalyticsQuery,
   journeySchema,
   linkAnalyticsSchema,
+  pathAnalyticsQuery,
+  pathAnalyticsSchema,
   rangeQuery,
   toAnalyticsRange,
   UNIQUE_VIEWERS_TEXT,
@@ -72,6 +74,32 @@ export function analyticsRoutes(app: ZodApp, ctx: ModuleContext<Services['analyt
       const q = request.query;
       const query = { ...toAnalyticsRange(q), granularity: q.granularity, version: q.version };
       return ok(request, await analytics.demo(callerOf(request), request.params.id, query));
+    },
+  );
+
+  // GET /v1/demos/:id/analytics/paths — chapters, paths, branches, calls to action and forms
+  app.get(
+    '/demos/:id/analytics/paths',
+    {
+      config: { permission: 'analytics.read' },
+      schema: {
+        tags,
+        summary: 'Demo analytics by path',
+        description:
+          'How viewers went through an interactive demo, from the path events the player sends (chapter_selected, ' +
+          'action_taken, cta_clicked, form_shown/started/submitted): chapters chosen and each chapter’s funnel, the ' +
+          'paths of chapters, hotspots and buttons used, calls to action clicked, lead-form conversion. `views` ' +
+          'figures count a view once, `choices` and `clicks` count events. Names (titles, labels, targets) come ' +
+          'from the `version` asked for, else the version viewers are served now, else the other versions played; ' +
+          `null when none has the thing. ${RANGE_TEXT} Step numbers are those of the version each view played.`,
+        params: demoParams,
+        querystring: pathAnalyticsQuery,
+        response: { 200: dataEnvelope(pathAnalyticsSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return ok(request, await analytics.paths(callerOf(request), request.params.id, { ...toAnalyticsRange(q), version: q.version }));
     },
   );
 

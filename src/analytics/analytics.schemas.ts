@@ -4,6 +4,8 @@ import { STANDARD_ERROR } from '../core/hll';
 import { VIEW_EXAMPLE } from '../viewing/views.schemas';
 import type { AnalyticsRange } from './analytics-context';
 
+const TOP_PATHS_TEXT = 'twenty';
+
 const range = {
   start_date: dateFilter.optional().meta({ description: `First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),
   end_date: dateFilter.optional().meta({ description: `Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. ${DATE_FILTER_RANGE_TEXT}` }),
@@ -286,3 +288,140 @@ export const journeySchema = (view: z.ZodType) =>
         },
       ],
     });
+
+export const pathAnalyticsQuery = demoAnalyticsQuery.omit({ granularity: true }).strict();
+
+const count = z.number().int();
+const share = (what: string) => z.number().meta({ description: `${what}, 0 to 1 (four decimals; 0 when nothing to divide by).` });
+
+export const pathAnalyticsSchema = z
+  .object({
+    total_views: count.meta({ description: 'Views of the range: the base of `choice_rate` and of a path’s `share`.' }),
+    chapters: z
+      .array(
+        z.object({
+          chapter_id: z.string(),
+          title: z.string().nullable().meta({ description: 'From the versions (see the route); null when none has the chapter.' }),
+          choices: count.meta({ description: 'chapter_selected events: a view that chose it twice counts twice.' }),
+          views: count.meta({ description: 'Views that chose the chapter (once each).' }),
+          choice_rate: share('`views` / the range’s views'),
+          completed: count.meta({ description: 'Views that reached the chapter’s last step after choosing it (the funnel’s last row).' }),
+          completion_rate: share('`completed` / `views`'),
+          demo_completions: count.meta({ description: 'Views that chose the chapter and then completed the demo.' }),
+          funnel: z
+            .array(
+              z.object({
+                number: count,
+                title: z.string().nullable(),
+                views: count.meta({ description: 'Views that reached the step while this chapter was the one they chose last.' }),
+                share: share('`views` / the chapter’s `views`'),
+              }),
+            )
+            .meta({ description: 'The chapter’s steps in the reference version, in order; the steps counted when it has not the chapter.' }),
+        }),
+      )
+      .meta({ description: 'Every chapter chosen in the range, most viewed first.' }),
+    paths: z
+      .array(
+        z.object({
+          chapters: z.array(z.string()).meta({ description: 'The chapters chosen, in the order first chosen (at most 8).' }),
+          titles: z.array(z.string().nullable()),
+          views: count.meta({ description: 'Views whose path is exactly this one (a view counts under its whole path).' }),
+          share: share('`views` / the range’s views'),
+        }),
+      )
+      .meta({ description: `The ${TOP_PATHS_TEXT} most viewed paths, most first. Views that chose no chapter are in no path.` }),
+    branches: z
+      .array(
+        z.object({
+          step_number: count,
+          element_id: z.string().meta({ description: 'The hotspot or button id (a button id is unique within its step).' }),
+          kind: z.enum(['hotspot', 'button']).nullable().meta({ description: 'Null when no version has the element.' }),
+          label: z.string().nullable(),
+          action_type: z.string().nullable().meta({ description: 'The action in the versions, else as the events reported it.' }),
+          target: z.union([z.number().int(), z.string()]).nullable().meta({
+            description: 'Where the action leads: a step number (goto, submit), a chapter id, an address; null for none.',
+          }),
+          clicks: count.meta({ description: 'action_taken events.' }),
+          views: count.meta({ description: 'Views that used the element (once each).' }),
+          click_rate: share('`views` / the views that reached the step'),
+        }),
+      )
+      .meta({ description: 'Hotspots and buttons used (action_taken), by step then id.' }),
+    ctas: z
+      .array(
+        z.object({
+          step_number: count,
+          button_id: z.string(),
+          label: z.string().nullable(),
+          cta: z.string().nullable().meta({ description: 'The button’s call-to-action kind (book_meeting, sign_up…), when set.' }),
+          clicks: count.meta({ description: 'cta_clicked events.' }),
+          views: count.meta({ description: 'Views that clicked it (once each).' }),
+          click_through_rate: share('`views` / the views that reached the step'),
+        }),
+      )
+      .meta({ description: 'Calls to action clicked (cta_clicked), by step then id.' }),
+    forms: z
+      .array(
+        z.object({
+          step_number: count,
+          title: z.string().nullable(),
+          shown: count.meta({ description: 'Views that were shown the form (once each, as every stage).' }),
+          started: count,
+          submitted: count,
+          start_rate: share('`started` / `shown`'),
+          conversion: share('`submitted` / `shown`'),
+        }),
+      )
+      .meta({ description: 'Lead forms by step.' }),
+    versions_played: z.array(z.number().int()),
+  })
+  .meta({
+    id: 'PathAnalytics',
+    examples: [
+      {
+        total_views: 120,
+        chapters: [
+          {
+            chapter_id: 'chp_01jd8x3k5m7n9p2q4r6s8t0v1w',
+            title: 'Invoicing',
+            choices: 74,
+            views: 70,
+            choice_rate: 0.5833,
+            completed: 41,
+            completion_rate: 0.5857,
+            demo_completions: 38,
+            funnel: [
+              { number: 3, title: 'Create an invoice', views: 70, share: 1 },
+              { number: 4, title: 'Send it', views: 41, share: 0.5857 },
+            ],
+          },
+        ],
+        paths: [
+          { chapters: ['chp_01jd8x3k5m7n9p2q4r6s8t0v1w'], titles: ['Invoicing'], views: 52, share: 0.4333 },
+          {
+            chapters: ['chp_01jd8x3k5m7n9p2q4r6s8t0v1w', 'chp_01jd8x4a6b8c0d2e4f6g8h0j2k'],
+            titles: ['Invoicing', 'Reports'],
+            views: 18,
+            share: 0.15,
+          },
+        ],
+        branches: [
+          {
+            step_number: 2,
+            element_id: 'invoicing',
+            kind: 'button',
+            label: 'Invoicing',
+            action_type: 'chapter',
+            target: 'chp_01jd8x3k5m7n9p2q4r6s8t0v1w',
+            clicks: 74,
+            views: 70,
+            click_rate: 0.6087,
+          },
+        ],
+        ctas: [{ step_number: 6, button_id: 'book-call', label: 'Book a call', cta: 'book_meeting', clicks: 19, views: 17, click_through_rate: 0.3696 }],
+        forms: [{ step_number: 5, title: 'Get the guide', shown: 60, started: 44, submitted: 31, start_rate: 0.7333, conversion: 0.5167 }],
+        versions_played: [2],
+      },
+    ],
+  });

@@ -2,13 +2,14 @@ import type { AuthContext } from '../auth/permissions';
 import { companyAnalytics, linkAnalytics } from './audience-analytics';
 import { type AnalyticsContext, type AnalyticsDeps, type AnalyticsRange, EXACT_VIEWERS_UP_TO } from './analytics-context';
 import { demoAnalytics } from './demo-analytics';
+import { pathAnalytics } from './path-analytics';
 import type { Granularity } from './periods';
 import { viewJourney } from './view-journey';
 import { workspaceAnalytics } from './workspace-analytics';
 
 /**
  * Figures from the roll-ups the viewing domain keeps. Each is a function of its own file taking the
- * context built here: demo-analytics.ts, workspace-analytics.ts, audience-analytics.ts (links, companies),
+ * context built here: demo-analytics.ts, path-analytics.ts, workspace-analytics.ts, audience-analytics.ts (links, companies),
  * view-journey.ts; the totals, unique viewers and series they share are totals.ts.
  *
  * @example
@@ -28,6 +29,7 @@ export function createAnalyticsService(deps: AnalyticsDeps) {
     demo: (auth: AuthContext, demoId: string, query: AnalyticsRange & { granularity?: Granularity; version?: number }) =>
       demoAnalytics(ctx, auth, demoId, query),
     workspace: (auth: AuthContext, query: AnalyticsRange & { granularity?: Granularity }) => workspaceAnalytics(ctx, auth, query),
+    paths: (auth: AuthContext, demoId: string, query: AnalyticsRange & { version?: number }) => pathAnalytics(ctx, auth, demoId, query),
     links: (auth: AuthContext, demoId: string, query: AnalyticsRange) => linkAnalytics(ctx, auth, demoId, query),
     companies: (auth: AuthContext, demoId: string, query: AnalyticsRange) => companyAnalytics(ctx, auth, demoId, query),
     journey: (auth: AuthContext, demoId: string, viewId: string) => viewJourney(ctx, auth, demoId, viewId),

@@ -12,6 +12,11 @@ import {
   demoDailyStats,
   demoDailyViewers,
   demoStepDailyStats,
+  demoChapterDailyStats,
+  demoChapterStepDailyStats,
+  demoElementDailyStats,
+  demoFormDailyStats,
+  demoPathDailyStats,
   views,
   workspaceDailySketches,
 } from '../viewing/viewing.tables';
@@ -26,6 +31,11 @@ const ROLLUP_TABLES = [
   demoDailySegments,
   demoDailySketches,
   workspaceDailySketches,
+  demoChapterDailyStats,
+  demoChapterStepDailyStats,
+  demoPathDailyStats,
+  demoElementDailyStats,
+  demoFormDailyStats,
 ] as const;
 
 /** The demos with a view that started before `before`: one probe of the (demo_id, started_at) index per demo. */

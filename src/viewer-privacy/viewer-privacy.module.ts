@@ -7,7 +7,7 @@ import { demos } from '../demos/demos.tables';
 import { events } from '../events/events.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { shares } from '../shares/shares.tables';
-import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, ingestedEvents, shareAccessLog, viewSteps, viewerSessions, views, workspaceDailySketches } from '../viewing/viewing.tables';
+import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewSteps, viewerSessions, views, workspaceDailySketches } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
 
 declare module '../module' {
@@ -24,7 +24,7 @@ declare module '../module' {
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',
   owns: { permissions: ['viewers.erase'] },
-  reads: { tables: [members, demos, events, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries] },
+  reads: { tables: [members, demos, events, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
   jobs: registerViewRetentionJob,

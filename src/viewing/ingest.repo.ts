@@ -8,7 +8,17 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { REGISTERS } from '../core/hll';
 import { demoDailyViewers } from './viewing.tables';
-import type { DailyDelta, SegmentDelta, StepDailyDelta, ViewState } from './view-progress';
+import type {
+  ChapterDelta,
+  ChapterStepDelta,
+  DailyDelta,
+  ElementDelta,
+  FormDelta,
+  PathDelta,
+  SegmentDelta,
+  StepDailyDelta,
+  ViewState,
+} from './view-progress';
 
 /**
  * Rows as the JSON array json_to_recordset reads: keys in snake_case (the column names), dates as ISO text
@@ -90,7 +100,8 @@ export async function claimAndOpenViews(
       on conflict (session_id) do update set session_id = excluded.session_id
       returning views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at, views.steps_viewed,
         views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
-        views.viewer_name, views.share_id, views.internal, views.company, (views.xmax = 0) as created
+        views.viewer_name, views.share_id, views.internal, views.company, views.chapter_id, views.path_marks,
+        (views.xmax = 0) as created
     )
     select session_id, event_id::text as event_id, null::json as view from claimed
     union all
@@ -120,6 +131,8 @@ export async function claimAndOpenViews(
       durationSeconds: v.duration_seconds as number,
       viewerEmail: v.viewer_email as string | null,
       viewerName: v.viewer_name as string | null,
+      chapterId: (v.chapter_id as string | null) ?? null,
+      pathMarks: (v.path_marks as string[] | null) ?? [],
       created: v.created as boolean,
     });
   }
@@ -138,6 +151,11 @@ export interface Progress {
   daily: DailyDelta[];
   steps: StepDailyDelta[];
   segments: SegmentDelta[];
+  chapters: ChapterDelta[];
+  chapterSteps: ChapterStepDelta[];
+  paths: PathDelta[];
+  elements: ElementDelta[];
+  forms: FormDelta[];
 }
 
 /**
@@ -152,6 +170,11 @@ export async function writeProgress(db: Executor, p: Progress) {
   const daily = recordset(p.daily);
   const stepDaily = recordset(p.steps);
   const segments = recordset(p.segments);
+  const chapters = recordset(p.chapters);
+  const chapterSteps = recordset(p.chapterSteps);
+  const paths = recordset(p.paths);
+  const elements = recordset(p.elements);
+  const forms = recordset(p.forms);
   await db.execute(sql`
     with
     step_rows as (
@@ -165,10 +188,11 @@ export async function writeProgress(db: Executor, p: Progress) {
       update views as v set
         steps_viewed = u.steps_viewed, current_step = u.current_step, completed = u.completed,
         completed_at = u.completed_at, duration_seconds = u.duration_seconds, last_activity_at = u.last_activity_at,
-        viewer_email = u.viewer_email, viewer_name = u.viewer_name
+        viewer_email = u.viewer_email, viewer_name = u.viewer_name, chapter_id = u.chapter_id, path_marks = u.path_marks
       from json_to_recordset(${viewRows}::json) as u(
         id text, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
-        duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text)
+        duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text,
+        chapter_id text, path_marks text[])
       where v.id = u.id
       returning 1
     ),
@@ -204,13 +228,74 @@ export async function writeProgress(db: Executor, p: Progress) {
         completions = demo_daily_segments.completions + excluded.completions,
         last_viewed_at = greatest(demo_daily_segments.last_viewed_at, excluded.last_viewed_at)
       returning 1
+    ),
+    chapter_rows as (
+      insert into demo_chapter_daily_stats (demo_id, day, version, internal, chapter_id, choices, views, completions)
+      select x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.choices, x.views, x.completions
+      from json_to_recordset(${chapters}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, choices integer, views integer, completions integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.chapter_id
+      on conflict (demo_id, day, version, internal, chapter_id) do update set
+        choices = demo_chapter_daily_stats.choices + excluded.choices,
+        views = demo_chapter_daily_stats.views + excluded.views,
+        completions = demo_chapter_daily_stats.completions + excluded.completions
+      returning 1
+    ),
+    chapter_step_rows as (
+      insert into demo_chapter_step_daily_stats (demo_id, day, version, internal, chapter_id, step_number, views)
+      select x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.step_number, x.views
+      from json_to_recordset(${chapterSteps}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, step_number integer, views integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.step_number
+      on conflict (demo_id, day, version, internal, chapter_id, step_number) do update set
+        views = demo_chapter_step_daily_stats.views + excluded.views
+      returning 1
+    ),
+    path_rows as (
+      insert into demo_path_daily_stats (demo_id, day, version, internal, path, views)
+      select x.demo_id, x.day, x.version, x.internal, x.path, x.views
+      from json_to_recordset(${paths}::json) as x(demo_id text, day date, version integer, internal boolean, path text, views integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.path
+      on conflict (demo_id, day, version, internal, path) do update set
+        views = demo_path_daily_stats.views + excluded.views
+      returning 1
+    ),
+    element_rows as (
+      insert into demo_element_daily_stats (demo_id, day, version, internal, step_number, element_id, action_type,
+        action_clicks, action_views, cta_clicks, cta_views)
+      select x.demo_id, x.day, x.version, x.internal, x.step_number, x.element_id, x.action_type,
+        x.action_clicks, x.action_views, x.cta_clicks, x.cta_views
+      from json_to_recordset(${elements}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer,
+        element_id text, action_type text, action_clicks integer, action_views integer, cta_clicks integer, cta_views integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.step_number, x.element_id
+      on conflict (demo_id, day, version, internal, step_number, element_id) do update set
+        action_type = coalesce(excluded.action_type, demo_element_daily_stats.action_type),
+        action_clicks = demo_element_daily_stats.action_clicks + excluded.action_clicks,
+        action_views = demo_element_daily_stats.action_views + excluded.action_views,
+        cta_clicks = demo_element_daily_stats.cta_clicks + excluded.cta_clicks,
+        cta_views = demo_element_daily_stats.cta_views + excluded.cta_views
+      returning 1
+    ),
+    form_rows as (
+      insert into demo_form_daily_stats (demo_id, day, version, internal, step_number, shown, started, submitted)
+      select x.demo_id, x.day, x.version, x.internal, x.step_number, x.shown, x.started, x.submitted
+      from json_to_recordset(${forms}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, shown integer, started integer, submitted integer)
+      order by x.demo_id, x.day, x.version, x.internal, x.step_number
+      on conflict (demo_id, day, version, internal, step_number) do update set
+        shown = demo_form_daily_stats.shown + excluded.shown,
+        started = demo_form_daily_stats.started + excluded.started,
+        submitted = demo_form_daily_stats.submitted + excluded.submitted
+      returning 1
     )
     select
       (select count(*) from step_rows) as step_rows,
       (select count(*) from view_rows) as view_rows,
       (select count(*) from daily_rows) as daily_rows,
       (select count(*) from step_daily_rows) as step_daily_rows,
-      (select count(*) from segment_rows) as segment_rows`);
+      (select count(*) from segment_rows) as segment_rows,
+      (select count(*) from chapter_rows) as chapter_rows,
+      (select count(*) from chapter_step_rows) as chapter_step_rows,
+      (select count(*) from path_rows) as path_rows,
+      (select count(*) from element_rows) as element_rows,
+      (select count(*) from form_rows) as form_rows`);
 }
 
 export interface DailyViewer {

@@ -64,6 +64,57 @@ export interface ViewState {
   completed: boolean;
   completedAt: Date | null;
   durationSeconds: number;
+  /** The chapter chosen last (chapter_selected), null before any. */
+  chapterId: string | null;
+  /** What the path roll-ups counted already (viewing.tables.ts views.path_marks), in order. */
+  pathMarks: string[];
+}
+
+/** A view counts once per chapter, step, element and form stage, up to this many marks in all. */
+export const MAX_PATH_MARKS = 500;
+/** A path names at most this many chapters: later choices still count, under the path as it was. */
+export const MAX_PATH_CHAPTERS = 8;
+/** The form stages, as their events name them (form_<stage>). */
+export const FORM_STAGES = ['shown', 'started', 'submitted'] as const;
+export type FormStage = (typeof FORM_STAGES)[number];
+
+/** The day, version and traffic kind every roll-up row is keyed by first. */
+interface RowKey {
+  demoId: string;
+  day: string;
+  version: number;
+  internal: boolean;
+}
+
+export interface ChapterDelta extends RowKey {
+  chapterId: string;
+  choices: number;
+  views: number;
+  completions: number;
+}
+export interface ChapterStepDelta extends RowKey {
+  chapterId: string;
+  stepNumber: number;
+  views: number;
+}
+export interface PathDelta extends RowKey {
+  path: string;
+  views: number;
+}
+export interface ElementDelta extends RowKey {
+  stepNumber: number;
+  elementId: string;
+  actionType: string | null;
+  actionClicks: number;
+  actionViews: number;
+  ctaClicks: number;
+  ctaViews: number;
+}
+export interface FormDelta extends RowKey {
+  stepNumber: number;
+  shown: number;
+  started: number;
+  submitted: number;
 }
 
 export interface DailyDelta {
@@ -103,11 +154,70 @@ export interface SegmentDelta {
 const pad = (n: number) => String(n).padStart(10, '0');
 const flag = (b: boolean) => (b ? '1' : '0');
 
+/** Rows keyed by a tuple in primary-key order, merged per key; `sorted` answers them in that order. */
+class KeyedRows<V> {
+  private readonly rows = new Map<string, { key: string[]; value: V }>();
+  get(key: string[], make: () => V): V {
+    const id = JSON.stringify(key);
+    let entry = this.rows.get(id);
+    if (!entry) {
+      entry = { key, value: make() };
+      this.rows.set(id, entry);
+    }
+    return entry.value;
+  }
+  sorted(): V[] {
+    return [...this.rows.values()].sort((a, b) => compareTuples(a.key, b.key)).map((e) => e.value);
+  }
+}
+
+const rowKey = (view: ViewState): RowKey => ({ demoId: view.demoId, day: dayOf(view.startedAt), version: view.version, internal: view.internal });
+const keyOf = (k: RowKey) => [k.demoId, k.day, pad(k.version), flag(k.internal)];
+
 /** What a batch adds to the rollups, merged per row so that each row is written once per batch. */
 export class RollupDeltas {
   readonly daily = new Map<string, DailyDelta>();
   readonly steps = new Map<string, StepDailyDelta>();
   readonly segments = new Map<string, SegmentDelta>();
+  readonly chapters = new KeyedRows<ChapterDelta>();
+  readonly chapterSteps = new KeyedRows<ChapterStepDelta>();
+  readonly paths = new KeyedRows<PathDelta>();
+  readonly elements = new KeyedRows<ElementDelta>();
+  readonly forms = new KeyedRows<FormDelta>();
+
+  chapter(view: ViewState, chapterId: string): ChapterDelta {
+    const k = rowKey(view);
+    return this.chapters.get([...keyOf(k), chapterId], () => ({ ...k, chapterId, choices: 0, views: 0, completions: 0 }));
+  }
+
+  chapterStep(view: ViewState, chapterId: string, stepNumber: number): ChapterStepDelta {
+    const k = rowKey(view);
+    return this.chapterSteps.get([...keyOf(k), chapterId, pad(stepNumber)], () => ({ ...k, chapterId, stepNumber, views: 0 }));
+  }
+
+  path(view: ViewState, path: string): PathDelta {
+    const k = rowKey(view);
+    return this.paths.get([...keyOf(k), path], () => ({ ...k, path, views: 0 }));
+  }
+
+  element(view: ViewState, stepNumber: number, elementId: string): ElementDelta {
+    const k = rowKey(view);
+    return this.elements.get([...keyOf(k), pad(stepNumber), elementId], () => ({
+      ...k,
+      stepNumber,
+      elementId,
+      actionType: null,
+      actionClicks: 0,
+      actionViews: 0,
+      ctaClicks: 0,
+      ctaViews: 0,
+    }));
+  }
+
+  form(view: ViewState, stepNumber: number): FormDelta {
+    const k = rowKey(view);
+    return this.forms.get([...keyOf(k), pad(stepNumber)], () => ({ ...k, stepNumber, shown: 0, started: 0, submitted: 0 }));
+  }
 
   day(view: ViewState): DailyDelta {
     const { demoId, version, internal } = view;
@@ -152,7 +262,16 @@ export class RollupDeltas {
     const segments = [...this.segments.values()].sort((a, b) =>
       compareTuples([a.demoId, a.day, flag(a.internal), a.shareId, a.company], [b.demoId, b.day, flag(b.internal), b.shareId, b.company]),
     );
-    return { daily: byKey(this.daily), steps: byKey(this.steps), segments };
+    return {
+      daily: byKey(this.daily),
+      steps: byKey(this.steps),
+      segments,
+      chapters: this.chapters.sorted(),
+      chapterSteps: this.chapterSteps.sorted(),
+      paths: this.paths.sorted(),
+      elements: this.elements.sorted(),
+      forms: this.forms.sorted(),
+    };
   }
 }
 
@@ -185,7 +304,19 @@ export function applyEvents(
   now: Date,
   deltas: RollupDeltas,
 ): ProgressResult {
-  const view: ViewState = { ...before, stepsViewed: [...before.stepsViewed] };
+  const view: ViewState = { ...before, stepsViewed: [...before.stepsViewed], pathMarks: [...before.pathMarks] };
+  const marks = new Set(view.pathMarks);
+  /** True the first time a view does `mark` (within MAX_PATH_MARKS): its distinct-view figures count it. */
+  const mark = (m: string) => {
+    if (marks.has(m) || marks.size >= MAX_PATH_MARKS) return false;
+    marks.add(m);
+    return true;
+  };
+  const chosen = () => [...marks].filter((m) => m.startsWith('c:')).map((m) => m.slice(2));
+  /** A step reached under the chapter chosen last: a step of that chapter's funnel (once per view). */
+  const reachInChapter = (step: number) => {
+    if (view.chapterId !== null && mark(`s:${view.chapterId}:${step}`)) deltas.chapterStep(view, view.chapterId, step).views++;
+  };
   const reached = new Set(view.stepsViewed);
   let furthest = Math.max(0, ...view.stepsViewed);
   const stepRows = new Map<number, { seconds: number; firstReachedAt: Date }>();
@@ -231,9 +362,12 @@ export function applyEvents(
     credit(event.seconds);
     if (event.type === 'step_reached' && event.stepNumber !== undefined) {
       reach(event.stepNumber);
+      reachInChapter(event.stepNumber);
       view.currentStep = event.stepNumber;
     } else if (event.type === 'completed' && !view.completed) {
       reach(stepCount);
+      reachInChapter(stepCount);
+      for (const chapterId of chosen()) deltas.chapter(view, chapterId).completions++;
       view.currentStep = stepCount;
       deltas.step(view, furthest).endedHere--;
       view.completed = true;
@@ -241,8 +375,59 @@ export function applyEvents(
       justCompleted = true;
       deltas.day(view).completions++;
       deltas.segment(view).completions++;
+    } else {
+      pathEvent(view, event, deltas, mark, chosen);
     }
   }
   view.stepsViewed = [...reached].sort((a, b) => a - b);
+  view.pathMarks = [...marks];
   return { view, stepRows, justCompleted };
+}
+
+/**
+ * A path event's share of the roll-ups: event counts always, distinct views the first time the view does
+ * it (`mark`). Choosing a chapter also makes it the view's current one and extends its path.
+ */
+function pathEvent(view: ViewState, event: IngestEvent, deltas: RollupDeltas, mark: (m: string) => boolean, chosen: () => string[]) {
+  const step = event.stepNumber ?? view.currentStep;
+  switch (event.type) {
+    case 'chapter_selected': {
+      const chapterId = event.chapterId!;
+      const row = deltas.chapter(view, chapterId);
+      row.choices++;
+      const before = chosen();
+      if (mark(`c:${chapterId}`)) {
+        row.views++;
+        if (before.length < MAX_PATH_CHAPTERS) {
+          // The view moves from the path it had to the longer one.
+          if (before.length > 0) deltas.path(view, before.join('>')).views--;
+          deltas.path(view, [...before, chapterId].join('>')).views++;
+        }
+      }
+      view.chapterId = chapterId;
+      break;
+    }
+    case 'action_taken': {
+      const row = deltas.element(view, step, event.elementId!);
+      row.actionType = event.actionType ?? row.actionType;
+      row.actionClicks++;
+      if (mark(`a:${step}:${event.elementId}`)) row.actionViews++;
+      break;
+    }
+    case 'cta_clicked': {
+      const row = deltas.element(view, step, event.elementId!);
+      row.ctaClicks++;
+      if (mark(`k:${step}:${event.elementId}`)) row.ctaViews++;
+      break;
+    }
+    case 'form_shown':
+    case 'form_started':
+    case 'form_submitted': {
+      const stage = event.type.slice('form_'.length) as FormStage;
+      if (mark(`f:${step}:${stage}`)) deltas.form(view, step)[stage]++;
+      break;
+    }
+    default:
+      break;
+  }
 }
