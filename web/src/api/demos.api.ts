@@ -40,7 +40,9 @@ export const demosApi = {
 export function assetPath(url: string | null): string | undefined {
   if (!url) return undefined;
   try {
-    return new URL(url).pathname;
+    // With its query: a snapshot's `?patches=` names the page patches it is served with.
+    const { pathname, search } = new URL(url);
+    return pathname + search;
   } catch {
     return url;
   }
