@@ -2,10 +2,16 @@ import type { z } from 'zod';
 import type { configurationPatch } from '../../../src/demos/demo-configuration.schemas';
 import type { redactionsBody } from '../../../src/demos/redactions.schemas';
 import { api, apiList, apiUpload } from './client';
-import type { CaptureModeChoice, Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step } from './types';
+import type { CaptureModeChoice, Chapter, Demo, DemoDetail, DemoStatus, DemoVersion, Hotspot, HotspotInput, Step, StepStory, StoryAction } from './types';
 
 const d = (id: string) => `/demos/${encodeURIComponent(id)}`;
 const s = (id: string, stepId: string) => `${d(id)}/steps/${encodeURIComponent(stepId)}`;
+
+/** A step's fields as the editor sends them (creation or edit). */
+export type StepPatch = { title?: string; description?: string } & Partial<StepStory>;
+/** A hotspot's fields with the story's: every action type, and the tooltip as rich text. */
+export type HotspotPatch = Omit<HotspotInput, 'action'> & { action?: StoryAction; tooltip_html?: string | null };
+const c = (id: string, chapterId: string) => `${d(id)}/chapters/${encodeURIComponent(chapterId)}`;
 
 type ConfigurationPatch = z.input<typeof configurationPatch>;
 /** Areas of the step image and elements of its snapshot to blur for good. */
@@ -24,15 +30,18 @@ export const demosApi = {
   versions: (id: string, query: { page: number; per_page: number }) => apiList<DemoVersion>(`${d(id)}/versions`, { query }),
   restoreVersion: (id: string, version: number) => api<DemoDetail>('POST', `${d(id)}/versions/${version}/restore`),
   replaceSteps: (id: string, steps: Array<string | { id?: string; title?: string }>) => api<DemoDetail>('PUT', `${d(id)}/steps`, { body: { steps } }),
-  addStep: (id: string, body: { title?: string; description?: string } = {}) => api<Step>('POST', `${d(id)}/steps`, { body }),
+  addStep: (id: string, body: StepPatch & { number?: number } = {}) => api<Step>('POST', `${d(id)}/steps`, { body }),
   addImageStep: (id: string, file: Blob) => apiUpload<Step>(`${d(id)}/steps`, file),
-  updateStep: (id: string, stepId: string, body: { title?: string; description?: string }) => api<Step>('PATCH', s(id, stepId), { body }),
+  updateStep: (id: string, stepId: string, body: StepPatch) => api<Step>('PATCH', s(id, stepId), { body }),
   removeStep: (id: string, stepId: string) => api<void>('DELETE', s(id, stepId)),
   uploadImage: (id: string, stepId: string, file: Blob) => apiUpload<Step>(`${s(id, stepId)}/image`, file),
-  addHotspot: (id: string, stepId: string, body: HotspotInput) => api<Hotspot>('POST', `${s(id, stepId)}/hotspots`, { body }),
-  updateHotspot: (id: string, stepId: string, hotspotId: string, body: HotspotInput) =>
+  addHotspot: (id: string, stepId: string, body: HotspotPatch) => api<Hotspot>('POST', `${s(id, stepId)}/hotspots`, { body }),
+  updateHotspot: (id: string, stepId: string, hotspotId: string, body: HotspotPatch) =>
     api<Hotspot>('PATCH', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`, { body }),
   removeHotspot: (id: string, stepId: string, hotspotId: string) => api<void>('DELETE', `${s(id, stepId)}/hotspots/${encodeURIComponent(hotspotId)}`),
+  addChapter: (id: string, body: { title: string; description?: string }) => api<Chapter>('POST', `${d(id)}/chapters`, { body }),
+  updateChapter: (id: string, chapterId: string, body: { title?: string; description?: string }) => api<Chapter>('PATCH', c(id, chapterId), { body }),
+  removeChapter: (id: string, chapterId: string) => api<void>('DELETE', c(id, chapterId)),
   redact: (id: string, stepId: string, body: RedactionsBody) => api<Step>('POST', `${s(id, stepId)}/redactions`, { body }),
 };
 

@@ -7,6 +7,7 @@ import type { demoVersionSchema } from '../../../src/demos/demo-versions.schemas
 import type { createDemoBody, demoDetailSchema, demoSchema } from '../../../src/demos/demos.schemas';
 import type { hotspotSchema, patchHotspotBody } from '../../../src/demos/hotspots.schemas';
 import type { stepSchema } from '../../../src/demos/steps.schemas';
+import type { actionSchema, buttonSchema, formFieldSchema, formSchema, StepKind } from '../../../src/demos/story.schemas';
 import type { authorizationSchema, consentSchema, createdAppSchema, oauthAppSchema } from '../../../src/oauth/oauth.schemas';
 import type { memberSchema } from '../../../src/team/team.schemas';
 
@@ -37,3 +38,37 @@ export type DemoConfiguration = z.output<typeof configurationSchema>;
 export type DemoStatus = Demo['status'];
 /** How a generation captures its page (POST /v1/demos `capture_mode`). */
 export type CaptureModeChoice = NonNullable<z.input<typeof createDemoBody>['capture_mode']>;
+
+// The story (issue 29): step kinds, buttons, forms, chapters. Read through `storyOf` (pages/demos/story.ts),
+// which gives the defaults of a step written before them.
+export type { ActionType, StepKind } from '../../../src/demos/story.schemas';
+export type StoryAction = z.output<typeof actionSchema>;
+export type StoryButton = z.output<typeof buttonSchema>;
+export type StoryForm = z.output<typeof formSchema>;
+export type FormField = z.output<typeof formFieldSchema>;
+export interface StepContent {
+  buttons: StoryButton[];
+  form?: StoryForm;
+}
+/** A step's story fields as GET /v1/demos/:id gives them. */
+export interface StepStory {
+  kind: StepKind;
+  chapter_id: string | null;
+  content: StepContent;
+  description_html: string | null;
+}
+export interface Chapter {
+  id: string;
+  number: number;
+  title: string;
+  description: string;
+  step_numbers: number[];
+  first_step: number | null;
+}
+/** What stops a demo being published (unreachable steps, dangling targets...), step by step. */
+export interface StoryProblem {
+  code: string;
+  message: string;
+  step_number: number | null;
+  element_id: string | null;
+}

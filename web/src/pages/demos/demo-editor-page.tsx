@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { demosApi, type RedactionsBody } from '../../api/demos.api';
+import { demosApi, type HotspotPatch, type RedactionsBody, type StepPatch } from '../../api/demos.api';
 import { csrfToken } from '../../api/client';
-import type { DemoDetail, Hotspot, Step } from '../../api/types';
+import type { Chapter, DemoDetail, Hotspot, Step, StepKind } from '../../api/types';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PlusIcon } from '../../components/icons';
@@ -24,6 +24,12 @@ import { isTextTarget, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
 import { type DemoChange, useDemoChange } from './use-demo-change';
 import { useHistory } from './use-history';
+import { FormBuilder } from './form-builder';
+import { chaptersOf, DEFAULT_FORM, newStepOf, problemsOf, storyOf, tooltipHtmlOf } from './story';
+import { ButtonsPanel } from './story-buttons';
+import { ChaptersPanel, StoryProblems } from './story-panels';
+import { StoryPreview } from './story-preview';
+import '../../styles/story-editor.css';
 import '../../styles/editor.css';
 
 const POLL_MS = 1000;
@@ -148,6 +154,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   }, [steps, stepId]);
 
   const step = steps.find((s) => s.id === stepId) ?? null;
+  const stepKind = step ? storyOf(step).kind : 'page';
   const stepHotspots = step ? demo.hotspots.filter((h) => h.step_id === step.id) : [];
   const hotspot = stepHotspots.find((h) => h.id === hotspotId) ?? null;
 
@@ -198,6 +205,52 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
     const before = demo.steps.map((s) => s.id);
     const apply = (order: string[]) => () => demosApi.replaceSteps(demo.id, order);
     void history.perform({ undo: apply(before), redo: apply(ids) });
+  };
+
+  /** A change of a step's story fields (kind, chapter, buttons, form, rich text), undoable. */
+  const saveStory = (s: Step, patch: StepPatch) => {
+    const story = storyOf(s);
+    const current: Record<string, unknown> = { ...story, title: s.title, description: s.description };
+    const before = Object.fromEntries(Object.keys(patch).map((k) => [k, current[k]])) as StepPatch;
+    // Rich text given back replaces the plain text too: undoing it brings the plain text back.
+    if ('description_html' in patch && !('description' in patch)) before.description = s.description;
+    const apply = (p: StepPatch) => () => demosApi.updateStep(demo.id, s.id, p);
+    void history.perform({ undo: apply(before), redo: apply(patch) });
+  };
+  const saveHotspot = (h: Hotspot, patch: HotspotPatch) => {
+    const current: Record<string, unknown> = { ...h, tooltip_html: tooltipHtmlOf(h) };
+    const before = Object.fromEntries(Object.keys(patch).map((k) => [k, current[k]])) as HotspotPatch;
+    if ('tooltip_html' in patch && !('tooltip' in patch)) before.tooltip = h.tooltip;
+    const apply = (p: HotspotPatch) => () => demosApi.updateHotspot(demo.id, h.step_id, h.id, p);
+    void history.perform({ undo: apply(before), redo: apply(patch) });
+  };
+  const chapters = chaptersOf(demo);
+  const problems = problemsOf(demo);
+  const renameChapter = (c: Chapter, title: string) => {
+    const apply = (t: string) => () => demosApi.updateChapter(demo.id, c.id, { title: t });
+    void history.perform({ undo: apply(c.title), redo: apply(title) });
+  };
+  /**
+   * A new step of `kind`: a cover first, an end screen last, another after the selected step (at the end
+   * when none is); a page goes into the selected step's chapter.
+   */
+  const addStep = async (kind: StepKind) => {
+    let created: Step | null = null;
+    await act(async () => {
+      const at = step ? steps.findIndex((s) => s.id === step.id) : -1;
+      const number = kind === 'cover' ? 1 : kind === 'end' ? undefined : at >= 0 ? (steps[at + 1]?.number ?? undefined) : undefined;
+      const chapterId = step && kind === 'page' ? storyOf(step).chapter_id : null;
+      created = await demosApi.addStep(demo.id, {
+        ...newStepOf(kind, chapters, demo.title),
+        ...(chapterId ? { chapter_id: chapterId } : {}),
+        ...(number ? { number } : {}),
+      });
+    });
+    // Selected once the reloaded demo has it (before, the editor would fall back to the first step).
+    if (created) {
+      setStepId((created as Step).id);
+      setHotspotId(null);
+    }
   };
 
   const deleteStep = async (s: Step) => {
@@ -265,6 +318,9 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               setHotspotId(null);
             }}
             onAdded={setStepId}
+            onAddKind={(kind) => void addStep(kind)}
+            chapters={chapters}
+            problemSteps={new Set(problems.map((p) => p.step_number).filter((n): n is number => n !== null))}
             readOnly={readOnly}
             busy={busy}
             act={act}
@@ -330,7 +386,11 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               }}
             />
           ) : null}
-          {step ? (
+          {step && stepKind !== 'page' ? (
+            <div className="canvas-viewport" ref={viewport}>
+              <StoryPreview step={step} story={storyOf(step)} chapters={chapters} themeColor={demo.configuration.theme_color} />
+            </div>
+          ) : step ? (
             <>
               <div className="canvas-viewport" ref={viewport}>
                 <StepCanvas
@@ -409,18 +469,70 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                 onCancel={() => setBlur(null)}
               />
             ) : null}
+            {blur ? null : (
+              <StoryProblems
+                problems={problems}
+                onShow={(n) => {
+                  const target = steps.find((s) => s.number === n);
+                  if (target) {
+                    setStepId(target.id);
+                    setHotspotId(null);
+                  }
+                }}
+              />
+            )}
             {blur ? null : hotspot ? (
               <HotspotPanel
                 key={hotspot.id}
                 hotspot={hotspot}
                 demoId={demo.id}
                 steps={steps}
+                chapters={chapters}
+                allowSubmit={stepKind === 'form'}
                 readOnly={readOnly}
-                onSave={(patch) => act(() => demosApi.updateHotspot(demo.id, hotspot.step_id, hotspot.id, patch))}
+                onSave={(patch) => saveHotspot(hotspot, patch)}
                 onDelete={() => act(() => demosApi.removeHotspot(demo.id, hotspot.step_id, hotspot.id), 'Hotspot deleted')}
               />
             ) : null}
-            {step ? <StepPanel key={step.id} step={step} demoId={demo.id} readOnly={readOnly} onSave={(patch) => saveStepText(step, patch)} /> : null}
+            {step ? (
+              <StepPanel
+                key={step.id}
+                step={step}
+                demoId={demo.id}
+                readOnly={readOnly}
+                chapters={chapters}
+                onSave={(patch) => saveStepText(step, patch)}
+                onSaveStory={(patch) => saveStory(step, patch)}
+              />
+            ) : null}
+            {step && (stepKind === 'cover' || stepKind === 'chapter_menu' || stepKind === 'end') ? (
+              <ButtonsPanel
+                key={`buttons:${step.id}`}
+                kind={stepKind}
+                buttons={storyOf(step).content.buttons}
+                steps={steps}
+                chapters={chapters}
+                readOnly={readOnly}
+                onChange={(buttons) => saveStory(step, { content: { ...storyOf(step).content, buttons } })}
+              />
+            ) : null}
+            {step && stepKind === 'form' ? (
+              <FormBuilder
+                key={`form:${step.id}`}
+                form={storyOf(step).content.form ?? DEFAULT_FORM}
+                readOnly={readOnly}
+                onChange={(form) => saveStory(step, { content: { ...storyOf(step).content, form } })}
+              />
+            ) : null}
+            {blur ? null : (
+              <ChaptersPanel
+                chapters={chapters}
+                readOnly={readOnly}
+                onAdd={(title) => act(() => demosApi.addChapter(demo.id, { title }), `Chapter “${title}” added`)}
+                onRename={renameChapter}
+                onDelete={(c) => act(() => demosApi.removeChapter(demo.id, c.id), `Chapter “${c.title}” deleted`)}
+              />
+            )}
             <ConfigurationPanel configuration={demo.configuration} readOnly={readOnly} onSave={(patch) => act(() => demosApi.update(demo.id, { configuration: patch }))} />
           </aside>
         ) : null}

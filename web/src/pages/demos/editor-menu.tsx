@@ -12,7 +12,18 @@ export interface MenuAction {
  * The header's secondary actions behind one "More" button, so the header stays on one line at 1280 px.
  * Escape or a click elsewhere closes it; arrow keys move between the entries.
  */
-export function EditorMenu({ actions, label = 'More' }: { actions: MenuAction[]; label?: ReactNode }) {
+export function EditorMenu({
+  actions,
+  label = 'More',
+  menuLabel = 'More actions',
+  align = 'end',
+}: {
+  actions: MenuAction[];
+  label?: ReactNode;
+  menuLabel?: string;
+  /** Which edge of the button the list lines up with: the end (right) for the header, the start in a left column. */
+  align?: 'start' | 'end';
+}) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -42,7 +53,7 @@ export function EditorMenu({ actions, label = 'More' }: { actions: MenuAction[];
         {label} ▾
       </Button>
       {open ? (
-        <div className="editor-menu-list" role="menu" aria-label="More actions" onKeyDown={onKeyDown}>
+        <div className={`editor-menu-list${align === 'start' ? ' editor-menu-start' : ''}`} role="menu" aria-label={menuLabel} onKeyDown={onKeyDown}>
           {actions.map((a) => (
             <button
               key={a.label}

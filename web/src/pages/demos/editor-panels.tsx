@@ -3,7 +3,12 @@ import { DEFAULT_BRAND_COLOR, workspaceApi } from '../../api/workspace.api';
 import { LIMITS } from '../../api/limits';
 import { useEffect, useState } from 'react';
 import { useSavedText } from './use-draft-backup';
-import type { DemoConfiguration, Hotspot, Step } from '../../api/types';
+import type { HotspotPatch, StepPatch } from '../../api/demos.api';
+import type { Chapter, DemoConfiguration, Hotspot, Step } from '../../api/types';
+import { ActionPicker } from './action-picker';
+import { RichTextField, textToHtml } from './rich-text';
+import { actionOf, KIND_NAMES, storyOf, tooltipHtmlOf } from './story';
+import { VariableMenu } from './story-text';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
 import { StepRewrite } from './step-rewrite';
@@ -29,33 +34,83 @@ export function StepPanel({
   step,
   demoId,
   readOnly,
+  chapters,
   onSave,
+  onSaveStory,
 }: {
   step: Step;
   demoId: string;
   readOnly: boolean;
+  chapters: Chapter[];
   onSave(patch: { title?: string; description?: string }): void;
+  onSaveStory(patch: StepPatch): void;
 }) {
+  const story = storyOf(step);
   const title = useSavedText(step.title, (t) => onSave({ title: t }), `${demoId}:${step.id}:title`);
   const description = useSavedText(step.description, (t) => onSave({ description: t }), `${demoId}:${step.id}:description`);
+  // Plain text in a text area until the author asks for formatting (or the step already has some).
+  const [formatting, setFormatting] = useState(false);
+  const rich = formatting || story.description_html !== null || story.kind !== 'page';
   return (
     <section className="panel" aria-label="Step">
-      <h2 className="panel-title">Step {step.number}</h2>
+      <h2 className="panel-title">
+        Step {step.number}
+        {story.kind !== 'page' ? <span className="story-kind-badge">{KIND_NAMES[story.kind]}</span> : null}
+      </h2>
       <RestoredNotice fields={[title, description]} />
-      <TextField
-        label="Step title"
-        readOnly={readOnly}
-        maxLength={LIMITS.stepTitle}
-        {...title.field}
-        onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
-      />
       <div className="field">
-        <label className="field-label" htmlFor={`desc-${step.id}`}>
-          Step description
-        </label>
-        <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description.field} />
+        <div className="story-text-label">
+          <label className="field-label" htmlFor={`title-${step.id}`}>
+            Step title
+          </label>
+          {readOnly ? null : <VariableMenu onInsert={(token) => onSave({ title: `${title.field.value}${title.field.value ? ' ' : ''}${token}` })} />}
+        </div>
+        <input
+          id={`title-${step.id}`}
+          className="input"
+          readOnly={readOnly}
+          maxLength={LIMITS.stepTitle}
+          {...title.field}
+          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+        />
       </div>
-      <StepRewrite demoId={demoId} step={step} readOnly={readOnly} onApply={onSave} />
+      {rich ? (
+        <RichTextField
+          label="Step description"
+          html={story.description_html ?? (step.description ? textToHtml(step.description) : '')}
+          readOnly={readOnly}
+          onCommit={(html) => onSaveStory({ description_html: html || null, ...(html ? {} : { description: '' }) })}
+        />
+      ) : (
+        <div className="field">
+          <div className="story-text-label">
+            <label className="field-label" htmlFor={`desc-${step.id}`}>
+              Step description
+            </label>
+            {readOnly ? null : (
+              <button type="button" className="link-button" onClick={() => setFormatting(true)}>
+                Format text
+              </button>
+            )}
+          </div>
+          <textarea id={`desc-${step.id}`} className="input textarea" rows={4} readOnly={readOnly} maxLength={LIMITS.stepDescription} {...description.field} />
+        </div>
+      )}
+      <SelectField
+        label="Chapter"
+        disabled={readOnly}
+        value={story.chapter_id ?? ''}
+        hint={chapters.length === 0 ? 'Create chapters in the Chapters panel.' : undefined}
+        onChange={(e) => onSaveStory({ chapter_id: e.target.value || null })}
+      >
+        <option value="">No chapter</option>
+        {chapters.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.title}
+          </option>
+        ))}
+      </SelectField>
+      {story.kind === 'page' ? <StepRewrite demoId={demoId} step={step} readOnly={readOnly} onApply={onSave} /> : null}
       {step.page_url ? (
         <p className="cell-sub">
           Captured from <a href={step.page_url}>{step.page_url}</a>
@@ -69,6 +124,8 @@ export function HotspotPanel({
   hotspot,
   demoId,
   steps,
+  chapters,
+  allowSubmit,
   readOnly,
   onSave,
   onDelete,
@@ -76,53 +133,26 @@ export function HotspotPanel({
   hotspot: Hotspot;
   demoId: string;
   steps: Step[];
+  chapters: Chapter[];
+  allowSubmit: boolean;
   readOnly: boolean;
-  onSave(patch: { label?: string; tooltip?: string; action?: Hotspot['action'] }): void;
+  onSave(patch: HotspotPatch): void;
   onDelete(): void;
 }) {
   const label = useSavedText(hotspot.label, (t) => onSave({ label: t }), `${demoId}:${hotspot.id}:label`);
-  const tooltip = useSavedText(hotspot.tooltip, (t) => onSave({ tooltip: t }), `${demoId}:${hotspot.id}:tooltip`);
-  const url = useSavedText(
-    hotspot.action.type === 'url' ? String(hotspot.action.target ?? '') : '',
-    (t) => onSave({ action: { type: 'url', target: t } }),
-    `${demoId}:${hotspot.id}:url`,
-  );
+  const tooltipHtml = tooltipHtmlOf(hotspot);
   return (
     <section className="panel" aria-label="Hotspot">
       <h2 className="panel-title">Hotspot</h2>
-      <RestoredNotice fields={[label, tooltip, url]} />
+      <RestoredNotice fields={[label]} />
       <TextField label="Label" readOnly={readOnly} {...label.field} />
-      <TextField label="Tooltip" readOnly={readOnly} {...tooltip.field} />
-      <SelectField
-        label="On click"
-        disabled={readOnly}
-        value={hotspot.action.type}
-        onChange={(e) => {
-          const type = e.target.value as Hotspot['action']['type'];
-          if (type === 'next') onSave({ action: { type, target: null } });
-          if (type === 'goto') onSave({ action: { type, target: 1 } });
-          if (type === 'url') onSave({ action: { type, target: 'https://' } });
-        }}
-      >
-        <option value="next">Go to the next step</option>
-        <option value="goto">Go to a step</option>
-        <option value="url">Open a web address</option>
-      </SelectField>
-      {hotspot.action.type === 'goto' ? (
-        <SelectField
-          label="Step"
-          disabled={readOnly}
-          value={String(hotspot.action.target ?? '')}
-          onChange={(e) => onSave({ action: { type: 'goto', target: Number(e.target.value) } })}
-        >
-          {steps.map((s) => (
-            <option key={s.id} value={s.number}>
-              {s.number}. {s.title || 'Untitled step'}
-            </option>
-          ))}
-        </SelectField>
-      ) : null}
-      {hotspot.action.type === 'url' ? <TextField label="Address" type="url" readOnly={readOnly} {...url.field} /> : null}
+      <RichTextField
+        label="Tooltip"
+        html={tooltipHtml ?? (hotspot.tooltip ? textToHtml(hotspot.tooltip) : '')}
+        readOnly={readOnly}
+        onCommit={(html) => onSave(html ? { tooltip_html: html } : { tooltip_html: null, tooltip: '' })}
+      />
+      <ActionPicker value={actionOf(hotspot)} steps={steps} chapters={chapters} allowSubmit={allowSubmit} readOnly={readOnly} onChange={(action) => onSave({ action })} />
       <p className="cell-sub">Arrow keys move it, Shift with the arrow keys resizes it.</p>
       {hotspot.selector ? (
         <p className="cell-sub">Placed on its element of the page snapshot. Moving or resizing it keeps it where you put it.</p>

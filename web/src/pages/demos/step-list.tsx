@@ -1,8 +1,9 @@
 import { type ChangeEvent, type DragEvent, useRef, useState } from 'react';
 import { assetPath, demosApi } from '../../api/demos.api';
-import type { DemoDetail, Step } from '../../api/types';
+import type { Chapter, DemoDetail, Step, StepKind } from '../../api/types';
 import { Button } from '../../components/button';
-import { PlusIcon } from '../../components/icons';
+import { EditorMenu } from './editor-menu';
+import { KIND_NAMES, storyOf } from './story';
 import { SnapshotFrame } from './snapshot-frame';
 import type { DemoChange } from './use-demo-change';
 
@@ -17,6 +18,8 @@ export function pickedFile(event: ChangeEvent<HTMLInputElement>): File | undefin
 
 /** A step's miniature: its screenshot, or its HTML snapshot scaled down (no hotspots, no scripts). */
 function StepThumb({ step }: { step: Step }) {
+  const kind = storyOf(step).kind;
+  if (kind !== 'page') return <span className={`step-thumb step-thumb-story step-thumb-${kind}`}>{KIND_NAMES[kind]}</span>;
   if (step.image_url) return <img className="step-thumb" src={assetPath(step.image_url)} alt="" draggable={false} />;
   if (step.html_url) {
     return (
@@ -34,6 +37,9 @@ export function StepList({
   selectedId,
   onSelect,
   onAdded,
+  onAddKind,
+  chapters,
+  problemSteps,
   readOnly,
   busy,
   act,
@@ -45,6 +51,11 @@ export function StepList({
   onSelect(stepId: string): void;
   /** A step was added: it becomes the selected one. */
   onAdded(stepId: string): void;
+  /** Adds a step of this kind after the selected one. */
+  onAddKind(kind: StepKind): void;
+  chapters: Chapter[];
+  /** Numbers of the steps the story's problems name: marked in the list. */
+  problemSteps: Set<number>;
   readOnly: boolean;
   busy: boolean;
   act: DemoChange;
@@ -78,7 +89,19 @@ export function StepList({
   return (
     <nav className="step-list" aria-label="Steps">
       <ol>
-        {demo.steps.map((s, i) => (
+        {demo.steps.map((s, i) => {
+          // Steps are grouped under their chapter's heading, wherever a run of one chapter starts.
+          const chapterId = storyOf(s).chapter_id;
+          const previous = i > 0 ? storyOf(demo.steps[i - 1]!).chapter_id : undefined;
+          const chapter = chapterId !== previous ? chapters.find((c) => c.id === chapterId) : undefined;
+          const heading =
+            chapterId !== previous && (chapter || (chapterId === null && i > 0)) ? (
+              <li key={`h:${s.id}`} className="step-chapter-heading" aria-hidden="true">
+                {chapter ? chapter.title : 'No chapter'}
+              </li>
+            ) : null;
+          return [
+            heading,
           <li
             key={s.id}
             className={[
@@ -115,6 +138,12 @@ export function StepList({
               <span className="step-name">
                 {s.number}. {s.title || 'Untitled step'}
               </span>
+              {chapter || chapterId ? <span className="visually-hidden"> (chapter {chapters.find((c) => c.id === chapterId)?.title})</span> : null}
+              {problemSteps.has(s.number) ? (
+                <span className="step-problem" title="This step has a problem: see the panel on the right">
+                  ⚠<span className="visually-hidden"> has a problem</span>
+                </span>
+              ) : null}
             </button>
             {readOnly ? null : (
               <span className="step-tools">
@@ -141,14 +170,18 @@ export function StepList({
                 </button>
               </span>
             )}
-          </li>
-        ))}
+          </li>,
+          ];
+        })}
       </ol>
       {readOnly ? null : (
         <div className="step-add">
-          <Button size="sm" icon={<PlusIcon />} onClick={() => act(async () => onAdded((await demosApi.addStep(demo.id, { title: 'New step' })).id))}>
-            Add step
-          </Button>
+          <EditorMenu
+            label="Add step"
+            menuLabel="Kinds of step"
+            align="start"
+            actions={(Object.keys(KIND_NAMES) as StepKind[]).map((kind) => ({ label: KIND_NAMES[kind], onSelect: () => onAddKind(kind) }))}
+          />
           <Button size="sm" onClick={() => upload.current?.click()}>
             Upload screenshot
           </Button>
@@ -160,7 +193,12 @@ export function StepList({
             aria-label="Screenshot for a new step"
             onChange={(e) => {
               const file = pickedFile(e);
-              if (file) void act(() => demosApi.addImageStep(demo.id, file), 'Image uploaded');
+              if (!file) return;
+              // The new step is selected once the reloaded demo has it.
+              const added = { id: '' };
+              void act(async () => {
+                added.id = (await demosApi.addImageStep(demo.id, file)).id;
+              }, 'Image uploaded').then((ok) => ok && onAdded(added.id));
             }}
           />
         </div>
