@@ -36,6 +36,7 @@ import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { viewingModule } from './viewing/viewing.module';
+import { leadsModule } from './leads/leads.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -61,6 +62,7 @@ const MODULES: readonly AnyModule[] = [
   analyticsModule,
   notificationsModule,
   viewingModule,
+  leadsModule,
   viewerPrivacyModule,
   auditModule,
   mcpModule,

@@ -10,6 +10,7 @@ describe('permissionsOf', () => {
       'demos.delete',
       'viewers.erase',
       'analytics.read',
+      'leads.read',
       'shares.read',
       'shares.write',
       'team.read',
@@ -25,7 +26,7 @@ describe('permissionsOf', () => {
   });
 
   it('gives a session its role’s session-only permissions', () => {
-    expect(permissionsOf('viewer', 'session', SCOPES)).toEqual(['demos.read', 'analytics.read', 'shares.read', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read']);
+    expect(permissionsOf('viewer', 'session', SCOPES)).toEqual(['demos.read', 'analytics.read', 'leads.read', 'shares.read', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read']);
     expect(permissionsOf('admin', 'session', SCOPES)).toContain('keys.manage_all');
     expect(permissionsOf('editor', 'session', SCOPES)).not.toContain('oauth_apps.manage');
   });

@@ -4,7 +4,8 @@ import { AppError } from '../core/errors';
 /**
  * The contract's eight scopes, and beside them `oauth_apps:write`: managing a workspace's OAuth apps through
  * the API (an integration registering itself, an admin's script), not only in the web app; and `audit:read`:
- * a SIEM pulling the audit log with a key or token, not only an admin reading it in the web app.
+ * a SIEM pulling the audit log with a key or token, not only an admin reading it in the web app; and
+ * `leads:read`: a CRM pulling the leads of lead forms (docs/leads.md).
  *
  * @example
  * ```ts
@@ -24,6 +25,7 @@ export const SCOPES = [
   'webhooks:write',
   'oauth_apps:write',
   'audit:read',
+  'leads:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -48,6 +50,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'webhooks:write': 'Create and manage webhooks',
   'oauth_apps:write': 'Register and manage the workspace’s OAuth apps',
   'audit:read': 'Read the workspace’s audit log (admins only)',
+  'leads:read': 'Read the leads viewers sent through demos’ forms',
 };
 
 /**
@@ -89,6 +92,8 @@ export const PERMISSIONS = {
    */
   'viewers.erase': { scope: 'demos:write', roles: ADMINS },
   'analytics.read': { scope: 'analytics:read', roles: EVERYONE },
+  /** Beyond the contract's eight: the leads viewers sent through lead forms (docs/leads.md), every member as analytics. */
+  'leads.read': { scope: 'leads:read', roles: EVERYONE },
   'shares.read': { scope: 'shares:read', roles: EVERYONE },
   'shares.write': { scope: 'shares:write', roles: EDITORS },
   'team.read': { scope: 'team:read', roles: EVERYONE },

@@ -10,6 +10,8 @@ export const EVENT_KINDS = [
   'share.created',
   'share.revoked',
   'viewer.identified',
+  /** A viewer sent a lead form of a published demo (src/leads, docs/leads.md). */
+  'lead.captured',
   'member.invited',
   'webhook.test',
   /**

@@ -4,6 +4,7 @@ import { sendDigests } from './daily-digest';
 import { type NotificationSettings, notificationSettings, updateNotificationSettings } from './notification-settings';
 import type { NotificationsContext, NotificationsDeps } from './notifications-context';
 import { type IdentifiedJob, queueViewerNotice, sendViewerNotices } from './viewer-notices';
+import { type LeadJob, queueLeadNotice, sendLeadNotices } from './lead-notices';
 
 // viewer-privacy deletes a viewer's queued notices by this queue's name.
 
@@ -27,6 +28,9 @@ export function createNotificationsService({ database, ...deps }: NotificationsD
     update: (auth: AuthContext, change: Partial<NotificationSettings>) => updateNotificationSettings(ctx, auth, change),
     viewerIdentified: (tx: Executor, job: IdentifiedJob) => queueViewerNotice(ctx, tx, job),
     sendViewerNotices: (job: IdentifiedJob) => sendViewerNotices(ctx, job),
+    /** In a lead's transaction (src/leads): the instant subscribers hear of it (lead-notices.ts). */
+    leadCaptured: (tx: Executor, job: LeadJob) => queueLeadNotice(ctx, tx, job),
+    sendLeadNotices: (job: LeadJob) => sendLeadNotices(ctx, job),
     sendDigests: (day?: string) => sendDigests(ctx, day),
   };
 }

@@ -4,6 +4,7 @@ import type { DemoStatus } from '../demos/demos.tables';
 import type { PagePatch } from '../demos/story.schemas';
 import type { ShareRow } from '../shares/shares.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
+import type { FormStep } from './viewer-gates.form';
 
 /** The sharing workspace as its share pages show it (workspaces/branding.ts makes it a Brand). */
 export interface LinkWorkspace {
@@ -34,6 +35,8 @@ export interface DemoPayload {
   assetIds: ReadonlySet<string>;
   /** The page patches of the version's snapshots, by `<asset id>:<patches hash>` (the `?patches=` of their html_url). */
   patchSets?: ReadonlyMap<string, PagePatch[]>;
+  /** The version's lead forms by step number: what lead submissions are checked against (viewer-gates.form.ts). */
+  forms: ReadonlyMap<number, FormStep>;
 }
 
 /**

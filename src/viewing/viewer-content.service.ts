@@ -11,6 +11,7 @@ import { brandOf } from '../workspaces/branding';
 import { viewerDemoSchema } from './viewer.schemas';
 import { gateError, type ResolveDeps, requireReady, type Visitor } from './viewer-gates.resolve';
 import type { DemoFacts } from './viewer-gates.view';
+import { formsOf, gateFormOf } from './viewer-gates.form';
 
 export interface ViewerContentDeps {
   /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
@@ -51,7 +52,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base));
         // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
         const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
-        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets };
+        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps) };
       },
     );
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
@@ -100,6 +101,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         title: data.title,
         description: first?.description || first?.title || '',
         imageUrl: data.steps.find((s) => s.image_url)?.image_url ?? null,
+        gateForm: gateFormOf(built.forms),
       };
       facts.set(built, found);
     }
@@ -116,7 +118,10 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** How the link's workspace presents itself: on every page of the link, its gates included. */
   const brand = (link: LinkState) => brandOf(link.workspace, base);
 
-  return { demo, asset, preview, previewImage, brand };
+  /** The lead forms of the version the link serves, by step number (past the gates or not: the caller's gate rule). */
+  const forms = async (link: LinkState) => (await payload(link.share.token, link)).forms;
+
+  return { demo, asset, preview, previewImage, brand, forms };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

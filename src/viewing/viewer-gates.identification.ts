@@ -71,29 +71,39 @@ export async function saveIdentity(
   viewer: { name: string; email: string },
   also: Partial<Pick<ViewerSessionRow, 'passwordVersion'>> = {},
 ) {
+  return deps.database.db.transaction((tx) => writeIdentity(deps, tx, share, sessionId, viewer, also));
+}
+
+/** `saveIdentity` in a transaction of the caller's (a lead form's, which stores the lead with it). A null name: none given. */
+export async function writeIdentity(
+  deps: Pick<ViewerGatesDeps, 'clock' | 'onIdentified'>,
+  tx: Executor,
+  share: ShareRow,
+  sessionId: string,
+  viewer: { name: string | null; email: string },
+  also: Partial<Pick<ViewerSessionRow, 'passwordVersion'>> = {},
+) {
   const { clock } = deps;
   const { email } = viewer;
-  return deps.database.db.transaction(async (tx) => {
-    const updated = await repo.updateViewerSession(tx, sessionId, { ...also, viewerName: viewer.name, viewerEmail: email });
-    await emitEvent(tx, clock, {
-      workspaceId: share.workspaceId,
-      kind: 'viewer.identified',
-      data: {
-        share_id: share.id,
-        demo_id: share.demoId,
-        viewer_email: email,
-        viewer_name: viewer.name,
-        identified_at: clock.now().toISOString(),
-      },
-    });
-    await deps.onIdentified?.(tx, {
-      workspaceId: share.workspaceId,
-      shareId: share.id,
-      demoId: share.demoId,
-      email,
-      name: viewer.name || null,
-      at: clock.now().toISOString(),
-    });
-    return updated;
+  const updated = await repo.updateViewerSession(tx, sessionId, { ...also, viewerName: viewer.name, viewerEmail: email });
+  await emitEvent(tx, clock, {
+    workspaceId: share.workspaceId,
+    kind: 'viewer.identified',
+    data: {
+      share_id: share.id,
+      demo_id: share.demoId,
+      viewer_email: email,
+      viewer_name: viewer.name ?? '',
+      identified_at: clock.now().toISOString(),
+    },
   });
+  await deps.onIdentified?.(tx, {
+    workspaceId: share.workspaceId,
+    shareId: share.id,
+    demoId: share.demoId,
+    email,
+    name: viewer.name || null,
+    at: clock.now().toISOString(),
+  });
+  return updated;
 }

@@ -4,8 +4,10 @@ import type { RateLimits } from '../core/rate-limit';
 import { access } from './viewer-gates.access';
 import { identify, type OnViewerIdentified } from './viewer-gates.identification';
 import { unlock } from './viewer-gates.password';
-import { type ResolveDeps, requireReady, resolve } from './viewer-gates.resolve';
+import { type ResolveDeps, recordDecision, requireReady, resolve } from './viewer-gates.resolve';
 import { state } from './viewer-gates.state';
+import { identifyByLead, viewOfSession } from './viewer-gates.form';
+import { ensureSession } from './viewer-gates.session';
 
 /** What the gates need: what resolving a link reads, and what the password and identification gates change. */
 export interface ViewerGatesDeps extends ResolveDeps {
@@ -36,6 +38,11 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     access: (...args: Tail<Parameters<typeof access>>) => access(deps, ...args),
     resolve: (...args: Tail<Parameters<typeof resolve>>) => resolve(deps, ...args),
     requireReady: (...args: Tail<Parameters<typeof requireReady>>) => requireReady(deps, ...args),
+    // For the lead forms (src/leads): a session for a viewer at the gate form, who they are once they sent it.
+    ensureSession: (...args: Tail<Parameters<typeof ensureSession>>) => ensureSession(deps, ...args),
+    identifyByLead: (...args: Tail<Parameters<typeof identifyByLead>>) => identifyByLead(deps, ...args),
+    viewOfSession: (...args: Tail<Parameters<typeof viewOfSession>>) => viewOfSession(deps, ...args),
+    recordDecision: (...args: Tail<Parameters<typeof recordDecision>>) => recordDecision(deps, ...args),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ShareRow } from '../shares/shares.schemas';
 import type { Brand } from '../workspaces/branding';
 import { isAllowed } from './viewer-gates.resolve';
 import type { ViewerSessionRow } from './viewer.repo';
+import type { FormStep } from './viewer-gates.form';
 
 /** The inputs of the one gate form. */
 export type GateField = 'password' | 'name' | 'email';
@@ -13,6 +14,8 @@ export interface DemoFacts {
   description: string;
   /** As in the payload: a path on this server, or absolute on API_URL. */
   imageUrl: string | null;
+  /** The lead form standing in for the identification gate, if the version has one (viewer-gates.form.ts). */
+  gateForm?: FormStep;
 }
 
 type Link = Pick<
@@ -80,5 +83,13 @@ export function linkPreview(share: Link, brand: Pick<Brand, 'name'>, demo: DemoF
 
 /** The link state's additions for the one gate form: what to ask, whose brand, which title. */
 export function gateView(share: Link, session: Session, brand: Brand, demo: DemoFacts) {
-  return { fields: gateFields(share, session), brand, title: visibleTitle(share, session, demo.title) };
+  const fields = gateFields(share, session);
+  // The gate form, once the password (if any) is behind the viewer: its fields are the demo's content.
+  const form = demo.gateForm && fields[0] === 'name' ? demo.gateForm : undefined;
+  return {
+    fields,
+    brand,
+    title: visibleTitle(share, session, demo.title),
+    ...(form ? { form: { step_number: form.stepNumber, fields: form.form.fields, submit_label: form.form.submit_label } } : {}),
+  };
 }

@@ -5,7 +5,7 @@ import { type DemoStatus, demos, demoVersions } from '../demos/demos.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { shares } from '../shares/shares.tables';
-import { shareAccessLog, viewerSessions } from './viewing.tables';
+import { shareAccessLog, viewerSessions, views } from './viewing.tables';
 
 /** A viewer session's row: declared once, for the gates, the cache and the ingestion. */
 export type ViewerSessionRow = typeof viewerSessions.$inferSelect;
@@ -70,6 +70,24 @@ export async function findViewerSession(db: Executor, id: string) {
 export async function updateViewerSession(db: Executor, id: string, patch: Partial<typeof viewerSessions.$inferInsert>) {
   const [row] = await db.update(viewerSessions).set(patch).where(eq(viewerSessions.id, id)).returning();
   return row!;
+}
+
+/** The view of a viewer session, if it has one yet (a session has at most one). */
+export async function findSessionView(db: Executor, sessionId: string) {
+  const [row] = await db.select({ id: views.id }).from(views).where(eq(views.sessionId, sessionId));
+  return row?.id;
+}
+
+/**
+ * A lead form named the viewer: their view, where it names nobody yet, names them too (as the next events
+ * would). Answers the view's id, if the session has a view.
+ */
+export async function nameSessionView(db: Executor, sessionId: string, viewer: { email: string; name: string | null }) {
+  await db
+    .update(views)
+    .set({ viewerEmail: viewer.email, viewerName: viewer.name })
+    .where(and(eq(views.sessionId, sessionId), sql`${views.viewerEmail} is null`));
+  return findSessionView(db, sessionId);
 }
 
 /** A link's sessions, when it is revoked (in its transaction): they can never be used again. */

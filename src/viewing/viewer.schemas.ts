@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { brandSchema } from '../workspaces/workspaces.schemas';
 import { actionAnswerSchema } from '../demos/hotspots.schemas';
 import { buttonAnswerSchema, formAnswerSchema } from '../demos/story-answers.schemas';
-import { STEP_KINDS } from '../demos/story.schemas';
+import { formFieldSchema, STEP_KINDS } from '../demos/story.schemas';
 import { configurationSchema } from '../demos/demo-configuration.schemas';
 import { text, withoutNul } from '../core/text';
 
@@ -31,6 +31,19 @@ export const viewerStateSchema = z
         "Addition. The demo's title as this viewer may see it. Behind a closed password gate: null (the title stays " +
         "protected), or the link's `preview_title` if it has one, or the title when the link sets `show_title_before_unlock`.",
     }),
+    form: z
+      .object({
+        step_number: z.number().int().meta({ description: 'The form step: send it as `step_number` with the lead.' }),
+        fields: z.array(formFieldSchema),
+        submit_label: z.string(),
+      })
+      .optional()
+      .meta({
+        description:
+          "Addition. Only at the identification gate, once the password (if any) is entered, when the published demo has a lead form marked `gate` " +
+          'that asks for an e-mail address: show this form instead of name and e-mail, and send it to POST /v1/viewer/:token/leads, which ' +
+          'identifies the viewer as /identify does (docs/leads.md).',
+      }),
     session_token: z.string().optional().meta({
       description:
         'Only when a new viewer session was started. Same value as the cookie; a player that cannot use ' +
@@ -55,6 +68,22 @@ export const viewerStateSchema = z
         brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
         title: 'Create and send an invoice',
         session_token: 'kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w',
+      },
+      {
+        gate: 'identification',
+        share: { require_identification: true, has_password: false },
+        fields: ['name', 'email'],
+        brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
+        title: 'Create and send an invoice',
+        form: {
+          step_number: 1,
+          fields: [
+            { name: 'email', label: 'Work e-mail', type: 'email', required: true },
+            { name: 'name', label: 'Your name', type: 'text', required: false },
+            { name: 'utm_source', label: '', type: 'hidden', required: false },
+          ],
+          submit_label: 'See the demo',
+        },
       },
     ],
   });
@@ -102,6 +131,11 @@ export const viewerDemoSchema = z
         }),
       )
       .meta({ description: 'The chapters a chapter menu offers, in order; empty for a demo without chapters.' }),
+    variables: z.record(z.string(), z.string()).meta({
+      description:
+        "The share link's personalisation values (Share.variables): `{{name}}` / `{{name|fallback}}` in the demo's text is " +
+        'filled with them, as text; URL parameters and form answers of the same name win (docs/personalisation.md). {} when none.',
+    }),
     steps: z.array(
       z.object({
         number: z.number().int(),
@@ -153,6 +187,7 @@ export const viewerDemoSchema = z
         },
         brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
         chapters: [],
+        variables: { company: 'Acme', first_name: 'Dana' },
         steps: [
           {
             number: 1,

@@ -1,0 +1,41 @@
+// The leads domain as the app sees it: one module object, one line in app.ts.
+import { demos } from '../demos/demos.tables';
+import { defineModule } from '../module';
+import { shares } from '../shares/shares.tables';
+import { leadsRoutes } from './leads.routes';
+import { createLeadsService, type LeadsService } from './leads.service';
+
+declare module '../module' {
+  interface Services {
+    leads: { leads: LeadsService };
+  }
+}
+
+/**
+ * Lead forms' submissions: a viewer's form in (through the viewing module's gates and sessions; a gate form
+ * identifies them as the identification gate does), the workspace's leads out (lists, CSV), `lead.captured`
+ * and the members' e-mail (notifications) in the submission's transaction. docs/leads.md.
+ *
+ * @example
+ * // app.ts: after viewing and notifications, whose services it uses.
+ * const MODULES = [..., notificationsModule, viewingModule, leadsModule, ...];
+ */
+export const leadsModule = defineModule({
+  name: 'leads',
+  owns: { tables: 'leads.tables.ts', ids: ['lead'], events: ['lead.captured'], permissions: ['leads.read'] },
+  reads: { tables: [demos, shares] },
+  needs: ['viewing', 'notifications', 'demos'],
+  create(kernel, deps) {
+    return {
+      leads: createLeadsService({
+        db: kernel.database.db,
+        clock: kernel.clock,
+        changes: kernel.changes,
+        viewer: deps.viewing.viewer,
+        notifications: deps.notifications.notifications,
+        demos: deps.demos.reader,
+      }),
+    };
+  },
+  routes: leadsRoutes,
+});
