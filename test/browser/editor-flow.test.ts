@@ -222,6 +222,58 @@ describe.skipIf(!browser)('the editor’s flow view (Chromium)', () => {
     await expect.poll(() => page.locator('.flow-edge-broken').count()).toBe(0);
   });
 
+  it('draws a story with chapters and buttons, and branches a chapter menu’s button by mouse (undone)', async () => {
+    const demo = await api('POST', '/demos', { title: 'Ledgerly story', type: 'interactive' });
+    const invoicing = await api('POST', `/demos/${demo.id}/chapters`, { title: 'Invoicing' });
+    const reporting = await api('POST', `/demos/${demo.id}/chapters`, { title: 'Reporting' });
+    const add = (body: object) => api('POST', `/demos/${demo.id}/steps`, body) as Promise<{ id: string }>;
+    const cover = await add({ title: 'Welcome to Ledgerly', kind: 'cover', content: { buttons: [{ id: 'start', label: 'Start the tour', action: { type: 'next' } }] } });
+    const menu = await add({
+      title: 'What would you like to see?',
+      kind: 'chapter_menu',
+      content: {
+        buttons: [
+          { id: 'inv', label: 'Invoicing', action: { type: 'chapter', target: invoicing.id } },
+          { id: 'rep', label: 'Reporting', action: { type: 'chapter', target: reporting.id } },
+        ],
+      },
+    });
+    await add({ title: 'Create an invoice', chapter_id: invoicing.id });
+    await add({ title: 'Send it', chapter_id: invoicing.id });
+    await add({ title: 'See your reports', chapter_id: reporting.id });
+    const end = await add({
+      title: 'Ready to try it?',
+      kind: 'end',
+      content: {
+        buttons: [
+          { id: 'book', label: 'Book a demo', cta: 'book_meeting', action: { type: 'url', target: 'https://ledgerly.example/book' } },
+          { id: 'again', label: 'Start over', style: 'secondary', action: { type: 'restart' } },
+        ],
+      },
+    });
+    const page = await openFlow(demo.id);
+    await expect.poll(() => page.locator('[data-flow-node]').count()).toBe(6);
+    const chapterEdge = page.locator(`[data-flow-edge="${menu.id}:rep"]`);
+    await expect.poll(() => chapterEdge.getAttribute('class')).toContain('flow-edge-chapter');
+    await page.locator('.flow-legend', { hasText: 'Reporting' }).waitFor();
+    expect(await page.locator(`[data-flow-node="${cover.id}"]`).getAttribute('aria-label')).toContain('Cover');
+    await page.screenshot({ path: `${SHOTS}/editor-flow-story.png`, fullPage: true });
+
+    await page.getByRole('button', { name: 'Zoom the flow out' }).click();
+    await page.getByRole('button', { name: 'Zoom the flow out' }).click();
+    await drag(page, page.locator(`[data-flow-port="${menu.id}:rep"] .flow-port-dot`), node(page, end.id));
+    const buttonAction = async () =>
+      ((await api('GET', `/demos/${demo.id}`)) as { steps: { id: string; content: { buttons: { id: string; action: object }[] } }[] }).steps
+        .find((st) => st.id === menu.id)!
+        .content.buttons.find((b) => b.id === 'rep')!.action as { type: string; target: unknown };
+    await until(buttonAction, (a) => a.type === 'goto' && a.target === 6);
+    // The other button of the step is as it was.
+    const steps = ((await api('GET', `/demos/${demo.id}`)) as { steps: { id: string; content: { buttons: { id: string; label: string }[] } }[] }).steps;
+    expect(steps.find((st) => st.id === menu.id)!.content.buttons.map((b) => b.label)).toEqual(['Invoicing', 'Reporting']);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await until(buttonAction, (a) => a.type === 'chapter' && a.target === reporting.id);
+  });
+
   it('fits a phone (390 px): no sideways overflow, zoom and scroll, and a branch can still be drawn', async () => {
     const demo = await branchingDemo();
     const page = await openFlow(demo.id, { width: 390, height: 844 });

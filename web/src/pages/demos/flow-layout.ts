@@ -197,9 +197,19 @@ export function edgeRoute(
   });
   if (to.layer === fromBox.layer + 1) {
     const end = { x: to.x + to.width / 2, y: to.y };
-    const bend = Math.max(30, (end.y - start.y) / 2);
-    const first = fromSide ? { x: start.x + 40, y: start.y + 10 } : { x: start.x, y: start.y + bend };
-    return path(start, first, { x: end.x, y: end.y - bend }, end);
+    const bottom = fromBox.y + fromBox.height;
+    // From a port on the side: down along the node's edge first, so the arrow clears the rows below it.
+    const first = fromSide ? { x: start.x + 28, y: bottom + 8 } : { x: start.x, y: start.y + Math.max(24, (end.y - start.y) / 2) };
+    const last = { x: end.x, y: end.y - Math.max(24, (end.y - bottom) / 2) };
+    const route = path(start, first, last, end);
+    // The label sits in the gap between the layers, not on the rows of the node it leaves.
+    const gap = (bottom + end.y) / 2;
+    let best = route.mid;
+    for (let t = 0; t <= 1; t += 0.02) {
+      const p = c(start, first, last, end, t);
+      if (Math.abs(p.y - gap) < Math.abs(best.y - gap)) best = p;
+    }
+    return { ...route, mid: best };
   }
   const end = { x: to.x + to.width, y: to.y + Math.min(28, to.height / 2) };
   const outer = Math.max(options.clearX ?? 0, fromBox.x + fromBox.width, to.x + to.width) + 36 + lane * 14;

@@ -71,7 +71,24 @@ export interface FlowStory {
 }
 
 /** Chapter colours: distinct, readable on white, the same chapter keeps its colour between loads. */
-export const CHAPTER_COLORS = ['#4f46e5', '#0e9384', '#dc6803', '#c11574', '#1570ef', '#669f2a', '#7a5af8', '#b42318'];
+// Not the accent (indigo), which marks what is selected or hovered.
+export const CHAPTER_COLORS = ['#0e9384', '#dc6803', '#c11574', '#1570ef', '#669f2a', '#7a5af8', '#b42318', '#475467'];
+
+/**
+ * Where "next" leads from the step at `index`: the following step, except at a chapter's last step, which
+ * goes back to the chapter menu that offers the chapter (as the player does); null after the last step.
+ */
+export function nextOf(story: StoryInput, index: number): string | null {
+  const step = story.steps[index];
+  const following = story.steps[index + 1];
+  if (step?.chapter_id && following?.chapter_id !== step.chapter_id) {
+    const menu = story.steps.find(
+      (s) => s.kind === 'chapter_menu' && (s.content?.buttons ?? []).some((b) => b.action.type === 'chapter' && b.action.target === step.chapter_id),
+    );
+    if (menu) return menu.id;
+  }
+  return following?.id ?? null;
+}
 
 /** Where an element's action leads; step ids are resolved from the numbers answers carry. */
 function resolve(
@@ -89,8 +106,10 @@ function resolve(
   };
   const none = { to: null, outbound: null, broken: false };
   switch (action.type) {
-    case 'next':
-      return following ? { ...none, to: following } : { ...none, outbound: { kind: 'end', text: 'End' } };
+    case 'next': {
+      const to = nextOf(story, stepIndex);
+      return to ? { ...none, to } : { ...none, outbound: { kind: 'end', text: 'End' } };
+    }
     case 'goto': {
       const to = stepOf(action.target);
       return to ? { ...none, to } : { ...none, broken: true };
@@ -185,10 +204,8 @@ export function buildStory(story: StoryInput): FlowStory {
       });
     }
     const goesOn = kind !== 'end' && (elements.length === 0 || elements.some((e) => e.action.type === 'next'));
-    const following = story.steps[index + 1];
-    if (goesOn && following) {
-      edges.push({ id: `${step.id}:next`, from: step.id, element: null, type: 'next', label: '', to: following.id, outbound: null, broken: false, implicit: true });
-    }
+    const to = goesOn ? nextOf(story, index) : null;
+    if (to) edges.push({ id: `${step.id}:next`, from: step.id, element: null, type: 'next', label: '', to, outbound: null, broken: false, implicit: true });
   });
 
   if (story.story_problems) {

@@ -195,8 +195,10 @@ export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps)
       const around = toBox.layer !== fromBox.layer + 1;
       let clearX = 0;
       for (let l = Math.min(fromBox.layer, toBox.layer); l <= Math.max(fromBox.layer, toBox.layer); l++) clearX = Math.max(clearX, rightOfLayer.get(l) ?? 0);
-      const route = edgeRoute(start, fromBox, toBox, { lane: around ? lane++ : 0, fromSide: e.element !== null, clearX });
-      return { edge: e, start, ...route };
+      // A step's own "next" routed around leaves from its lower right corner, not from under it.
+      const from = around && !e.element ? { x: fromBox.x + fromBox.width, y: fromBox.y + fromBox.height - 14 } : start;
+      const route = edgeRoute(from, fromBox, toBox, { lane: around ? lane++ : 0, fromSide: e.element !== null || around, clearX });
+      return { edge: e, start: from, ...route };
     }
     return { edge: e, start, d: '', end: { x: start.x + 26, y: start.y }, mid: start };
   });
