@@ -70,12 +70,12 @@ export const leadSchema = z
     examples: [
       {
         id: 'lead_01jd3k7q9x8v2m4n6p0r5s7t9w',
-        demo: { id: 'dmo_01jd3k7q9x8v2m4n6p0r5s7t9w', title: 'Create and send an invoice' },
+        demo: { id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w', title: 'Create and send an invoice' },
         share: { id: 'shr_01jd3k7q9x8v2m4n6p0r5s7t9w', name: 'Sent to Acme' },
         view_id: 'view_01jd3k7q9x8v2m4n6p0r5s7t9w',
         version: 2,
         step_number: 3,
-        step_id: 'stp_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        step_id: 'step_01jd3k7q9x8v2m4n6p0r5s7t9w',
         email: 'jane@acme.com',
         name: 'Jane Doe',
         values: VALUES_EXAMPLE,

@@ -25,6 +25,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'share.created',
   'share.revoked',
   'viewer.identified',
+  'lead.captured',
   'member.invited',
   'webhook.test',
   'audit.entry',

@@ -148,6 +148,29 @@ export type ViewerIdentifiedEvent = WebhookEventBase<
   { share_id: string; demo_id: string; viewer_email: string; viewer_name: string; identified_at: string }
 >;
 /**
+ * A viewer sent a lead form of a published demo (docs/leads.md). `values` holds every answered field by
+ * name (checkboxes as booleans); `email` and `name` are what the form says of who they are, when it asks.
+ * @example
+ * ```ts
+ * import type { LeadCapturedEvent } from '@demoshare/sdk';
+ * const toCrm = (e: LeadCapturedEvent) => ({ email: e.data.email, company: e.data.values.company });
+ * ```
+ */
+export type LeadCapturedEvent = WebhookEventBase<
+  'lead.captured',
+  {
+    lead_id: string;
+    demo_id: string;
+    share_id: string;
+    view_id: string | null;
+    step_number: number;
+    email: string | null;
+    name: string | null;
+    values: Record<string, string | boolean>;
+    created_at: string;
+  }
+>;
+/**
  * Someone was invited to the workspace.
  * @example
  * ```ts
@@ -204,6 +227,7 @@ export type WebhookEvent =
   | ShareCreatedEvent
   | ShareRevokedEvent
   | ViewerIdentifiedEvent
+  | LeadCapturedEvent
   | MemberInvitedEvent
   | WebhookTestEvent
   | AuditEntryEvent;

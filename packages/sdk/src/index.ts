@@ -35,6 +35,7 @@ export {
   type DemoPublishedEvent,
   type DemoUpdatedEvent,
   type DemoViewedEvent,
+  type LeadCapturedEvent,
   type MemberInvitedEvent,
   type ShareCreatedEvent,
   type ShareRevokedEvent,
