@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillText } from '../player/src/variables';
 import { fillVariables } from '../src/viewing/viewer-variables';
-import { createShare, demoWithSteps } from './helpers/shares';
+import { createShare, demoWithSteps, playView, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 import { XSS_PAYLOADS } from './helpers/xss-payloads';
 
@@ -129,6 +129,42 @@ describe('share link variables (personalisation)', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<meta property="og:title" content="Invoicing for Globex">');
     expect(page.body).toContain('<meta property="og:description" content="Hi Hank, meet .">');
+  });
+
+  it('gives the player the link’s variables in the viewer payload, {} without, and new ones after a change', async () => {
+    const share = await createShare(t, key, demoId, { variables: { company: 'Acme', first_name: 'Dana' } });
+    const viewer = viewerClient(t, share.token);
+    expect((await viewer.call('GET', '')).statusCode).toBe(200);
+    const payload = await viewer.call('GET', '/demo');
+    expect(payload.statusCode, payload.body).toBe(200);
+    expect(payload.json().data.variables).toEqual({ company: 'Acme', first_name: 'Dana' });
+    // The step text travels with its variables unfilled: the player fills them with URL and form values too.
+    expect(payload.json().data.steps[0].description).toBe('Hi {{first_name|there}}, meet {{product}}.');
+
+    const evil = '</script><script>alert(1)</script>';
+    expect((await call('PATCH', `/v1/shares/${share.id}`, { variables: { company: evil } })).statusCode).toBe(200);
+    const changed = await viewer.call('GET', '/demo');
+    expect(changed.json().data.variables).toEqual({ company: evil });
+
+    const plain = await createShare(t, key, demoId, {});
+    const other = viewerClient(t, plain.token, '203.0.113.44');
+    await other.call('GET', '');
+    expect((await other.call('GET', '/demo')).json().data.variables).toEqual({});
+  });
+
+  it('names the link and its account on each listed view', async () => {
+    const initech = await createShare(t, key, demoId, { name: 'Initech: Peter', variables: { company: 'Initech', first_name: 'Peter' } });
+    const plain = await createShare(t, key, demoId, { name: 'Newsletter' });
+    await playView(t, initech.token, { email: 'peter@initech.com', reached: 2 });
+    await playView(t, plain.token, { reached: 1, ip: '203.0.113.31' });
+    const res = await call('GET', `/v1/demos/${demoId}/views`);
+    expect(res.statusCode, res.body).toBe(200);
+    const views = res.json().data as Array<{ share_id: string; link: unknown }>;
+    expect(views.find((v) => v.share_id === initech.id)?.link).toEqual({
+      name: 'Initech: Peter',
+      variables: { company: 'Initech', first_name: 'Peter' },
+    });
+    expect(views.find((v) => v.share_id === plain.id)?.link).toEqual({ name: 'Newsletter', variables: {} });
   });
 
   it('fills the page title and unfurls with fallbacks on a link without variables: no raw {{…}}', async () => {

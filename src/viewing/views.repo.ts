@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
+import { shares } from '../shares/shares.tables';
 import { demoDailyStats, viewSteps, views } from './viewing.tables';
 
 export interface ViewFilter {
@@ -20,8 +21,10 @@ export async function listViews(db: Executor, demoId: string, filter: ViewFilter
   const where = and(...conditions);
   const [rows, total] = await Promise.all([
     db
-      .select()
+      // With the link's name and variables: a personalised link says which account watched.
+      .select({ ...getTableColumns(views), linkName: shares.name, linkVariables: shares.variables })
       .from(views)
+      .leftJoin(shares, eq(shares.id, views.shareId))
       .where(where)
       .orderBy(desc(views.startedAt), desc(views.id))
       .limit(page.limit)

@@ -6,6 +6,11 @@ import { text } from '../core/text';
 
 export type ViewRow = typeof views.$inferSelect;
 export type ViewStepRow = typeof viewSteps.$inferSelect;
+/** The link a listed view came through, joined by the views list (views.repo.ts). */
+export interface ViewLinkColumns {
+  linkName: string | null;
+  linkVariables: Record<string, string> | null;
+}
 
 const range = {
   start_date: dateFilter.optional().meta({ description: `YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. ${DATE_FILTER_RANGE_TEXT}` }),
@@ -55,6 +60,7 @@ export const VIEW_EXAMPLE = {
   user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
   internal: false,
   company: 'acme.com',
+  link: { name: 'Acme: Jane', variables: { company: 'Acme', first_name: 'Jane' } },
 };
 
 export const viewSchema = z
@@ -88,6 +94,18 @@ export const viewSchema = z
         'member’s e-mail address when the view started. Left out of every figure unless asked for.',
     }),
     company: z.string().nullable().meta({ description: 'The domain of the viewer’s e-mail address when the view started.' }),
+    link: z
+      .object({
+        name: z.string(),
+        variables: z.record(z.string(), z.string()).meta({ description: 'The link’s personalisation values (Share.variables).' }),
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'In the views list: the share link the view came through, as it is now (a personalised link names its ' +
+          'account, e.g. `variables.company`); null when the view has no link.',
+      }),
   })
   .meta({
     id: 'View',
@@ -98,7 +116,7 @@ export const viewSchema = z
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-export function toView(row: ViewRow, steps: ViewStepRow[]) {
+export function toView(row: ViewRow & Partial<ViewLinkColumns>, steps: ViewStepRow[]) {
   return {
     id: row.id,
     demo_id: row.demoId,
@@ -116,5 +134,8 @@ export function toView(row: ViewRow, steps: ViewStepRow[]) {
     user_agent: row.userAgent,
     internal: row.internal,
     company: row.company,
+    ...(row.linkName !== undefined
+      ? { link: row.linkName === null ? null : { name: row.linkName, variables: row.linkVariables ?? {} } }
+      : {}),
   };
 }
