@@ -1,4 +1,6 @@
 import { defineModule } from '../module';
+import { chaptersRoutes } from './chapters.routes';
+import { type ChaptersService, createChaptersService } from './chapters.service';
 import { createDemoVersions, type DemoVersionsService } from './demo-versions.service';
 import { demoVersionsRoutes } from './demo-versions.routes';
 import { registerDemosJobs } from './demos.jobs';
@@ -25,6 +27,8 @@ declare module '../module' {
     demos: {
       demos: DemosService;
       steps: StepsService;
+      /** The chapters of a demo's story (chapters.service.ts). */
+      chapters: ChaptersService;
       versions: DemoVersionsService;
       reader: DemoReader;
       /** Steps made elsewhere (recordings), written in the caller's transaction. */
@@ -56,7 +60,7 @@ export const demosModule = defineModule({
   name: 'demos',
   owns: {
     tables: 'demos.tables.ts',
-    ids: ['demo', 'step', 'hotspot', 'asset', 'demoVersion'],
+    ids: ['demo', 'step', 'hotspot', 'asset', 'demoVersion', 'chapter'],
     events: ['demo.created', 'demo.updated', 'demo.published', 'demo.deleted', 'demo.generated'],
     permissions: ['demos.read', 'demos.write', 'demos.delete'],
   },
@@ -75,6 +79,7 @@ export const demosModule = defineModule({
       lockWorkspace: deps.workspaces.reader.lock,
     }),
     steps: createStepsService(kernel),
+    chapters: createChaptersService(kernel),
     versions: createDemoVersions(kernel),
     reader: createDemoReader(kernel.database),
     imports: createStepImports(kernel),
@@ -94,6 +99,7 @@ export const demosModule = defineModule({
   routes(app, ctx) {
     demosRoutes(app, ctx);
     stepsRoutes(app, ctx);
+    chaptersRoutes(app, ctx);
     demoVersionsRoutes(app, ctx);
     redactionsRoutes(app, ctx);
     rewriteStepRoutes(app, ctx);

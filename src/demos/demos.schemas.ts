@@ -7,6 +7,8 @@ import { iso, timestamp } from '../core/time';
 import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolveConfiguration } from './demo-configuration.schemas';
 import type { DemoRow, HotspotRow, StepRow } from './demos.repo';
 import { DEMO_STATUSES, type DemoStatus, GENERATION_ERROR_CODES, GENERATION_STATUSES } from './demos.tables';
+import type { ChapterRow } from './chapters.repo';
+import { chapterSchema, toChapter } from './chapters.schemas';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';
 import { stepSchema, toStep } from './steps.schemas';
 
@@ -153,6 +155,7 @@ export const demoDetailSchema = demoSchema
   .extend({
     steps: z.array(stepSchema),
     hotspots: z.array(hotspotSchema),
+    chapters: z.array(chapterSchema).meta({ description: 'The chapters of the story, in menu order; empty for a linear demo.' }),
     configuration: configurationSchema,
     has_unpublished_changes: z.boolean().meta({
       description:
@@ -176,6 +179,7 @@ export const demoDetailSchema = demoSchema
         published_version: null,
         steps: [],
         hotspots: [],
+        chapters: [],
         configuration: { ...DEFAULT_CONFIGURATION, call_to_action: { label: 'Start a trial', url: 'https://app.example.com/signup' } },
         has_unpublished_changes: false,
       },
@@ -222,6 +226,7 @@ export function toDemoDetail(
     demo: DemoRow;
     steps: StepRow[];
     hotspots: HotspotRow[];
+    chapters: ChapterRow[];
     shareToken: string | null;
     publishing: { latestVersion: number | null; hasUnpublishedChanges: boolean };
     /** The workspace's, which a demo without a theme colour of its own takes. */
@@ -229,13 +234,14 @@ export function toDemoDetail(
   },
   urls: UrlBuilder,
 ) {
-  const { demo, steps, hotspots, publishing } = found;
+  const { demo, steps, hotspots, chapters, publishing } = found;
   const numbers = new Map(steps.map((s) => [s.id, s.position]));
   return {
     ...toDemo(demo, steps.length, urls, found.shareToken, publishing.latestVersion),
     has_unpublished_changes: publishing.hasUnpublishedChanges,
     steps: steps.map((s) => toStep(s, urls, numbers)),
     hotspots: hotspots.map((h) => toHotspot(h, numbers)),
+    chapters: chapters.map((c) => toChapter(c, steps)),
     configuration: resolveConfiguration(demo.configuration, found.brandColor),
   };
 }

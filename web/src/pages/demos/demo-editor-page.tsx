@@ -13,6 +13,7 @@ import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
 import { type BlurDraft, blurBody, newBlurDraft } from './blur-layer';
 import { BlurPanel } from './blur-panel';
+import { PageEditor } from './page-edit';
 import { DemoPreview } from './demo-preview';
 import { FlowView } from './flow-view';
 import { ConfigurationPanel, HotspotPanel, StepPanel } from './editor-panels';
@@ -96,6 +97,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const [deleting, setDeleting] = useState(false);
   // The flow view (flow-view.tsx) takes the stage's place; the step's canvas stays mounted underneath.
   const [flow, setFlow] = useState(false);
+  // "Edit page" (page-edit.tsx) on the HTML step whose id it holds: another step leaves it.
+  const [pageEditStep, setPageEditStep] = useState<string | null>(null);
   const { panels, toggle } = usePanels();
   const [zoom, setZoom] = useState<'fit' | number>('fit');
   const viewport = useRef<HTMLDivElement>(null);
@@ -393,6 +396,9 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
           ) : step ? (
             <>
               <div className="canvas-viewport" ref={viewport}>
+                {pageEditStep === step.id && step.html_url && !step.image_url ? (
+                  <PageEditor demoId={demo.id} step={step} perform={history.perform} onClose={() => setPageEditStep(null)} />
+                ) : (
                 <StepCanvas
                   step={step}
                   hotspots={stepHotspots}
@@ -404,6 +410,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                   onChange={saveBox}
                   blur={blur ? { draft: blur, onChange: setBlur } : undefined}
                 />
+                )}
               </div>
               {readOnly ? null : (
                 <div className="stage-tools">
@@ -435,6 +442,21 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                       }}
                     >
                       Blur
+                    </Button>
+                  ) : null}
+                  {step.html_url && !step.image_url ? (
+                    <Button
+                      size="sm"
+                      variant={pageEditStep === step.id ? 'primary' : 'secondary'}
+                      aria-pressed={pageEditStep === step.id}
+                      disabled={!!blur}
+                      title="Change the captured page's text, hide elements, replace images"
+                      onClick={() => {
+                        setHotspotId(null);
+                        setPageEditStep(pageEditStep === step.id ? null : step.id);
+                      }}
+                    >
+                      Edit page
                     </Button>
                   ) : null}
                   <input
