@@ -82,6 +82,8 @@ function contractScope(method: string, url: string): Scope | null {
   if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/authorize|oauth\/authorizations|workspace)(\/|$)/.test(url)) return null;
   // The audit log's own scope, beside the contract's eight (DESIGN.md, "Extending the contract").
   if (/^\/v1\/audit-log(\.csv)?$/.test(url)) return 'audit:read';
+  // The leads of lead forms: their own scope beside the contract's eight (docs/leads.md).
+  if (/^\/v1\/(leads|demos\/:id\/leads)(\.csv)?$/.test(url)) return 'leads:read';
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
   if (url.startsWith('/v1/oauth/apps')) return 'oauth_apps:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
@@ -182,8 +184,8 @@ describe('permission matrix: every /v1 route × role × credential', () => {
   it('tells each role its permissions in the session body, and they are exactly the routes it may call', async () => {
     const byRole: Record<Role, Permission[]> = {
       admin: Object.keys(PERMISSIONS) as Permission[],
-      editor: ['demos.read', 'demos.write', 'analytics.read', 'shares.read', 'shares.write', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
-      viewer: ['demos.read', 'analytics.read', 'shares.read', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
+      editor: ['demos.read', 'demos.write', 'analytics.read', 'leads.read', 'shares.read', 'shares.write', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
+      viewer: ['demos.read', 'analytics.read', 'leads.read', 'shares.read', 'team.read', 'keys.manage', 'oauth_grants.manage', 'account.read', 'workspace.read'],
     };
     for (const role of ROLES) {
       const res = await sessions[role].inject({ method: 'GET', url: '/v1/auth/session' });
@@ -243,6 +245,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'POST /v1/viewer/:token/access',
       'POST /v1/viewer/:token/events',
       'POST /v1/viewer/:token/identify',
+      'POST /v1/viewer/:token/leads',
       'POST /v1/viewer/:token/unlock',
     ]);
     for (const route of open) {
