@@ -49,7 +49,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         const demo = await deps.demos.published(share.workspaceId, share.demoId);
         if (!demo) return undefined;
         const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
-        const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base));
+        const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
         // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
         const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
         return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps) };

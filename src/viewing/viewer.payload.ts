@@ -14,7 +14,13 @@ type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['published']>>>;
  * decides where images and snapshots are fetched (the gated viewer route, or the editor's route for
  * previews). Action targets are step numbers (`goto`, `submit`), chapter ids (`chapter`) or addresses.
  */
-export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => string, brand: Brand) {
+export function buildPayload(
+  found: DemoContent,
+  assetUrl: (assetId: string) => string,
+  brand: Brand,
+  // The share link's personalisation values (Share.variables); the editor's preview has none.
+  variables: Readonly<Record<string, string>> = {},
+) {
   const numbers = new Map(found.steps.map((s) => [s.id, s.position]));
   const assetIds = new Set<string>();
   const url = (id: string | null) => {
@@ -32,6 +38,7 @@ export function buildPayload(found: DemoContent, assetUrl: (assetId: string) => 
     configuration: resolveConfiguration(found.demo.configuration, brand.color),
     brand,
     chapters: (found.chapters ?? []).map((c) => ({ id: c.id, title: c.title, description: c.description, first_step: firstStep(c.id) })),
+    variables,
     steps: found.steps.map((step) => ({
       number: step.position,
       kind: step.kind,
