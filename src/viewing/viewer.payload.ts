@@ -4,6 +4,8 @@ import { resolveConfiguration } from '../demos/demo-configuration.schemas';
 import { toHotspot } from '../demos/hotspots.schemas';
 import { buttonsAnswer } from '../demos/story-answers.schemas';
 import type { Brand } from '../workspaces/branding';
+import { patchedAddress, patchesHash, patchImageIds } from '../demos/page-patches';
+import type { PagePatch } from '../demos/story.schemas';
 
 type DemoContent = NonNullable<Awaited<ReturnType<DemoReader['published']>>>;
 
@@ -47,7 +49,7 @@ export function buildPayload(
       description: step.description,
       description_html: step.descriptionHtml,
       image_url: url(step.imageAssetId),
-      html_url: url(step.htmlAssetId),
+      html_url: patchedAddress(url(step.htmlAssetId), step.patches),
       width: step.width,
       height: step.height,
       hotspots: found.hotspots
@@ -61,7 +63,15 @@ export function buildPayload(
       ...(step.content.form ? { form: step.content.form } : {}),
     })),
   };
-  return { data, assetIds };
+  // A patched snapshot's address names its patches by hash (page-patches.ts): the asset route finds them here,
+  // the version's own (never the draft's). The images `image` patches swap in are the demo's assets to serve.
+  const patchSets = new Map<string, PagePatch[]>();
+  for (const step of found.steps) {
+    if (!step.htmlAssetId || step.patches.length === 0) continue;
+    for (const id of patchImageIds(step.patches)) assetIds.add(id);
+    patchSets.set(`${step.htmlAssetId}:${patchesHash(step.patches)}`, step.patches);
+  }
+  return { data, assetIds, patchSets };
 }
 
 export type ViewerDemo = ReturnType<typeof buildPayload>['data'];
