@@ -150,6 +150,82 @@ describe('analytics: every figure equals a brute-force computation over the raw 
     );
   }, 240_000);
 
+  /**
+   * Path figures: random views doing random path events (chapters, steps, elements, calls to action, form
+   * stages, completion), sent in one to three requests, some retried whole and some with an event twice;
+   * GET /analytics/paths must equal a brute-force recomputation over the distinct events of each view.
+   */
+  it('holds for the path figures over random event sequences, retries and duplicates', async () => {
+    const STEPS = 4;
+    const action = fc.oneof(
+      fc.record({ kind: fc.constant('chapter' as const), chapter: fc.constantFrom('c1', 'c2', 'c3') }),
+      fc.record({ kind: fc.constant('reach' as const), step: fc.integer({ min: 2, max: STEPS }) }),
+      fc.record({ kind: fc.constant('act' as const), step: fc.integer({ min: 1, max: STEPS }), element: fc.constantFrom('e1', 'e2') }),
+      fc.record({ kind: fc.constant('cta' as const), step: fc.integer({ min: 3, max: STEPS }), element: fc.constantFrom('k1', 'k2') }),
+      fc.record({ kind: fc.constant('form' as const), step: fc.constantFrom(2, 3), stage: fc.constantFrom('shown', 'started', 'submitted') }),
+      fc.record({ kind: fc.constant('complete' as const) }),
+    );
+    // Ranges over the week the views start in, and the whole of it.
+    const weekRange = fc
+      .oneof(fc.tuple(fc.integer({ min: -1, max: 6 }), fc.integer({ min: 0, max: 7 })), fc.constant([0, 6] as [number, number]))
+      .map(([a, len]) => ({ start: day(a), end: day(a + len) }));
+    const pathPlan = fc.record({
+      day: fc.integer({ min: 0, max: 6 }),
+      actions: fc.array(action, { minLength: 1, maxLength: 14 }),
+      /** Where the events are cut into requests, which request is sent twice, which event travels twice. */
+      cuts: fc.array(fc.integer({ min: 1, max: 11 }), { maxLength: 2 }),
+      retry: fc.integer({ min: -1, max: 2 }),
+      twice: fc.integer({ min: -1, max: 11 }),
+    });
+    type Plan = { day: number; actions: Array<{ kind: string; chapter?: string; step?: number; element?: string; stage?: string }> };
+    const eventOf = (a: Plan['actions'][number]) => {
+      switch (a.kind) {
+        case 'chapter':
+          return ev('chapter_selected', { step_number: 1, chapter_id: a.chapter });
+        case 'reach':
+          return ev('step_reached', { step_number: a.step, seconds_on_previous: 1 });
+        case 'act':
+          // One action type per element, as a published version has.
+          return ev('action_taken', { step_number: a.step, element_id: a.element, action_type: a.element === 'e1' ? 'next' : 'goto', target_step: 2 });
+        case 'cta':
+          return ev('cta_clicked', { step_number: a.step, element_id: a.element });
+        case 'form':
+          return ev(`form_${a.stage}`, { step_number: a.step });
+        default:
+          return ev('completed', { seconds_on_previous: 1 });
+      }
+    };
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(pathPlan, { minLength: 1, maxLength: 6 }), fc.array(weekRange, { minLength: 1, maxLength: 2 }), async (plans, ranges) => {
+        clock.set(new Date(BASE - DAY));
+        const demoId = await demoWithSteps(t, key, STEPS);
+        const link = await createShare(t, key, demoId);
+        for (const [i, plan] of plans.entries()) {
+          clock.set(new Date(BASE + plan.day * DAY + 600 * 60_000));
+          const v = viewerClient(t, link.token, `198.51.100.${(i % 200) + 1}`);
+          expect((await v.call('GET', '')).statusCode).toBe(200);
+          const events = [ev('view_started'), ...plan.actions.map(eventOf)];
+          if (plan.twice >= 0 && plan.twice < events.length) events.splice(plan.twice + 1, 0, events[plan.twice]!);
+          const cuts = [...new Set(plan.cuts.filter((c) => c < events.length))].sort((a, b) => a - b);
+          const requests = [0, ...cuts].map((from, k) => events.slice(from, [...cuts, events.length][k]));
+          for (const [k, batch] of requests.entries()) {
+            if (batch.length === 0) continue;
+            const times = k === plan.retry ? 2 : 1;
+            for (let n = 0; n < times; n++) expect((await v.call('POST', '/events', { events: batch })).statusCode).toBe(202);
+          }
+        }
+        for (const r of ranges) {
+          const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics/paths?start_date=${r.start}&end_date=${r.end}`, headers: bearer(key) });
+          expect(res.statusCode, res.body).toBe(200);
+          const inRange = plans.filter((p) => day(p.day) >= r.start && day(p.day) <= r.end);
+          expect(pathFigures(res.json().data)).toEqual(pathBruteForce(inRange, STEPS));
+        }
+      }),
+      { numRuns: process.env.CI ? 10 : 6, seed: 20261128 },
+    );
+  }, 240_000);
+
   it('answers a range whose end is before its start with a 400 naming both', async () => {
     const demoId = await demoWithSteps(t, key, 1);
     const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?start_date=2026-03-10&end_date=2026-03-09`, headers: bearer(key) });
@@ -187,4 +263,150 @@ describe('analytics: every figure equals a brute-force computation over the raw 
 function figures(data: Record<string, unknown>) {
   const { versions_played: _, ...rest } = data;
   return { ...rest, steps: (rest.steps as Array<Record<string, unknown>>).map(({ title: __, ...step }) => step) };
+}
+
+type PathAction = { kind: string; chapter?: string; step?: number; element?: string; stage?: string };
+
+/** The path figures recomputed from each view's actions in order (a retried or repeated event is one event). */
+function pathBruteForce(plans: Array<{ actions: PathAction[] }>, stepCount: number) {
+  const chapters = new Map<string, { choices: number; views: number; completions: number; funnel: Map<number, number> }>();
+  const paths = new Map<string, number>();
+  const elements = new Map<string, { step: number; id: string; type: string | null; clicks: number; views: number; cta: number; ctaViews: number }>();
+  const forms = new Map<number, Record<string, number>>();
+  const stepViews = new Map<number, number>();
+  const chapterOf = (id: string) => {
+    const c = chapters.get(id) ?? { choices: 0, views: 0, completions: 0, funnel: new Map<number, number>() };
+    chapters.set(id, c);
+    return c;
+  };
+  const elementOf = (step: number, id: string) => {
+    const k = `${step}|${id}`;
+    const e = elements.get(k) ?? { step, id, type: null, clicks: 0, views: 0, cta: 0, ctaViews: 0 };
+    elements.set(k, e);
+    return e;
+  };
+  for (const plan of plans) {
+    const chosen: string[] = [];
+    const inChapter = new Set<string>();
+    const used = new Set<string>();
+    const reached = new Set<number>([1]);
+    let current: string | null = null;
+    let completed = false;
+    const reach = (step: number) => {
+      reached.add(step);
+      if (current !== null && !inChapter.has(`${current}|${step}`)) {
+        inChapter.add(`${current}|${step}`);
+        const f = chapterOf(current).funnel;
+        f.set(step, (f.get(step) ?? 0) + 1);
+      }
+    };
+    for (const a of plan.actions) {
+      if (a.kind === 'chapter') {
+        const c = chapterOf(a.chapter!);
+        c.choices++;
+        if (!chosen.includes(a.chapter!)) {
+          chosen.push(a.chapter!);
+          c.views++;
+        }
+        current = a.chapter!;
+      } else if (a.kind === 'reach') reach(a.step!);
+      else if (a.kind === 'complete') {
+        if (completed) continue;
+        completed = true;
+        reach(stepCount);
+        for (const id of chosen) chapterOf(id).completions++;
+      } else if (a.kind === 'act') {
+        const e = elementOf(a.step!, a.element!);
+        e.type = a.element === 'e1' ? 'next' : 'goto';
+        e.clicks++;
+        if (!used.has(`a${a.step}|${a.element}`)) {
+          used.add(`a${a.step}|${a.element}`);
+          e.views++;
+        }
+      } else if (a.kind === 'cta') {
+        const e = elementOf(a.step!, a.element!);
+        e.cta++;
+        if (!used.has(`k${a.step}|${a.element}`)) {
+          used.add(`k${a.step}|${a.element}`);
+          e.ctaViews++;
+        }
+      } else if (a.kind === 'form' && !used.has(`f${a.step}|${a.stage}`)) {
+        used.add(`f${a.step}|${a.stage}`);
+        const f = forms.get(a.step!) ?? { shown: 0, started: 0, submitted: 0 };
+        f[a.stage!]!++;
+        forms.set(a.step!, f);
+      }
+    }
+    if (chosen.length > 0) paths.set(chosen.join('>'), (paths.get(chosen.join('>')) ?? 0) + 1);
+    for (const s of reached) stepViews.set(s, (stepViews.get(s) ?? 0) + 1);
+  }
+  const total = plans.length;
+  const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : 0);
+  return {
+    total_views: total,
+    chapters: [...chapters.entries()]
+      .map(([id, c]) => {
+        const funnel = [...c.funnel.entries()].sort(([a], [b]) => a - b).map(([number, views]) => ({ number, views, share: ratio(views, c.views) }));
+        const completed = funnel.at(-1)?.views ?? 0;
+        return {
+          chapter_id: id,
+          choices: c.choices,
+          views: c.views,
+          choice_rate: ratio(c.views, total),
+          completed,
+          completion_rate: ratio(completed, c.views),
+          demo_completions: c.completions,
+          funnel,
+        };
+      })
+      .sort((a, b) => (a.chapter_id < b.chapter_id ? -1 : 1)),
+    paths: [...paths.entries()].map(([p, views]) => ({ chapters: p.split('>'), views, share: ratio(views, total) })).sort((a, b) => (a.chapters.join('>') < b.chapters.join('>') ? -1 : 1)),
+    branches: [...elements.values()]
+      .filter((e) => e.clicks > 0)
+      .map((e) => ({ step_number: e.step, element_id: e.id, action_type: e.type, clicks: e.clicks, views: e.views, click_rate: ratio(e.views, stepViews.get(e.step) ?? 0) }))
+      .sort((a, b) => a.step_number - b.step_number || (a.element_id < b.element_id ? -1 : 1)),
+    ctas: [...elements.values()]
+      .filter((e) => e.cta > 0)
+      .map((e) => ({ step_number: e.step, button_id: e.id, clicks: e.cta, views: e.ctaViews, click_through_rate: ratio(e.ctaViews, stepViews.get(e.step) ?? 0) }))
+      .sort((a, b) => a.step_number - b.step_number || (a.button_id < b.button_id ? -1 : 1)),
+    forms: [...forms.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([step, f]) => ({
+        step_number: step,
+        shown: f.shown!,
+        started: f.started!,
+        submitted: f.submitted!,
+        start_rate: ratio(f.started!, f.shown!),
+        conversion: ratio(f.submitted!, f.shown!),
+      })),
+  };
+}
+
+/** The counted path figures of an answer, without names (the test demo's versions have no chapters) and in key order. */
+function pathFigures(data: PathAnswer) {
+  const byKey = <T>(rows: T[], key: (r: T) => string) => [...rows].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+  return {
+    total_views: data.total_views,
+    chapters: byKey(
+      data.chapters.map(({ title: _, funnel, ...c }) => ({ ...c, funnel: funnel.map(({ title: __, ...f }) => f) })),
+      (c) => c.chapter_id,
+    ),
+    paths: byKey(
+      data.paths.map(({ titles: _, ...p }) => p),
+      (p) => p.chapters.join('>'),
+    ),
+    branches: data.branches.map(({ kind: _, label: __, target: ___, ...b }) => b),
+    ctas: data.ctas.map(({ label: _, cta: __, ...c }) => c),
+    forms: data.forms.map(({ title: _, ...f }) => f),
+  };
+}
+
+type Named = { title?: unknown } & Record<string, unknown>;
+interface PathAnswer {
+  total_views: number;
+  chapters: Array<Named & { chapter_id: string; funnel: Named[] }>;
+  paths: Array<{ chapters: string[]; titles: unknown } & Record<string, unknown>>;
+  branches: Array<{ kind: unknown; label: unknown; target: unknown } & Record<string, unknown>>;
+  ctas: Array<{ label: unknown; cta: unknown } & Record<string, unknown>>;
+  forms: Named[];
 }
