@@ -15,6 +15,12 @@ export class ViewerError extends Error {
   }
 }
 
+export interface LeadBody {
+  id: string;
+  step_number: number;
+  values: Record<string, string | boolean>;
+}
+
 const SESSION_HEADER = 'x-viewer-session';
 
 export function viewerApi(boot: BootConfig) {
@@ -93,14 +99,16 @@ export function viewerApi(boot: BootConfig) {
     access: (form: { password?: string; name?: string; email?: string }) => gate(call<ViewerState>('POST', '/access', form)),
     demo: () => call<PlayableDemo>('GET', '/demo'),
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
+    /** A lead form's values; `id` is made by the player, so a resent lead is stored once. */
+    lead: (lead: LeadBody) => call<{ id: string; identified: boolean }>('POST', '/leads', lead),
     /** For a request the page may not outlive (events on page hide). */
-    keepalive: (events: TrackedEvent[]) =>
-      fetch(`${base}/events`, {
+    keepalive: (events: TrackedEvent[] | LeadBody, path = '/events') =>
+      fetch(base + path, {
         method: 'POST',
         keepalive: true,
         credentials: boot.apiBase ? 'include' : 'same-origin',
         headers: headers(true),
-        body: JSON.stringify({ events }),
+        body: JSON.stringify(Array.isArray(events) ? { events } : events),
       }).then(
         () => undefined,
         () => undefined,

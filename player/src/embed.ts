@@ -8,7 +8,10 @@ export type HostMessage =
   | { type: 'step_reached'; step_number: number; step_count: number }
   | { type: 'hotspot_clicked'; step_number: number; hotspot_id: string; label: string; action: string }
   | { type: 'completed'; step_count: number }
-  | { type: 'cta_clicked'; url: string };
+  | { type: 'cta_clicked'; url: string; step_number?: number; element_id?: string }
+  | { type: 'chapter_selected'; step_number: number; chapter_id: string }
+  | { type: 'action_taken'; step_number: number; element_id: string; action_type: string; target_step?: number }
+  | { type: 'form_shown' | 'form_submitted'; step_number: number };
 
 export function postToHost(message: HostMessage) {
   if (window.parent === window) return;

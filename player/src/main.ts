@@ -4,6 +4,7 @@ import { applyBrand, brandLogo, pageTitle, readBrand } from './brand';
 import { readBootConfig } from './config';
 import { h } from './dom';
 import { gateScreen, problemScreen } from './gates';
+import { createLeads, type Leads } from './leads';
 import { mountPlayer } from './player';
 import { Tracker } from './tracker';
 import type { PlayableDemo, ViewerState } from './wire';
@@ -42,6 +43,7 @@ if (!boot) {
 } else {
   const api = viewerApi(boot);
   let tracker: Tracker | null = null;
+  let leads: Leads | null = null;
 
   const start = async () => {
     loading();
@@ -68,10 +70,13 @@ if (!boot) {
     performance.mark('demoshare:demo');
     document.title = pageTitle(demo.title, readBrand(demo.brand) ?? boot!.brand);
     tracker ??= new Tracker(api, boot!.token);
+    leads ??= createLeads(api, boot!.token);
     mountPlayer(root, {
       demo,
       assets: api,
       tracker,
+      leads,
+      viewer: state.viewer ?? null,
       embed: boot!.embed,
       onFirstPaint: () => {
         performance.mark('demoshare:first-step');

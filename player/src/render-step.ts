@@ -1,11 +1,14 @@
-import { brandLogo, type Brand, textOn } from './brand';
+import { brandLogo, type Brand, readableAccent, textOn } from './brand';
 import { h, ICONS, icon, safeUrl } from './dom';
 import { buildEndCard } from './end-card';
 import { hotspotBox, hotspotElement, moveHotspot } from './hotspot';
+import { kindOf } from './player-state';
 import type { FractionBox } from './snapshot-layout';
 import type { SnapshotView } from './snapshot-view';
+import { richText, storyButton } from './story-screens';
 import type { Tooltip } from './tooltip';
-import type { Hotspot, Step } from './wire';
+import { fillText, type Variables } from './variables';
+import type { Button, Hotspot, Step } from './wire';
 import { PHONE_MAX_WIDTH, zoomTo } from './zoom';
 
 /** A step without its own size was captured at this one (screenshots and snapshots alike). */
@@ -39,11 +42,26 @@ export interface ViewOptions {
   replay(): void;
   ctaClicked(): void;
   follow(spot: Hotspot): void;
+  /** The viewer's personalisation values, as they are now. */
+  vars(): Variables;
+  /** A page step's own buttons (beside Next). */
+  press(step: Step, button: Button): void;
+  /** The panel of a step that is not a page (cover, chapter menu, form, end), and what takes focus in it. */
+  screen(step: Step): [panel: HTMLElement, focus: HTMLElement] | null;
   /** Called once, the frame after the first step's picture is on screen. */
   onFirstPaint(): void;
 }
 
-/** Dark text on light theme colours, white on dark ones (WCAG relative luminance). */
+/** The step with its variables filled in its plain texts (rich ones are filled node by node). */
+function personalise(step: Step, vars: Variables): Step {
+  const fill = (text: string) => fillText(text, vars);
+  return {
+    ...step,
+    title: fill(step.title),
+    description: fill(step.description),
+    hotspots: step.hotspots.map((spot) => ({ ...spot, label: fill(spot.label), tooltip: fill(spot.tooltip) })),
+  };
+}
 
 /**
  * The player's screen: its frame (title bar, progress, picture, caption, buttons) and one step at a time
@@ -55,6 +73,9 @@ export function createStepView(o: ViewOptions) {
   let active = 0;
   let painted = false;
   let hotspots: HTMLElement[] = [];
+  let step: Step | undefined;
+  let panelShown = false;
+  let shownOnce = false;
 
   const counter = h('span', { class: 'ds-count' });
   const fill = h('div', { class: 'ds-progress-fill' });
@@ -66,11 +87,14 @@ export function createStepView(o: ViewOptions) {
   if (!o.progressBar) progress.hidden = true;
   const stage = h('div', { class: 'ds-stage' });
   const endCard = h('div', { class: 'ds-end', hidden: true });
+  // Cover, chapter menu, form and end screen: in the frame's place.
+  const panel = h('div', { class: 'ds-panel-wrap', hidden: true });
   // The visible part of the picture: the picture fits in it, or on phones is zoomed and scrolls in it.
   const frame = h('div', { class: 'ds-fit' }, stage);
-  const wrap = h('div', { class: 'ds-wrap' }, frame, tip.el, endCard);
+  const wrap = h('div', { class: 'ds-wrap' }, frame, panel, tip.el, endCard);
   const stepTitle = h('h2', { class: 'ds-step-title', id: 'ds-step-title' });
-  const stepText = h('p', { class: 'ds-step-text', id: 'ds-step-text' });
+  // A div: rich text brings paragraphs and lists.
+  const stepText = h('div', { class: 'ds-step-text', id: 'ds-step-text' });
   // A text longer than its box scrolls, and touch screens draw no scrollbar: a fade and this chip say
   // there is more, and take the viewer there. Screen readers read the whole text anyway: it is not for them.
   const more = h(
@@ -102,20 +126,24 @@ export function createStepView(o: ViewOptions) {
         icon(ICONS.external, 16),
       )
     : null;
-  const nav = h('nav', { class: 'ds-nav', 'aria-label': 'Demo steps' }, back, forward, ctaLink);
-  const bar = h('footer', { class: 'ds-bar' }, h('div', { class: 'ds-caption' }, stepTitle, stepText, more), nav);
+  const extra = h('span', { class: 'ds-step-buttons' });
+  const nav = h('nav', { class: 'ds-nav', 'aria-label': 'Demo steps' }, back, extra, forward, ctaLink);
+  const caption = h('div', { class: 'ds-caption' }, stepTitle, stepText, more);
+  const bar = h('footer', { class: 'ds-bar' }, caption, nav);
+  const main = h('main', { class: 'ds-main', 'aria-labelledby': 'ds-step-title' }, wrap);
   const live = h('div', { class: 'ds-sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
   const player = h(
     'div',
     { class: `ds-player${o.embed ? ' ds-embed' : ''}` },
     h('header', { class: 'ds-top' }, brandLogo(o.brand, 'ds-logo'), h('h1', { class: 'ds-title', title: o.title }, o.title), counter, o.badge ? h('span', { class: 'ds-badge' }, 'Made with Demoshare') : null),
     progress,
-    h('main', { class: 'ds-main', 'aria-labelledby': 'ds-step-title' }, wrap),
+    main,
     bar,
     live,
   );
-  player.style.setProperty('--ds-accent', o.accent);
-  player.style.setProperty('--ds-on-accent', textOn(o.accent));
+  const accent = readableAccent(o.accent);
+  player.style.setProperty('--ds-accent', accent);
+  player.style.setProperty('--ds-on-accent', textOn(accent));
 
   const done = () => {
     if (painted) return;
@@ -125,6 +153,11 @@ export function createStepView(o: ViewOptions) {
   };
 
   function media(step: Step): HTMLElement {
+    if (panelShown) {
+      snapshots.clear();
+      requestAnimationFrame(done);
+      return h('div', {});
+    }
     const title = step.title || `Step ${step.number}`;
     snapshots.clear();
     if (step.image_url) {
@@ -142,7 +175,7 @@ export function createStepView(o: ViewOptions) {
       );
       return img;
     }
-    if (step.html_url) return snapshots.show(step, title, done, placeOnElements);
+    if (step.html_url) return snapshots.show(step, title, done, placeOnElements, o.vars());
     requestAnimationFrame(done);
     return h('div', { class: 'ds-blank' }, 'No picture for this step');
   }
@@ -157,8 +190,8 @@ export function createStepView(o: ViewOptions) {
 
   function showTip(i: number, centre = false) {
     active = i;
-    const spot = steps[index]!.hotspots[i];
-    tip.show(hotspots, i, spot ? spot.tooltip || spot.label : '', !o.ended());
+    const spot = panelShown ? undefined : step?.hotspots[i];
+    tip.show(hotspots, i, spot ? spot.tooltip || spot.label : '', !o.ended(), spot?.tooltip_html ? richText(spot.tooltip_html, o.vars()) : null);
     layout(centre);
   }
 
@@ -169,13 +202,12 @@ export function createStepView(o: ViewOptions) {
    * Wider screens: the picture fits the frame (CSS does it).
    */
   function zoom(centre: boolean) {
-    const step = steps[index];
-    const phone = wrap.clientWidth > 0 && wrap.clientWidth <= PHONE_MAX_WIDTH && !!step;
+    const phone = wrap.clientWidth > 0 && wrap.clientWidth <= PHONE_MAX_WIDTH && !!step && !panelShown;
     if (phone !== zoomed) {
       zoomed = phone;
       player.classList.toggle('ds-zoomed', phone);
     }
-    if (!phone) {
+    if (!phone || !step) {
       stage.style.width = '';
       stage.style.height = '';
       return;
@@ -240,30 +272,49 @@ export function createStepView(o: ViewOptions) {
     wrap,
     /** The picture's frame, which scrolls on phones (swipes there wait for its edge). */
     frame,
-    show(at: number) {
+    show(at: number, canBack = at > 0) {
+      const before = panelShown;
       index = at;
-      const step = steps[index]!;
+      step = personalise(steps[index]!, o.vars());
       const last = index === steps.length - 1;
+      const kind = kindOf(step);
+      const screen = kind === 'page' ? null : o.screen(step);
+      panelShown = !!screen;
+      panel.hidden = !screen;
+      frame.hidden = !!screen;
+      caption.hidden = !!screen;
+      bar.hidden = kind === 'cover' && !canBack;
+      forward.hidden = !!screen;
+      panel.replaceChildren(...(screen ? [screen[0]] : []));
+      main.setAttribute('aria-labelledby', screen ? 'ds-panel-title' : 'ds-step-title');
+      extra.replaceChildren(...(screen ? [] : (step.buttons ?? []).map((b) => storyButton(b, o.vars(), (button) => o.press(step!, button)))));
       stage.style.setProperty('--ds-ratio', String(step.width && step.height ? step.width / step.height : 16 / 10));
       hotspots = step.hotspots.map((spot, i) => hotspotElement(spot, () => showTip(i), () => o.follow(spot)));
       stage.replaceChildren(media(step), ...hotspots);
       stepTitle.textContent = step.title || `Step ${index + 1}`;
-      stepText.textContent = step.description;
-      stepText.hidden = !step.description;
+      // A panel says its text itself.
+      stepText.replaceChildren(screen ? '' : step.description_html ? richText(step.description_html, o.vars()) : step.description);
+      stepText.hidden = !step.description && !step.description_html;
       stepText.scrollTop = 0;
       counter.textContent = `Step ${index + 1} of ${steps.length}`;
       fill.style.width = `${((index + 1) / steps.length) * 100}%`;
       progress.setAttribute('aria-valuenow', String(index + 1));
       progress.setAttribute('aria-valuetext', `Step ${index + 1} of ${steps.length}`);
-      back.disabled = index === 0;
+      back.disabled = !canBack;
       forward.replaceChildren(last ? 'Finish' : 'Next', icon(last ? ICONS.check : ICONS.next, 16));
       forward.className = `ds-button ${last && ctaLink ? '' : 'ds-button-primary'}`;
-      if (ctaLink) ctaLink.hidden = !last;
+      if (ctaLink) ctaLink.hidden = !last || !!screen;
       // On phones the call to action needs the bar's width: the buttons go under the text.
       bar.classList.toggle('ds-bar-wide-nav', !!ctaLink && last);
       // Without buttons a step without hotspots would be a dead end: the buttons come back for it.
       nav.classList.toggle('ds-nav-minimal', o.minimalNav && step.hotspots.length > 0);
       showTip(0, true);
+      // Focus left with the screen it was on (a cover's or a menu's button): it goes to the new screen's
+      // first control, so keyboard users go on from there.
+      if (shownOnce && (screen || before) && document.activeElement === document.body) {
+        (screen ? screen[1] : (hotspots[0] ?? (forward.hidden ? null : forward)))?.focus({ preventScroll: true });
+      }
+      shownOnce = true;
       const nextStep = steps[index + 1];
       if (nextStep?.image_url) new Image().src = nextStep.image_url;
       else if (nextStep?.html_url) void snapshots.prefetch(nextStep.html_url);

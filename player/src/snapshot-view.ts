@@ -1,5 +1,6 @@
 import { h } from './dom';
 import { type FractionBox, placeOnElements } from './snapshot-layout';
+import { fillTextNodes, type Variables } from './variables';
 import type { Step } from './wire';
 
 const SNAPSHOT_SIZE = { width: 1280, height: 800 };
@@ -35,7 +36,7 @@ export function createSnapshotView(assets: { assetText(url: string): Promise<str
    * the box of the element its selector finds (or null), then `done` is called; a step left before
    * then places nothing.
    */
-  function show(step: Step, title: string, done: () => void, place: (boxes: Array<FractionBox | null>) => void): HTMLElement {
+  function show(step: Step, title: string, done: () => void, place: (boxes: Array<FractionBox | null>) => void, vars: Variables = {}): HTMLElement {
     const width = step.width ?? SNAPSHOT_SIZE.width;
     const height = step.height ?? SNAPSHOT_SIZE.height;
     // Never allow-scripts: the captured page runs no code (its CSP, inherited through srcdoc, and the
@@ -63,6 +64,8 @@ export function createSnapshotView(assets: { assetText(url: string): Promise<str
         // Not the frame's initial about:blank, which may report its load late.
         if (frame.contentDocument && frame.contentDocument.URL !== 'about:srcdoc') return;
         frame.removeEventListener('load', loaded);
+        // The captured page's words are personalised too, text node by text node (never as markup).
+        if (frame.contentDocument?.body) fillTextNodes(frame.contentDocument.body, vars);
         if (shown === current) place(placeOnElements(frame, step.hotspots.map((spot) => spot.selector), width, height));
         done();
       };

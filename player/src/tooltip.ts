@@ -12,7 +12,8 @@ const same = (a: string, b: string) => {
 
 /** The bubble that shows a hotspot's tooltip (or label) next to it. */
 export function createTooltip() {
-  const text = h('p', { class: 'ds-tip-text' });
+  // A div: a rich tooltip brings paragraphs and lists.
+  const text = h('div', { class: 'ds-tip-text' });
   const arrow = h('span', { class: 'ds-tip-arrow', 'aria-hidden': 'true' });
   const el = h('div', { class: 'ds-tip', id: 'ds-tip', role: 'tooltip', hidden: true }, text, arrow);
   let anchor: HTMLElement | undefined;
@@ -22,9 +23,9 @@ export function createTooltip() {
    * that only repeats the hotspot's name is shown but not also given as its description, so screen
    * readers say it once.
    */
-  function show(anchors: HTMLElement[], i: number, message: string, visible: boolean) {
+  function show(anchors: HTMLElement[], i: number, message: string, visible: boolean, rich: Node | null = null) {
     anchor = anchors[i];
-    text.textContent = message;
+    text.replaceChildren(rich ?? message);
     el.hidden = !message || !visible;
     anchors.forEach((b, j) => {
       if (j === i && message && !same(message, b.getAttribute('aria-label') ?? '')) b.setAttribute('aria-describedby', 'ds-tip');

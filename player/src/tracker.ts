@@ -1,5 +1,9 @@
 import { type ViewerApi, ViewerError } from './api';
-import type { TrackedEvent } from './wire';
+import type { PathEvent, TrackedEvent } from './wire';
+
+/** The events every server takes; the others (paths, issue 29) go in batches of their own. */
+const STANDARD = ['view_started', 'step_reached', 'completed'];
+const isPath = (e: TrackedEvent) => !STANDARD.includes(e.type);
 
 const BATCH = 25;
 const DEBOUNCE_MS = 1000;
@@ -25,6 +29,8 @@ export class Tracker {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private sending = false;
   private failures = 0;
+  /** The server refused a batch of path events (one older than them): they are no longer sent. */
+  private pathRefused = false;
   private readonly key: string;
 
   constructor(
@@ -45,8 +51,10 @@ export class Tracker {
     });
   }
 
-  track(type: TrackedEvent['type'], fields: Omit<TrackedEvent, 'id' | 'type' | 'at'> = {}) {
-    this.queue.push({ id: uuid(), type, ...fields, at: new Date().toISOString() });
+  track(type: TrackedEvent['type'], fields: Omit<PathEvent, 'id' | 'type' | 'at'> & { referrer?: string } = {}) {
+    const event = { id: uuid(), type, ...fields, at: new Date().toISOString() } as TrackedEvent;
+    if (this.pathRefused && isPath(event)) return;
+    this.queue.push(event);
     this.save();
     // A completion matters most and is often followed by the viewer leaving: send it at once.
     this.schedule(type === 'view_started' || type === 'completed' ? 0 : DEBOUNCE_MS);
@@ -79,7 +87,10 @@ export class Tracker {
   private async flush() {
     if (this.sending || this.queue.length === 0) return;
     this.sending = true;
-    const batch = this.queue.slice(0, BATCH);
+    // Path events never share a batch with the standard ones: a server that does not know them refuses
+    // the whole batch, and that must never cost a view its steps or its completion.
+    const path = isPath(this.queue[0]!);
+    const batch = this.queue.filter((e) => isPath(e) === path).slice(0, BATCH);
     try {
       await this.api.events(batch);
       this.failures = 0;
@@ -89,6 +100,10 @@ export class Tracker {
       if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
         // The server will never take these (a bad event, a revoked link): retrying would only loop.
         this.drop(batch);
+        if (path) {
+          this.pathRefused = true;
+          this.drop(this.queue.filter(isPath));
+        }
       } else {
         this.failures++;
         const wait = err instanceof ViewerError && err.retryAfter ? err.retryAfter * 1000 : 1000 * 2 ** this.failures;
@@ -113,7 +128,9 @@ export class Tracker {
    * so the events stay queued and are resent (same ids) if the page comes back.
    */
   private beacon() {
-    if (this.queue.length === 0) return;
-    void this.api.keepalive(this.queue.slice(0, BATCH * 2));
+    const standard = this.queue.filter((e) => !isPath(e));
+    const path = this.queue.filter(isPath);
+    if (standard.length) void this.api.keepalive(standard.slice(0, BATCH * 2));
+    if (path.length) void this.api.keepalive(path.slice(0, BATCH * 2));
   }
 }
