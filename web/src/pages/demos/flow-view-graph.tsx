@@ -1,12 +1,10 @@
 import { type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
-import type { DemoDetail } from '../../api/types';
 import { Button } from '../../components/button';
 import { assetPath } from '../../api/demos.api';
 import { actionEntry, branchEntry, stableAction } from './flow-actions';
 import { edgeRoute, layoutFlow, type Point } from './flow-layout';
 import { buildStory, describeAction, type FlowEdge, type FlowElement, type FlowNode, type StoryAction, type StoryInput } from './flow-story';
-import type { HistoryEntry } from './use-history';
-import '../../styles/flow-view.css';
+import type { FlowViewProps } from './flow-view';
 
 // Node geometry (SVG units = CSS pixels at 100%).
 const NODE_W = 208;
@@ -31,19 +29,11 @@ const host = (address: string) => {
   }
 };
 
-export interface FlowViewProps {
-  demo: DemoDetail;
-  readOnly: boolean;
-  /** The editor's history: every branch drawn or retargeted here is one entry, undone by the editor's Undo. */
-  perform(entry: HistoryEntry): Promise<void>;
-  /** Opens a step in the editor (a click on its node). */
-  onOpenStep(stepId: string): void;
-}
 
 type Drag = { element: FlowElement; start: Point; pointer: Point; over: string | null; mode: 'draw' | 'retarget' };
 
 /** The story as a graph: steps as nodes, hotspots' and buttons' actions as arrows; branches drawn and retargeted by dragging or from a menu. */
-export function FlowView({ demo, readOnly, perform, onOpenStep }: FlowViewProps) {
+export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps) {
   const input: StoryInput = demo;
   const latest = useRef(input);
   latest.current = input;
