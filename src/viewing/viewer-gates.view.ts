@@ -4,6 +4,9 @@ import type { Brand } from '../workspaces/branding';
 import { isAllowed } from './viewer-gates.resolve';
 import type { ViewerSessionRow } from './viewer.repo';
 import type { FormStep } from './viewer-gates.form';
+import { fillVariables } from './viewer-variables';
+
+const fillTitle = (title: string | null, vars: Readonly<Record<string, string>>) => (title === null ? null : fillVariables(title, vars));
 
 /** The inputs of the one gate form. */
 export type GateField = 'password' | 'name' | 'email';
@@ -30,6 +33,7 @@ type Link = Pick<
   | 'previewDescription'
   | 'previewImageAssetId'
   | 'showTitleBeforeUnlock'
+  | 'variables'
 >;
 type Session = Pick<ViewerSessionRow, 'passwordVersion' | 'viewerEmail'> | undefined;
 
@@ -89,7 +93,8 @@ export function gateView(share: Link, session: Session, brand: Brand, demo: Demo
   return {
     fields,
     brand,
-    title: visibleTitle(share, session, demo.title),
+    // Personalised as the page title is (viewer-variables.ts): the link's values, else the fallbacks.
+    title: fillTitle(visibleTitle(share, session, demo.title), share.variables),
     ...(form ? { form: { step_number: form.stepNumber, fields: form.form.fields, submit_label: form.form.submit_label } } : {}),
   };
 }
