@@ -16,6 +16,7 @@ import {
   DemoEditorPage,
   DemosPage,
   ForgotPasswordPage,
+  LeadsPage,
   LoginPage,
   NotFoundPage,
   OAuthAppsPage,
@@ -74,6 +75,7 @@ export const ROUTES: RouteObject[] = [
               { path: 'demos/:id/analytics', ...page(DemoAnalyticsPage) },
               { path: 'recorder', ...page(RecorderPage) },
               { path: 'analytics', ...page(AnalyticsPage) },
+              { path: 'leads', ...page(LeadsPage) },
               { path: 'team', ...page(TeamPage) },
               { path: 'account', ...page(AccountPage) },
               {
