@@ -283,7 +283,8 @@ export function createStepView(o: ViewOptions) {
       panel.hidden = !screen;
       frame.hidden = !!screen;
       caption.hidden = !!screen;
-      bar.hidden = kind === 'cover' && !canBack;
+      // A cover has nothing to go back to, an end screen its own buttons.
+      bar.hidden = kind === 'end' || (kind === 'cover' && !canBack);
       forward.hidden = !!screen;
       panel.replaceChildren(...(screen ? [screen[0]] : []));
       main.setAttribute('aria-labelledby', screen ? 'ds-panel-title' : 'ds-step-title');

@@ -82,7 +82,10 @@ export function coverScreen({ step, vars, press }: ScreenOptions, title: string)
  * the cards.
  */
 export function menuScreen({ step, vars, press }: ScreenOptions, visited: (chapterId: string) => boolean): [HTMLElement, HTMLElement] {
-  const cards = (step.buttons ?? []).map((b) => {
+  // Chapters are cards; any other button (go on, a call to action) is a button under them.
+  const isCard = (b: Button) => b.action.type === 'chapter';
+  const others = (step.buttons ?? []).filter((b) => !isCard(b)).map((b) => storyButton(b, vars, press));
+  const cards = (step.buttons ?? []).filter(isCard).map((b) => {
     const seen = b.action.type === 'chapter' && typeof b.action.target === 'string' && visited(b.action.target);
     const card = storyButton(b, vars, press, 'ds-menu-card');
     card.replaceChildren(h('span', { class: 'ds-menu-label' }, fillText(b.label, vars)));
@@ -103,9 +106,16 @@ export function menuScreen({ step, vars, press }: ScreenOptions, visited: (chapt
   const panel = h(
     'section',
     { class: 'ds-panel ds-chapters', 'aria-labelledby': 'ds-panel-title' },
-    h('div', { class: 'ds-panel-body' }, head, h('div', { class: 'ds-rich' }, stepText(step, vars)), list),
+    h(
+      'div',
+      { class: 'ds-panel-body' },
+      head,
+      h('div', { class: 'ds-rich' }, stepText(step, vars)),
+      list,
+      others.length ? h('div', { class: 'ds-panel-actions' }, ...others) : null,
+    ),
   );
-  return [panel, cards[0] ?? head];
+  return [panel, cards[0] ?? others[0] ?? head];
 }
 
 /** Title, text, the calls to action, and "Replay demo" unless a button already restarts. */

@@ -258,6 +258,8 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     await heading(page, 'What would you like to see?');
     expect(await page.locator('.ds-menu-visited').count()).toBe(2);
     await page.keyboard.press('ArrowUp');
+    expect(await focused(page)).toContain('Reporting');
+    await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('I have seen enough');
     await page.keyboard.press('Enter');
 
