@@ -152,6 +152,16 @@ describe('share link variables (personalisation)', () => {
     expect((await other.call('GET', '/demo')).json().data.variables).toEqual({});
   });
 
+  it('fills the demo’s title in the link state the gate shows', async () => {
+    const named = await createShare(t, key, demoId, { require_identification: true, variables: { company: 'Hooli' } });
+    const state = await viewerClient(t, named.token, '203.0.113.61').call('GET', '');
+    expect(state.statusCode, state.body).toBe(200);
+    expect(state.json().data).toMatchObject({ gate: 'identification', title: 'Invoicing for Hooli' });
+    const plain = await createShare(t, key, demoId, { require_identification: true });
+    const fallback = await viewerClient(t, plain.token, '203.0.113.62').call('GET', '');
+    expect(fallback.json().data.title).toBe('Invoicing for your team');
+  });
+
   it('names the link and its account on each listed view', async () => {
     const initech = await createShare(t, key, demoId, { name: 'Initech: Peter', variables: { company: 'Initech', first_name: 'Peter' } });
     const plain = await createShare(t, key, demoId, { name: 'Newsletter' });
