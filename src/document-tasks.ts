@@ -1,7 +1,7 @@
 // The one table of document work (parse, sanitise, serialise) run off the event loop, and its worker pool.
 import type { Config } from './config';
 import { WorkerPool } from './core/worker-pool';
-import { applyPagePatches } from './demos/apply-page-patches';
+import { applyPagePatches, matchPagePatches } from './demos/apply-page-patches';
 import { redactSnapshot } from './demos/redact-snapshot';
 import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/snapshot-work';
 import { cleanSnapshot } from './recordings/recorded-step';
@@ -36,6 +36,7 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     cleanSnapshot: (html: string, pageUrl: string) => cleanSnapshot(html, pageUrl, mayReach),
     redactSnapshot,
     applyPagePatches,
+    matchPagePatches,
     prepareSnapshot: (html: string, pageUrl: string) => prepareSnapshot(html, pageUrl, mayReach),
     prepareSheets: (sheets: Array<{ css: string; url: string }>) => prepareSheets(sheets, mayReach),
     finishSnapshot,

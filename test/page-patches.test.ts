@@ -183,4 +183,27 @@ describe('page patches', () => {
     expect(newUrl).not.toBe(htmlUrl);
     expect((await viewer.call('GET', newUrl.replace(`/v1/viewer/${share.token}`, ''))).body).toContain('<h1 id="title">Draft title</h1>');
   });
+
+  it('regenerating carries the patches that still match the new capture over, and drops the others', async () => {
+    const demo = await snapshotDemo();
+    const step = demo.steps[0]!;
+    const res = await call('PATCH', `/v1/demos/${demo.id}/steps/${step.id}`, {
+      patches: [
+        { selector: '#title', op: 'text', value: 'Kept across captures' },
+        { selector: '#not-on-the-page', op: 'hide' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await call('POST', `/v1/demos/${demo.id}/generate`, {})).statusCode).toBeLessThan(300);
+    await runQueuedGeneration(t.ctx, demo.id);
+    const after = (await call('GET', `/v1/demos/${demo.id}`)).json().data as typeof demo;
+    expect(after.steps).toHaveLength(1);
+    const fresh = after.steps[0]!;
+    expect(fresh.id).not.toBe(step.id);
+    expect(fresh.patches).toEqual([{ selector: '#title', op: 'text', value: 'Kept across captures' }]);
+    expect((await call('GET', path(fresh.html_url))).body).toContain('<h1 id="title">Kept across captures</h1>');
+    const events = await t.ctx.database.executeSql("select data from events where kind = 'demo.generated' and data->>'demo_id' = $1", [demo.id]);
+    const warnings = events.rows.map((r) => (r.data as { warnings: string[] }).warnings).at(-1);
+    expect(warnings).toEqual(['Step 1: 1 page edit dropped (no longer found on the new capture of https://example.com/billing)']);
+  });
 });

@@ -16,6 +16,7 @@ import { sniffImage } from '../core/image-sniff';
 import { storeHtml, storeImage } from './step-assets';
 import { explainGenerationFailure, type GenerationFailure } from './generation-failure';
 import { keptDuplicates } from './kept-steps';
+import { carryPatches } from './carry-patches';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
 
@@ -274,6 +275,17 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
   }
   const fresh = await repo.insertSteps(tx, stepRows);
   await repo.insertHotspots(tx, hotspotRows);
+  // A replaced step's page patches follow to the fresh capture of its page where their selectors still match.
+  const carried = await carryPatches(
+    current.filter((s) => !kept.includes(s)),
+    result.steps,
+    (index) => !!standIns[index],
+    (html, patches) => ctx.documents.run('matchPagePatches', [html, patches], { field: 'patches', what: 'The new capture' }),
+  );
+  for (const [index, patches] of carried.byIndex) {
+    if (patches.length > 0) await repo.updateStep(tx, stepIds[index]!, { patches });
+  }
+  if (carried.warnings.length > 0) ctx.log.info({ demoId: demo.id, dropped: carried.warnings }, 'regeneration dropped page patches');
   if (kept.length > 0) {
     await repo.renumber(tx, interleave(kept, fresh), now);
     await repo.retargetGotos(tx, demo.id, [...kept.map((s) => s.id), ...stepIds]);
@@ -301,7 +313,7 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
       step_count: stepRows.length,
       capture_mode: result.captureMode,
       writer: result.writer,
-      warnings: result.warnings,
+      warnings: [...result.warnings, ...carried.warnings],
     },
   });
 }
