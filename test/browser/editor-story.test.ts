@@ -23,7 +23,7 @@ type StepRead = {
   description_html: string | null;
   content: {
     buttons: { id: string; label: string; style: string; cta?: string; description?: string; action: Action }[];
-    form?: { fields: { name: string; type: string; label: string; required: boolean; options?: string[]; param?: string }[]; submit_label: string; gate: boolean; skippable: boolean };
+    form?: { fields: { name: string; type: string; label: string; required: boolean; options?: string[]; param?: string; placeholder?: string }[]; submit_label: string; gate: boolean; skippable: boolean };
   };
 };
 type DemoRead = {
