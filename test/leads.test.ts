@@ -285,6 +285,26 @@ describe('leads', () => {
     expect((await openViewer(plainLink.token)).state.form).toBeUndefined();
   });
 
+  it('erasing a viewer deletes their leads and blanks their lead.captured events', async () => {
+    const { demoId } = await demoWithForm();
+    const link = await createShare(t, key, demoId);
+    const erased = `erase.${randomUUID().slice(0, 8)}@acme.test`;
+    const { v } = await openViewer(link.token, '203.0.113.120');
+    expect((await v.call('POST', '/leads', { id: randomUUID(), step_number: 2, values: good({ email: erased }) })).statusCode).toBe(201);
+    const other = await openViewer(link.token, '203.0.113.121');
+    expect((await other.v.call('POST', '/leads', { id: randomUUID(), step_number: 2, values: good({ email: 'stays@acme.test' }) })).statusCode).toBe(201);
+
+    const res = await api('POST', '/v1/viewer-erasures', { email: erased.toUpperCase() });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.leads).toBe(1);
+    const left = (await api('GET', `/v1/demos/${demoId}/leads`)).json().data as { email: string }[];
+    expect(left.map((l) => l.email)).toEqual(['stays@acme.test']);
+    const events = await t.db.database.executeSql("select data from events where kind = 'lead.captured' and data->>'demo_id' = $1", [demoId]);
+    const datas = events.rows.map((r) => r.data as { email: string | null; values: object });
+    expect(datas.some((d) => d.email === null && Object.keys(d.values).length === 0)).toBe(true);
+    expect(JSON.stringify(datas)).not.toContain(erased);
+  });
+
   it('emits lead.captured to a webhook and e-mails the instant subscribers', async () => {
     const hook = await admin.inject({ method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.url}/leads`, events: ['lead.captured'] } });
     expect(hook.statusCode, hook.body).toBe(201);

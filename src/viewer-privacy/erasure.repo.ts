@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { members } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { events } from '../events/events.tables';
+import { leads } from '../leads/leads.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
@@ -110,6 +111,29 @@ export async function redactEvents(db: Executor, workspaceId: string, email: str
     update ${events} set ${columnName(events.data)} = ${events.data} || jsonb_build_object('viewer_email', null)
       || case when ${events.data}->'viewer_name' is not null then jsonb_build_object('viewer_name', null) else '{}'::jsonb end
     where ${events.workspaceId} = ${workspaceId} and lower(${events.data}->>'viewer_email') = ${email}
+    returning 1`);
+  return rowsOf(rows).length;
+}
+
+/**
+ * Deletes the leads the viewer sent: those with the address, and those of their sessions (a form whose
+ * e-mail field was left empty). Before the sessions go, whose deletion would only unlink them.
+ */
+export async function deleteLeads(db: Executor, workspaceId: string, email: string, sessionIds: string[]): Promise<number> {
+  const rows = await db.execute(sql`
+    delete from ${leads}
+    where ${leads.workspaceId} = ${workspaceId} and (
+      lower(${leads.email}) = ${email}
+      or ${leads.sessionId} in (select json_array_elements_text(${list(sessionIds)}::json)))
+    returning 1`);
+  return rowsOf(rows).length;
+}
+
+/** Blanks the viewer in the outbox's `lead.captured` events: e-mail, name and every answer. */
+export async function redactLeadEvents(db: Executor, workspaceId: string, email: string): Promise<number> {
+  const rows = await db.execute(sql`
+    update ${events} set ${columnName(events.data)} = ${events.data} || jsonb_build_object('email', null, 'name', null, 'values', '{}'::jsonb)
+    where ${events.workspaceId} = ${workspaceId} and ${events.kind} = 'lead.captured' and lower(${events.data}->>'email') = ${email}
     returning 1`);
   return rowsOf(rows).length;
 }

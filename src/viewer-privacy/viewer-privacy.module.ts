@@ -5,6 +5,7 @@ import { createViewerPrivacyService, type ViewerPrivacyService } from './viewer-
 import { members } from '../accounts/accounts.tables';
 import { demos } from '../demos/demos.tables';
 import { events } from '../events/events.tables';
+import { leads } from '../leads/leads.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { shares } from '../shares/shares.tables';
 import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewSteps, viewerSessions, views, workspaceDailySketches } from '../viewing/viewing.tables';
@@ -24,7 +25,7 @@ declare module '../module' {
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',
   owns: { permissions: ['viewers.erase'] },
-  reads: { tables: [members, demos, events, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries] },
+  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
   jobs: registerViewRetentionJob,

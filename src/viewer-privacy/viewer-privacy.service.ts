@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import { VIEWER_QUEUE } from '../notifications/viewer-notices';
+import { LEAD_QUEUE } from '../notifications/lead-notices';
 import * as erasure from './erasure.repo';
 import * as rollups from './rollups.repo';
 
@@ -29,6 +30,7 @@ export interface ErasureCounts {
   webhook_deliveries_cancelled: number;
   webhook_response_excerpts: number;
   notification_records: number;
+  leads: number;
   demos_recomputed: number;
   days_recomputed: number;
   shares_recounted: number;
@@ -104,6 +106,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       );
       // The sessions of the views too: one that never identified but whose view was tied to the address.
       const sessionIds = [...new Set([...sessions.map((s) => s.id), ...removed.views.flatMap((v) => (v.sessionId ? [v.sessionId] : []))])];
+      const leadsErased = await erasure.deleteLeads(tx, auth.workspaceId, email, sessionIds);
       const gone = await erasure.deleteSessions(tx, sessionIds);
       const accessLog = await erasure.deleteAccessLog(tx, auth.workspaceId, email);
 
@@ -116,7 +119,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       const shareIds = [...new Set(removed.views.flatMap((v) => (v.shareId ? [v.shareId] : [])))];
       const sharesRecounted = await rollups.recountShares(tx, shareIds);
 
-      const events = await erasure.redactEvents(tx, auth.workspaceId, email);
+      const events = (await erasure.redactEvents(tx, auth.workspaceId, email)) + (await erasure.redactLeadEvents(tx, auth.workspaceId, email));
       const deliveries = await erasure.findDeliveries(tx, auth.workspaceId, email);
       const redacted = await erasure.redactDeliveries(
         tx,
@@ -130,7 +133,8 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       const excerpts = await erasure.redactAttemptExcerpts(tx, auth.workspaceId, addressPattern(email));
       const notices =
         (await erasure.deleteNotificationRecords(tx, auth.workspaceId, email)) +
-        (await deps.queue.deleteJobs(tx, VIEWER_QUEUE, { workspaceId: auth.workspaceId, email }));
+        (await deps.queue.deleteJobs(tx, VIEWER_QUEUE, { workspaceId: auth.workspaceId, email })) +
+        (await deps.queue.deleteJobs(tx, LEAD_QUEUE, { workspaceId: auth.workspaceId, email }));
 
       const counts: ErasureCounts = {
         views: removed.views.length,
@@ -143,6 +147,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         webhook_deliveries_cancelled: redacted.cancelled,
         webhook_response_excerpts: excerpts,
         notification_records: notices,
+        leads: leadsErased,
         demos_recomputed: new Set(removed.views.map((v) => v.demoId)).size,
         days_recomputed: pairs.size,
         shares_recounted: sharesRecounted,
