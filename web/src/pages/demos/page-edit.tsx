@@ -133,7 +133,7 @@ export function PageEditor({
   return (
     <div className="page-edit">
       <div className="page-edit-stage-wrap">
-        <div className="step-canvas page-edit-stage" ref={stage} style={{ aspectRatio: `${width} / ${height}` }}>
+        <div className="page-edit-stage" ref={stage} style={{ aspectRatio: `${width} / ${height}` }}>
           <SnapshotFrame key={step.html_url} url={step.html_url as string} width={width} height={height} title={`Step ${step.number}: ${step.title}`} onFrame={setFrame} />
           {/* Clicks land here, not in the frame (it runs no script and takes no pointer events). From the
               keyboard, the arrow keys step through the page's elements and Enter edits the picked one's text. */}
