@@ -208,6 +208,42 @@ describe.skipIf(!browser)('building a story in the editor (Chromium)', () => {
     demo = await until(() => read(id), (d) => !!d.hotspots.find((h) => h.id === spot.id)!.tooltip_html, 'tooltip redone');
     expect(demo.hotspots.find((h) => h.id === spot.id)!.action).toEqual({ type: 'goto', target: 6 });
 
+    // Two chapters; the pages go into them (the step panel's Chapter), the list groups them under headings.
+    const chapters = panel(page, 'Chapters');
+    for (const title of ['Invoicing', 'Reporting']) {
+      await chapters.getByRole('textbox', { name: 'New chapter title' }).fill(title);
+      await chapters.getByRole('button', { name: 'Add chapter' }).click();
+      await until(() => read(id), (d) => d.chapters.some((c) => c.title === title), `chapter ${title}`);
+    }
+    demo = await read(id);
+    const [invoicing, reporting] = demo.chapters;
+    await selectStep(page, 3);
+    await panel(page, 'Step').getByLabel('Chapter').selectOption({ label: 'Invoicing' });
+    await selectStep(page, 4);
+    await panel(page, 'Step').getByLabel('Chapter').selectOption({ label: 'Reporting' });
+    demo = await until(() => read(id), (d) => d.steps[3]!.chapter_id === reporting!.id, 'step 4 in Reporting');
+    expect(demo.steps[2]!.chapter_id).toBe(invoicing!.id);
+    await page.locator('.step-chapter-heading', { hasText: 'Reporting' }).waitFor();
+    // Undo takes the step out of its chapter again; redo puts it back.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await until(() => read(id), (d) => d.steps[3]!.chapter_id === null, 'assignment undone');
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await until(() => read(id), (d) => d.steps[3]!.chapter_id === reporting!.id, 'assignment redone');
+    // A chapter renamed.
+    await type(chapters.getByLabel('Chapter 2'), 'Reports');
+    await until(() => read(id), (d) => d.chapters[1]!.title === 'Reports', 'chapter renamed');
+
+    // The chapter menu: one button per chapter.
+    await selectStep(page, 2);
+    await panel(page, 'Chapter buttons').getByRole('button', { name: 'One per chapter' }).click();
+    demo = await until(() => read(id), (d) => d.steps[1]!.content.buttons.length === 2, 'menu buttons');
+    expect(demo.steps[1]!.content.buttons.map((b) => [b.label, b.action.type, b.action.target])).toEqual([
+      ['Invoicing', 'chapter', invoicing!.id],
+      ['Reports', 'chapter', reporting!.id],
+    ]);
+    await page.getByRole('img', { name: /Preview of step 2/ }).getByText('Reports').waitFor();
+    await page.screenshot({ path: `${SHOTS}/editor-story-menu.png` });
+
     // On a phone: the end screen's preview and its panel fit the width.
     const phone = await open(`/demos/${id}`, { width: 390, height: 844 });
     await phone.locator('.step-select').nth(5).click();
