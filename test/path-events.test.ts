@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoSnapshot } from '../src/demos/demo-snapshot';
-import { demoVersions } from '../src/demos/demos.tables';
+import { CHAPTER_A as A, CHAPTER_B as B, playPathViews, storyVersion } from './helpers/path-demo';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -83,16 +81,13 @@ describe('viewer path events', () => {
 });
 
 // The figures by path, from the roll-ups, named from the version played: a published version whose snapshot
-// holds chapters, buttons and a form (written in the version as the story contract stores them).
+// holds chapters, buttons and a form (helpers/path-demo.ts).
 describe('GET /v1/demos/:id/analytics/paths', () => {
   let t: TestApp;
   let key: string;
   let demoId: string;
   let token: string;
   let hotspot2: string;
-  const A = 'chp_01jd8x3k5m7n9p2q4r6s8t0v1a';
-  const B = 'chp_01jd8x3k5m7n9p2q4r6s8t0v1b';
-  const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
 
   beforeAll(async () => {
     t = await createTestApp({ config: { VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000 } });
@@ -100,31 +95,7 @@ describe('GET /v1/demos/:id/analytics/paths', () => {
     key = await t.apiKey('all', admin);
     demoId = await demoWithSteps(t, key, 4);
     token = (await createShare(t, key, demoId)).token;
-    const { db } = t.ctx.database;
-    const [version] = await db.select().from(demoVersions).where(eq(demoVersions.demoId, demoId));
-    const snapshot = version!.snapshot as unknown as DemoSnapshot;
-    const steps = [...snapshot.steps].sort((a, b) => a.position - b.position);
-    hotspot2 = steps[1]!.hotspots[0]!.id;
-    snapshot.chapters = [
-      { id: A, position: 0, title: 'Invoicing', description: '' },
-      { id: B, position: 1, title: 'Reports', description: '' },
-    ];
-    steps[0]!.kind = 'chapter_menu';
-    steps[0]!.content = {
-      buttons: [
-        { id: 'pick-a', label: 'Invoicing', style: 'primary', action: { type: 'chapter', target: A } },
-        { id: 'pick-b', label: 'Reports', style: 'primary', action: { type: 'chapter', target: B } },
-      ],
-    };
-    steps[1]!.chapter_id = A;
-    steps[1]!.hotspots[0]!.action_type = 'goto';
-    steps[1]!.hotspots[0]!.action_target = steps[2]!.id;
-    steps[2]!.chapter_id = A;
-    steps[2]!.kind = 'form';
-    steps[2]!.content = { buttons: [], form: { fields: [{ name: 'email', label: 'E-mail', type: 'email', required: true }], submit_label: 'Send', gate: false, skippable: false } };
-    steps[3]!.chapter_id = B;
-    steps[3]!.content = { buttons: [{ id: 'book-call', label: 'Book a call', style: 'primary', cta: 'book_meeting', action: { type: 'url', target: 'https://example.com/book' } }] };
-    await db.update(demoVersions).set({ snapshot: snapshot as never }).where(eq(demoVersions.demoId, demoId));
+    ({ hotspot2 } = await storyVersion(t, demoId));
   });
   afterAll(() => t?.close());
 
@@ -135,45 +106,9 @@ describe('GET /v1/demos/:id/analytics/paths', () => {
   };
 
   it('counts chapters, funnels per chapter, paths, branches, calls to action and forms; a retried batch changes nothing', async () => {
-    const one = viewerClient(t, token, '203.0.113.21');
-    await one.call('GET', '');
-    const batch = {
-      events: [
-        ev('view_started'),
-        ev('action_taken', { step_number: 1, element_id: 'pick-a', action_type: 'chapter' }),
-        ev('chapter_selected', { step_number: 1, chapter_id: A }),
-        ev('step_reached', { step_number: 2, seconds_on_previous: 2 }),
-        ev('action_taken', { step_number: 2, element_id: hotspot2, action_type: 'goto', target_step: 3 }),
-        ev('step_reached', { step_number: 3, seconds_on_previous: 2 }),
-        ev('form_shown', { step_number: 3 }),
-        ev('form_started', { step_number: 3 }),
-        ev('form_submitted', { step_number: 3 }),
-        ev('chapter_selected', { step_number: 1, chapter_id: B }),
-        ev('step_reached', { step_number: 4, seconds_on_previous: 2 }),
-        ev('cta_clicked', { step_number: 4, element_id: 'book-call' }),
-        ev('cta_clicked', { step_number: 4, element_id: 'book-call' }),
-        ev('completed', { seconds_on_previous: 1 }),
-      ],
-    };
-    expect((await one.call('POST', '/events', batch)).json().data.accepted).toBe(14);
-    expect((await one.call('POST', '/events', batch)).json().data).toEqual({ accepted: 0, duplicates: 14 });
-
-    const two = viewerClient(t, token, '203.0.113.22');
-    await two.call('GET', '');
-    await two.call('POST', '/events', {
-      events: [
-        ev('view_started'),
-        ev('chapter_selected', { step_number: 1, chapter_id: A }),
-        ev('step_reached', { step_number: 2 }),
-      ],
-    });
-    // In a later request: the view's chapter and marks come back from the database.
-    await two.call('POST', '/events', { events: [ev('chapter_selected', { step_number: 1, chapter_id: A }), ev('form_shown', { step_number: 3 }), ev('form_shown', { step_number: 3 })] });
-
-    const three = viewerClient(t, token, '203.0.113.23');
-    await three.call('GET', '');
-    await three.call('POST', '/events', { events: [ev('view_started')] });
-
+    const { first, retry } = await playPathViews(t, token, hotspot2);
+    expect(first.json().data).toEqual({ accepted: 14, duplicates: 0 });
+    expect((await retry()).json().data).toEqual({ accepted: 0, duplicates: 14 });
     const figures = await get();
     expect(figures.total_views).toBe(3);
     expect(figures.chapters).toEqual([

@@ -11,6 +11,7 @@ import { CompaniesTable, companiesCsv, LinksTable } from './breakdowns';
 import { downloadCsv } from './csv';
 import { describeRange, previousRange } from './date-range';
 import { Funnel, funnelSteps } from './funnel';
+import { ChaptersCard, ClicksCard, FormsCard, hasPathFigures } from './path-sections';
 import { formatCount, Headline, periodFigures } from './headline';
 import { TimeChart } from './time-chart';
 import { companyOf, ViewersTable, viewerLabel } from './viewers';
@@ -27,22 +28,23 @@ export function DemoAnalyticsPage() {
   const data = useAnalyticsData(
     view,
     async () => {
-      const [demo, now, before, views, links, companies] = await Promise.all([
+      const [demo, now, before, views, links, companies, paths] = await Promise.all([
         demosApi.get(id),
         analyticsApi.demo(id, range, granularity, includeInternal),
         analyticsApi.demo(id, previousRange(range), undefined, includeInternal),
         analyticsApi.views(id, range, { page: 1, per_page: RECENT }, includeInternal),
         analyticsApi.links(id, range, includeInternal),
         analyticsApi.companies(id, range, includeInternal),
+        analyticsApi.paths(id, range, includeInternal),
       ]);
-      return { demo, now, before, views, links, companies };
+      return { demo, now, before, views, links, companies, paths };
     },
     id,
   );
 
   if (data.status === 'loading') return <LoadingBlock label="Loading analytics…" />;
   if (data.status === 'error') return <LoadError error={data.error} onRetry={data.reload} />;
-  const { demo, now, before, views, links, companies } = data.data;
+  const { demo, now, before, views, links, companies, paths } = data.data;
   // Step titles only when the draft is what viewers are served: otherwise numbers could name other steps.
   const titles = new Map(demo.has_unpublished_changes ? [] : demo.steps.map((s) => [s.number, s.title]));
   const steps = funnelSteps(now, titles);
@@ -104,6 +106,14 @@ export function DemoAnalyticsPage() {
             <Funnel steps={steps} totalViews={now.total_views} />
           </div>
         </section>
+
+        {hasPathFigures(paths) ? (
+          <>
+            <ChaptersCard paths={paths} file={file} />
+            <ClicksCard paths={paths} file={file} />
+            <FormsCard paths={paths} file={file} />
+          </>
+        ) : null}
 
           <section className="card" aria-labelledby="links-title">
             <div className="card-header">
