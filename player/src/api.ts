@@ -35,7 +35,7 @@ export function viewerApi(boot: BootConfig) {
     session = null;
   }
 
-  function remember(state: ViewerState | undefined) {
+  function remember(state: { session_token?: string } | undefined) {
     if (!state?.session_token) return;
     session = state.session_token;
     try {
@@ -99,6 +99,12 @@ export function viewerApi(boot: BootConfig) {
     access: (form: { password?: string; name?: string; email?: string }) => gate(call<ViewerState>('POST', '/access', form)),
     demo: () => call<PlayableDemo>('GET', '/demo'),
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
+    /** The lead form that stands in for the identification gate: its answer may start the viewer's session. */
+    gateLead: async (lead: LeadBody) => {
+      const answer = await call<{ id: string; identified: boolean; gate?: string; session_token?: string }>('POST', '/leads', lead);
+      remember(answer);
+      return answer;
+    },
     /** A lead form's values; `id` is made by the player, so a resent lead is stored once. */
     lead: (lead: LeadBody) => call<{ id: string; identified: boolean }>('POST', '/leads', lead),
     /** For a request the page may not outlive (events on page hide). */

@@ -6,8 +6,9 @@ import { h } from './dom';
 import { gateScreen, problemScreen } from './gates';
 import { createLeads, type Leads } from './leads';
 import { mountPlayer } from './player';
-import { Tracker } from './tracker';
-import type { PlayableDemo, ViewerState } from './wire';
+import { Tracker, uuid } from './tracker';
+import type { PlayableDemo, Step, ViewerState } from './wire';
+import { type FormValues, formScreen } from './form-view';
 
 // Marks for the bench and the browser test: from navigation start to the first step on screen.
 performance.mark('demoshare:start');
@@ -56,7 +57,54 @@ if (!boot) {
     }
   };
 
+  // The lead form that stood in for the identification gate: its step is not shown again in the demo,
+  // and its answers are what the viewer is known by.
+  const passed = new Set<number>();
+  let gateValues: FormValues = {};
+
+  /** The demo's own lead form as the identification gate (contract-leads.md, docs/player.md). */
+  function gateForm(state: ViewerState & { form: NonNullable<ViewerState['form']> }) {
+    const brand = readBrand(state.brand) ?? boot!.brand;
+    document.title = pageTitle(state.title ?? 'Demo', brand);
+    const step = { number: state.form.step_number, title: state.title ?? 'Before the demo', description: 'Tell us who you are to watch this demo.' } as Step;
+    const [panel, focus] = formScreen({
+      step,
+      form: { fields: state.form.fields, submit_label: state.form.submit_label, gate: true, skippable: false },
+      vars: {},
+      known: {},
+      params: new URLSearchParams(location.search),
+      started: () => {},
+      submit: async (values) => {
+        try {
+          const answer = await api.gateLead({ id: uuid(), step_number: step.number, values });
+          if (answer.gate && answer.gate !== 'ready') return { status: 'refused', message: 'This demo still asks for something else first.' };
+          return { status: 'stored', identified: answer.identified };
+        } catch (err) {
+          const e = asError(err);
+          const errors: Record<string, string> = {};
+          for (const d of e.details) if (d.field.startsWith('values.')) errors[d.field.slice(7)] = d.message;
+          if (Object.keys(errors).length) return { status: 'invalid', errors, message: e.message };
+          return { status: 'refused', message: e.message };
+        }
+      },
+      done: (values) => {
+        passed.add(step.number);
+        gateValues = values;
+        void api
+          .state()
+          .then(advance)
+          .catch((err) => fail(err, start));
+      },
+      skip: () => {},
+    });
+    const screen = h('main', { class: 'ds-screen ds-gate-form' }, panel);
+    applyBrand(screen, brand);
+    root.replaceChildren(screen);
+    focus.focus();
+  }
+
   async function advance(state: ViewerState) {
+    if (state.gate === 'identification' && state.form) return gateForm({ ...state, form: state.form });
     if (state.gate !== 'ready') {
       // The one gate: whatever the link still asks for, in one form under the workspace's brand.
       const brand = readBrand(state.brand) ?? boot!.brand;
@@ -77,6 +125,8 @@ if (!boot) {
       tracker,
       leads,
       viewer: state.viewer ?? null,
+      passed,
+      known: gateValues,
       embed: boot!.embed,
       onFirstPaint: () => {
         performance.mark('demoshare:first-step');

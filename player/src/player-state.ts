@@ -34,6 +34,8 @@ export function createNavigation(
   autoplayMs: number,
   /** Opens another demo's share link (the `demo` action). */
   openDemo: (url: string) => void = () => {},
+  /** Form steps already sent (the gate's form): passed over to where their submit leads. */
+  passed: ReadonlySet<number> = new Set(),
 ) {
   let index = 0;
   let completed = false;
@@ -56,7 +58,18 @@ export function createNavigation(
     autoplay = autoplayMs && index < steps.length - 1 && kindOf(steps[index]) === 'page' ? setTimeout(() => next(), autoplayMs) : null;
   }
 
-  function go(target: number, fromHotspot = false, remember = true) {
+  /** `target`, or where a form already sent leads (its submit button's step, else the one after it). */
+  function pass(target: number): number {
+    for (let guard = 0; guard < steps.length && kindOf(steps[target]) === 'form' && passed.has(steps[target]!.number); guard++) {
+      const submit = steps[target]!.buttons?.find((b) => b.action.type === 'submit')?.action.target;
+      const to = submit === null || submit === undefined ? -1 : byNumber(submit);
+      target = to >= 0 && to !== target ? to : target + 1;
+    }
+    return target;
+  }
+
+  function go(to: number, fromHotspot = false, remember = true) {
+    const target = pass(to);
     if (target < 0 || target >= steps.length) return;
     const hadFocus = view.hotspotFocused() || fromHotspot;
     closeEnd();
@@ -186,8 +199,9 @@ export function createNavigation(
     ended: () => ended,
     visited: (chapterId: string) => visited.has(chapterId),
     start() {
+      index = Math.min(pass(0), steps.length - 1);
       show();
-      telemetry.started(steps[0]!);
+      telemetry.started(steps[index]!);
       announce();
       if (kindOf(steps[0]) === 'end') complete();
     },

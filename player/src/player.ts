@@ -22,6 +22,10 @@ export interface PlayerOptions {
   leads?: Leads | null;
   /** The identified viewer: fills forms and variables. */
   viewer?: { name: string | null; email: string | null } | null;
+  /** Form steps already sent (the gate's form): skipped. */
+  passed?: ReadonlySet<number>;
+  /** Values the viewer already gave (the gate's form). */
+  known?: FormValues;
   /** Called once the first step's picture is on screen (for the first-paint performance mark). */
   onFirstPaint(): void;
 }
@@ -42,7 +46,7 @@ function openDemo(target: string, embed: boolean) {
  * view (render-step, with snapshot-view, hotspot, tooltip, end-card and the story's screens) draws it,
  * telemetry tells the server and the host page.
  */
-export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, leads, viewer, onFirstPaint }: PlayerOptions) {
+export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, leads, viewer, passed, known: given, onFirstPaint }: PlayerOptions) {
   const steps: Step[] = [...demo.steps].sort((a, b) => a.number - b.number);
   // Read defensively: a payload cached from an older server may lack options added since.
   const config: Partial<Configuration> = demo.configuration ?? {};
@@ -58,6 +62,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, l
     known.first_name = viewer.name.split(/\s+/)[0] ?? '';
   }
   if (viewer?.email) known.email = viewer.email;
+  for (const [name, value] of Object.entries(given ?? {})) if (typeof value === 'string') known[name] = value;
   const variables = () => collectVariables({ link: demo.variables ?? null, url: params, values: known });
   let vars = variables();
   const remember = (values: FormValues) => {
@@ -144,7 +149,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, l
     return;
   }
 
-  const nav = createNavigation(steps, demo.chapters ?? [], view, telemetry, autoplayMs, (url) => openDemo(url, embed));
+  const nav = createNavigation(steps, demo.chapters ?? [], view, telemetry, autoplayMs, (url) => openDemo(url, embed), passed);
   if (config.navigation?.keyboard !== false) bindKeys(nav);
   bindSwipe(view.el, view.frame, nav);
   new ResizeObserver(() => view.relayout()).observe(view.wrap);

@@ -355,3 +355,143 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     await play({ width: 390, height: 844 }, 'phone', true);
   });
 });
+
+// The same story made through the API (step kinds, chapters, a form marked `gate`), on a link that asks
+// who the viewer is: the demo's own form stands in for the name-and-e-mail gate, is not shown again in the
+// demo, and its answers personalise it; the lead is listed by the API.
+describe.skipIf(!browser)('a story made through the API, its lead form as the identification gate', () => {
+  let server: TestServer;
+  let key: string;
+  let demoId: string;
+  let shareUrl: string;
+  let context: BrowserContext | null = null;
+
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body instanceof Buffer ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text).data : undefined;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ selfUrl: true });
+    key = await server.apiKey('all');
+    const demo = await api('POST', '/demos', { title: 'Acme by chapters', type: 'interactive', configuration: { theme_color: '#4f46e5' } });
+    demoId = demo.id;
+    const invoicing = await api('POST', `/demos/${demoId}/chapters`, { title: 'Invoicing' });
+    const reporting = await api('POST', `/demos/${demoId}/chapters`, { title: 'Reporting' });
+    const step = (body: unknown) => api('POST', `/demos/${demoId}/steps`, body);
+    await step({
+      kind: 'cover',
+      title: 'A tour for {{company|your team}}',
+      description_html: '<p>Two chapters, <b>two minutes</b>.</p>',
+      content: { buttons: [{ id: 'start', label: 'Start', style: 'primary', action: { type: 'next' } }] },
+    });
+    await step({
+      kind: 'form',
+      title: 'Who is watching?',
+      content: {
+        buttons: [{ id: 'send', label: 'Continue', style: 'primary', action: { type: 'submit' } }],
+        form: {
+          fields: [
+            { name: 'first_name', label: 'First name', type: 'text', required: true },
+            { name: 'email', label: 'Work e-mail', type: 'email', required: true },
+            { name: 'company', label: 'Company', type: 'text', required: false },
+          ],
+          submit_label: 'Continue',
+          gate: true,
+        },
+      },
+    });
+    await step({
+      kind: 'chapter_menu',
+      title: 'Pick a chapter, {{first_name}}',
+      content: {
+        buttons: [
+          { id: 'invoicing', label: 'Invoicing', description: 'Send an invoice', style: 'primary', action: { type: 'chapter', target: invoicing.id } },
+          { id: 'reporting', label: 'Reporting', description: 'Read a report', style: 'primary', action: { type: 'chapter', target: reporting.id } },
+          { id: 'finish', label: 'Finish', style: 'secondary', action: { type: 'end' } },
+        ],
+      },
+    });
+    for (const [i, chapter] of [invoicing, reporting].entries()) {
+      const page = await api('POST', `/demos/${demoId}/steps`, makeMockupPng(1280, 800, [40 + i * 90, 110, 170]), { 'content-type': 'image/png' });
+      await api('PATCH', `/demos/${demoId}/steps/${page.id}`, { title: `${chapter.title} for {{company}}`, chapter_id: chapter.id });
+      await api('POST', `/demos/${demoId}/steps/${page.id}/hotspots`, { x: 0.4, y: 0.4, width: 0.15, height: 0.1, label: 'Go on', action: { type: 'next' } });
+    }
+    await step({
+      kind: 'end',
+      title: 'Thanks, {{first_name}}',
+      content: {
+        buttons: [
+          { id: 'book', label: 'Book a meeting', style: 'primary', cta: 'book_meeting', action: { type: 'url', target: 'https://example.com/book' } },
+          { id: 'again', label: 'Watch again', style: 'secondary', action: { type: 'restart' } },
+        ],
+      },
+    });
+    await api('PATCH', `/demos/${demoId}`, { status: 'published' });
+    const share = await api('POST', `/demos/${demoId}/shares`, { name: 'Gated by the form', require_identification: true });
+    shareUrl = `${server.url}${new URL(share.url).pathname}`;
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    await server?.close();
+  });
+
+  it('asks the form at the gate, then plays cover, both chapters and the end by keyboard', async () => {
+    context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
+    await page.goto(shareUrl);
+
+    // The gate is the demo's form (its fields, not the built-in name and e-mail).
+    await page.getByLabel('First name').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('first_name');
+    await page.keyboard.type('Dana');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('dana@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Globex');
+    await page.screenshot({ path: `${SHOTS}/player-story-gate-form.png`, animations: 'disabled' });
+    await page.keyboard.press('Enter');
+
+    // The cover, personalised by the gate's answers; the form is passed over.
+    await page.getByRole('heading', { name: 'A tour for Globex', level: 2 }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Pick a chapter, Dana', level: 2 }).waitFor();
+    expect(await focused()).toContain('Invoicing');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Invoicing for Globex' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Pick a chapter, Dana', level: 2 }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Reporting for Globex' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Pick a chapter, Dana', level: 2 }).waitFor();
+    expect(await page.locator('.ds-menu-visited').count()).toBe(2);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Finish');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Thanks, Dana', level: 2 }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/player-story-api-end.png`, animations: 'disabled' });
+
+    // The lead is stored on the demo, and the view is the identified viewer's.
+    const leads = await api('GET', `/demos/${demoId}/leads`);
+    expect(JSON.stringify(leads)).toContain('dana@example.com');
+    await expect
+      .poll(async () => {
+        const views = await api('GET', `/demos/${demoId}/views`);
+        return views.map((v: { viewer: { email: string | null }; completed: boolean }) => `${v.viewer.email} ${v.completed}`);
+      })
+      .toContain('dana@example.com true');
+  });
+});
