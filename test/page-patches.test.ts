@@ -182,6 +182,13 @@ describe('page patches', () => {
     const newUrl = republished.steps[0].html_url as string;
     expect(newUrl).not.toBe(htmlUrl);
     expect((await viewer.call('GET', newUrl.replace(`/v1/viewer/${share.token}`, ''))).body).toContain('<h1 id="title">Draft title</h1>');
+
+    // Restoring version 1 brings its patches back to the draft, and the editor serves them again.
+    const restored = await call('POST', `/v1/demos/${demo.id}/versions/1/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    const back = restored.json().data.steps[0] as { html_url: string; patches: unknown[] };
+    expect(back.patches).toEqual(patches);
+    expect((await call('GET', path(back.html_url))).body).toBe(html);
   });
 
   it('regenerating carries the patches that still match the new capture over, and drops the others', async () => {
