@@ -129,6 +129,18 @@ describe('the story as a graph', () => {
     ...extra,
   });
 
+  it('draws the player’s Next on pages and covers while the demo shows it, whatever their hotspots do', () => {
+    const input = {
+      steps: [step(1), step(2), step(3, { kind: 'chapter_menu' as const })],
+      hotspots: [{ id: 'hs_a', step_id: 'step_1', label: 'Pricing', action: { type: 'goto', target: 3 } }],
+    };
+    const on = buildStory({ ...input, configuration: { navigation: { buttons: true, keyboard: false } } });
+    expect(on.edges.filter((e) => e.implicit).map((e) => e.from)).toEqual(['step_1', 'step_2']);
+    const off = buildStory({ ...input, configuration: { navigation: { buttons: false, keyboard: false } } });
+    expect(off.edges.filter((e) => e.implicit).map((e) => e.from)).toEqual(['step_2']);
+    expect(off.nodes[1]!.unreachable).toBe(true);
+  });
+
   it('reads a linear demo as implicit "next" arrows and nothing unreachable', () => {
     const story = buildStory({ steps: [step(1), step(2), step(3)], hotspots: [{ id: 'hs_1', step_id: 'step_1', label: 'Go', action: { type: 'next', target: null } }] });
     expect(story.edges.map((e) => [e.from, e.to, e.implicit])).toEqual([

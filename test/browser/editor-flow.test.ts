@@ -51,6 +51,7 @@ describe.skipIf(!browser)('the editor’s flow view (Chromium)', () => {
   }
 
   /**
+   * Without the player's Next:
    * 1 Welcome: "Take the tour" (next) and "See pricing" (goto 3) — a branch.
    * 2 Dashboard: "Skip ahead" (next).
    * 3 Pricing: "Start a trial" (url): nothing goes on from it, so
@@ -58,6 +59,8 @@ describe.skipIf(!browser)('the editor’s flow view (Chromium)', () => {
    */
   async function branchingDemo() {
     const demo = await api('POST', '/demos', { title: 'Ledgerly tour', type: 'interactive' });
+    // Hotspots only (no player Next): a step goes on only where one of its hotspots leads.
+    await api('PATCH', `/demos/${demo.id}`, { configuration: { navigation: { buttons: false, keyboard: false } } });
     const titles = ['Welcome to Ledgerly', 'Your dashboard', 'Pricing plans', 'Send an invoice'];
     const steps: string[] = [];
     for (const [i, title] of titles.entries()) {
@@ -272,6 +275,12 @@ describe.skipIf(!browser)('the editor’s flow view (Chromium)', () => {
     expect(steps.find((st) => st.id === menu.id)!.content.buttons.map((b) => b.label)).toEqual(['Invoicing', 'Reporting']);
     await page.getByRole('button', { name: 'Undo' }).click();
     await until(buttonAction, (a) => a.type === 'chapter' && a.target === reporting.id);
+    // The same story on a phone: the graph fits its width and scrolls down.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Fit the flow to the view' }).click();
+    await page.locator('.flow-scroll').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/editor-flow-story-390.png` });
   });
 
   it('fits a phone (390 px): no sideways overflow, zoom and scroll, and a branch can still be drawn', async () => {

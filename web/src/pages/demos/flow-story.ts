@@ -16,11 +16,13 @@ export interface StoryInput {
     kind?: string;
     chapter_id?: string | null;
     image_url: string | null;
-    content?: { buttons?: ReadonlyArray<{ id: string; label: string; action: StoryAction }> } | null;
+    content?: { buttons?: ReadonlyArray<{ id: string; label: string; action: StoryAction }>; form?: { skippable?: boolean } | null } | null;
   }>;
   hotspots: ReadonlyArray<{ id: string; step_id: string; label: string; action: StoryAction }>;
   chapters?: ReadonlyArray<{ id: string; title: string; first_step: number | null }>;
-  story_problems?: ReadonlyArray<{ code: string; message: string; step_number: number; element_id: string | null }>;
+  /** The player's Next (buttons or keyboard): with it, page and cover steps always go on. */
+  configuration?: { navigation?: { buttons?: boolean; keyboard?: boolean } };
+  story_problems?: ReadonlyArray<{ code: string; message: string; step_number: number | null; element_id: string | null }>;
 }
 
 export type ElementKind = 'hotspot' | 'button';
@@ -68,6 +70,8 @@ export interface FlowStory {
   nodes: FlowNode[];
   edges: FlowEdge[];
   chapters: Array<{ id: string; title: string; color: string }>;
+  /** Problems of the whole story, not of one step (an empty chapter, no way to the end). */
+  problems: string[];
 }
 
 /** Chapter colours: distinct, readable on white, the same chapter keeps its colour between loads. */
@@ -88,6 +92,20 @@ export function nextOf(story: StoryInput, index: number): string | null {
     if (menu) return menu.id;
   }
   return following?.id ?? null;
+}
+
+/**
+ * Whether a step has the implicit "next" arrow, by the player's rules (as the server's story-graph.ts):
+ * a page or cover goes on by the player's Next when it is shown (or when it has no element at all), a form
+ * when nothing on it submits or it may be skipped, any step by an element whose action is next; an end
+ * step never.
+ */
+function goesOnByNext(kind: string, elements: readonly FlowElement[], form: { skippable?: boolean } | null, navigation: boolean): boolean {
+  if (kind === 'end') return false;
+  if (elements.some((e) => e.action.type === 'next')) return true;
+  if (kind === 'page' || kind === 'cover') return navigation || elements.length === 0;
+  if (kind === 'form') return !!form && (!elements.some((e) => e.action.type === 'submit') || !!form.skippable);
+  return false;
 }
 
 /** Where an element's action leads; step ids are resolved from the numbers answers carry. */
@@ -162,13 +180,14 @@ export function reachable(nodes: readonly FlowNode[], edges: readonly FlowEdge[]
 }
 
 /**
- * Nodes and edges of a demo. A step whose viewer can go on by "next" (it has no element, or one whose
- * action is next) gets one implicit edge to the following step; an `end` step has none. Unreachable
+ * Nodes and edges of a demo. A step whose viewer can go on by "next" (goesOnByNext) gets one implicit edge
+ * to the following step, or back to its chapter menu at a chapter's end. Unreachable
  * steps and dangling targets come from the answer's `story_problems` when it has them; otherwise they are
  * worked out here the same way (reachable from step 1; a target that is no step or chapter).
  */
 export function buildStory(story: StoryInput): FlowStory {
   const byNumber = new Map(story.steps.map((s) => [s.number, s.id]));
+  const navigation = !!(story.configuration?.navigation?.buttons || story.configuration?.navigation?.keyboard);
   const chapterIds = (story.chapters ?? []).map((c) => c.id);
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];
@@ -203,16 +222,20 @@ export function buildStory(story: StoryInput): FlowStory {
         ...resolve(element.action, index, story, byNumber),
       });
     }
-    const goesOn = kind !== 'end' && (elements.length === 0 || elements.some((e) => e.action.type === 'next'));
+    const goesOn = goesOnByNext(kind, elements, step.content?.form ?? null, navigation);
     const to = goesOn ? nextOf(story, index) : null;
     if (to) edges.push({ id: `${step.id}:next`, from: step.id, element: null, type: 'next', label: '', to, outbound: null, broken: false, implicit: true });
   });
 
+  const general: string[] = [];
   if (story.story_problems) {
     const nodeOf = new Map(nodes.map((n) => [n.number, n]));
     for (const p of story.story_problems) {
-      const node = nodeOf.get(p.step_number);
-      if (!node) continue;
+      const node = p.step_number === null ? undefined : nodeOf.get(p.step_number);
+      if (!node) {
+        general.push(p.message);
+        continue;
+      }
       node.problems.push(p.message);
       if (p.code === 'unreachable_step') node.unreachable = true;
       if (p.code === 'dangling_target' && p.element_id) {
@@ -233,7 +256,7 @@ export function buildStory(story: StoryInput): FlowStory {
   }
 
   const chapters = (story.chapters ?? []).map((c) => ({ id: c.id, title: c.title, color: CHAPTER_COLORS[chapterIds.indexOf(c.id) % CHAPTER_COLORS.length]! }));
-  return { nodes, edges, chapters };
+  return { nodes, edges, chapters, problems: general };
 }
 
 /** What an action says in a menu or a label: "Step 4", "Chapter Reporting", "https://…". */

@@ -218,7 +218,8 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
             : 'Drag from a ● to a step to branch, or an arrow’s end to another step. Or select a hotspot or button and choose where it goes.'}
         </span>
         <span className="spacer" />
-        <Button size="sm" variant="ghost" aria-label="Zoom the flow out" onClick={() => stepZoom(-1)}>
+        <span className="flow-zoom">
+          <Button size="sm" variant="ghost" aria-label="Zoom the flow out" onClick={() => stepZoom(-1)}>
           −
         </Button>
         <span className="zoom-level" aria-live="polite">
@@ -230,14 +231,16 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
         <Button size="sm" variant="ghost" aria-pressed={zoomChoice === 'fit'} aria-label="Fit the flow to the view" onClick={() => setZoom('fit')}>
           Fit
         </Button>
+        </span>
       </div>
 
-      {problems.length ? (
+      {problems.length || story.problems.length ? (
         <div className="flow-problems" role="status">
-          <strong>
-            {problems.length === 1 ? '1 step needs attention' : `${problems.length} steps need attention`} before publishing:
-          </strong>
+          <strong>To fix before publishing:</strong>
           <ul>
+            {story.problems.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
             {problems.flatMap((n) =>
               n.problems.map((message, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a step's messages are fixed for this answer
@@ -412,7 +415,7 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
                   >
                     <rect className="flow-row-bg" x={p.x + 6} y={y + 2} width={p.width - 12} height={ROW_H - 4} rx={5} />
                     <text x={p.x + 14} y={y + ROW_H / 2 + 4} className="flow-row-label">
-                      <tspan className="flow-row-kind">{el.kind === 'hotspot' ? '◎' : '▢'}</tspan> {clip(el.label || 'unnamed', 17)}
+                      <tspan className="flow-row-kind">{el.kind === 'hotspot' ? '◎' : '▢'}</tspan> {clip(el.label || 'unnamed', labelRoom(summary.text))}
                     </text>
                     <text x={p.x + p.width - 16} y={y + ROW_H / 2 + 4} textAnchor="end" className={`flow-row-target${summary.broken ? ' flow-row-broken' : ''}`}>
                       {summary.text}
@@ -444,6 +447,9 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
     </section>
   );
 }
+
+/** How many characters of a row's label fit beside its target (12 px text, 11 px bold target, 208 px node). */
+const labelRoom = (target: string) => Math.max(6, Math.floor((176 - target.length * 6.8) / 6.9) - 2);
 
 function rowSummary(element: FlowElement, edge: FlowEdge | undefined, nodes: ReadonlyMap<string, FlowNode>): { text: string; broken: boolean } {
   if (element.action.type === 'next') return { text: '→ next', broken: false };
