@@ -456,7 +456,7 @@ function rowSummary(element: FlowElement, edge: FlowEdge | undefined, nodes: Rea
   if (!edge) return { text: '', broken: false };
   if (edge.broken) return { text: '✕ missing', broken: true };
   if (edge.to) return { text: `→ ${nodes.get(edge.to)?.number ?? '?'}`, broken: false };
-  if (edge.outbound?.kind === 'url' || edge.outbound?.kind === 'demo') return { text: `↗ ${clip(host(edge.outbound.text), 12)}`, broken: false };
+  if (edge.outbound?.kind === 'url' || edge.outbound?.kind === 'demo') return { text: `↗ ${clip(host(edge.outbound.text), 10)}`, broken: false };
   if (edge.outbound?.kind === 'restart') return { text: '↺ 1', broken: false };
   return { text: '⚑ end', broken: false };
 }
