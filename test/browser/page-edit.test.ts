@@ -3,6 +3,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationResult } from '../../src/generation/generation.types';
 import { launchBrowser, sessionCookies } from '../helpers/browser';
+import { makePng } from '../helpers/images';
 import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { bearer, type TestSession } from '../helpers/test-app';
@@ -24,7 +25,7 @@ main{padding:0 48px}
 </style></head><body>
 <header><h1 id="headline">Invoices for Globex</h1></header>
 <p class="trial">Your trial ends in 3 days: upgrade now</p>
-<main><div class="card"><h2>March invoice</h2><p id="amount">Total due: $1,240.00</p></div></main>
+<main><div class="card"><img id="logo" alt="Globex" width="160" height="40" src="data:image/png;base64,${makePng(16, 4, [120, 120, 120]).toString('base64')}"><h2>March invoice</h2><p id="amount">Total due: $1,240.00</p></div></main>
 </body></html>`;
 
 function generationResult(url: string): GenerationResult {
@@ -157,6 +158,19 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
     );
     frame = await editFrame(page, 'Initech');
 
+    // A click on the logo, then Replace image with an upload: the page shows the new image from the server.
+    await clickElement(page, frame, '#logo');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Replace image' }).click()]);
+    await chooser.setFiles({ name: 'initech.png', mimeType: 'image/png', buffer: makePng(64, 16, [220, 38, 38]) });
+    await until(patches, (p) => p.length === 3);
+    expect((await patches())[2]).toMatchObject({ selector: '#logo', op: 'image' });
+    frame = await editFrame(page, 'Initech');
+    await frame.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('#logo')!;
+      return img.src.includes('/assets/ast_') && img.complete && img.naturalWidth === 64;
+    });
+    await page.screenshot({ path: `${SHOTS}/page-edit-editor-image.png` });
+
     // Published and shared: the player shows the page as the editor did.
     await api('POST', `/demos/${demoId}/publish`);
     const share = await api('POST', `/demos/${demoId}/shares`, { name: 'Page edits' });
@@ -167,6 +181,8 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
     const snapshot = await player.waitForSelector('iframe.ds-snapshot');
     const shown = (await snapshot.contentFrame())!;
     await shown.waitForFunction(() => document.body?.textContent?.includes('Initech'), undefined, { timeout: 20_000 });
+    // The new image loads in the player too, through the link's own asset route.
+    await shown.waitForFunction(() => document.querySelector<HTMLImageElement>('#logo')!.naturalWidth === 64);
     const facts = await shown.evaluate(() => ({
       headline: document.querySelector('#headline')!.textContent,
       markup: document.querySelectorAll('#headline b, script').length,
@@ -174,9 +190,11 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
       amount: document.querySelector('#amount')!.textContent,
     }));
     expect(facts).toEqual({ headline: 'Invoices for <b>Initech</b> & partners', markup: 0, banner: 'none', amount: 'Total due: $1,240.00' });
-    // The editor's page and the player's are the same document.
+    // The editor's page and the player's are the same document, but for where the new image is fetched from.
     const editorHtml = await frame.evaluate(() => document.documentElement.outerHTML);
-    expect(await shown.evaluate(() => document.documentElement.outerHTML)).toBe(editorHtml);
+    const playerHtml = await shown.evaluate(() => document.documentElement.outerHTML);
+    const normalise = (html: string) => html.replace(/src="[^"]*\/assets\/(ast_[^"]+)"/, 'src="ASSET/$1"');
+    expect(normalise(playerHtml)).toBe(normalise(editorHtml));
     await player.waitForTimeout(300);
     await player.screenshot({ path: `${SHOTS}/page-edit-player.png` });
     await viewer.close();
