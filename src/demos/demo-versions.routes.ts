@@ -17,6 +17,9 @@ import {
 
 const tags = ['Demos'];
 const errors = demoRouteErrors;
+const storyErrorEnvelope = errorEnvelope.meta({
+  description: 'The story has problems (GET /v1/demos/{id} `story_problems`): `details` has one entry per problem, naming its step.',
+});
 
 /** Publishing a demo's draft, its version history, and restoring a version into the draft. */
 export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
@@ -38,9 +41,10 @@ export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['dem
           'call freezes the draft as the next version (`published_version`) and serves it. On a draft demo ' +
           'it publishes, as PATCH with status `published` does. Nothing changes when the draft is the ' +
           'published version already (`has_unpublished_changes` false). 409 while generating, when ' +
-          'archived, or without steps. Emits `demo.published`.',
+          'archived, or without steps. 422 `validation_error` while the story has problems (`story_problems` of the ' +
+          'demo: unreachable steps, dangling targets...), each named in `details`. Emits `demo.published`.',
         params: demoParams,
-        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope, 422: storyErrorEnvelope },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { paginationQuery } from '../core/pagination';
 import { iso, timestamp } from '../core/time';
 import { demoParams } from './demo-fields.schemas';
 import type { listVersions } from './demo-versions.repo';
-import type { VersionDiff } from './version-diff';
+import { STEP_PARTS, type VersionDiff } from './version-diff';
 
 export const listVersionsQuery = paginationQuery.strict();
 
@@ -83,6 +83,7 @@ export const versionChangesSchema = z
       .nullable()
       .meta({ description: 'The demo title on each side; null when it is the same.' }),
     configuration_changed: z.boolean().meta({ description: 'Whether the player settings (theme, navigation, autoplay…) differ.' }),
+    chapters_changed: z.boolean().meta({ description: 'Whether chapters were added, removed, renamed or reordered.' }),
     steps: z
       .array(
         z.object({
@@ -95,8 +96,13 @@ export const versionChangesSchema = z
           description_from: z.string().nullable(),
           description_to: z.string().nullable(),
           parts: z
-            .array(z.enum(['title', 'description', 'image', 'page', 'hotspots', 'position']))
-            .meta({ description: 'What differs in a changed step; `position` when it was reordered among the steps both sides share.' }),
+            .array(z.enum(STEP_PARTS))
+            .meta({
+              description:
+                'What differs in a changed step; `position` when it was reordered among the steps both sides share; `kind` ' +
+                '(page, cover, chapter menu, form, end), `chapter` (moved to another chapter), `buttons`, `form`, `page_edits` ' +
+                '(patches to the captured page). `description` covers its rich text too; `hotspots` their rich tooltips.',
+            }),
           hotspots: hotspotCounts,
         }),
       )
@@ -110,6 +116,7 @@ export const versionChangesSchema = z
         against: 'draft',
         title: null,
         configuration_changed: false,
+        chapters_changed: false,
         steps: [
           {
             step_id: 'step_01jd3k9e4f6g8h0j2k4m6n8p0q',
@@ -120,7 +127,7 @@ export const versionChangesSchema = z
             title_to: 'Pick the plan that fits',
             description_from: 'Three plans.',
             description_to: 'Starter, Team and Business.',
-            parts: ['title', 'description', 'hotspots'],
+            parts: ['title', 'description', 'hotspots', 'buttons'],
             hotspots: { added: 0, removed: 0, changed: 1 },
           },
           {
@@ -146,6 +153,7 @@ export function toVersionChanges(version: number, diff: { against: 'draft' | num
     against: diff.against,
     title: diff.title,
     configuration_changed: diff.configurationChanged,
+    chapters_changed: diff.chaptersChanged,
     steps: diff.steps.map((s) => ({
       step_id: s.stepId,
       change: s.change,

@@ -95,10 +95,15 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         description:
           'Status moves: draft → published (needs a step), published → draft, ' +
           'draft|published → archived, archived → draft; others, and any move of a generating demo, are 409. ' +
-          'Setting the current status again changes nothing.',
+          'Setting the current status again changes nothing. Publishing a story with problems (`story_problems`) is 422.',
         params: demoParams,
         body: patchDemoBody,
-        response: { 200: dataEnvelope(demoDetailSchema), ...errors, 409: errorEnvelope },
+        response: {
+          200: dataEnvelope(demoDetailSchema),
+          ...errors,
+          409: errorEnvelope,
+          422: errorEnvelope.meta({ description: 'Publishing a story that has problems (`story_problems`), each named in `details`.' }),
+        },
       },
     },
     async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body, actorOf(request)))),

@@ -10,6 +10,8 @@ import { DEMO_STATUSES, type DemoStatus, GENERATION_ERROR_CODES, GENERATION_STAT
 import type { ChapterRow } from './chapters.repo';
 import { chapterSchema, toChapter } from './chapters.schemas';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';
+import { STORY_PROBLEM_CODES } from './story-graph';
+import { problemsOfContent } from './story-problems';
 import { stepSchema, toStep } from './steps.schemas';
 
 // ---- requests ------------------------------------------------------------------------------------
@@ -151,11 +153,38 @@ export const demoSchema = z
   })
   .meta({ id: 'Demo', examples: [DEMO_EXAMPLE] });
 
+export const storyProblemSchema = z
+  .object({
+    code: z.enum(STORY_PROBLEM_CODES),
+    message: z.string().meta({ description: 'In words, naming the step (number and title).' }),
+    step_number: z.number().int().nullable().meta({ description: 'The step it is on; null for a chapter or the story as a whole.' }),
+    element_id: z.string().nullable().meta({ description: 'The hotspot or button whose action is wrong, if it is one.' }),
+    chapter_id: z.string().nullable().meta({ description: 'The chapter it is about, if it is one.' }),
+  })
+  .meta({
+    id: 'StoryProblem',
+    examples: [
+      {
+        code: 'unreachable_step',
+        message: 'Step 4 (“Reports”) cannot be reached from step 1: no action or Next leads to it',
+        step_number: 4,
+        element_id: null,
+        chapter_id: null,
+      },
+    ],
+  });
+
 export const demoDetailSchema = demoSchema
   .extend({
     steps: z.array(stepSchema),
     hotspots: z.array(hotspotSchema),
     chapters: z.array(chapterSchema).meta({ description: 'The chapters of the story, in menu order; empty for a linear demo.' }),
+    story_problems: z.array(storyProblemSchema).meta({
+      description:
+        'What would lose a viewer in the story (docs/interactive-demos.md): steps no path from step 1 reaches, actions aimed at ' +
+        'a deleted step or chapter, chapters without steps, form steps without a form, no way to the end. Publishing ' +
+        'refuses a demo that has any (422 `validation_error`). Always empty for a linear demo.',
+    }),
     configuration: configurationSchema,
     has_unpublished_changes: z.boolean().meta({
       description:
@@ -180,6 +209,7 @@ export const demoDetailSchema = demoSchema
         steps: [],
         hotspots: [],
         chapters: [],
+        story_problems: [],
         configuration: { ...DEFAULT_CONFIGURATION, call_to_action: { label: 'Start a trial', url: 'https://app.example.com/signup' } },
         has_unpublished_changes: false,
       },
@@ -242,6 +272,7 @@ export function toDemoDetail(
     steps: steps.map((s) => toStep(s, urls, numbers)),
     hotspots: hotspots.map((h) => toHotspot(h, numbers)),
     chapters: chapters.map((c) => toChapter(c, steps)),
+    story_problems: problemsOfContent(found),
     configuration: resolveConfiguration(demo.configuration, found.brandColor),
   };
 }

@@ -3,7 +3,7 @@ import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { tags } from '../core/changes';
-import { conflict, notFound } from '../core/errors';
+import { AppError, conflict, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
@@ -12,6 +12,7 @@ import * as versions from './demo-versions.repo';
 import type { DemoWriteDeps } from './demo-writes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
+import { problemsOfContent } from './story-problems';
 
 /**
  * Freezes the demo's draft as its next version, in the caller's transaction (which holds the demo's row
@@ -21,6 +22,16 @@ export async function writeVersion(tx: Executor, demo: DemoRow, userId: string |
   const content = await repo.loadDemo(tx, demo.workspaceId, demo.id);
   if (!content) throw notFound('Demo');
   if (content.steps.length === 0) throw conflict('A demo needs at least one step to be published');
+  // A story viewers could get lost in is not published: each problem names its step (story-graph.ts).
+  const problems = problemsOfContent(content);
+  if (problems.length > 0) {
+    throw new AppError(
+      'validation_error',
+      `The story has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}: ${problems.map((p) => p.message).join('; ')}`,
+      // The same list, in the same order, as GET /v1/demos/:id's story_problems.
+      { details: problems.map((p) => ({ field: 'story', message: p.message })) },
+    );
+  }
   const snapshot = snapshotOf(content);
   return versions.insertNextVersion(tx, {
     id: newId('demoVersion', now.getTime()),

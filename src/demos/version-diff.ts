@@ -2,7 +2,8 @@
 import { canonicalJson, type DemoSnapshot, type SnapshotHotspot, type SnapshotStep } from './demo-snapshot';
 
 /** A part of a step that differs between the two sides. */
-export type StepPart = 'title' | 'description' | 'image' | 'page' | 'hotspots' | 'position';
+export const STEP_PARTS = ['title', 'description', 'image', 'page', 'hotspots', 'position', 'kind', 'chapter', 'buttons', 'form', 'page_edits'] as const;
+export type StepPart = (typeof STEP_PARTS)[number];
 
 export interface StepChange {
   stepId: string;
@@ -21,11 +22,13 @@ export interface StepChange {
 export interface VersionDiff {
   title: { from: string; to: string } | null;
   configurationChanged: boolean;
+  /** Chapters added, removed, renamed or reordered. */
+  chaptersChanged: boolean;
   steps: StepChange[];
 }
 
 const hotspotKey = (h: SnapshotHotspot) =>
-  canonicalJson([h.x, h.y, h.width, h.height, h.selector, h.label, h.tooltip, h.action_type, h.action_target]);
+  canonicalJson([h.x, h.y, h.width, h.height, h.selector, h.label, h.tooltip, h.tooltip_html ?? null, h.action_type, h.action_target]);
 
 function hotspotChanges(from: SnapshotHotspot[], to: SnapshotHotspot[]) {
   const before = new Map(from.map((h) => [h.id, hotspotKey(h)]));
@@ -59,11 +62,17 @@ export function diffSnapshots(from: DemoSnapshot, to: DemoSnapshot): VersionDiff
     const parts: StepPart[] = [];
     if (a && b) {
       if (a.title !== b.title) parts.push('title');
-      if (a.description !== b.description) parts.push('description');
+      if (a.description !== b.description || (a.description_html ?? null) !== (b.description_html ?? null)) parts.push('description');
       if (a.image_asset_id !== b.image_asset_id || a.html_asset_id !== b.html_asset_id) parts.push('image');
       if (a.page_url !== b.page_url) parts.push('page');
       if (hotspots.added + hotspots.removed + hotspots.changed > 0) parts.push('hotspots');
       if (rankFrom.get(id) !== rankTo.get(id)) parts.push('position');
+      // The story fields, absent from versions made before interactive demos: a page without them.
+      if ((a.kind ?? 'page') !== (b.kind ?? 'page')) parts.push('kind');
+      if ((a.chapter_id ?? null) !== (b.chapter_id ?? null)) parts.push('chapter');
+      if (canonicalJson(a.content?.buttons ?? []) !== canonicalJson(b.content?.buttons ?? [])) parts.push('buttons');
+      if (canonicalJson(a.content?.form ?? null) !== canonicalJson(b.content?.form ?? null)) parts.push('form');
+      if (canonicalJson(a.patches ?? []) !== canonicalJson(b.patches ?? [])) parts.push('page_edits');
     }
     return {
       stepId: id,
@@ -99,6 +108,7 @@ export function diffSnapshots(from: DemoSnapshot, to: DemoSnapshot): VersionDiff
   return {
     title: from.title === to.title ? null : { from: from.title, to: to.title },
     configurationChanged: canonicalJson(from.configuration) !== canonicalJson(to.configuration),
+    chaptersChanged: canonicalJson(from.chapters ?? []) !== canonicalJson(to.chapters ?? []),
     steps,
   };
 }

@@ -21,6 +21,11 @@ const PART_WORDS: Record<StepChange['parts'][number], string> = {
   page: 'page address',
   hotspots: 'hotspots',
   position: 'moved',
+  kind: 'kind of step',
+  chapter: 'chapter',
+  buttons: 'buttons',
+  form: 'form',
+  page_edits: 'page edits',
 };
 
 const TONE = { added: 'success', removed: 'danger', changed: 'warning', unchanged: 'neutral' } as const;
