@@ -40,7 +40,7 @@ describe('leads', () => {
     });
     admin = await t.signUp();
     key = await t.apiKey('all', admin);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
