@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { makeMockupPng } from '../helpers/images';
 import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestSession } from '../helpers/test-app';
 
 // Personalisation in real Chromium: a demo whose step texts and captured page (an HTML snapshot) hold
 // variables, played with malicious values from each source (the link's variables, URL parameters, the
@@ -37,6 +38,7 @@ type Json = any;
 describe.skipIf(!browser)('personalisation variables in the player (Chromium), with malicious values', () => {
   let server: TestServer;
   let key: string;
+  let admin: TestSession;
   let demoId: string;
   const contexts: BrowserContext[] = [];
 
@@ -75,7 +77,8 @@ describe.skipIf(!browser)('personalisation variables in the player (Chromium), w
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
-    key = await server.apiKey('all');
+    admin = await server.signUp();
+    key = await server.apiKey('all', admin);
     demoId = await recordSnapshotDemo();
     // Step 2: a lead form asking for the viewer's role; step 3: a screenshot step that says it back.
     await api('POST', `/demos/${demoId}/steps`, {
@@ -198,5 +201,28 @@ describe.skipIf(!browser)('personalisation variables in the player (Chromium), w
     expect(await stepText(page).textContent()).toBe('At your company');
     await page.screenshot({ path: `${SHOTS}/player-variables-form.png` });
     await expectNoScript(page, dialogs);
+  });
+
+  it('sets a link’s personalisation in the share form and shows it in the links list', async () => {
+    const { context, page } = await signedInPage(browser!, server.url, admin, DESKTOP);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${demoId}`);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('button', { name: /New link/ }).click();
+    const form = page.getByRole('form', { name: 'New share link' });
+    await form.getByLabel(/^Name/).fill('Acme: Dana');
+    // A bad name first: the server's 400 names it under the field.
+    await form.getByLabel(/^Personalisation/).fill('Company-X = Acme');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await form.getByText(/Company-X: must be a variable name/i).waitFor();
+    await form.getByLabel(/^Personalisation/).fill(`company = Acme\nfirst_name = ${PAYLOADS.img}`);
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('company: Acme').first().waitFor();
+    await page.getByText(`first_name: ${PAYLOADS.img.slice(0, 23)}…`).first().waitFor();
+    const links = (await api('GET', `/demos/${demoId}/shares`)) as Array<{ name: string; variables: Record<string, string> }>;
+    expect(links.find((l) => l.name === 'Acme: Dana')?.variables).toEqual({ company: 'Acme', first_name: PAYLOADS.img });
+    await page.screenshot({ path: `${SHOTS}/share-form-variables.png` });
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
   });
 });

@@ -196,6 +196,12 @@ function ShareRow({
             {share.allowed_emails.length + share.allowed_domains.length > 0 ? (
               <Badge>{`Allow-list: ${share.allowed_emails.length + share.allowed_domains.length}`}</Badge>
             ) : null}
+            {Object.entries(share.variables ?? {})
+              .slice(0, 3)
+              .map(([key, value]) => (
+                <Badge key={key}>{`${key}: ${value.length > 24 ? `${value.slice(0, 23)}…` : value}`}</Badge>
+              ))}
+            {Object.keys(share.variables ?? {}).length > 3 ? <Badge>{`+${Object.keys(share.variables).length - 3}`}</Badge> : null}
             {expired ? (
               <Badge tone="danger">Expired</Badge>
             ) : share.expires_at ? (

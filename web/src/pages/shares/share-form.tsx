@@ -7,6 +7,7 @@ import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
 import { formatDate } from '../../lib/format';
+import { formatVariables, parseVariables } from './share-variables';
 import { useResource } from '../../lib/use-resource';
 
 const EXPIRY_CHOICES = [
@@ -50,7 +51,9 @@ function fieldErrors(err: ApiError): Record<string, string> {
   for (const [field, message] of Object.entries(err.fieldErrors())) {
     const base = field.split('.')[0]!;
     const index = field.split('.')[1];
-    out[base] ??= index === undefined ? message : `Entry ${Number(index) + 1}: ${message}`;
+    // A variable's error names the variable (variables.<name>), a list's the entry's position.
+    if (base === 'variables' && index !== undefined) out[base] ??= `${field.slice('variables.'.length)}: ${message}`;
+    else out[base] ??= index === undefined ? message : `Entry ${Number(index) + 1}: ${message}`;
   }
   return out;
 }
@@ -86,13 +89,22 @@ export function ShareForm({
   const [previewText, setPreviewText] = useState(share?.preview_description ?? '');
   const [previewImage, setPreviewImage] = useState<string | null>(share?.preview_image_asset_id ?? null);
   const [showTitle, setShowTitle] = useState(share?.show_title_before_unlock ?? false);
+  const [variablesText, setVariablesText] = useState(formatVariables(share?.variables ?? {}));
   const hasPassword = password !== '' || (share?.has_password === true && !removePassword);
   const expiryChoices = share?.expires_at
     ? [{ value: 'keep', label: `Unchanged: ${formatDate(share.expires_at)}` }, ...EXPIRY_CHOICES]
     : EXPIRY_CHOICES;
   const form = useFormSubmit({
-    validate: (): FieldErrors => (expiry === 'custom' && !customDate ? { expires_at: 'Pick the day the link stops working' } : {}),
+    validate: (): FieldErrors => {
+      const errors: FieldErrors = {};
+      if (expiry === 'custom' && !customDate) errors.expires_at = 'Pick the day the link stops working';
+      const parsed = parseVariables(variablesText);
+      if ('error' in parsed) errors.variables = parsed.error;
+      return errors;
+    },
     send() {
+      const parsed = parseVariables(variablesText);
+      const variables = 'variables' in parsed ? parsed.variables : {};
       if (share) {
         const change: ShareChange = {
           name: name.trim(),
@@ -103,6 +115,7 @@ export function ShareForm({
           preview_description: previewText.trim() || null,
           preview_image_asset_id: previewImage,
           show_title_before_unlock: showTitle,
+          variables,
         };
         if (expiry !== 'keep') change.expires_at = expiresAt(expiry, customDate);
         if (password) change.password = password;
@@ -115,6 +128,7 @@ export function ShareForm({
       if (previewText.trim()) body.preview_description = previewText.trim();
       if (previewImage) body.preview_image_asset_id = previewImage;
       if (showTitle) body.show_title_before_unlock = true;
+      if (Object.keys(variables).length > 0) body.variables = variables;
       if (password) body.password = password;
       if (identify) {
         body.allowed_emails = splitList(emails);
@@ -237,6 +251,14 @@ export function ShareForm({
           setPreviewImage(id);
           form.clearError('preview_image_asset_id');
         }}
+      />
+      <TextareaField
+        label="Personalisation"
+        hint="Values for this link’s viewers, one per line: {{company}} in the demo shows Acme. URL parameters and form answers of the same name take precedence."
+        value={variablesText}
+        onChange={edit('variables', setVariablesText)}
+        error={errors.variables}
+        placeholder={'company = Acme\nfirst_name = Dana'}
       />
       {formError ? <Alert tone="danger">{formError}</Alert> : null}
       <div className="row row-end">
