@@ -244,6 +244,18 @@ describe.skipIf(!browser)('building a story in the editor (Chromium)', () => {
     await page.getByRole('img', { name: /Preview of step 2/ }).getByText('Reports').waitFor();
     await page.screenshot({ path: `${SHOTS}/editor-story-menu.png` });
 
+    // The story's problems are listed with a way to their step, and publishing is refused naming them.
+    demo = await read(id);
+    expect(demo.story_problems.length).toBeGreaterThan(0);
+    const problems = panel(page, 'Story problems');
+    for (const p of demo.story_problems) await problems.getByText(p.message).waitFor();
+    const first = demo.story_problems.find((p) => p.step_number !== null)!;
+    await problems.getByRole('button', { name: `Show step ${first.step_number}` }).first().click();
+    await panel(page, 'Step').getByRole('heading', { name: new RegExp(`^Step ${first.step_number}`) }).waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.locator('.toast', { hasText: first.message }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/editor-story-problems.png` });
+
     // On a phone: the end screen's preview and its panel fit the width.
     const phone = await open(`/demos/${id}`, { width: 390, height: 844 });
     await phone.locator('.step-select').nth(5).click();
