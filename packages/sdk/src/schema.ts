@@ -654,7 +654,7 @@ export interface paths {
         head?: never;
         /**
          * Update a demo
-         * @description Scope `demos:write`; roles: admin, editor. Status moves: draft → published (needs a step), published → draft, draft|published → archived, archived → draft; others, and any move of a generating demo, are 409. Setting the current status again changes nothing.
+         * @description Scope `demos:write`; roles: admin, editor. Status moves: draft → published (needs a step), published → draft, draft|published → archived, archived → draft; others, and any move of a generating demo, are 409. Setting the current status again changes nothing. Publishing a story with problems (`story_problems`) is 422.
          */
         patch: operations["updateDemo"];
         trace?: never;
@@ -694,7 +694,7 @@ export interface paths {
         put: operations["replaceListOfSteps"];
         /**
          * Add a step
-         * @description Scope `demos:write`; roles: admin, editor. Send JSON `{title?, description?, page_url?, number?}` for a blank step, or a PNG, JPEG or WebP image as the raw body (Content-Type image/png, image/jpeg or image/webp, at most STEP_IMAGE_MAX_BYTES) for a step showing it. Added at the end unless `number` says where.
+         * @description Scope `demos:write`; roles: admin, editor. Send JSON `{title?, description?, page_url?, number?, kind?, chapter_id?, content?, patches?, description_html?}` for a step without an image (a cover, a chapter menu, a form, an end screen, or a page to upload an image to), or a PNG, JPEG or WebP image as the raw body (Content-Type image/png, image/jpeg or image/webp, at most STEP_IMAGE_MAX_BYTES) for a step showing it. Added at the end unless `number` says where.
          */
         post: operations["addStep"];
         delete?: never;
@@ -722,7 +722,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a step
-         * @description Scope `demos:write`; roles: admin, editor.
+         * @description Scope `demos:write`; roles: admin, editor. Changes the fields given: text, kind, chapter, content (buttons and form), page patches, rich text. Button actions are checked as hotspot actions (400 naming the field); a `form` step needs `content.form` and no other kind may have one (400 `content.form`). Nothing changes on a 400.
          */
         patch: operations["editStep"];
         trace?: never;
@@ -758,7 +758,7 @@ export interface paths {
         put?: never;
         /**
          * Add a hotspot
-         * @description Scope `demos:write`; roles: admin, editor. x, y, width and height are fractions of the step image; the box must lie inside it. action: `next` (default), `goto` with a step number or id, or `url` with an http(s) address.
+         * @description Scope `demos:write`; roles: admin, editor. x, y, width and height are fractions of the step image; the box must lie inside it. action: `next` (default), `goto` with a step number or id, `chapter` with a chapter id, `url` (opened in a new tab) or `demo` with an http(s) address, `submit` (the step’s form; optionally a step to go to), `end`, `restart`. `tooltip_html` is sanitised rich text; `tooltip` becomes its plain text.
          */
         post: operations["addHotspot"];
         delete?: never;
@@ -800,7 +800,7 @@ export interface paths {
         };
         /**
          * Get a demo asset
-         * @description Scope `demos:read`; roles: admin, editor, viewer. The bytes of a step image or HTML snapshot. Assets never change, so the ETag is their SHA-256 and they may be cached privately.
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The bytes of a step image or HTML snapshot. Assets never change, so the ETag is their SHA-256 and they may be cached privately. A snapshot asked for with `?patches=` (as a step's `html_url` has it) comes with the step's page patches applied; its ETag names the asset and the patches.
          */
         get: operations["getDemoAsset"];
         put?: never;
@@ -809,6 +809,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/chapters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List chapters
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The demo’s chapters in menu order, each with the numbers of its steps.
+         */
+        get: operations["listChapters"];
+        put?: never;
+        /**
+         * Add a chapter
+         * @description Scope `demos:write`; roles: admin, editor. A chapter groups steps for a chapter menu (a `chapter_menu` step whose buttons have `chapter` actions). Steps join it by their `chapter_id` (PATCH /v1/demos/{id}/steps/{step_id}). Added last unless `number` says where.
+         */
+        post: operations["addChapter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/chapters/{chapter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a chapter
+         * @description Scope `demos:write`; roles: admin, editor. Its steps stay where they are, outside any chapter. Buttons and hotspots whose `chapter` action named it are kept and reported in the demo’s `story_problems` (`dangling_target`) until they are pointed elsewhere: the demo cannot be published until then.
+         */
+        delete: operations["deleteChapter"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a chapter
+         * @description Scope `demos:write`; roles: admin, editor. Changes its title, description or place among the chapters.
+         */
+        patch: operations["editChapter"];
         trace?: never;
     };
     "/v1/demos/{id}/publish": {
@@ -822,7 +870,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a demo’s changes
-         * @description Scope `demos:write`; roles: admin, editor. Edits to a published demo change its draft; viewers keep the published version until this call freezes the draft as the next version (`published_version`) and serves it. On a draft demo it publishes, as PATCH with status `published` does. Nothing changes when the draft is the published version already (`has_unpublished_changes` false). 409 while generating, when archived, or without steps. Emits `demo.published`.
+         * @description Scope `demos:write`; roles: admin, editor. Edits to a published demo change its draft; viewers keep the published version until this call freezes the draft as the next version (`published_version`) and serves it. On a draft demo it publishes, as PATCH with status `published` does. Nothing changes when the draft is the published version already (`has_unpublished_changes` false). 409 while generating, when archived, or without steps. 422 `validation_error` while the story has problems (`story_problems` of the demo: unreachable steps, dangling targets...), each named in `details`. Emits `demo.published`.
          */
         post: operations["publishDemoChanges"];
         delete?: never;
@@ -925,6 +973,26 @@ export interface paths {
          * @description Scope `demos:write`; roles: admin, editor. Asks the workspace’s AI model (Settings → AI, else the instance’s AI_* model) for a better title and text for this step, from the step’s page, its highlighted element, its current words and its neighbours. Saves nothing: apply the suggestion with `PATCH /v1/demos/{id}/steps/{step_id}`. 409 when no model is set up (the message says where to set one up); 503 when the model fails (the reason in words: a refused key, no answer in time...).
          */
         post: operations["suggestRewriteOfStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for page patches
+         * @description Scope `demos:write`; roles: admin, editor. The body is the image itself (PNG, JPEG or WebP, at most STEP_IMAGE_MAX_BYTES; its type and size are read from its bytes). Stored with the demo; its `id` is the `value` of an `image` page patch (PATCH /v1/demos/{id}/steps/{step_id} with `patches`), which swaps an `<img>` of the captured page for it.
+         */
+        post: operations["uploadImageForPagePatches"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1447,6 +1515,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/analytics/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo analytics by path
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. How viewers went through an interactive demo, from the path events the player sends (chapter_selected, action_taken, cta_clicked, form_shown/started/submitted): chapters chosen and each chapter’s funnel, the paths of chapters, hotspots and buttons used, calls to action clicked, lead-form conversion. `views` figures count a view once, `choices` and `clicks` count events. Names (titles, labels, targets) come from the `version` asked for, else the version viewers are served now, else the other versions played; null when none has the thing. Every figure uses the same range: whole UTC days, a view counting on the day it started (and its completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless `include_internal=true`. Step numbers are those of the version each view played.
+         */
+        get: operations["demoAnalyticsByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/analytics/links": {
         parameters: {
             query?: never;
@@ -1660,7 +1748,7 @@ export interface paths {
         };
         /**
          * Viewer: an image or snapshot
-         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body.
+         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches.
          */
         get: operations["viewerImageOrSnapshot"];
         put?: never;
@@ -1682,9 +1770,109 @@ export interface paths {
         put?: never;
         /**
          * Viewer: record events
-         * @description Public, gated, bound to the viewer session. Up to 100 events (view_started, step_reached, completed). 202 once they are stored; an event id seen before is ignored (`duplicates`). step_number must be a step of the demo; seconds_on_previous is capped at 3600.
+         * @description Public, gated, bound to the viewer session. Up to 100 events (view_started, step_reached, completed, and the path events of interactive demos: chapter_selected, action_taken, cta_clicked, form_shown, form_started, form_submitted). 202 once they are stored; an event id seen before is ignored (`duplicates`). step_number and target_step must be steps of the demo; seconds_on_previous is capped at 3600. A field that does not belong to an event type is a 400.
          */
         post: operations["viewerRecordEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/viewer/{token}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Viewer: send a lead form
+         * @description Public, gated like POST /v1/viewer/:token/events and bound to the same viewer session (cookie or `X-Viewer-Session`). `step_number` must be a `form` step of the published demo. 201 with the new lead; 200 with the same answer when this session already sent this `id` (a retry stores nothing). 422 `validation_error` names each bad field as `values.<name>` (required, e-mail address, phone number, select option, ticked checkbox, length, unknown field) and stores nothing. A form whose e-mail field is answered with an address the link’s allow-lists accept identifies the viewer (session and view; `viewer.identified`). Every lead emits `lead.captured` and e-mails the members who asked for instant notices. At the identification gate only the link’s gate form (the `form` of the link state) is accepted: its e-mail field is required, an address the allow-lists refuse is a 403 `forbidden` naming `values.<email field>` (nothing stored), and success opens the gate (`gate: ready`, a `session_token` and cookie when no session existed). 401 while the password gate is closed. docs/leads.md.
+         */
+        post: operations["viewerSendLeadForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leads
+         * @description Scope `leads:read`; roles: admin, editor, viewer. What viewers sent through the lead forms of the workspace’s demos, newest first. `demo_id` keeps one demo’s leads; `share_id` keeps one link’s leads; `start_date` and `end_date` bound `created_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leads as CSV
+         * @description Scope `leads:read`; roles: admin, editor, viewer. The leads the list's filters keep, all of them. RFC 4180 CSV with a header row, newest lead first: created_at, demo_id, demo_title, share_id, share_name, email, name, step_number, lead_id, then one column `field:<name>` per form field the exported leads answered (email, name, first_name, last_name, company, phone first, then by name; checkboxes `true`/`false`, unanswered empty). Cells a spreadsheet would run as a formula (starting with = + - @) get a leading apostrophe. At most 50000 leads (more is a 400: narrow the dates). `share_id` keeps one link’s leads; `start_date` and `end_date` bound `created_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both.
+         */
+        get: operations["exportLeadsAsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a demo’s leads
+         * @description Scope `leads:read`; roles: admin, editor, viewer. GET /v1/leads for one demo (404 outside the workspace). `share_id` keeps one link’s leads; `start_date` and `end_date` bound `created_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both.
+         */
+        get: operations["listDemoLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/leads.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a demo’s leads as CSV
+         * @description Scope `leads:read`; roles: admin, editor, viewer. GET /v1/leads.csv for one demo (404 outside the workspace). RFC 4180 CSV with a header row, newest lead first: created_at, demo_id, demo_title, share_id, share_name, email, name, step_number, lead_id, then one column `field:<name>` per form field the exported leads answered (email, name, first_name, last_name, company, phone first, then by name; checkboxes `true`/`false`, unanswered empty). Cells a spreadsheet would run as a formula (starting with = + - @) get a leading apostrophe. At most 50000 leads (more is a 400: narrow the dates). `share_id` keeps one link’s leads; `start_date` and `end_date` bound `created_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both.
+         */
+        get: operations["exportDemoLeadsAsCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1829,10 +2017,67 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActionInput: {
+            /** @enum {string} */
+            type: "next" | "goto" | "chapter" | "url" | "submit" | "end" | "restart" | "demo";
+            /** @description `goto` and `submit`: a step number or step id; `chapter`: a chapter id; `url` and `demo`: an http(s) address; otherwise none. */
+            target?: (number | string) | null;
+        };
+        StoryButtonInput: {
+            /** @description Stable within the step: clicks per call to action are counted by it. */
+            id: string;
+            label: string;
+            description?: string;
+            /**
+             * @default primary
+             * @enum {string}
+             */
+            style: "primary" | "secondary" | "link";
+            /** @enum {string} */
+            cta?: "book_meeting" | "sign_up" | "link" | "restart" | "demo" | "other";
+            action: components["schemas"]["ActionInput"];
+        };
+        FormFieldInput: {
+            name: string;
+            /** @default  */
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "phone" | "select" | "checkbox" | "hidden";
+            /** @default false */
+            required: boolean;
+            placeholder?: string;
+            /** @description `select` only. */
+            options?: string[];
+            /** @description `hidden` only: the URL parameter that fills it. */
+            param?: string;
+        };
+        FormInput: {
+            fields: components["schemas"]["FormFieldInput"][];
+            /** @default Continue */
+            submit_label: string;
+            /** @default false */
+            gate: boolean;
+            /**
+             * @description Offers a "Skip" button (never on a gate form).
+             * @default false
+             */
+            skippable: boolean;
+        };
+        StepContentInput: {
+            /** @default [] */
+            buttons: components["schemas"]["StoryButtonInput"][];
+            form?: components["schemas"]["FormInput"];
+        };
+        PagePatchInput: {
+            selector: string;
+            /** @enum {string} */
+            op: "text" | "hide" | "image";
+            value?: string;
+        };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "checksum_mismatch" | "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "recording_incomplete" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "unavailable";
+                code: "invalid_request" | "checksum_mismatch" | "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "recording_incomplete" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "unavailable";
                 message: string;
                 request_id: string;
                 details?: {
@@ -1934,7 +2179,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read")[];
             /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
             email_delivery: boolean;
         };
@@ -2205,7 +2450,7 @@ export interface components {
             /** @description First characters of the key, to recognise it. */
             prefix: string;
             last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
             member_id: string;
             /** @description E-mail of the member who owns the key. */
             created_by?: string;
@@ -2243,7 +2488,7 @@ export interface components {
             /** @description First characters of the key, to recognise it. */
             prefix: string;
             last_four: string;
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
             member_id: string;
             /** @description E-mail of the member who owns the key. */
             created_by?: string;
@@ -2257,6 +2502,51 @@ export interface components {
             replaced_by: string | null;
             /** @description The key itself. Shown only in this response: store it now. */
             key: string;
+        };
+        /**
+         * @example {
+         *       "id": "chp_01jd3k8e4f6g8h0j2k4m6n8p0q",
+         *       "number": 1,
+         *       "title": "Invoicing",
+         *       "description": "Create, send and get paid.",
+         *       "step_numbers": [
+         *         3,
+         *         4,
+         *         5
+         *       ],
+         *       "first_step": 3
+         *     }
+         */
+        Chapter: {
+            id: string;
+            /** @description Its place among the demo’s chapters (the order of a chapter menu). */
+            number: number;
+            title: string;
+            description: string;
+            /** @description Its steps (those whose `chapter_id` names it), in order. */
+            step_numbers: number[];
+            /** @description Where a `chapter` action starts it; null while it has no step. */
+            first_step: number | null;
+        };
+        FormField: {
+            name: string;
+            /** @default  */
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "phone" | "select" | "checkbox" | "hidden";
+            /** @default false */
+            required: boolean;
+            placeholder?: string;
+            /** @description `select` only. */
+            options?: string[];
+            /** @description `hidden` only: the URL parameter that fills it. */
+            param?: string;
+        };
+        PagePatch: {
+            selector: string;
+            /** @enum {string} */
+            op: "text" | "hide" | "image";
+            value?: string;
         };
         DemoConfiguration: {
             /** @description Accent colour of the player (hotspots, buttons, progress bar). Unless the demo sets its own, the workspace's brand colour (or #4f46e5 without one). */
@@ -2290,6 +2580,18 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "goto",
+         *       "target": 3
+         *     }
+         */
+        ActionAnswer: {
+            /** @enum {string} */
+            type: "next" | "goto" | "chapter" | "url" | "submit" | "end" | "restart" | "demo";
+            /** @description `goto` and `submit`: the step number (null: no step, or a deleted one); `chapter`: the chapter id; `url` and `demo`: the address; otherwise null. */
+            target: number | string | null;
+        };
+        /**
+         * @example {
          *       "id": "hs_01jd3k8d3e5f7g9h1j3k5m7n9p",
          *       "step_id": "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
          *       "step_number": 1,
@@ -2300,6 +2602,7 @@ export interface components {
          *       "selector": "button#new-invoice",
          *       "label": "New invoice",
          *       "tooltip": "Start a draft invoice here.",
+         *       "tooltip_html": null,
          *       "action": {
          *         "type": "next",
          *         "target": null
@@ -2316,12 +2619,90 @@ export interface components {
             height: number;
             selector: string | null;
             label: string;
+            /** @description Plain text; the text of `tooltip_html` when there is rich text. */
             tooltip: string;
-            action: {
+            /** @description Sanitised rich text of the tooltip, or null. */
+            tooltip_html: string | null;
+            action: components["schemas"]["ActionAnswer"];
+        };
+        /**
+         * @example {
+         *       "id": "book",
+         *       "label": "Book a meeting",
+         *       "style": "primary",
+         *       "cta": "book_meeting",
+         *       "action": {
+         *         "type": "url",
+         *         "target": "https://acme.com/meet"
+         *       }
+         *     }
+         */
+        StoryButtonAnswer: {
+            id: string;
+            label: string;
+            description?: string;
+            /** @enum {string} */
+            style: "primary" | "secondary" | "link";
+            /** @enum {string} */
+            cta?: "book_meeting" | "sign_up" | "link" | "restart" | "demo" | "other";
+            action: components["schemas"]["ActionAnswer"];
+        };
+        /**
+         * @example {
+         *       "fields": [
+         *         {
+         *           "name": "email",
+         *           "label": "Work e-mail",
+         *           "type": "email",
+         *           "required": true
+         *         },
+         *         {
+         *           "name": "utm_source",
+         *           "label": "",
+         *           "type": "hidden",
+         *           "required": false,
+         *           "param": "utm_source"
+         *         }
+         *       ],
+         *       "submit_label": "Continue",
+         *       "gate": false,
+         *       "skippable": true
+         *     }
+         */
+        FormAnswer: {
+            fields: {
+                name: string;
+                label: string;
                 /** @enum {string} */
-                type: "next" | "goto" | "url";
-                target: number | string | null;
-            };
+                type: "text" | "email" | "phone" | "select" | "checkbox" | "hidden";
+                required: boolean;
+                placeholder?: string;
+                options?: string[];
+                param?: string;
+            }[];
+            submit_label: string;
+            gate: boolean;
+            skippable: boolean;
+        };
+        /**
+         * @example {
+         *       "buttons": [
+         *         {
+         *           "id": "start",
+         *           "label": "Start the tour",
+         *           "style": "primary",
+         *           "action": {
+         *             "type": "next",
+         *             "target": null
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        StepContentAnswer: {
+            buttons: components["schemas"]["StoryButtonAnswer"][];
+            /** @description Only on a `form` step. */
+            form?: components["schemas"]["FormAnswer"];
         };
         /**
          * @example {
@@ -2334,6 +2715,13 @@ export interface components {
          *       "width": 1440,
          *       "height": 900,
          *       "html_url": null,
+         *       "kind": "page",
+         *       "chapter_id": null,
+         *       "content": {
+         *         "buttons": []
+         *       },
+         *       "patches": [],
+         *       "description_html": null,
          *       "edited_at": "2026-11-21T10:20:00.000Z"
          *     }
          */
@@ -2347,6 +2735,18 @@ export interface components {
             width: number | null;
             height: number | null;
             html_url: string | null;
+            /**
+             * @description What the step is: `page` for every step made before interactive demos.
+             * @enum {string}
+             */
+            kind: "page" | "cover" | "chapter_menu" | "form" | "end";
+            /** @description The chapter the step belongs to, or null. */
+            chapter_id: string | null;
+            content: components["schemas"]["StepContentAnswer"];
+            /** @description Edits to the captured page, applied when its snapshot is served. */
+            patches: components["schemas"]["PagePatch"][];
+            /** @description Sanitised rich text; `description` is its plain text. Null when there is none. */
+            description_html: string | null;
             /** @description When a person last made or changed this step (its text, image or hotspots) through the API or the editor; null for a generated step nobody has touched. Reordering does not count. `POST /v1/demos/{id}/generate` with `keep_edited_steps` keeps the steps that have it. */
             edited_at: string | null;
         };
@@ -2422,6 +2822,27 @@ export interface components {
         };
         /**
          * @example {
+         *       "code": "unreachable_step",
+         *       "message": "Step 4 (“Reports”) cannot be reached from step 1: no action or Next leads to it",
+         *       "step_number": 4,
+         *       "element_id": null,
+         *       "chapter_id": null
+         *     }
+         */
+        StoryProblem: {
+            /** @enum {string} */
+            code: "unreachable_step" | "dangling_target" | "empty_chapter" | "form_without_submit" | "no_end";
+            /** @description In words, naming the step (number and title). */
+            message: string;
+            /** @description The step it is on; null for a chapter or the story as a whole. */
+            step_number: number | null;
+            /** @description The hotspot or button whose action is wrong, if it is one. */
+            element_id: string | null;
+            /** @description The chapter it is about, if it is one. */
+            chapter_id: string | null;
+        };
+        /**
+         * @example {
          *       "id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
          *       "title": "Onboarding tour",
          *       "source_url": "https://app.example.com/onboarding",
@@ -2447,6 +2868,8 @@ export interface components {
          *       "published_version": null,
          *       "steps": [],
          *       "hotspots": [],
+         *       "chapters": [],
+         *       "story_problems": [],
          *       "configuration": {
          *         "theme_color": "#4f46e5",
          *         "progress_bar": true,
@@ -2499,6 +2922,10 @@ export interface components {
             published_version: number | null;
             steps: components["schemas"]["Step"][];
             hotspots: components["schemas"]["Hotspot"][];
+            /** @description The chapters of the story, in menu order; empty for a linear demo. */
+            chapters: components["schemas"]["Chapter"][];
+            /** @description What would lose a viewer in the story (docs/interactive-demos.md): steps no path from step 1 reaches, actions aimed at a deleted step or chapter, chapters without steps, form steps without a form, no way to the end. Publishing refuses a demo that has any (422 `validation_error`). Always empty for a linear demo. */
+            story_problems: components["schemas"]["StoryProblem"][];
             configuration: components["schemas"]["DemoConfiguration"];
             /** @description Published and the draft (title, configuration, steps, hotspots) differs from the published version: viewers see the version until the changes are published. Always false when not published. */
             has_unpublished_changes: boolean;
@@ -2543,6 +2970,7 @@ export interface components {
          *       "against": "draft",
          *       "title": null,
          *       "configuration_changed": false,
+         *       "chapters_changed": false,
          *       "steps": [
          *         {
          *           "step_id": "step_01jd3k9e4f6g8h0j2k4m6n8p0q",
@@ -2556,7 +2984,8 @@ export interface components {
          *           "parts": [
          *             "title",
          *             "description",
-         *             "hotspots"
+         *             "hotspots",
+         *             "buttons"
          *           ],
          *           "hotspots": {
          *             "added": 0,
@@ -2595,6 +3024,8 @@ export interface components {
             } | null;
             /** @description Whether the player settings (theme, navigation, autoplay…) differ. */
             configuration_changed: boolean;
+            /** @description Whether chapters were added, removed, renamed or reordered. */
+            chapters_changed: boolean;
             /** @description Every step of either side, in the compared side’s order, removed steps where they were. */
             steps: {
                 step_id: string;
@@ -2608,8 +3039,8 @@ export interface components {
                 title_to: string | null;
                 description_from: string | null;
                 description_to: string | null;
-                /** @description What differs in a changed step; `position` when it was reordered among the steps both sides share. */
-                parts: ("title" | "description" | "image" | "page" | "hotspots" | "position")[];
+                /** @description What differs in a changed step; `position` when it was reordered among the steps both sides share; `kind` (page, cover, chapter menu, form, end), `chapter` (moved to another chapter), `buttons`, `form`, `page_edits` (patches to the captured page). `description` covers its rich text too; `hotspots` their rich tooltips. */
+                parts: ("title" | "description" | "image" | "page" | "hotspots" | "position" | "kind" | "chapter" | "buttons" | "form" | "page_edits")[];
                 /** @description Hotspots of the step added, removed and changed on the compared side. */
                 hotspots: {
                     added: number;
@@ -2618,6 +3049,25 @@ export interface components {
                     changed: number;
                 };
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
+         *       "url": "https://api.example.com/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
+         *       "content_type": "image/png",
+         *       "width": 240,
+         *       "height": 80
+         *     }
+         */
+        PatchImage: {
+            /** @description The asset id: the `value` of an `image` page patch. */
+            id: string;
+            /** @description Where the editor fetches it (GET /v1/demos/{id}/assets/{asset_id}). */
+            url: string;
+            /** @enum {string} */
+            content_type: "image/png" | "image/jpeg" | "image/webp";
+            width: number;
+            height: number;
         };
         /**
          * @example {
@@ -2672,7 +3122,14 @@ export interface components {
          *       "referrer": "https://mail.google.com/",
          *       "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
          *       "internal": false,
-         *       "company": "acme.com"
+         *       "company": "acme.com",
+         *       "link": {
+         *         "name": "Acme: Jane",
+         *         "variables": {
+         *           "company": "Acme",
+         *           "first_name": "Jane"
+         *         }
+         *       }
          *     }
          */
         View: {
@@ -2710,6 +3167,14 @@ export interface components {
             internal: boolean;
             /** @description The domain of the viewer’s e-mail address when the view started. */
             company: string | null;
+            /** @description In the views list: the share link the view came through, as it is now (a personalised link names its account, e.g. `variables.company`); null when the view has no link. */
+            link?: {
+                name: string;
+                /** @description The link’s personalisation values (Share.variables). */
+                variables: {
+                    [key: string]: string;
+                };
+            } | null;
         };
         /**
          * @example {
@@ -2902,6 +3367,187 @@ export interface components {
         };
         /**
          * @example {
+         *       "total_views": 120,
+         *       "chapters": [
+         *         {
+         *           "chapter_id": "chp_01jd8x3k5m7n9p2q4r6s8t0v1w",
+         *           "title": "Invoicing",
+         *           "choices": 74,
+         *           "views": 70,
+         *           "choice_rate": 0.5833,
+         *           "completed": 41,
+         *           "completion_rate": 0.5857,
+         *           "demo_completions": 38,
+         *           "funnel": [
+         *             {
+         *               "number": 3,
+         *               "title": "Create an invoice",
+         *               "views": 70,
+         *               "share": 1
+         *             },
+         *             {
+         *               "number": 4,
+         *               "title": "Send it",
+         *               "views": 41,
+         *               "share": 0.5857
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "paths": [
+         *         {
+         *           "chapters": [
+         *             "chp_01jd8x3k5m7n9p2q4r6s8t0v1w"
+         *           ],
+         *           "titles": [
+         *             "Invoicing"
+         *           ],
+         *           "views": 52,
+         *           "share": 0.4333
+         *         },
+         *         {
+         *           "chapters": [
+         *             "chp_01jd8x3k5m7n9p2q4r6s8t0v1w",
+         *             "chp_01jd8x4a6b8c0d2e4f6g8h0j2k"
+         *           ],
+         *           "titles": [
+         *             "Invoicing",
+         *             "Reports"
+         *           ],
+         *           "views": 18,
+         *           "share": 0.15
+         *         }
+         *       ],
+         *       "branches": [
+         *         {
+         *           "step_number": 2,
+         *           "element_id": "invoicing",
+         *           "kind": "button",
+         *           "label": "Invoicing",
+         *           "action_type": "chapter",
+         *           "target": "chp_01jd8x3k5m7n9p2q4r6s8t0v1w",
+         *           "clicks": 74,
+         *           "views": 70,
+         *           "click_rate": 0.6087
+         *         }
+         *       ],
+         *       "ctas": [
+         *         {
+         *           "step_number": 6,
+         *           "button_id": "book-call",
+         *           "label": "Book a call",
+         *           "cta": "book_meeting",
+         *           "clicks": 19,
+         *           "views": 17,
+         *           "click_through_rate": 0.3696
+         *         }
+         *       ],
+         *       "forms": [
+         *         {
+         *           "step_number": 5,
+         *           "title": "Get the guide",
+         *           "shown": 60,
+         *           "started": 44,
+         *           "submitted": 31,
+         *           "start_rate": 0.7333,
+         *           "conversion": 0.5167
+         *         }
+         *       ],
+         *       "versions_played": [
+         *         2
+         *       ]
+         *     }
+         */
+        PathAnalytics: {
+            /** @description Views of the range: the base of `choice_rate` and of a path’s `share`. */
+            total_views: number;
+            /** @description Every chapter chosen in the range, most viewed first. */
+            chapters: {
+                chapter_id: string;
+                /** @description From the versions (see the route); null when none has the chapter. */
+                title: string | null;
+                /** @description chapter_selected events: a view that chose it twice counts twice. */
+                choices: number;
+                /** @description Views that chose the chapter (once each). */
+                views: number;
+                /** @description `views` / the range’s views, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                choice_rate: number;
+                /** @description Views that reached the chapter’s last step after choosing it (the funnel’s last row). */
+                completed: number;
+                /** @description `completed` / `views`, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                completion_rate: number;
+                /** @description Views that chose the chapter and then completed the demo. */
+                demo_completions: number;
+                /** @description The chapter’s steps in the reference version, in order; the steps counted when it has not the chapter. */
+                funnel: {
+                    number: number;
+                    title: string | null;
+                    /** @description Views that reached the step while this chapter was the one they chose last. */
+                    views: number;
+                    /** @description `views` / the chapter’s `views`, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                    share: number;
+                }[];
+            }[];
+            /** @description The twenty most viewed paths, most first. Views that chose no chapter are in no path. */
+            paths: {
+                /** @description The chapters chosen, in the order first chosen (at most 8). */
+                chapters: string[];
+                titles: (string | null)[];
+                /** @description Views whose path is exactly this one (a view counts under its whole path). */
+                views: number;
+                /** @description `views` / the range’s views, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                share: number;
+            }[];
+            /** @description Hotspots and buttons used (action_taken), by step then id. */
+            branches: {
+                step_number: number;
+                /** @description The hotspot or button id (a button id is unique within its step). */
+                element_id: string;
+                /** @description Null when no version has the element. */
+                kind: ("hotspot" | "button") | null;
+                label: string | null;
+                /** @description The action in the versions, else as the events reported it. */
+                action_type: string | null;
+                /** @description Where the action leads: a step number (goto, submit), a chapter id, an address; null for none. */
+                target: (number | string) | null;
+                /** @description action_taken events. */
+                clicks: number;
+                /** @description Views that used the element (once each). */
+                views: number;
+                /** @description `views` / the views that reached the step, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                click_rate: number;
+            }[];
+            /** @description Calls to action clicked (cta_clicked), by step then id. */
+            ctas: {
+                step_number: number;
+                button_id: string;
+                label: string | null;
+                /** @description The button’s call-to-action kind (book_meeting, sign_up…), when set. */
+                cta: string | null;
+                /** @description cta_clicked events. */
+                clicks: number;
+                /** @description Views that clicked it (once each). */
+                views: number;
+                /** @description `views` / the views that reached the step, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                click_through_rate: number;
+            }[];
+            /** @description Lead forms by step. */
+            forms: {
+                step_number: number;
+                title: string | null;
+                /** @description Views that were shown the form (once each, as every stage). */
+                shown: number;
+                started: number;
+                submitted: number;
+                /** @description `started` / `shown`, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                start_rate: number;
+                /** @description `submitted` / `shown`, 0 to 1 (four decimals; 0 when nothing to divide by). */
+                conversion: number;
+            }[];
+            versions_played: number[];
+        };
+        /**
+         * @example {
          *       "id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
          *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
          *       "url": "https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA",
@@ -2919,6 +3565,10 @@ export interface components {
          *       "preview_image_asset_id": "ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
          *       "preview_image_url": "https://demos.example.com/s/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/preview-image",
          *       "show_title_before_unlock": false,
+         *       "variables": {
+         *         "company": "Acme",
+         *         "first_name": "Dana"
+         *       },
          *       "view_count": 12,
          *       "last_viewed_at": "2026-11-24T15:42:10.000Z",
          *       "created_at": "2026-11-21T10:10:00.000Z",
@@ -2947,6 +3597,10 @@ export interface components {
             /** @description {APP_URL}/s/<token>/preview-image: where unfurls fetch the chosen image (public); null without one. */
             preview_image_url: string | null;
             show_title_before_unlock: boolean;
+            /** @description Personalisation values of this link: `{{name}}` in the demo shows the value (as text). `{}`: none. See docs/personalisation.md. */
+            variables: {
+                [key: string]: string;
+            };
             /** @description Views started through this link (one per viewer session). */
             view_count: number;
             /** @description When the latest view through this link started; null: never viewed. */
@@ -3026,7 +3680,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -3059,7 +3713,7 @@ export interface components {
             client_id: string;
             name: string;
             redirect_uris: string[];
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
             public: boolean;
             secret_last_four: string | null;
             /**
@@ -3134,7 +3788,7 @@ export interface components {
             }[];
             scopes: {
                 /** @enum {string} */
-                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read";
+                name: "demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read";
                 description: string;
                 /** @description The roles for which the scope allows anything: rights are scopes ∩ role. */
                 roles: ("admin" | "editor" | "viewer")[];
@@ -3210,7 +3864,7 @@ export interface components {
                 id: string;
                 email: string;
             };
-            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+            scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -3397,6 +4051,7 @@ export interface components {
          *       "webhook_deliveries_cancelled": 0,
          *       "webhook_response_excerpts": 0,
          *       "notification_records": 2,
+         *       "leads": 1,
          *       "demos_recomputed": 2,
          *       "days_recomputed": 2,
          *       "shares_recounted": 2
@@ -3413,7 +4068,7 @@ export interface components {
             dedup_ids: number;
             /** @description Share access-log lines with the address, removed. */
             access_log_entries: number;
-            /** @description Outbox events whose viewer_email and viewer_name were blanked. */
+            /** @description Outbox events whose viewer_email and viewer_name (lead.captured: email, name and values) were blanked. */
             webhook_events: number;
             /** @description Webhook delivery bodies whose address was blanked. */
             webhook_deliveries: number;
@@ -3423,6 +4078,8 @@ export interface components {
             webhook_response_excerpts: number;
             /** @description Records and queued jobs of e-mail notifications about this viewer, removed. */
             notification_records: number;
+            /** @description Leads the viewer sent through lead forms (with the address, or from their sessions), removed. */
+            leads: number;
             /** @description Demos whose analytics were rebuilt from their remaining views. */
             demos_recomputed: number;
             /** @description Demo-days rebuilt (views, steps, unique viewers, links, companies). */
@@ -3543,6 +4200,48 @@ export interface components {
          *       "title": "Create and send an invoice",
          *       "session_token": "kP3vZ8qR1mX6tN9wB2cF5hJ0lD4gS7aY-uE_oI2rT8w"
          *     }
+         * @example {
+         *       "gate": "identification",
+         *       "share": {
+         *         "require_identification": true,
+         *         "has_password": false
+         *       },
+         *       "fields": [
+         *         "name",
+         *         "email"
+         *       ],
+         *       "brand": {
+         *         "name": "Analytical Engines",
+         *         "color": "#0f766e",
+         *         "font": "humanist",
+         *         "logo_url": null
+         *       },
+         *       "title": "Create and send an invoice",
+         *       "form": {
+         *         "step_number": 1,
+         *         "fields": [
+         *           {
+         *             "name": "email",
+         *             "label": "Work e-mail",
+         *             "type": "email",
+         *             "required": true
+         *           },
+         *           {
+         *             "name": "name",
+         *             "label": "Your name",
+         *             "type": "text",
+         *             "required": false
+         *           },
+         *           {
+         *             "name": "utm_source",
+         *             "label": "",
+         *             "type": "hidden",
+         *             "required": false
+         *           }
+         *         ],
+         *         "submit_label": "See the demo"
+         *       }
+         *     }
          */
         ViewerState: {
             /**
@@ -3564,6 +4263,13 @@ export interface components {
             brand: components["schemas"]["ViewerBrand"];
             /** @description Addition. The demo's title as this viewer may see it. Behind a closed password gate: null (the title stays protected), or the link's `preview_title` if it has one, or the title when the link sets `show_title_before_unlock`. */
             title: string | null;
+            /** @description Addition. Only at the identification gate, once the password (if any) is entered, when the published demo has a lead form marked `gate` that asks for an e-mail address: show this form instead of name and e-mail, and send it to POST /v1/viewer/:token/leads, which identifies the viewer as /identify does (docs/leads.md). */
+            form?: {
+                /** @description The form step: send it as `step_number` with the lead. */
+                step_number: number;
+                fields: components["schemas"]["FormField"][];
+                submit_label: string;
+            };
             /** @description Only when a new viewer session was started. Same value as the cookie; a player that cannot use cookies (a cross-site iframe) sends it back in `X-Viewer-Session`. */
             session_token?: string;
         };
@@ -3596,11 +4302,19 @@ export interface components {
          *         "font": "humanist",
          *         "logo_url": null
          *       },
+         *       "chapters": [],
+         *       "variables": {
+         *         "company": "Acme",
+         *         "first_name": "Dana"
+         *       },
          *       "steps": [
          *         {
          *           "number": 1,
+         *           "kind": "page",
+         *           "chapter_id": null,
          *           "title": "Create an invoice",
          *           "description": "Click **New invoice** to start a draft.",
+         *           "description_html": null,
          *           "image_url": "/v1/viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gA/assets/ast_01jd3k8c2d4e6f8g0h2j4k6m8n",
          *           "html_url": null,
          *           "width": 1440,
@@ -3614,12 +4328,14 @@ export interface components {
          *               "height": 0.06,
          *               "label": "New invoice",
          *               "tooltip": "Start a draft invoice here.",
+         *               "tooltip_html": null,
          *               "action": {
          *                 "type": "next",
          *                 "target": null
          *               }
          *             }
-         *           ]
+         *           ],
+         *           "buttons": []
          *         }
          *       ]
          *     }
@@ -3630,10 +4346,30 @@ export interface components {
             title: string;
             configuration: components["schemas"]["DemoConfiguration"];
             brand: components["schemas"]["ViewerBrand"];
-            steps: {
-                number: number;
+            /** @description The chapters a chapter menu offers, in order; empty for a demo without chapters. */
+            chapters: {
+                id: string;
                 title: string;
                 description: string;
+                /** @description The number of its first step; null for a chapter without steps. */
+                first_step: number | null;
+            }[];
+            /** @description The share link's personalisation values (Share.variables): `{{name}}` / `{{name|fallback}}` in the demo's text is filled with them, as text; URL parameters and form answers of the same name win (docs/personalisation.md). {} when none. */
+            variables: {
+                [key: string]: string;
+            };
+            steps: {
+                number: number;
+                /**
+                 * @description How the player shows the step: `page` for a capture with hotspots.
+                 * @enum {string}
+                 */
+                kind: "page" | "cover" | "chapter_menu" | "form" | "end";
+                chapter_id: string | null;
+                title: string;
+                description: string;
+                /** @description Sanitised rich text of the description, or null. */
+                description_html: string | null;
                 /** @description A path on this server (`/v1/viewer/{token}/assets/{asset_id}`), to resolve against the address the payload was fetched from, so the player works through any host name that reaches the server; an absolute URL on `API_URL` when that is set. */
                 image_url: string | null;
                 /** @description A path on this server (`/v1/viewer/{token}/assets/{asset_id}`), to resolve against the address the payload was fetched from, so the player works through any host name that reaches the server; an absolute URL on `API_URL` when that is set. */
@@ -3650,13 +4386,98 @@ export interface components {
                     selector?: string;
                     label: string;
                     tooltip: string;
-                    action: {
-                        /** @enum {string} */
-                        type: "next" | "goto" | "url";
-                        target: number | string | null;
-                    };
+                    /** @description Sanitised rich text of the tooltip, or null. */
+                    tooltip_html: string | null;
+                    action: components["schemas"]["ActionAnswer"];
                 }[];
+                buttons: components["schemas"]["StoryButtonAnswer"][];
+                /** @description Only on a `form` step. */
+                form?: components["schemas"]["FormAnswer"];
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "lead_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "identified": true,
+         *       "gate": "ready"
+         *     }
+         */
+        LeadReceipt: {
+            /** @example lead_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @description Whether this submission named the viewer (their session and view now carry its e-mail address and name). */
+            identified: boolean;
+            /**
+             * @description The gate the viewer stands at now: `ready` once a gate form identified them (then fetch the demo).
+             * @enum {string}
+             */
+            gate: "password" | "identification" | "ready";
+            /** @description Only when the submission started the viewer session (a gate form sent before any): as in the link state. */
+            session_token?: string;
+        };
+        /**
+         * @example {
+         *       "id": "lead_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "demo": {
+         *         "id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "title": "Create and send an invoice"
+         *       },
+         *       "share": {
+         *         "id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *         "name": "Sent to Acme"
+         *       },
+         *       "view_id": "view_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "version": 2,
+         *       "step_number": 3,
+         *       "step_id": "step_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "email": "jane@acme.com",
+         *       "name": "Jane Doe",
+         *       "values": {
+         *         "email": "jane@acme.com",
+         *         "name": "Jane Doe",
+         *         "company_size": "51-200",
+         *         "consent": true,
+         *         "utm_source": "newsletter"
+         *       },
+         *       "identified": true,
+         *       "created_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Lead: {
+            /** @example lead_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            demo: {
+                /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                id: string;
+                title: string;
+            };
+            /** @description The link it came through; null once the link is deleted. */
+            share: {
+                /** @example shr_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                id: string;
+                name: string;
+            } | null;
+            /** @description The view it was part of; null when sent before the view began (a gate form) or once the view is gone. */
+            view_id: string | null;
+            /** @description The published version whose form was filled in. */
+            version: number | null;
+            step_number: number;
+            step_id: string;
+            /** @description The form’s e-mail field, lower-cased; null when it has none or it was left empty. */
+            email: string | null;
+            /** @description The form’s `name` field, or `first_name` and `last_name`; null when none. */
+            name: string | null;
+            /** @description Every answered field by name (checkboxes as booleans). */
+            values: {
+                [key: string]: string | boolean;
+            };
+            /** @description Whether it identified the viewer (an address the link’s allow-lists accept). */
+            identified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
         };
         /**
          * @example {
@@ -3884,7 +4705,14 @@ export interface components {
          *         "referrer": "https://mail.google.com/",
          *         "user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
          *         "internal": false,
-         *         "company": "acme.com"
+         *         "company": "acme.com",
+         *         "link": {
+         *           "name": "Acme: Jane",
+         *           "variables": {
+         *             "company": "Acme",
+         *             "first_name": "Jane"
+         *           }
+         *         }
          *       },
          *       "steps": [
          *         {
@@ -6788,7 +7616,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
                     expires_at?: string | null;
                 };
             };
@@ -8329,6 +9157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -8859,6 +9696,18 @@ export interface operations {
                     title?: string;
                     description?: string;
                     page_url?: string | null;
+                    /**
+                     * @description `page` (default: a captured screen with hotspots), `cover`, `chapter_menu`, `form` (needs `content.form`) or `end`. Only a form step has a form: a step that stops being one loses it.
+                     * @enum {string}
+                     */
+                    kind?: "page" | "cover" | "chapter_menu" | "form" | "end";
+                    /** @description A chapter of this demo; null takes the step out of its chapter. */
+                    chapter_id?: string | null;
+                    content?: components["schemas"]["StepContentInput"];
+                    /** @description Edits to the captured page (at most 100), applied when its snapshot is served. Replaces the whole list. */
+                    patches?: components["schemas"]["PagePatchInput"][];
+                    /** @description Rich text: b, strong, i, em, a (http(s) and mailto links, opened in a new tab), ul, ol, li, p, br; anything else is removed on the server. When given, `description` becomes its plain text (and a `description` sent with it is ignored). Null removes the rich text and keeps `description`. */
+                    description_html?: string | null;
                 };
             };
         };
@@ -9110,10 +9959,13 @@ export interface operations {
                     selector?: string | null;
                     label?: string;
                     tooltip?: string;
+                    /** @description Rich text of the tooltip: b, strong, i, em, a (http(s) and mailto links, opened in a new tab), ul, ol, li, p, br; anything else is removed on the server. When given, `tooltip` becomes its plain text. Null removes it. */
+                    tooltip_html?: string | null;
+                    /** @description What a click does: `next` (default), `goto` a step, `chapter` (its first step), `url` (new tab), `submit` the step’s form, `end` the demo, `restart` from step 1, or another `demo` (its share link). See docs/interactive-demos.md. */
                     action?: {
                         /** @enum {string} */
-                        type: "next" | "goto" | "url";
-                        /** @description `goto`: a step number or step id; `url`: an http(s) address; `next`: none. */
+                        type: "next" | "goto" | "chapter" | "url" | "submit" | "end" | "restart" | "demo";
+                        /** @description `goto` and `submit`: a step number or step id (`submit` without one goes on as `next`); `chapter`: a chapter id of this demo; `url` and `demo`: an http(s) address; `next`, `end`, `restart`: none. */
                         target?: (number | string) | null;
                     };
                 };
@@ -9343,10 +10195,13 @@ export interface operations {
                     selector?: string | null;
                     label?: string;
                     tooltip?: string;
+                    /** @description Rich text of the tooltip: b, strong, i, em, a (http(s) and mailto links, opened in a new tab), ul, ol, li, p, br; anything else is removed on the server. When given, `tooltip` becomes its plain text. Null removes it. */
+                    tooltip_html?: string | null;
+                    /** @description What a click does: `next` (default), `goto` a step, `chapter` (its first step), `url` (new tab), `submit` the step’s form, `end` the demo, `restart` from step 1, or another `demo` (its share link). See docs/interactive-demos.md. */
                     action?: {
                         /** @enum {string} */
-                        type: "next" | "goto" | "url";
-                        /** @description `goto`: a step number or step id; `url`: an http(s) address; `next`: none. */
+                        type: "next" | "goto" | "chapter" | "url" | "submit" | "end" | "restart" | "demo";
+                        /** @description `goto` and `submit`: a step number or step id (`submit` without one goes on as `next`); `chapter`: a chapter id of this demo; `url` and `demo`: an http(s) address; `next`, `end`, `restart`: none. */
                         target?: (number | string) | null;
                     };
                 };
@@ -9462,7 +10317,10 @@ export interface operations {
     };
     getDemoAsset: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The hash of a step’s page patches, as `html_url` carries it: the snapshot is served with those patches applied. A hash no step has any more serves the snapshot as captured. */
+                patches?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9529,6 +10387,454 @@ export interface operations {
             };
             /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChapters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Chapter"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addChapter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string;
+                    /** @description Where it goes among the chapters. Default: last. */
+                    number?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Chapter"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteChapter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                chapter_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editChapter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                chapter_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    description?: string;
+                    /** @description Moves it among the chapters. */
+                    number?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Chapter"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9647,6 +10953,15 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10222,6 +11537,115 @@ export interface operations {
             };
             /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadImageForPagePatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PatchImage"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11041,7 +12465,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     redirect_uris: string[];
-                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read")[];
+                    scopes: ("demos:read" | "demos:write" | "analytics:read" | "shares:read" | "shares:write" | "team:read" | "team:write" | "webhooks:write" | "oauth_apps:write" | "audit:read" | "leads:read")[];
                     /**
                      * @description A public client (single-page or native app) gets no secret and must use PKCE.
                      * @default false
@@ -12070,8 +13494,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test, audit.entry. */
-                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test" | "audit.entry")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
+                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description Signing secret. Omit it to have one generated (`whsec_...`), returned once in the creation response. The HMAC key is the UTF-8 bytes of this string. */
                     secret?: string;
                 };
@@ -12367,8 +13791,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url?: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, member.invited, webhook.test, audit.entry. */
-                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "member.invited" | "webhook.test" | "audit.entry")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
+                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description false disables the webhook; true re-enables it and resets its failure count. */
                     active?: boolean;
                 };
@@ -13145,6 +14569,10 @@ export interface operations {
                     preview_image_asset_id?: string | null;
                     /** @description A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected. */
                     show_title_before_unlock?: boolean;
+                    /** @description Personalisation values (see `Share.variables`). Left out: none. */
+                    variables?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -13453,6 +14881,10 @@ export interface operations {
                     preview_image_asset_id?: string | null;
                     /** @description A password link names its demo (gate, page title, unfurls) before the password is entered. Off by default: the title stays protected. */
                     show_title_before_unlock?: boolean;
+                    /** @description Replaces all of the link's personalisation values (`{}` removes them). Left out: unchanged. */
+                    variables?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -13782,6 +15214,106 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Analytics"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    demoAnalyticsByPath: {
+        parameters: {
+            query?: {
+                /** @description First day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Last day, YYYY-MM-DD (UTC, inclusive); a timestamp counts its whole day. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+                /** @description Count the workspace’s own traffic too: views from a browser signed in as a member, or identified with a member’s e-mail address. Left out by default. */
+                include_internal?: "true" | "false";
+                /** @description Only the views of this published version (GET /v1/demos/:id/versions), with its steps. Without it: every view, and the steps of the version viewers are served now (a step number counts the views of every version that had that number). */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PathAnalytics"];
                         meta: {
                             /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
                             request_id: string;
@@ -15053,7 +16585,10 @@ export interface operations {
     };
     viewerImageOrSnapshot: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The hash of a step’s page patches, as `html_url` carries it: the snapshot is served with those patches applied. A hash no step has any more serves the snapshot as captured. */
+                patches?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -15167,31 +16702,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "events": [
-                 *         {
-                 *           "id": "3f1c2b9e-7a4d-4e8b-9c1a-5d6e7f8a9b0c",
-                 *           "type": "view_started",
-                 *           "at": "2026-11-24T15:42:10.000Z",
-                 *           "referrer": "https://mail.google.com/"
-                 *         },
-                 *         {
-                 *           "id": "8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e",
-                 *           "type": "step_reached",
-                 *           "step_number": 2,
-                 *           "seconds_on_previous": 8.4,
-                 *           "at": "2026-11-24T15:42:18.000Z"
-                 *         },
-                 *         {
-                 *           "id": "c5e7a9b1-3d5f-4b7d-9f1b-3d5f7a9c1e3a",
-                 *           "type": "completed",
-                 *           "seconds_on_previous": 5.75,
-                 *           "at": "2026-11-24T15:42:36.000Z"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     events: {
                         /**
@@ -15200,8 +16710,8 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        type: "view_started" | "step_reached" | "completed";
-                        /** @description Required for step_reached. */
+                        type: "view_started" | "step_reached" | "completed" | "chapter_selected" | "action_taken" | "cta_clicked" | "form_shown" | "form_started" | "form_submitted";
+                        /** @description Required for step_reached and every path event (the step it happened on). */
                         step_number?: number;
                         /** @description Seconds spent on the step before this event; capped at 3600. */
                         seconds_on_previous?: number;
@@ -15213,6 +16723,17 @@ export interface operations {
                         at?: string;
                         /** @description With view_started: document.referrer. */
                         referrer?: string;
+                        /** @description chapter_selected only (required): the chapter chosen. */
+                        chapter_id?: string;
+                        /** @description action_taken and cta_clicked only (required): the hotspot or button id. */
+                        element_id?: string;
+                        /**
+                         * @description action_taken only (required): what the element did.
+                         * @enum {string}
+                         */
+                        action_type?: "next" | "goto" | "chapter" | "url" | "submit" | "end" | "restart" | "demo";
+                        /** @description action_taken only (optional): the step number the action led to. */
+                        target_step?: number;
                     }[];
                 };
             };
@@ -15300,6 +16821,571 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewerSendLeadForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0b9c3a52-1f4e-4d47-9a57-2d1c6e8f4a10",
+                 *       "step_number": 3,
+                 *       "values": {
+                 *         "email": "jane@acme.com",
+                 *         "name": "Jane Doe",
+                 *         "company_size": "51-200",
+                 *         "consent": true,
+                 *         "utm_source": "newsletter"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Made by the player for this submission: sending it again (a retry) answers the lead already made, with 200.
+                     */
+                    id: string;
+                    /** @description The `form` step of the published demo, as the viewer payload numbers it. */
+                    step_number: number;
+                    /** @description By field name: a string for text, email, phone, select and hidden fields (an empty string is no answer), a boolean for a checkbox. */
+                    values: {
+                        [key: string]: string | boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadReceipt"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadReceipt"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only leads of this demo. */
+                demo_id?: string;
+                /** @description Only leads that came through this link. */
+                share_id?: string;
+                /** @description Sent on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Sent on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLeadsAsCsv: {
+        parameters: {
+            query?: {
+                /** @description Only leads of this demo. */
+                demo_id?: string;
+                /** @description Only leads that came through this link. */
+                share_id?: string;
+                /** @description Sent on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Sent on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a header row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDemoLeads: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only leads that came through this link. */
+                share_id?: string;
+                /** @description Sent on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Sent on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportDemoLeadsAsCsv: {
+        parameters: {
+            query?: {
+                /** @description Only leads that came through this link. */
+                share_id?: string;
+                /** @description Sent on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Sent on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a header row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
