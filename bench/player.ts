@@ -7,12 +7,11 @@
  *
  * Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Bounded: `runs` page loads, then it exits.
  */
-import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../test/helpers/browser';
 import { makeMockupPng } from '../test/helpers/images';
 import { startTestServer } from '../test/helpers/server';
 import { keyedApi } from './api-call';
+import { playerSizeReport } from './player-budget';
 
 const runs = Number(process.argv[2] ?? 15);
 
@@ -23,11 +22,7 @@ if (!browser) {
   process.exit(1);
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-for (const file of ['player.js', 'player.css']) {
-  const bytes = readFileSync(`dist/player/${file}`);
-  console.log(`dist/player/${file}: ${kb(bytes.length)} raw, ${kb(gzipSync(bytes, { level: 9 }).length)} gzipped`);
-}
+console.log(playerSizeReport());
 
 const key = await server.apiKey('all');
 const call = keyedApi(server.url, key);

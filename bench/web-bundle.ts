@@ -2,7 +2,8 @@
  * `npm run bench:web`: the JavaScript a browser downloads to show each main route of the web app, measured
  * in Chromium (a new context per route, so an empty cache: a first visit) by summing the script responses,
  * each gzipped as a compressing proxy would send it. Against dist/web, rebuilt first when older than web/.
- * The sign-in page has a budget (test/browser/web-bundle.test.ts holds it). Bounded: one load per route.
+ * The sign-in page has a budget (test/browser/web-bundle.test.ts holds it), and so has the viewer player's
+ * script (bench/player-budget.ts, held by test/browser/player-story.test.ts). Bounded: one load per route.
  *
  *   npm run bench:web [-- --files]     (--files lists every script of each route)
  */
@@ -13,6 +14,7 @@ import { makeMockupPng } from '../test/helpers/images';
 import { routeJavaScript, SIGN_IN_BUDGET_BYTES } from '../test/helpers/route-javascript';
 import { startTestServer } from '../test/helpers/server';
 import { keyedApi } from './api-call';
+import { playerSizeReport } from './player-budget';
 
 const { values: args } = parseArgs({ options: { files: { type: 'boolean', default: false } } });
 
@@ -51,6 +53,8 @@ try {
   }
   const verdict = signInGzipped <= SIGN_IN_BUDGET_BYTES ? 'within' : 'OVER';
   console.log(`\nSign-in page: ${kb(signInGzipped)} gzipped, ${verdict} its budget of ${kb(SIGN_IN_BUDGET_BYTES)}.`);
+  // The viewer player is a bundle of its own (dist/player), loaded by share links rather than by a route.
+  console.log(`\n${playerSizeReport()}`);
 } finally {
   await browser.close();
   await server.close();

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAYER_JS_BUDGET_BYTES, playerSizes } from '../../bench/player-budget';
 import { launchBrowser } from '../helpers/browser';
 import { makeMockupPng } from '../helpers/images';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -107,6 +108,11 @@ function story(real: Json): Json {
   };
 }
 
+// One browser for both suites, closed after both.
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end) by keyboard', () => {
   let server: TestServer;
   let key: string;
@@ -149,7 +155,6 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
 
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
     await server?.close();
   });
 
@@ -346,6 +351,46 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     expect(seen.events.find((e) => e.type === 'action_taken' && e.element_id === 'enough')).toMatchObject({ action_type: 'goto', target_step: 6 });
     await page.close();
   }
+
+  it(`the player's script stays within ${PLAYER_JS_BUDGET_BYTES / 1024} KB gzipped`, () => {
+    // dist/player is the build the pages here load (test/helpers/web-build.ts rebuilds it when older).
+    const js = playerSizes().find((s) => s.file === 'player.js')!;
+    expect(js.gzipped).toBeLessThanOrEqual(PLAYER_JS_BUDGET_BYTES);
+  });
+
+  it('keeps the view whole on a server that refuses the path events', async () => {
+    // An older server: a batch with any path event is a 400. The standard events must all arrive, and the
+    // player stops offering path events after the first refusal.
+    const { page } = await open({ width: 1280, height: 800 });
+    const standard = new Set(['view_started', 'step_reached', 'completed']);
+    let refused = 0;
+    const accepted: Json[] = [];
+    await page.route('**/v1/viewer/*/events', async (route: Route) => {
+      const events = route.request().postDataJSON().events as Json[];
+      if (events.some((e) => !standard.has(e.type))) {
+        refused++;
+        return route.fulfill({ status: 400, json: { error: { code: 'invalid_request', message: 'Unknown event type' } } });
+      }
+      accepted.push(...events);
+      return route.continue();
+    });
+    await page.goto(shareUrl);
+    await heading(page, 'Welcome to Acme, Dana');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await heading(page, 'What would you like to see?');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Invoices for Globex' }).waitFor();
+    await page.keyboard.press('Enter');
+    await heading(page, 'What would you like to see?');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Reports' }).waitFor();
+    await expect.poll(() => new Set(accepted.filter((e) => e.type === 'step_reached').map((e) => e.step_number)).size, { timeout: 15_000 }).toBe(3);
+    expect(accepted.some((e) => e.type === 'view_started')).toBe(true);
+    expect(refused).toBe(1);
+    await page.close();
+  });
 
   it('at 1280 px', async () => {
     await play({ width: 1280, height: 800 }, 'desktop');
