@@ -35,7 +35,8 @@ describe('analytics per link, per company, per workspace, journeys and internal 
     clock.set(new Date(BASE));
     const demoId = await demoWithSteps(t, key, 3);
     const globex = await createShare(t, key, demoId, { name: 'Globex' });
-    const initech = await createShare(t, key, demoId, { name: 'Initech' });
+    // A personalised link: its values name the account in the per-link figures.
+    const initech = await createShare(t, key, demoId, { name: 'Initech', variables: { company: 'Initech', first_name: 'Cy' } });
     await view(globex.token, { email: 'ana@globex.com', reached: 3, complete: true });
     await view(globex.token, { email: 'ana@globex.com', reached: 2 });
     await view(globex.token, { email: 'bo@globex.com', reached: 1 });
@@ -50,6 +51,7 @@ describe('analytics per link, per company, per workspace, journeys and internal 
       {
         share_id: initech.id,
         name: 'Initech',
+        variables: { company: 'Initech', first_name: 'Cy' },
         revoked: false,
         views: 4,
         unique_viewers: 4,
@@ -60,6 +62,7 @@ describe('analytics per link, per company, per workspace, journeys and internal 
       {
         share_id: globex.id,
         name: 'Globex',
+        variables: {},
         revoked: false,
         views: 3,
         unique_viewers: 2,

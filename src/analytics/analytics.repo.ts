@@ -173,6 +173,7 @@ export async function linkTotals(db: Executor, demoId: string, range: Range) {
       .select({
         shareId: s.shareId,
         name: shares.name,
+        variables: shares.variables,
         revokedAt: shares.revokedAt,
         views,
         completions: int(s.completions),
@@ -181,7 +182,7 @@ export async function linkTotals(db: Executor, demoId: string, range: Range) {
       .from(s)
       .leftJoin(shares, eq(shares.id, s.shareId))
       .where(and(where(s, { demoId }, range), ne(s.shareId, '')))
-      .groupBy(s.shareId, shares.name, shares.revokedAt)
+      .groupBy(s.shareId, shares.name, shares.variables, shares.revokedAt)
       .orderBy(desc(views), asc(s.shareId)),
     db
       .select({ shareId: demoDailyViewers.shareId, n: sql<number>`count(distinct ${demoDailyViewers.viewerKey})::int`.mapWith(Number) })

@@ -177,6 +177,9 @@ export const linkAnalyticsSchema = z
   .object({
     share_id: z.string(),
     name: z.string().meta({ description: 'The link’s name (may be empty).' }),
+    variables: z.record(z.string(), z.string()).meta({
+      description: 'The link’s personalisation values as they are now (Share.variables): a personalised link names its account. {} for none.',
+    }),
     revoked: z.boolean().meta({ description: 'Revoked since: its views still count.' }),
     views: z.number().int(),
     unique_viewers: z.number().int().meta({ description: 'Exact: distinct e-mail addresses, else visitor ids.' }),
@@ -190,6 +193,7 @@ export const linkAnalyticsSchema = z
       {
         share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8y',
         name: 'Acme evaluation',
+        variables: { company: 'Acme', first_name: 'Dana' },
         revoked: false,
         views: 12,
         unique_viewers: 7,

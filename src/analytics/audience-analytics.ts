@@ -18,6 +18,7 @@ export async function linkAnalytics(ctx: Pick<AnalyticsContext, 'db' | 'demos'>,
   return rows.map((r) => ({
     share_id: r.shareId,
     name: r.name ?? '',
+    variables: (r.variables as Record<string, string> | null) ?? {},
     revoked: r.revokedAt !== null,
     views: r.views,
     unique_viewers: r.viewers,

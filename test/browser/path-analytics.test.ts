@@ -32,7 +32,7 @@ describe.skipIf(!browser)('a demo’s analytics by path (Chromium)', () => {
 
   it('shows chapters, their funnels, paths, calls to action, branches and forms, and exports them', async () => {
     const demoId = await demoWithSteps(server, key, 4);
-    const link = await createShare(server, key, demoId);
+    const link = await createShare(server, key, demoId, { name: 'Q4 evaluation', variables: { company: 'Acme', first_name: 'Dana' } });
     const { hotspot2 } = await storyVersion(server, demoId);
     await playPathViews(server, link.token, hotspot2);
 
@@ -68,6 +68,12 @@ describe.skipIf(!browser)('a demo’s analytics by path (Chromium)', () => {
       expect.stringMatching(/Started.*1 viewer \(50%\)/),
       expect.stringMatching(/Submitted.*1 viewer \(50%\)/),
     ]);
+
+    // A personalised link says which account watched: in the per-link table and beside each viewer.
+    const linkRow = page.getByRole('table', { name: 'Views per share link' }).locator('tbody tr').first();
+    expect((await linkRow.locator('td').first().textContent()) ?? '').toContain('company: Acme · first_name: Dana');
+    const viewerRows = page.getByRole('table', { name: 'Recent viewers' }).locator('tbody tr');
+    expect(await viewerRows.first().locator('td[data-label="Link"]').textContent()).toBe('Q4 evaluation (Acme)');
 
     const csvOf = async (region: string) => {
       const [download] = await Promise.all([

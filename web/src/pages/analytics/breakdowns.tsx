@@ -5,6 +5,11 @@ import { formatDateTime } from '../../lib/format';
 import { formatCount, formatPercent } from './headline';
 
 export const linkLabel = (l: LinkAnalytics) => l.name || `Link ${l.share_id.slice(-6)}`;
+/** A personalised link's values, as `company: Acme · first_name: Dana`. */
+export const variablesText = (variables: Record<string, string>) =>
+  Object.entries(variables)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join(' · ');
 export const companyLabel = (c: CompanyAnalytics) => (c.kind === 'individuals' ? 'Individuals (personal e-mail)' : (c.company ?? ''));
 
 const linkColumns: Column<LinkAnalytics>[] = [
@@ -13,15 +18,18 @@ const linkColumns: Column<LinkAnalytics>[] = [
     header: 'Link',
     kind: 'primary',
     render: (l) => (
-      <>
-        {linkLabel(l)}
-        {l.revoked ? (
-          <>
-            {' '}
-            <Badge tone="warning">Revoked</Badge>
-          </>
-        ) : null}
-      </>
+      <span className="cell-stack">
+        <span>
+          {linkLabel(l)}
+          {l.revoked ? (
+            <>
+              {' '}
+              <Badge tone="warning">Revoked</Badge>
+            </>
+          ) : null}
+        </span>
+        {Object.keys(l.variables).length > 0 ? <span className="cell-sub">{variablesText(l.variables)}</span> : null}
+      </span>
     ),
   },
   { key: 'views', header: 'Views', kind: 'nowrap', render: (l) => formatCount(l.views) },

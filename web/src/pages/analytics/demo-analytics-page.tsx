@@ -7,7 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
 import { LoadingBlock } from '../../components/spinner';
 import { AnalyticsToolbar, useAnalyticsData, useAnalyticsView } from './analytics-view';
-import { CompaniesTable, companiesCsv, LinksTable } from './breakdowns';
+import { CompaniesTable, companiesCsv, LinksTable, variablesText } from './breakdowns';
 import { downloadCsv } from './csv';
 import { describeRange, previousRange } from './date-range';
 import { Funnel, funnelSteps } from './funnel';
@@ -59,8 +59,21 @@ export function DemoAnalyticsPage() {
     }
     downloadCsv(
       file('views'),
-      ['started_at', 'viewer', 'email', 'company', 'steps_viewed', 'completed', 'duration_seconds', 'version', 'share_id', 'internal'],
-      all.map((v) => [v.started_at, viewerLabel(v), v.viewer.email, companyOf(v), v.steps_viewed.join(' '), v.completed, v.duration_seconds, v.version, v.share_id, v.internal]),
+      ['started_at', 'viewer', 'email', 'company', 'steps_viewed', 'completed', 'duration_seconds', 'version', 'share_id', 'link_name', 'link_variables', 'internal'],
+      all.map((v) => [
+        v.started_at,
+        viewerLabel(v),
+        v.viewer.email,
+        companyOf(v),
+        v.steps_viewed.join(' '),
+        v.completed,
+        v.duration_seconds,
+        v.version,
+        v.share_id,
+        v.link?.name ?? '',
+        v.link ? variablesText(v.link.variables) : '',
+        v.internal,
+      ]),
     );
   }
 

@@ -21,6 +21,14 @@ export function companyOf(v: View): string {
   return isFreeMailDomain(domain) ? 'Individual' : domain;
 }
 
+/** The share link a view came through, with the account a personalised link names (its `company`). */
+export function linkOf(v: View): string {
+  if (!v.link) return '—';
+  const account = v.link.variables.company;
+  const name = v.link.name || 'Unnamed link';
+  return account && !name.includes(account) ? `${name} (${account})` : name;
+}
+
 const reached = (v: View) => (v.steps_viewed.length === 0 ? 0 : Math.max(...v.steps_viewed));
 
 /** Recent viewers; a row opens that view's journey through the steps. Admins can erase an identified viewer. */
@@ -41,6 +49,7 @@ export function ViewersTable({ demoId, views, stepCount, onErased }: { demoId: s
       ),
     },
     { key: 'company', header: 'Company', render: companyOf },
+    { key: 'link', header: 'Link', render: (v) => linkOf(v) },
     { key: 'steps', header: 'Steps reached', render: (v) => `${reached(v)} of ${stepCount}` },
     { key: 'completed', header: 'Completed', render: (v) => (v.completed ? 'Yes' : 'No') },
     { key: 'duration', header: 'Time', render: (v) => formatSeconds(v.duration_seconds) },
