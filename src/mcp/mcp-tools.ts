@@ -98,8 +98,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_demo',
     title: 'Read a demo',
     description:
-      'Reads one demo in full: its title, status, generation state, steps in order (number, title, ' +
-      'description, page_url, image_url), hotspots (where a viewer clicks on each step, and what happens) ' +
+      'Reads one demo in full: its title, status, generation state, steps in order (number, kind, title, ' +
+      'description, page_url, image_url, buttons and form), hotspots (where a viewer clicks on each step, and what happens), ' +
+      'chapters, story_problems (what would lose a viewer; publishing is refused while there are any) ' +
       'and configuration (theme, navigation, call to action), plus share_url while published.',
     input: z.object({ demo_id: demoId }).strict(),
     permission: 'demos.read',
@@ -165,7 +166,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Publishes a demo so that its share links play it: a draft becomes published; on a published demo with ' +
       'unpublished edits the edits become the version viewers see. Refused (conflict) while generating, when ' +
-      'archived, or without steps. Answers the demo, with share_url once it has a share link.',
+      'archived, or without steps, and (validation_error) while the story has problems (get_demo: story_problems, ' +
+      'each naming its step). Answers the demo, with share_url once it has a share link.',
     input: z.object({ demo_id: demoId }).strict(),
     permission: 'demos.write',
     readOnly: false,
