@@ -18,6 +18,7 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
@@ -92,7 +93,9 @@ function objectArbitrary(schema: JsonSchema, root: unknown): fc.Arbitrary<Record
   if (schema.additionalProperties === false || Object.keys(properties).length > 0) return known;
   // A free-form object (a map): a few keys of whatever the schema allows.
   const values = typeof schema.additionalProperties === 'object' ? schemaArbitrary(schema.additionalProperties, root) : fc.jsonValue({ maxDepth: 1 });
-  return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, { maxKeys: 3 });
+  // Keys as `propertyNames` allows when it says (e.g. a share link's variable names), else any short string.
+  const keys = schema.propertyNames ? (schemaArbitrary(schema.propertyNames, root) as fc.Arbitrary<string>) : fc.string({ minLength: 1, maxLength: 12 });
+  return fc.dictionary(keys, values, { maxKeys: 3 });
 }
 
 function resolve(ref: string, root: unknown): JsonSchema {
