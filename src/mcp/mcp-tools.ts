@@ -190,7 +190,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Creates a link viewers open to play a demo (`url`; `embed_url` for an iframe). Optional: a name to ' +
       'recognise it, a password, an expiry, and require_identification (viewers give a name and e-mail, ' +
-      'optionally limited to allowed_emails / allowed_domains). Viewers can play it once the demo is published.',
+      'optionally limited to allowed_emails / allowed_domains), and variables (personalisation for one account: ' +
+      '{"company": "Acme"} fills {{company}} in the demo). Viewers can play it once the demo is published.',
     // The REST body's fields and rules, after the demo's id.
     input: z.object({ demo_id: demoId, ...createShareBody.shape }).strict(),
     permission: 'shares.write',
