@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationResult } from '../../src/generation/generation.types';
-import { launchBrowser, sessionCookies } from '../helpers/browser';
+import { launchBrowser, overflowing, sessionCookies } from '../helpers/browser';
 import { makePng } from '../helpers/images';
 import { waitForDemo } from '../helpers/demos';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -170,6 +170,15 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
       return img.src.includes('/assets/ast_') && img.complete && img.naturalWidth === 64;
     });
     await page.screenshot({ path: `${SHOTS}/page-edit-editor-image.png` });
+
+    // A phone: the page and its panel fit the width, nothing runs off the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    frame = await editFrame(page, 'Initech');
+    await page.getByText('Edits on this page (3)').scrollIntoViewIfNeeded();
+    expect(await overflowing(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/page-edit-editor-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    frame = await editFrame(page, 'Initech');
 
     // Published and shared: the player shows the page as the editor did.
     await api('POST', `/demos/${demoId}/publish`);
