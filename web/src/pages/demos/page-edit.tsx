@@ -251,7 +251,7 @@ export function PageEditor({
                 <code className="page-edit-selector" title={patch.selector}>
                   {patch.selector}
                 </code>
-                {frame && patch.op !== 'hide' && !found(patch.selector) ? <span className="page-edit-missing">not on this page</span> : null}
+                {frame && !found(patch.selector) ? <span className="page-edit-missing">not on this page</span> : null}
                 <Button size="sm" variant="ghost" aria-label={`Remove: ${describePatch(patch)}`} onClick={() => remove(i)}>
                   Remove
                 </Button>
