@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -390,6 +392,55 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     expect(accepted.some((e) => e.type === 'view_started')).toBe(true);
     expect(refused).toBe(1);
     await page.close();
+  });
+
+  it('tells the host page about chapters, branches, forms and calls to action when embedded', async () => {
+    const embedPath = new URL(shareUrl).pathname.replace('/s/', '/embed/');
+    const host: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Host</title>
+<iframe src="${server.url}${embedPath}?first_name=Dana" title="Demo" style="width:1000px;height:640px;border:0"></iframe>
+<script>window.received = []; addEventListener('message', (e) => { if (e.data && e.data.source === 'demoshare') window.received.push(e.data); });</script>`);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    try {
+      const { page } = await open({ width: 1100, height: 760 });
+      await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
+      const frame = page.frameLocator('iframe');
+      await frame.getByRole('button', { name: 'Start the tour' }).click();
+      await frame.getByRole('button', { name: /Invoicing/ }).click();
+      await frame.getByRole('button', { name: 'Go on from 3' }).click();
+      await frame.getByRole('button', { name: 'I have seen enough' }).click();
+      await frame.getByLabel('Your name').fill('Dana Scully');
+      await frame.getByLabel('Work e-mail').fill('dana@fbi.example.com');
+      await frame.getByLabel('I agree to be contacted about Acme').check();
+      await frame.getByRole('button', { name: 'Send' }).click();
+      // The route refuses the first lead at its e-mail; the second goes through (then is resent).
+      await frame.getByText('This address is not allowed').waitFor();
+      await frame.getByRole('button', { name: 'Send' }).click();
+      await frame.getByRole('heading', { name: 'Thanks, Dana!' }).waitFor();
+      await frame.getByRole('link', { name: 'Book a meeting' }).click();
+      await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'cta_clicked'));
+      const received = (await page.evaluate(() => (window as unknown as { received: unknown[] }).received)) as Json[];
+      const of = (type: string) => received.filter((m) => m.type === type);
+      expect(of('chapter_selected')).toEqual([{ source: 'demoshare', type: 'chapter_selected', step_number: 2, chapter_id: 'chp_invoicing' }]);
+      expect(of('action_taken').map((m) => [m.step_number, m.element_id, m.action_type, m.target_step])).toEqual([
+        [1, 'start', 'next', 2],
+        [2, 'ch-invoicing', 'chapter', 3],
+        [3, expect.stringMatching(/^hs_/), 'next', 2],
+        [2, 'enough', 'goto', 6],
+        [6, 'send', 'submit', 7],
+        [7, 'book', 'url', undefined],
+      ]);
+      expect(of('form_shown')).toEqual([{ source: 'demoshare', type: 'form_shown', step_number: 6 }]);
+      expect(of('form_submitted')).toEqual([{ source: 'demoshare', type: 'form_submitted', step_number: 6 }]);
+      expect(of('cta_clicked')).toEqual([{ source: 'demoshare', type: 'cta_clicked', url: 'https://example.com/book', step_number: 7, element_id: 'book' }]);
+      expect(of('completed')).toHaveLength(1);
+      // Nothing the viewer typed crosses to the host page.
+      expect(JSON.stringify(received)).not.toMatch(/@|Scully|token/);
+    } finally {
+      host.close();
+    }
   });
 
   it('at 1280 px', async () => {
