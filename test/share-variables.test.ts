@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillText } from '../player/src/variables';
 import { fillVariables } from '../src/viewing/viewer-variables';
@@ -224,6 +225,40 @@ describe('share link variables (personalisation)', () => {
       expect(head).toContain(`<meta property="og:title" content="Invoicing for ${escaped}">`);
       expect(head).toContain(`<title>Invoicing for ${escaped} · `);
     });
+  });
+
+  it('keeps identification and lead-form values with XSS payloads as given, as JSON text', async () => {
+    // A demo with a lead form asking for the company: what fills {{company}} once the viewer answers.
+    const formDemo = await demoWithSteps(t, key, 1, false);
+    const form = await call('POST', `/v1/demos/${formDemo}/steps`, {
+      kind: 'form',
+      title: 'About you',
+      content: {
+        buttons: [{ id: 'send', label: 'Send', action: { type: 'submit' } }],
+        form: { fields: [{ name: 'company', label: 'Company', type: 'text' }], submit_label: 'Send' },
+      },
+    });
+    expect(form.statusCode, form.body).toBe(201);
+    const published = await call('PATCH', `/v1/demos/${formDemo}`, { status: 'published' });
+    expect(published.statusCode, published.body).toBe(200);
+    const share = await createShare(t, key, formDemo, { require_identification: true });
+    for (const [i, payload] of XSS_PAYLOADS.entries()) {
+      const viewer = viewerClient(t, share.token, `203.0.113.${80 + i}`);
+      await viewer.call('GET', '');
+      const identified = await viewer.call('POST', '/identify', { name: payload, email: `v${i}@example.com` });
+      expect(identified.statusCode, identified.body).toBe(200);
+      const started = await viewer.call('POST', '/events', { events: [{ id: randomUUID(), type: 'view_started' }] });
+      expect(started.statusCode, started.body).toBe(202);
+      const lead = await viewer.call('POST', '/leads', { id: randomUUID(), step_number: 2, values: { company: payload } });
+      expect(lead.statusCode, lead.body).toBe(201);
+    }
+    const leads = await call('GET', `/v1/demos/${formDemo}/leads`);
+    expect(leads.statusCode, leads.body).toBe(200);
+    expect(leads.headers['content-type']).toMatch(/^application\/json/);
+    const companies = (leads.json().data as Array<{ values: Record<string, unknown> }>).map((l) => l.values.company);
+    expect(companies.sort()).toEqual([...XSS_PAYLOADS].sort());
+    const views = (await call('GET', `/v1/demos/${formDemo}/views`)).json().data as Array<{ viewer: { name: string } }>;
+    expect(views.map((v) => v.viewer.name).sort()).toEqual([...XSS_PAYLOADS].sort());
   });
 
   it('fills the same way on the server and in the player', () => {
