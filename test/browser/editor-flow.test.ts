@@ -187,6 +187,15 @@ describe.skipIf(!browser)('the editor’s flow view (Chromium)', () => {
   it('branches from the keyboard: a hotspot selected, its target picked from the menu, undone with Ctrl+Z', async () => {
     const demo = await branchingDemo();
     const page = await openFlow(demo.id);
+    // Tab goes through a step, then its hotspots, then the next step.
+    await node(page, demo.steps[0]!).focus();
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-flow-element') ?? document.activeElement?.getAttribute('data-flow-node'));
+    expect(await focused()).toBe(`${demo.steps[0]}:${demo.tour.id}`);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(`${demo.steps[0]}:${demo.pricing.id}`);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(demo.steps[1]);
     const row = page.locator(`[data-flow-element="${demo.steps[0]}:${demo.pricing.id}"]`);
     await row.focus();
     await page.keyboard.press('Enter');

@@ -1,4 +1,4 @@
-import { type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { assetPath } from '../../api/demos.api';
 import { actionEntry, branchEntry, stableAction } from './flow-actions';
@@ -199,6 +199,48 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
     return `flow-edge flow-edge-${edge.implicit ? 'next' : edge.type}${selectedEdge ? ' flow-edge-selected' : ''}${moving ? ' flow-edge-moving' : ''}`;
   };
 
+  /** A row per hotspot or button of a node, with its port (drawn right after the node: Tab goes node, its rows, next node). */
+  const rowsOf = (n: FlowNode) => {
+    const p = layout.nodes.get(n.id)!;
+    return n.elements.map((el, i) => {
+      const y = p.y + rowY(i);
+      const isSelected = selected?.stepId === n.id && selected.elementId === el.id;
+      const summary = rowSummary(el, story.edges.find((e) => e.element === el), nodeById);
+      return (
+        // biome-ignore lint/a11y/useSemanticElements: an SVG row cannot be a <button>; it is focusable and answers Enter and Space
+        <g
+          key={el.id}
+          className={`flow-row${isSelected ? ' flow-row-selected' : ''}`}
+          role="button"
+          tabIndex={0}
+          aria-label={rowLabel(n, el)}
+          aria-pressed={isSelected}
+          data-flow-element={`${n.id}:${el.id}`}
+          data-flow-row-of={n.id}
+          onClick={(ev) => {
+            ev.stopPropagation();
+            setSelected(isSelected ? null : { stepId: n.id, elementId: el.id });
+          }}
+          onKeyDown={(ev) => rowKey(ev, n, el)}
+        >
+          <rect className="flow-row-bg" x={p.x + 6} y={y + 2} width={p.width - 12} height={ROW_H - 4} rx={5} />
+          <text x={p.x + 14} y={y + ROW_H / 2 + 4} className="flow-row-label">
+            <tspan className="flow-row-kind">{el.kind === 'hotspot' ? '◎' : '▢'}</tspan> {clip(el.label || 'unnamed', labelRoom(summary.text))}
+          </text>
+          <text x={p.x + p.width - 16} y={y + ROW_H / 2 + 4} textAnchor="end" className={`flow-row-target${summary.broken ? ' flow-row-broken' : ''}`}>
+            {summary.text}
+          </text>
+          {readOnly ? null : (
+            <g className="flow-port" data-flow-port={`${n.id}:${el.id}`} onPointerDown={(ev) => startDrag(ev, el, port(n, i), 'draw')}>
+              <circle className="flow-port-hit" cx={p.x + p.width} cy={y + ROW_H / 2} r={13} />
+              <circle className="flow-port-dot" cx={p.x + p.width} cy={y + ROW_H / 2} r={5.5} />
+            </g>
+          )}
+        </g>
+      );
+    });
+  };
+
   const rowLabel = (node: FlowNode, element: FlowElement) =>
     `${element.kind === 'hotspot' ? 'Hotspot' : 'Button'} “${element.label || 'unnamed'}” on step ${node.number}: ${describeAction(element.action, story, input)}`;
   const rowKey = (event: ReactKeyboardEvent, node: FlowNode, element: FlowElement) => {
@@ -324,14 +366,16 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
             </g>
 
             {story.nodes.map((n) => (
-              <Node
-                key={n.id}
-                node={n}
-                box={layout.nodes.get(n.id)!}
-                color={n.chapterId ? chapterColor.get(n.chapterId) : undefined}
-                target={drag?.over === n.id}
-                onOpen={() => onOpenStep(n.id)}
-              />
+              <Fragment key={n.id}>
+                <Node
+                  node={n}
+                  box={layout.nodes.get(n.id)!}
+                  color={n.chapterId ? chapterColor.get(n.chapterId) : undefined}
+                  target={drag?.over === n.id}
+                  onOpen={() => onOpenStep(n.id)}
+                />
+                {rowsOf(n)}
+              </Fragment>
             ))}
 
             <g className="flow-edges">
@@ -388,48 +432,6 @@ export function FlowGraph({ demo, readOnly, perform, onOpenStep }: FlowViewProps
                 return null;
               })}
             </g>
-
-            {/* Elements above the arrows: a row per hotspot or button, with its port. */}
-            {story.nodes.map((n) => {
-              const p = layout.nodes.get(n.id)!;
-              return n.elements.map((el, i) => {
-                const y = p.y + rowY(i);
-                const isSelected = selected?.stepId === n.id && selected.elementId === el.id;
-                const summary = rowSummary(el, story.edges.find((e) => e.element === el), nodeById);
-                return (
-                  // biome-ignore lint/a11y/useSemanticElements: an SVG row cannot be a <button>; it is focusable and answers Enter and Space
-                  <g
-                    key={el.id}
-                    className={`flow-row${isSelected ? ' flow-row-selected' : ''}`}
-                    role="button"
-                    tabIndex={0}
-                    aria-label={rowLabel(n, el)}
-                    aria-pressed={isSelected}
-                    data-flow-element={`${n.id}:${el.id}`}
-                    data-flow-row-of={n.id}
-                    onClick={(ev) => {
-                      ev.stopPropagation();
-                      setSelected(isSelected ? null : { stepId: n.id, elementId: el.id });
-                    }}
-                    onKeyDown={(ev) => rowKey(ev, n, el)}
-                  >
-                    <rect className="flow-row-bg" x={p.x + 6} y={y + 2} width={p.width - 12} height={ROW_H - 4} rx={5} />
-                    <text x={p.x + 14} y={y + ROW_H / 2 + 4} className="flow-row-label">
-                      <tspan className="flow-row-kind">{el.kind === 'hotspot' ? '◎' : '▢'}</tspan> {clip(el.label || 'unnamed', labelRoom(summary.text))}
-                    </text>
-                    <text x={p.x + p.width - 16} y={y + ROW_H / 2 + 4} textAnchor="end" className={`flow-row-target${summary.broken ? ' flow-row-broken' : ''}`}>
-                      {summary.text}
-                    </text>
-                    {readOnly ? null : (
-                      <g className="flow-port" data-flow-port={`${n.id}:${el.id}`} onPointerDown={(ev) => startDrag(ev, el, port(n, i), 'draw')}>
-                        <circle className="flow-port-hit" cx={p.x + p.width} cy={y + ROW_H / 2} r={13} />
-                        <circle className="flow-port-dot" cx={p.x + p.width} cy={y + ROW_H / 2} r={5.5} />
-                      </g>
-                    )}
-                  </g>
-                );
-              });
-            })}
 
             {drag ? (
               <path
