@@ -244,6 +244,42 @@ describe.skipIf(!browser)('building a story in the editor (Chromium)', () => {
     await page.getByRole('img', { name: /Preview of step 2/ }).getByText('Reports').waitFor();
     await page.screenshot({ path: `${SHOTS}/editor-story-menu.png` });
 
+    // The cover's text in rich text (a bulleted list, a link) and a variable in its button, from the menus.
+    await selectStep(page, 1);
+    const stepPanel = panel(page, 'Step');
+    const text = stepPanel.getByRole('textbox', { name: 'Step description' });
+    await text.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Invoices in a minute');
+    await stepPanel.getByRole('button', { name: 'Bulleted list (Step description)' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Reports your team reads');
+    await page.keyboard.press('Shift+Home');
+    await stepPanel.getByRole('button', { name: 'Link (Step description)' }).click();
+    await stepPanel.getByRole('textbox', { name: 'Link address (Step description)' }).fill('https://acme.example/reports');
+    await stepPanel.getByRole('button', { name: 'Add link' }).click();
+    demo = await until(() => read(id), (d) => (d.steps[0]!.description_html ?? '').includes('href'), 'rich cover text');
+    expect(demo.steps[0]!.description_html).toMatch(/^<ul><li>Invoices in a minute<\/li><li><a href="https:\/\/acme.example\/reports"[^>]*>Reports your team reads<\/a><\/li><\/ul>$/);
+    expect(demo.steps[0]!.description).toContain('Invoices in a minute');
+    const cover = page.getByRole('img', { name: /Preview of step 1/ });
+    await cover.getByRole('link', { name: 'Reports your team reads' }).waitFor();
+    const label = panel(page, 'Buttons').getByLabel('Label (button 1)');
+    await label.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', ');
+    await panel(page, 'Buttons').getByRole('button', { name: 'Insert variable' }).first().click();
+    await page.getByRole('menuitem', { name: /Another name/ }).click();
+    await page.getByLabel('Name', { exact: true }).fill('first_name');
+    await page.getByLabel('Fallback').fill('friend');
+    await page.getByRole('button', { name: 'Insert', exact: true }).click();
+    demo = await until(() => read(id), (d) => d.steps[0]!.content.buttons[0]!.label === 'Take the tour, {{first_name|friend}}', 'variable inserted');
+    await cover.getByText('Take the tour, friend').waitFor();
+    await page.screenshot({ path: `${SHOTS}/editor-story-rich-cover.png` });
+    // Undo takes back the variable, then the rich text.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await until(() => read(id), (d) => d.steps[0]!.content.buttons[0]!.label === 'Take the tour', 'variable undone');
+
     // The story's problems are listed with a way to their step, and publishing is refused naming them.
     demo = await read(id);
     expect(demo.story_problems.length).toBeGreaterThan(0);
