@@ -10,8 +10,7 @@ import { DEMO_STATUSES, type DemoStatus, GENERATION_ERROR_CODES, GENERATION_STAT
 import type { ChapterRow } from './chapters.repo';
 import { chapterSchema, toChapter } from './chapters.schemas';
 import { hotspotSchema, toHotspot } from './hotspots.schemas';
-import { STORY_PROBLEM_CODES } from './story-graph';
-import { problemsOfContent } from './story-problems';
+import { problemsOfContent, STORY_PROBLEM_CODES } from './story-graph';
 import { stepSchema, toStep } from './steps.schemas';
 
 // ---- requests ------------------------------------------------------------------------------------

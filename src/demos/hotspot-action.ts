@@ -1,4 +1,4 @@
-// The action of a hotspot or a story button, as stored and as answered (story.schemas.ts ACTION_TYPES):
+// The action of a hotspot or a story button as stored (story.schemas.ts ACTION_TYPES; answered by story-answers.schemas.ts):
 // `goto` and `submit` keep their step by id (its number changes when steps move), `chapter` its chapter's
 // id, `url` and `demo` an http(s) address; `next`, `end` and `restart` nothing.
 import { invalid } from '../core/errors';
@@ -61,16 +61,6 @@ export function resolveAction(
       }
       return { actionType: type, actionTarget: target };
   }
-}
-
-/**
- * A stored action as answers give it: `goto`/`submit` targets as step numbers (null when the step is gone),
- * the others as stored. `numbers` maps step ids to their current numbers.
- */
-export function actionAnswer(type: HotspotAction, target: string | null, numbers: ReadonlyMap<string, number>) {
-  if (type === 'goto' || type === 'submit') return { type, target: target ? (numbers.get(target) ?? null) : null };
-  if (type === 'next' || type === 'end' || type === 'restart') return { type, target: null };
-  return { type, target };
 }
 
 export function isHttpUrl(text: string): boolean {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../core/text';
 import type { HotspotRow } from './demos.repo';
 import { HOTSPOT_ACTIONS } from './demos.tables';
-import { actionAnswer } from './hotspot-action';
+import { actionAnswer, actionAnswerSchema } from './story-answers.schemas';
 import { RICH_TEXT_MAX } from './rich-text';
 
 const fraction = z.number().min(0).max(1);
@@ -117,17 +117,8 @@ export const patchHotspotBody = z
     ],
   });
 
-/** An action as answers give it: `goto`/`submit` targets are step numbers (null when the step is gone). */
-export const actionAnswerSchema = z
-  .object({
-    type: z.enum(HOTSPOT_ACTIONS),
-    target: z.union([z.number(), z.string()]).nullable().meta({
-      description:
-        '`goto` and `submit`: the step number (null: no step, or a deleted one); `chapter`: the chapter id; ' +
-        '`url` and `demo`: the address; otherwise null.',
-    }),
-  })
-  .meta({ id: 'ActionAnswer', examples: [{ type: 'goto', target: 3 }] });
+// Where the viewer payload's schema takes it from.
+export { actionAnswerSchema };
 
 export const hotspotSchema = z
   .object({

@@ -12,7 +12,7 @@ import * as versions from './demo-versions.repo';
 import type { DemoWriteDeps } from './demo-writes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
-import { problemsOfContent } from './story-problems';
+import { problemsOfContent } from './story-graph';
 
 /**
  * Freezes the demo's draft as its next version, in the caller's transaction (which holds the demo's row

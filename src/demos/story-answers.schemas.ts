@@ -1,9 +1,30 @@
 // The story fields of a step as answers give them (the editor's steps and the viewer payload): buttons with
 // their actions' targets as step numbers, and the form as stored.
 import { z } from 'zod';
-import { actionAnswer } from './hotspot-action';
-import { actionAnswerSchema } from './hotspots.schemas';
+import { type HotspotAction, HOTSPOT_ACTIONS } from './demos.tables';
 import { BUTTON_STYLES, CTA_KINDS, FORM_FIELD_TYPES, type StepContent } from './story.schemas';
+
+/** An action as answers give it: `goto`/`submit` targets are step numbers (null when the step is gone). */
+export const actionAnswerSchema = z
+  .object({
+    type: z.enum(HOTSPOT_ACTIONS),
+    target: z.union([z.number(), z.string()]).nullable().meta({
+      description:
+        '`goto` and `submit`: the step number (null: no step, or a deleted one); `chapter`: the chapter id; ' +
+        '`url` and `demo`: the address; otherwise null.',
+    }),
+  })
+  .meta({ id: 'ActionAnswer', examples: [{ type: 'goto', target: 3 }] });
+
+/**
+ * A stored action (hotspot or button) as answers give it: `goto`/`submit` targets as step numbers (null when
+ * the step is gone), the others as stored. `numbers` maps step ids to their current numbers.
+ */
+export function actionAnswer(type: HotspotAction, target: string | null, numbers: ReadonlyMap<string, number>) {
+  if (type === 'goto' || type === 'submit') return { type, target: target ? (numbers.get(target) ?? null) : null };
+  if (type === 'next' || type === 'end' || type === 'restart') return { type, target: null };
+  return { type, target };
+}
 
 export const buttonAnswerSchema = z
   .object({

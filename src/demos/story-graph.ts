@@ -3,6 +3,9 @@
 // editor shows the problems (GET /v1/demos/:id `story_problems`) and publishing refuses a story that has any.
 // It follows the player's rules (player/src/player-state.ts): `next` from a chapter's last step goes back to
 // the chapter menu it was chosen on; page and cover steps also go on by the player's Next.
+import type { ChapterRow } from './chapters.repo';
+import { resolveConfiguration } from './demo-configuration.schemas';
+import type { HotspotRow, StepRow } from './demos.repo';
 import type { StepKind } from './story.schemas';
 
 export const STORY_PROBLEM_CODES = [
@@ -197,4 +200,23 @@ export function storyProblems(input: StoryInput): StoryProblem[] {
     });
   }
   return problems.sort((a, b) => (a.step_number ?? Number.MAX_SAFE_INTEGER) - (b.step_number ?? Number.MAX_SAFE_INTEGER));
+}
+
+/**
+ * The problems of a demo's draft as loaded (steps, hotspots, chapters, configuration): what GET
+ * /v1/demos/:id answers as `story_problems` and what publishing refuses.
+ */
+export function problemsOfContent(content: {
+  demo: { configuration: Record<string, unknown> };
+  steps: StepRow[];
+  hotspots: HotspotRow[];
+  chapters?: ChapterRow[];
+}) {
+  const { navigation } = resolveConfiguration(content.demo.configuration, null);
+  return storyProblems({
+    steps: content.steps,
+    hotspots: content.hotspots,
+    chapters: content.chapters ?? [],
+    navigation: navigation.buttons || navigation.keyboard,
+  });
 }
