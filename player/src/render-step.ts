@@ -337,7 +337,8 @@ export function createStepView(o: ViewOptions) {
       if (focusForward) forward.focus({ preventScroll: true });
     },
     announce(text: string) {
-      live.textContent = text;
+      // Navigation names the step by its title as written: said as shown, personalised.
+      live.textContent = fillText(text, o.vars());
     },
     hotspotFocused: () => hotspots.includes(document.activeElement as HTMLElement),
     /** Keyboard users who follow hotspots keep going with Enter instead of hunting for the next one. */

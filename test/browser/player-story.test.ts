@@ -230,6 +230,7 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     expect(await page.evaluate(() => 'pwned' in window)).toBe(false);
     await accessible(page, 'cover');
     await shot(page, `player-story-cover-${tag}`);
+    expect(await page.locator('.ds-sr-only[aria-live]').textContent()).toBe('Step 1 of 7: Welcome to Acme, Dana');
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Start the tour');
     await page.keyboard.press('Enter');
