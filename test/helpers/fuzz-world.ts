@@ -48,6 +48,14 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   const asset = /\/assets\/(ast_[0-9a-z]+)/.exec(step.image_url)?.[1];
   if (!hotspot || !asset) throw new Error(`fuzz world: no hotspot or asset in ${JSON.stringify(detail).slice(0, 500)}`);
 
+  // A chapter holding the last step: the story stays linear, so publishing it is not refused.
+  const chapter = (await expectStatus(await call({ method: 'POST', url: `/v1/demos/${demo}/chapters`, payload: { title: 'Part two' } }), 201, 'chapter')).data;
+  await expectStatus(
+    await call({ method: 'PATCH', url: `/v1/demos/${demo}/steps/${detail.steps.at(-1).id}`, payload: { chapter_id: chapter.id } }),
+    200,
+    'step into chapter',
+  );
+
   const share = await createShare(t, key, demo);
   await playView(t, share.token, { email: uniqueEmail('viewer'), reached: 2, complete: true });
   const views = await expectStatus(await call({ method: 'GET', url: `/v1/demos/${demo}/views` }), 200, 'views');
@@ -107,6 +115,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       demo,
       step: step.id,
       hotspot: hotspot.id,
+      chapter: chapter.id,
       asset,
       version: '1',
       share: share.id,
@@ -148,6 +157,7 @@ export function worldKey(path: string, param: string): string {
   const byName: Record<string, string> = {
     step_id: 'step',
     hotspot_id: 'hotspot',
+    chapter_id: 'chapter',
     asset_id: 'asset',
     delivery_id: 'delivery',
     view_id: 'view',
