@@ -351,21 +351,26 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
               Flow
             </Button>
             <span className="spacer" />
-            <Button size="sm" variant="ghost" aria-label="Zoom out" onClick={() => stepZoom(-1)}>
-              −
-            </Button>
-            <span className="zoom-level" aria-live="polite">
-              {Math.round(shownScale * 100)}%
-            </span>
-            <Button size="sm" variant="ghost" aria-label="Zoom in" onClick={() => stepZoom(1)}>
-              +
-            </Button>
-            <Button size="sm" variant="ghost" aria-pressed={zoom === 'fit'} aria-label="Fit to the stage" onClick={() => setZoom('fit')}>
-              Fit
-            </Button>
-            <Button size="sm" variant="ghost" aria-pressed={zoom === 1} aria-label="Zoom to 100%" onClick={() => setZoom(1)}>
-              1:1
-            </Button>
+            {/* A cover, menu, form or end screen is a preview that fits the stage: nothing to zoom. */}
+            {stepKind === 'page' ? (
+              <>
+                <Button size="sm" variant="ghost" aria-label="Zoom out" onClick={() => stepZoom(-1)}>
+                  −
+                </Button>
+                <span className="zoom-level" aria-live="polite">
+                  {Math.round(shownScale * 100)}%
+                </span>
+                <Button size="sm" variant="ghost" aria-label="Zoom in" onClick={() => stepZoom(1)}>
+                  +
+                </Button>
+                <Button size="sm" variant="ghost" aria-pressed={zoom === 'fit'} aria-label="Fit to the stage" onClick={() => setZoom('fit')}>
+                  Fit
+                </Button>
+                <Button size="sm" variant="ghost" aria-pressed={zoom === 1} aria-label="Zoom to 100%" onClick={() => setZoom(1)}>
+                  1:1
+                </Button>
+              </>
+            ) : null}
             <span className="spacer" />
             <Button
               size="sm"

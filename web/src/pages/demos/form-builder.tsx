@@ -49,7 +49,14 @@ function newField(type: FormField['type'], fields: FormField[]): FormField {
  * field filled from a URL parameter), required or not, the submit button's words, and whether it stands in
  * for the identification gate or may be skipped. Each change hands the whole form to `onChange`.
  */
-export function FormBuilder({ form, readOnly, onChange }: { form: StoryForm; readOnly: boolean; onChange(form: StoryForm): void }) {
+export function FormBuilder({ form: saved, readOnly, onChange: save }: { form: StoryForm; readOnly: boolean; onChange(form: StoryForm): void }) {
+  // Shown as changed at once (a ticked box stays ticked), until the saved form comes back.
+  const [form, setForm] = useState(saved);
+  useEffect(() => setForm(saved), [saved]);
+  const onChange = (next: StoryForm) => {
+    setForm(next);
+    save(next);
+  };
   const fields = form.fields;
   const setField = (i: number, patch: Partial<FormField>) => onChange({ ...form, fields: fields.map((f, j) => (j === i ? { ...f, ...patch } : f)) });
   const move = (from: number, to: number) => {

@@ -36,24 +36,30 @@ export function RichTextField({
 }) {
   const id = useId();
   const area = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   const saved = useRef(html);
   const range = useRef<Range | null>(null);
   const [linking, setLinking] = useState(false);
   const [address, setAddress] = useState('https://');
   const [linkError, setLinkError] = useState<string | undefined>();
 
-  // The saved text replaces what is shown, unless the author is typing in it.
+  // The saved text replaces what is shown, unless the author is typing in it or adding a link (which
+  // would lose the selection the link goes on).
   useEffect(() => {
     const el = area.current;
-    if (!el || document.activeElement === el) return;
+    if (!el || document.activeElement === el || linking) return;
     if (el.innerHTML !== html) el.innerHTML = html;
     saved.current = html;
-  }, [html]);
+  }, [html, linking]);
 
   const commit = () => {
     const el = area.current;
     if (!el) return;
-    const next = isEmpty(el.innerHTML) ? '' : el.innerHTML;
+    // The browser may put a list inside a paragraph (not valid HTML: the server would split it into two
+    // empty paragraphs around the list): the paragraph gives way to its content.
+    for (const p of [...el.querySelectorAll('p')]) if (p.querySelector('ul, ol')) p.replaceWith(...p.childNodes);
+    // Empty paragraphs the browser leaves around a list are not text.
+    const next = isEmpty(el.innerHTML) ? '' : el.innerHTML.replace(/<p[^>]*>(?:\s|&nbsp;|<br[^>]*>|<(\w+)[^>]*><\/\1>)*<\/p>/g, '');
     if (next !== saved.current) {
       saved.current = next;
       onCommit(next);
@@ -95,7 +101,7 @@ export function RichTextField({
   );
 
   return (
-    <div className="field rich-field">
+    <div className="field rich-field" ref={root}>
       <div className="story-text-label">
         <span className="field-label" id={`${id}-label`}>
           {label}
@@ -135,8 +141,10 @@ export function RichTextField({
         suppressContentEditableWarning
         onKeyUp={keepSelection}
         onMouseUp={keepSelection}
-        onBlur={() => {
+        onBlur={(e) => {
           keepSelection();
+          // To the link's address or the variables menu: saved when that is done, on the selection kept.
+          if (root.current?.contains(e.relatedTarget as Node | null)) return;
           commit();
         }}
         onKeyDown={(e) => {
@@ -183,7 +191,14 @@ export function RichTextField({
           >
             Add link
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => setLinking(false)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setLinking(false);
+              commit();
+            }}
+          >
             Cancel
           </Button>
           {linkError ? <p className="field-error">{linkError}</p> : null}

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { Chapter, Step, StepKind, StoryButton } from '../../api/types';
 import { Button } from '../../components/button';
 import { SelectField } from '../../components/field';
@@ -9,17 +10,25 @@ import { StoryTextField } from './story-text';
 const MAX_BUTTONS = 8;
 const CTA_NAMES = { book_meeting: 'Book a meeting', sign_up: 'Sign up', link: 'Open a link', restart: 'Restart', demo: 'Another demo', other: 'Other' } as const;
 
+/** On an end screen, what a call to action counts as follows its action, unless the author said more. */
+function ctaFor(type: StoryButton['action']['type'], current: StoryButton['cta']): StoryButton['cta'] {
+  if (type === 'restart') return 'restart';
+  if (type === 'demo') return 'demo';
+  if (type === 'url') return current === 'book_meeting' || current === 'sign_up' || current === 'other' ? current : 'link';
+  return current === 'restart' || current === 'demo' || current === 'link' ? 'other' : current;
+}
+
 /**
  * The buttons of a cover, chapter menu or end screen (a form step's are its submit and skip): add, edit,
  * reorder, remove. Every change hands the whole new list to `onChange` (one undoable change).
  */
 export function ButtonsPanel({
   kind,
-  buttons,
+  buttons: saved,
   steps,
   chapters,
   readOnly,
-  onChange,
+  onChange: save,
 }: {
   kind: StepKind;
   buttons: StoryButton[];
@@ -28,6 +37,13 @@ export function ButtonsPanel({
   readOnly: boolean;
   onChange(buttons: StoryButton[]): void;
 }) {
+  // Shown as changed at once, until the saved buttons come back.
+  const [buttons, setButtons] = useState(saved);
+  useEffect(() => setButtons(saved), [saved]);
+  const onChange = (next: StoryButton[]) => {
+    setButtons(next);
+    save(next);
+  };
   const title = kind === 'end' ? 'Calls to action' : kind === 'chapter_menu' ? 'Chapter buttons' : 'Buttons';
   const set = (i: number, patch: Partial<StoryButton>) => onChange(buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)));
   const move = (from: number, to: number) => {
@@ -109,14 +125,14 @@ export function ButtonsPanel({
                 chapters={chapters}
                 allowSubmit={false}
                 readOnly={readOnly}
-                onChange={(action) => set(i, { action })}
+                onChange={(action) => set(i, { action, ...(kind === 'end' ? { cta: ctaFor(action.type, b.cta) } : {}) })}
               />
             </li>
           );
         })}
       </ol>
       {readOnly ? null : (
-        <div className="row">
+        <div className="row story-row-wrap">
           <Button size="sm" icon={<PlusIcon />} disabled={buttons.length >= MAX_BUTTONS} onClick={add}>
             Add button
           </Button>

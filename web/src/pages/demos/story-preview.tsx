@@ -15,7 +15,13 @@ export function StoryPreview({ step, story, chapters, themeColor }: { step: Step
   ) : step.description ? (
     <p className="story-preview-text">{withFallbacks(step.description)}</p>
   ) : null;
-  const buttons = story.content.buttons;
+  // As the player does: a cover without buttons gets "Start", a menu's chapter buttons are cards (others
+  // buttons under them), an end screen gets "Replay demo" unless a button already restarts.
+  const buttons = story.kind === 'cover' && story.content.buttons.length === 0 ? [START] : story.content.buttons;
+  const isCard = (b: StoryButton) => story.kind === 'chapter_menu' && b.action.type === 'chapter';
+  const cards = buttons.filter(isCard);
+  const others = story.kind === 'form' ? [] : buttons.filter((b) => !isCard(b));
+  const replay = story.kind === 'end' && !buttons.some((b) => b.action.type === 'restart');
   return (
     <div
       className={`story-preview story-preview-${story.kind}`}
@@ -35,8 +41,10 @@ export function StoryPreview({ step, story, chapters, themeColor }: { step: Step
                 f.type === 'checkbox' ? (
                   <span key={f.name} className="story-preview-check">
                     <span className="story-preview-box" aria-hidden="true" />
-                    {withFallbacks(f.label)}
-                    {f.required ? ' *' : ''}
+                    <span className="story-preview-check-text">
+                      {withFallbacks(f.label)}
+                      {f.required ? ' *' : ''}
+                    </span>
                   </span>
                 ) : (
                   <span key={f.name} className="story-preview-field">
@@ -54,20 +62,31 @@ export function StoryPreview({ step, story, chapters, themeColor }: { step: Step
             </span>
           </div>
         ) : null}
-        {buttons.length ? (
-          <div className={story.kind === 'chapter_menu' ? 'story-preview-menu' : 'story-preview-actions'}>
-            {buttons.map((b) => (
-              <PreviewButton key={b.id} button={b} menu={story.kind === 'chapter_menu'} />
+        {story.kind === 'chapter_menu' ? (
+          cards.length ? (
+            <div className="story-preview-menu">
+              {cards.map((b) => (
+                <PreviewButton key={b.id} button={b} menu />
+              ))}
+            </div>
+          ) : (
+            <p className="story-preview-empty">No chapter buttons yet: add chapters, then “One per chapter” in the panel.</p>
+          )
+        ) : null}
+        {others.length || replay ? (
+          <div className="story-preview-actions">
+            {others.map((b) => (
+              <PreviewButton key={b.id} button={b} />
             ))}
+            {replay ? <PreviewButton button={{ label: '↻ Replay demo', style: 'secondary' }} /> : null}
           </div>
-        ) : story.kind !== 'form' ? (
-          <p className="story-preview-empty">No buttons yet: add them in the panel on the right.</p>
         ) : null}
       </div>
     </div>
   );
 }
 
+const START: StoryButton = { id: 'start', label: 'Start', style: 'primary', action: { type: 'next', target: null } };
 const KEPT = new Set(['b', 'strong', 'i', 'em', 'a', 'ul', 'ol', 'li', 'p', 'br']);
 
 /**

@@ -104,6 +104,7 @@ export function StoryTextField({
   useEffect(() => setText(value), [value]);
   const input = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
+  const root = useRef<HTMLDivElement>(null);
   const commit = (next: string) => {
     if (required && next.trim() === '') {
       setText(value);
@@ -119,13 +120,15 @@ export function StoryTextField({
     maxLength,
     placeholder,
     onChange: (e: { target: { value: string } }) => setText(e.target.value),
-    onBlur: (e: { target: { selectionStart: number | null } }) => {
+    onBlur: (e: { target: { selectionStart: number | null }; relatedTarget: EventTarget | null }) => {
       caret.current = e.target.selectionStart;
+      // To "Insert variable": saved with the variable, at the caret.
+      if (root.current?.contains(e.relatedTarget as Node | null)) return;
       commit(text);
     },
   };
   return (
-    <div className="field story-text-field">
+    <div className="field story-text-field" ref={root}>
       <div className="story-text-label">
         <label className="field-label" htmlFor={id}>
           {label}
