@@ -2592,41 +2592,6 @@ export interface components {
         };
         /**
          * @example {
-         *       "id": "hs_01jd3k8d3e5f7g9h1j3k5m7n9p",
-         *       "step_id": "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
-         *       "step_number": 1,
-         *       "x": 0.72,
-         *       "y": 0.08,
-         *       "width": 0.12,
-         *       "height": 0.06,
-         *       "selector": "button#new-invoice",
-         *       "label": "New invoice",
-         *       "tooltip": "Start a draft invoice here.",
-         *       "tooltip_html": null,
-         *       "action": {
-         *         "type": "next",
-         *         "target": null
-         *       }
-         *     }
-         */
-        Hotspot: {
-            id: string;
-            step_id: string;
-            step_number: number;
-            x: number;
-            y: number;
-            width: number;
-            height: number;
-            selector: string | null;
-            label: string;
-            /** @description Plain text; the text of `tooltip_html` when there is rich text. */
-            tooltip: string;
-            /** @description Sanitised rich text of the tooltip, or null. */
-            tooltip_html: string | null;
-            action: components["schemas"]["ActionAnswer"];
-        };
-        /**
-         * @example {
          *       "id": "book",
          *       "label": "Book a meeting",
          *       "style": "primary",
@@ -2703,6 +2668,41 @@ export interface components {
             buttons: components["schemas"]["StoryButtonAnswer"][];
             /** @description Only on a `form` step. */
             form?: components["schemas"]["FormAnswer"];
+        };
+        /**
+         * @example {
+         *       "id": "hs_01jd3k8d3e5f7g9h1j3k5m7n9p",
+         *       "step_id": "step_01jd3k8b1c3d5e7f9g1h3j5k7m",
+         *       "step_number": 1,
+         *       "x": 0.72,
+         *       "y": 0.08,
+         *       "width": 0.12,
+         *       "height": 0.06,
+         *       "selector": "button#new-invoice",
+         *       "label": "New invoice",
+         *       "tooltip": "Start a draft invoice here.",
+         *       "tooltip_html": null,
+         *       "action": {
+         *         "type": "next",
+         *         "target": null
+         *       }
+         *     }
+         */
+        Hotspot: {
+            id: string;
+            step_id: string;
+            step_number: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            selector: string | null;
+            label: string;
+            /** @description Plain text; the text of `tooltip_html` when there is rich text. */
+            tooltip: string;
+            /** @description Sanitised rich text of the tooltip, or null. */
+            tooltip_html: string | null;
+            action: components["schemas"]["ActionAnswer"];
         };
         /**
          * @example {
@@ -3300,6 +3300,10 @@ export interface components {
          * @example {
          *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8y",
          *       "name": "Acme evaluation",
+         *       "variables": {
+         *         "company": "Acme",
+         *         "first_name": "Dana"
+         *       },
          *       "revoked": false,
          *       "views": 12,
          *       "unique_viewers": 7,
@@ -3312,6 +3316,10 @@ export interface components {
             share_id: string;
             /** @description The link’s name (may be empty). */
             name: string;
+            /** @description The link’s personalisation values as they are now (Share.variables): a personalised link names its account. {} for none. */
+            variables: {
+                [key: string]: string;
+            };
             /** @description Revoked since: its views still count. */
             revoked: boolean;
             views: number;
