@@ -23,7 +23,7 @@ describe.skipIf(!browser)('an interactive demo from the API to its leads and pat
   let key: string;
   let demoId: string;
   let shareUrl: string;
-  const chapters: Record<string, string> = {};
+  const chapters = { invoicing: '', reporting: '' };
   const contexts: BrowserContext[] = [];
 
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -23,6 +23,7 @@ export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
   'share.created': 'A share link was created',
   'share.revoked': 'A share link was revoked',
   'viewer.identified': 'A viewer filled in the viewer form',
+  'lead.captured': 'A viewer sent a lead form in a demo',
   'member.invited': 'Someone was invited to the workspace',
   'webhook.test': 'Sent by “Send test”, ticked or not',
   'audit.entry': 'Every new audit log entry, for a security team’s SIEM',
