@@ -51,7 +51,7 @@ describe(`date parameters (${engine})`, () => {
   });
   afterAll(() => t?.close());
 
-  it('finds the routes that read dates in the document: views, every analytics route, the audit log and its CSV', () => {
+  it('finds the routes that read dates in the document: views, every analytics route, leads, the audit log and their CSVs', () => {
     expect(operations.map((op) => op.path).sort()).toEqual(
       [
         '/v1/analytics',
@@ -60,7 +60,12 @@ describe(`date parameters (${engine})`, () => {
         '/v1/demos/{id}/analytics',
         '/v1/demos/{id}/analytics/companies',
         '/v1/demos/{id}/analytics/links',
+        '/v1/demos/{id}/analytics/paths',
+        '/v1/demos/{id}/leads',
+        '/v1/demos/{id}/leads.csv',
         '/v1/demos/{id}/views',
+        '/v1/leads',
+        '/v1/leads.csv',
       ].sort(),
     );
     for (const op of operations) expect(op.params.sort()).toEqual(['end_date', 'start_date']);
