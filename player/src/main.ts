@@ -7,6 +7,7 @@ import { gateScreen, problemScreen } from './gates';
 import { createLeads, type Leads } from './leads';
 import { mountPlayer } from './player';
 import { Tracker, uuid } from './tracker';
+import { collectVariables, fillText } from './variables';
 import type { PlayableDemo, Step, ViewerState } from './wire';
 import { type FormValues, formScreen } from './form-view';
 
@@ -116,7 +117,9 @@ if (!boot) {
     loading();
     const demo: PlayableDemo = await api.demo();
     performance.mark('demoshare:demo');
-    document.title = pageTitle(demo.title, readBrand(demo.brand) ?? boot!.brand);
+    // The tab's title as the header shows it: personalised by the link's values and the URL's.
+    const titleVars = collectVariables({ link: demo.variables ?? null, url: new URLSearchParams(location.search) });
+    document.title = pageTitle(fillText(demo.title, titleVars), readBrand(demo.brand) ?? boot!.brand);
     tracker ??= new Tracker(api, boot!.token);
     leads ??= createLeads(api, boot!.token);
     mountPlayer(root, {

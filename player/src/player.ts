@@ -10,7 +10,7 @@ import { bindSwipe } from './swipe';
 import { createTelemetry } from './telemetry';
 import { createTooltip } from './tooltip';
 import type { Tracker } from './tracker';
-import { collectVariables } from './variables';
+import { collectVariables, fillText } from './variables';
 import type { Button, Configuration, PlayableDemo, Step } from './wire';
 
 export interface PlayerOptions {
@@ -86,7 +86,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, l
     const options = { step, vars, press: (button: Button) => press(step, button) };
     switch (kindOf(step)) {
       case 'cover':
-        return coverScreen(options, demo.title);
+        return coverScreen(options, fillText(demo.title, vars));
       case 'chapter_menu':
         return menuScreen(options, (id) => nav.visited(id));
       case 'end':
@@ -118,7 +118,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, l
   }
 
   const view = createStepView({
-    title: demo.title,
+    title: fillText(demo.title, vars),
     brand: readBrand(demo.brand),
     embed,
     accent,

@@ -176,6 +176,9 @@ describe.skipIf(!browser)('personalisation variables in the player (Chromium), w
     const frame = await snapshotFrame(page);
     await expect.poll(() => frame.locator('#greet').textContent()).toBe(`Hello ${PAYLOADS.close}`);
     expect(await frame.locator('#who').textContent()).toBe(`Signed in as ${PAYLOADS.js}`);
+    // The demo's title, in the header and the tab, is filled the same way.
+    expect(await page.locator('.ds-top .ds-title').textContent()).toBe(`A tour for ${PAYLOADS.close}`);
+    expect(await page.title()).toContain(`A tour for ${PAYLOADS.close}`);
     await page.screenshot({ path: `${SHOTS}/player-variables-url.png` });
     await expectNoScript(page, dialogs);
   });
