@@ -302,4 +302,37 @@ describe.skipIf(!browser)('building a story in the editor (Chromium)', () => {
     await phone.screenshot({ path: `${SHOTS}/editor-story-390-ctas.png` });
     expect(await overflowing(phone)).toEqual([]);
   });
+  it('keeps every quick edit of an end screen’s buttons while reloads are slow (no reload brings an older value back)', async () => {
+    const id = await demoWithSteps(server, key, 1, false);
+    const page = await open(`/demos/${id}`);
+    await addStep(page, 'End screen');
+    await until(() => read(id), (d) => d.steps[1]?.kind === 'end', 'an end screen');
+    const ctas = panel(page, 'Calls to action');
+    // An end screen starts with two calls to action; a third is added.
+    await ctas.getByLabel('Label (button 2)').waitFor();
+    await ctas.getByRole('button', { name: 'Add button' }).click();
+    await ctas.getByLabel('Label (button 3)').waitFor();
+    await until(() => read(id), (d) => d.steps[1]!.content.buttons.length === 3, 'three buttons');
+    // From here the demo's reloads answer 800 ms late: the reload after one save lands after the next edit.
+    await page.route(/\/v1\/demos\/demo_[0-9a-z]+$/, async (route) => {
+      if (route.request().method() === 'GET') await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    await type(ctas.getByLabel('Label (button 2)'), 'Sign up free');
+    await page.waitForTimeout(300);
+    await ctas.getByLabel('Style (button 1)').selectOption('link');
+    await page.waitForTimeout(700);
+    await type(ctas.getByLabel('Label (button 3)'), 'Watch again');
+    await page.waitForTimeout(300);
+    await ctas.getByLabel('On click (button 3)').selectOption({ label: 'Restart the demo' });
+    const demo = await until(
+      () => read(id),
+      (d) => d.steps[1]!.content.buttons[2]?.action.type === 'restart',
+      'the last edit saved',
+    );
+    const [first, second, third] = demo.steps[1]!.content.buttons;
+    expect(first!.style).toBe('link');
+    expect(second!.label).toBe('Sign up free');
+    expect([third!.label, third!.action.type]).toEqual(['Watch again', 'restart']);
+  });
 });

@@ -540,6 +540,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                 steps={steps}
                 chapters={chapters}
                 readOnly={readOnly}
+                busy={busy}
                 onChange={(buttons) => saveStory(step, { content: { ...storyOf(step).content, buttons } })}
               />
             ) : null}
@@ -548,6 +549,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
                 key={`form:${step.id}`}
                 form={storyOf(step).content.form ?? DEFAULT_FORM}
                 readOnly={readOnly}
+                busy={busy}
                 onChange={(form) => saveStory(step, { content: { ...storyOf(step).content, form } })}
               />
             ) : null}

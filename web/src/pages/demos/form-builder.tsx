@@ -4,6 +4,7 @@ import { Button } from '../../components/button';
 import { Checkbox, SelectField } from '../../components/field';
 import { PlusIcon } from '../../components/icons';
 import { StoryTextField } from './story-text';
+import { useLocalEdit } from './use-local-edit';
 
 const MAX_FIELDS = 20;
 const TYPE_NAMES: Record<FormField['type'], string> = {
@@ -49,10 +50,20 @@ function newField(type: FormField['type'], fields: FormField[]): FormField {
  * field filled from a URL parameter), required or not, the submit button's words, and whether it stands in
  * for the identification gate or may be skipped. Each change hands the whole form to `onChange`.
  */
-export function FormBuilder({ form: saved, readOnly, onChange: save }: { form: StoryForm; readOnly: boolean; onChange(form: StoryForm): void }) {
-  // Shown as changed at once (a ticked box stays ticked), until the saved form comes back.
-  const [form, setForm] = useState(saved);
-  useEffect(() => setForm(saved), [saved]);
+export function FormBuilder({
+  form: saved,
+  readOnly,
+  busy,
+  onChange: save,
+}: {
+  form: StoryForm;
+  readOnly: boolean;
+  /** A change of the demo is on its way: the saved form may be older than what is shown. */
+  busy: boolean;
+  onChange(form: StoryForm): void;
+}) {
+  // Shown as changed at once (a ticked box stays ticked), and as saved once no change is on its way.
+  const [form, setForm] = useLocalEdit(saved, busy);
   const onChange = (next: StoryForm) => {
     setForm(next);
     save(next);

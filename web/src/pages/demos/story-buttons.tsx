@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import type { Chapter, Step, StepKind, StoryButton } from '../../api/types';
 import { Button } from '../../components/button';
 import { SelectField } from '../../components/field';
@@ -6,6 +5,7 @@ import { PlusIcon } from '../../components/icons';
 import { ActionPicker } from './action-picker';
 import { chapterButtons, newButtonId } from './story';
 import { StoryTextField } from './story-text';
+import { useLocalEdit } from './use-local-edit';
 
 const MAX_BUTTONS = 8;
 const CTA_NAMES = { book_meeting: 'Book a meeting', sign_up: 'Sign up', link: 'Open a link', restart: 'Restart', demo: 'Another demo', other: 'Other' } as const;
@@ -28,6 +28,7 @@ export function ButtonsPanel({
   steps,
   chapters,
   readOnly,
+  busy,
   onChange: save,
 }: {
   kind: StepKind;
@@ -35,11 +36,11 @@ export function ButtonsPanel({
   steps: Step[];
   chapters: Chapter[];
   readOnly: boolean;
+  /** A change of the demo is on its way: the saved buttons may be older than what is shown. */
+  busy: boolean;
   onChange(buttons: StoryButton[]): void;
 }) {
-  // Shown as changed at once, until the saved buttons come back.
-  const [buttons, setButtons] = useState(saved);
-  useEffect(() => setButtons(saved), [saved]);
+  const [buttons, setButtons] = useLocalEdit(saved, busy);
   const onChange = (next: StoryButton[]) => {
     setButtons(next);
     save(next);
