@@ -42,7 +42,7 @@ describe('OAuth dynamic client registration (RFC 7591), enabled', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      scope: 'demos:read demos:write analytics:read shares:read shares:write team:read team:write webhooks:write',
+      scope: 'demos:read demos:write analytics:read shares:read shares:write team:read team:write webhooks:write leads:read',
     });
     expect(client).not.toHaveProperty('client_secret');
 
