@@ -92,13 +92,49 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
     throw new Error('condition never held');
   }
 
-  /** The document of the editor's page-edit frame once it shows `text`. */
-  async function editFrame(page: Page, text: string): Promise<Frame> {
-    const handle = await page.waitForSelector('.page-edit iframe.snapshot-frame');
-    await handle.waitForElementState('visible');
-    const frame = (await handle.contentFrame())!;
-    await frame.waitForFunction((t) => document.body?.textContent?.includes(t), text, { timeout: 20_000 });
-    return frame;
+  interface FrameCheck {
+    /** An element that must be hidden (display: none). */
+    hidden?: string;
+    /** An element that must be there and shown. */
+    shown?: string;
+    /** An image that must come from an uploaded asset and be loaded at this width. */
+    image?: { selector: string; width: number };
+  }
+
+  /**
+   * The document of the editor's page-edit frame once it shows `text` (and passes `check`). The frame is
+   * made again whenever the step's edits change, so one that goes away while it is read is looked up again.
+   */
+  async function editFrame(page: Page, text: string, check: FrameCheck = {}): Promise<Frame> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        const handle = await page.waitForSelector('.page-edit iframe.snapshot-frame', { state: 'visible', timeout: 5_000 });
+        const frame = await handle.contentFrame();
+        const ready = await frame?.evaluate(
+          ({ text, check }) => {
+            if (!document.body?.textContent?.includes(text)) return false;
+            const display = (selector: string) => {
+              const element = document.querySelector(selector);
+              return element ? getComputedStyle(element).display : null;
+            };
+            if (check.hidden && display(check.hidden) !== 'none') return false;
+            if (check.shown && (display(check.shown) ?? 'none') === 'none') return false;
+            if (check.image) {
+              const img = document.querySelector<HTMLImageElement>(check.image.selector);
+              if (!img?.src.includes('/assets/ast_') || !img.complete || img.naturalWidth !== check.image.width) return false;
+            }
+            return true;
+          },
+          { text, check },
+        );
+        if (frame && ready) return frame;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+      if (Date.now() > deadline) throw new Error(`the page-edit frame never showed ${text} (${JSON.stringify(check)})`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
   }
 
   /** Clicks the middle of `selector`'s element of the frame, through the picking layer over it. */
@@ -140,23 +176,17 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
     await page.getByRole('button', { name: 'Hide element' }).click();
     await until(patches, (p) => p.length === 2);
     expect((await patches())[1]).toEqual({ selector: 'body > p', op: 'hide' });
-    frame = await editFrame(page, 'Initech');
-    await frame.waitForFunction(() => getComputedStyle(document.querySelector('p.trial')!).display === 'none');
+    frame = await editFrame(page, 'Initech', { hidden: 'p.trial' });
     await page.getByText('Edits on this page (2)').waitFor();
     await page.screenshot({ path: `${SHOTS}/page-edit-editor.png` });
 
     // The editor's history: Undo takes the hide back, Redo makes it again.
     await page.getByRole('button', { name: 'Undo' }).click();
     await until(patches, (p) => p.length === 1);
-    frame = await editFrame(page, 'Your trial ends');
-    await frame.waitForFunction(() => getComputedStyle(document.querySelector('p.trial')!).display !== 'none');
+    frame = await editFrame(page, 'Your trial ends', { shown: 'p.trial' });
     await page.getByRole('button', { name: 'Redo' }).click();
     await until(patches, (p) => p.length === 2);
-    await until(
-      async () => (await editFrame(page, 'Initech')).evaluate(() => getComputedStyle(document.querySelector('p.trial')!).display).catch(() => ''),
-      (display) => display === 'none',
-    );
-    frame = await editFrame(page, 'Initech');
+    frame = await editFrame(page, 'Initech', { hidden: 'p.trial' });
 
     // A click on the logo, then Replace image with an upload: the page shows the new image from the server.
     await clickElement(page, frame, '#logo');
@@ -164,11 +194,7 @@ describe.skipIf(!browser)('Edit page: text and hidden elements of an HTML captur
     await chooser.setFiles({ name: 'initech.png', mimeType: 'image/png', buffer: makePng(64, 16, [220, 38, 38]) });
     await until(patches, (p) => p.length === 3);
     expect((await patches())[2]).toMatchObject({ selector: '#logo', op: 'image' });
-    frame = await editFrame(page, 'Initech');
-    await frame.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('#logo')!;
-      return img.src.includes('/assets/ast_') && img.complete && img.naturalWidth === 64;
-    });
+    frame = await editFrame(page, 'Initech', { image: { selector: '#logo', width: 64 } });
     await page.screenshot({ path: `${SHOTS}/page-edit-editor-image.png` });
 
     // A phone: the page and its panel fit the width, nothing runs off the side.

@@ -43,7 +43,10 @@ export function ActionPicker({
 }) {
   const types = (Object.keys(ACTION_NAMES) as ActionType[]).filter((t) => t !== 'submit' || allowSubmit || value.type === 'submit');
   const [address, setAddress] = useState(addressOf(value));
-  useEffect(() => setAddress(addressOf(value)), [value]);
+  // Only a different saved address replaces what is typed: a reload of the demo (after any other save)
+  // brings the same address back as a new object, and would wipe an address being typed.
+  const savedAddress = addressOf(value);
+  useEffect(() => setAddress(savedAddress), [savedAddress]);
   const [error, setError] = useState<string | undefined>();
   const name = (words: string) => (idPrefix ? { label: words, 'aria-label': `${words} (${idPrefix})` } : { label: words });
 
