@@ -14,6 +14,7 @@ import { DemoStatusBadge } from './demo-status';
 import type { DemoChange, SaveState } from './use-demo-change';
 import { VersionsDialog } from './versions-dialog';
 import { EditorMenu, type MenuAction } from './editor-menu';
+import { ExportDialog } from './export-dialog';
 import { useUnsavedMark, useUnsavedText } from './use-draft-backup';
 
 /** The editor's header: the title (edited in place), the status, and what can be done to the whole demo. */
@@ -40,6 +41,7 @@ export function EditorHeader({
   const allowed = useCan();
   const [title, setTitle] = useState(demo.title);
   const [showVersions, setShowVersions] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [discarding, setDiscarding] = useState(false);
   const [regenerating, setRegenerating] = useState(false);
   const [publishing, setPublishing] = useState(false);
@@ -62,9 +64,13 @@ export function EditorHeader({
     }
   };
   const more: MenuAction[] = readOnly
-    ? [{ label: 'Versions', onSelect: () => setShowVersions(true) }]
+    ? [
+        { label: 'Versions', onSelect: () => setShowVersions(true) },
+        { label: 'Export', onSelect: () => setExporting(true) },
+      ]
     : [
         { label: 'Versions', onSelect: () => setShowVersions(true) },
+        { label: 'Export', onSelect: () => setExporting(true) },
         ...(changed ? [{ label: 'Discard changes', onSelect: () => setDiscarding(true) }] : []),
         ...(demo.status === 'published' ? [{ label: 'Unpublish', onSelect: () => void setStatus('draft', 'Demo unpublished') }] : []),
         ...(demo.source_url && demo.status !== 'published' ? [{ label: 'Regenerate', onSelect: () => setRegenerating(true) }] : []),
@@ -144,6 +150,7 @@ export function EditorHeader({
         <EditorMenu actions={more} />
       </div>
       {showVersions ? <VersionsDialog demo={demo} readOnly={readOnly} onRestored={reload} onClose={() => setShowVersions(false)} /> : null}
+      {exporting ? <ExportDialog demo={demo} onClose={() => setExporting(false)} /> : null}
       {regenerating ? <RegenerateDialog demo={demo} act={act} onClose={() => setRegenerating(false)} /> : null}
       {discarding && demo.published_version !== null ? (
         <ConfirmDialog
