@@ -2,6 +2,7 @@
 // `goto` and `submit` keep their step by id (its number changes when steps move), `chapter` its chapter's
 // id, `url` and `demo` an http(s) address; `next`, `end` and `restart` nothing.
 import { invalid } from '../core/errors';
+import { httpUrl } from '../core/text';
 import type { StepRow } from './demos.repo';
 import type { HotspotAction } from './demos.tables';
 import type { HotspotActionInput } from './hotspots.schemas';
@@ -56,18 +57,9 @@ export function resolveAction(
       return { actionType: type, actionTarget: target };
     case 'url':
     case 'demo':
-      if (typeof target !== 'string' || !isHttpUrl(target)) {
+      if (typeof target !== 'string' || !httpUrl.safeParse(target).success) {
         throw invalid(`A ${type} action needs an http(s) address`, [{ field: at, message: 'must be an http(s) URL' }]);
       }
       return { actionType: type, actionTarget: target };
-  }
-}
-
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
   }
 }

@@ -47,6 +47,7 @@ describe('storyProblems', () => {
       ['dangling_target', 1, 'gone'],
       ['dangling_target', 1, 'chap'],
       ['dangling_target', 2, 'h2'],
+      ['submit_without_form', 2, 'h2'],
     ]);
     expect(problems[0]!.message).toBe('Step 1 (“T1”): the button “gone” goes to a step that no longer exists');
   });
@@ -81,6 +82,17 @@ describe('storyProblems', () => {
     // The submit button's target is where the form leads.
     const toThree = { kind: 'form' as const, content: { buttons: [{ id: 's', action: { type: 'submit', target: 's3' } }], form } };
     expect(codes(story([step(1, toThree), step(2, { kind: 'end' }), step(3)], { navigation: false }))).toEqual(['unreachable_step:2']);
+  });
+
+  it('names a submit on a step that has no form: the player would send nothing', () => {
+    const send = { id: 'send', action: { type: 'submit', target: null } };
+    expect(codes(story([step(1, { buttons: [send] }), step(2, { kind: 'end' })]))).toEqual(['submit_without_form:1']);
+    expect(storyProblems(story([step(1, { buttons: [send] }), step(2, { kind: 'end' })]))[0]!.message).toBe(
+      'Step 1 (“T1”): the button “send” sends a form, but this step has none',
+    );
+    // On a form step with its form, the same button is the form's way on.
+    const form = { kind: 'form' as const, content: { buttons: [send], form: { skippable: false } } };
+    expect(codes(story([step(1, form), step(2, { kind: 'end' })], { navigation: false }))).toEqual([]);
   });
 
   it('counts an end reached by restart loops as no end', () => {

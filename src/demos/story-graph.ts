@@ -13,6 +13,7 @@ export const STORY_PROBLEM_CODES = [
   'dangling_target',
   'empty_chapter',
   'form_without_submit',
+  'submit_without_form',
   'no_end',
 ] as const;
 export type StoryProblemCode = (typeof STORY_PROBLEM_CODES)[number];
@@ -98,6 +99,14 @@ export function storyProblems(input: StoryInput): StoryProblem[] {
       }
       if (action.type === 'chapter' && (!target || !chapterById.has(target))) {
         problem('dangling_target', `${named(s)}: the ${what} “${element}” opens a chapter that no longer exists`, s, element, target);
+      }
+    }
+    // The player sends a form only from a form step: elsewhere the button would do nothing at all.
+    if (!(s.kind === 'form' && s.content.form)) {
+      for (const { element, what, action } of actionsOf[i]!) {
+        if (action.type === 'submit') {
+          problem('submit_without_form', `${named(s)}: the ${what} “${element}” sends a form, but this step has none`, s, element);
+        }
       }
     }
     if (s.kind === 'form' && !s.content.form) {

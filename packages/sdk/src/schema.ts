@@ -2831,7 +2831,7 @@ export interface components {
          */
         StoryProblem: {
             /** @enum {string} */
-            code: "unreachable_step" | "dangling_target" | "empty_chapter" | "form_without_submit" | "no_end";
+            code: "unreachable_step" | "dangling_target" | "empty_chapter" | "form_without_submit" | "submit_without_form" | "no_end";
             /** @description In words, naming the step (number and title). */
             message: string;
             /** @description The step it is on; null for a chapter or the story as a whole. */
