@@ -133,6 +133,7 @@ describe(`date parameters (${engine})`, () => {
     it.each([
       ['list_views', { demo_id: 'demo' }],
       ['get_demo_analytics', { demo_id: 'demo' }],
+      ['get_demo_paths', { demo_id: 'demo' }],
       ['get_analytics_overview', {}],
     ])('%s refuses a date out of range, naming the argument, and is no internal error', async (tool, base) => {
       const args = 'demo_id' in base ? { demo_id: demo } : {};

@@ -64,6 +64,7 @@ describe('demoshare mcp (stdio) against a running server over its REST API', { t
     expect(JSON.stringify(share)).not.toContain('open sesame');
     expect((await callJson<{ data: unknown[] }>(client, 'list_share_links', { demo_id: demoId })).data).toHaveLength(1);
     expect(await callJson(client, 'get_demo_analytics', { demo_id: demoId, include_internal: true })).toMatchObject({ total_views: 0 });
+    expect(await callJson(client, 'get_demo_paths', { demo_id: demoId })).toMatchObject({ total_views: 0, chapters: [] });
     expect(await callJson(client, 'get_analytics_overview', { start_date: '2026-01-01' })).toMatchObject({ total_views: 0 });
     expect(await callJson(client, 'list_views', { demo_id: demoId, per_page: 5 })).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 5 } });
   });

@@ -116,6 +116,9 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
     const analytics = await callJson(client, 'get_demo_analytics', { demo_id: demoId, granularity: 'day' });
     expect(analytics).toMatchObject({ total_views: 1, unique_viewers: 1, completion_rate: 1 });
     expect(analytics).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}/analytics?granularity=day`)).body.data);
+    const paths = await callJson(client, 'get_demo_paths', { demo_id: demoId });
+    expect(paths).toMatchObject({ total_views: 1 });
+    expect(paths).toEqual((await rest(t.url, key, 'GET', `/demos/${demoId}/analytics/paths`)).body.data);
     const overview = await callJson(client, 'get_analytics_overview', {});
     expect(overview).toMatchObject({ total_views: 1, top_demos: [expect.objectContaining({ demo_id: demoId, views: 1 })] });
     expect(overview).toEqual((await rest(t.url, key, 'GET', '/analytics')).body.data);

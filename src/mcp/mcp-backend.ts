@@ -24,6 +24,8 @@ export interface McpBackend {
   workspaceAnalytics(query: AnalyticsQuery): Promise<Json>;
   /** GET /v1/demos/:id/analytics */
   demoAnalytics(demoId: string, query: AnalyticsQuery & { version?: number }): Promise<Json>;
+  /** GET /v1/demos/:id/analytics/paths */
+  demoPaths(demoId: string, query: Omit<AnalyticsQuery, 'granularity'> & { version?: number }): Promise<Json>;
   /** GET /v1/demos/:id/views */
   listViews(demoId: string, query: ViewsQuery): Promise<Page>;
 }

@@ -81,6 +81,7 @@ export function createHttpBackend(options: HttpBackendOptions): McpBackend {
     createShare: (demoId, body) => one('POST', `/demos/${id(demoId)}/shares`, undefined, body),
     workspaceAnalytics: (q) => one('GET', '/analytics', q),
     demoAnalytics: (demoId, q) => one('GET', `/demos/${id(demoId)}/analytics`, q),
+    demoPaths: (demoId, q) => one('GET', `/demos/${id(demoId)}/analytics/paths`, q),
     listViews: (demoId, q) => page(`/demos/${id(demoId)}/views`, q),
   };
 }

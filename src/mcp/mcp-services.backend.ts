@@ -1,7 +1,7 @@
 // McpBackend on this process's services, for /mcp: the same JSON the REST routes answer, without HTTP.
 import { z } from 'zod';
 import type { AnalyticsService } from '../analytics/analytics.service';
-import { analyticsSchema, workspaceAnalyticsSchema } from '../analytics/analytics.schemas';
+import { analyticsSchema, pathAnalyticsSchema, workspaceAnalyticsSchema } from '../analytics/analytics.schemas';
 import type { Actor } from '../audit/actor';
 import type { AuthContext } from '../auth/permissions';
 import { toLimitOffset } from '../core/pagination';
@@ -22,7 +22,7 @@ export interface ServicesBackendDeps {
   demos: Pick<DemosService, 'list' | 'get' | 'create'>;
   versions: Pick<DemoVersionsService, 'publish'>;
   shares: Pick<SharesService, 'list' | 'create'>;
-  analytics: Pick<AnalyticsService, 'workspace' | 'demo'>;
+  analytics: Pick<AnalyticsService, 'workspace' | 'demo' | 'paths'>;
   views: Pick<ViewsService, 'list'>;
 }
 
@@ -73,6 +73,7 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
       encode(workspaceAnalyticsSchema, await deps.analytics.workspace(auth, { ...range(q), granularity: q.granularity })),
     demoAnalytics: async (demoId, q) =>
       encode(analyticsSchema, await deps.analytics.demo(auth, demoId, { ...range(q), granularity: q.granularity, version: q.version })),
+    demoPaths: async (demoId, q) => encode(pathAnalyticsSchema, await deps.analytics.paths(auth, demoId, { ...range(q), version: q.version })),
     async listViews(demoId, q) {
       const filters = { ...range(q), viewerEmail: q.viewer_email };
       const { rows, stepRows, total } = await deps.views.list(auth, demoId, filters, toLimitOffset(q));

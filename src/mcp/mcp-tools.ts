@@ -232,6 +232,27 @@ export const TOOLS: readonly ToolDefinition[] = [
     run: (backend, { demo_id, ...query }) => backend.demoAnalytics(demo_id, query),
   }),
   tool({
+    name: 'get_demo_paths',
+    title: 'How viewers went through an interactive demo',
+    description:
+      'For a demo with chapters, branches, forms or calls to action: which chapters viewers chose (and how many ' +
+      'finished each), the most common paths through the demo, the hotspots and buttons used at each branch, the ' +
+      'calls to action clicked, and each lead form shown, started and submitted (its conversion). A linear demo ' +
+      'has few of these: use get_demo_analytics for views, completion and drop-off per step. Dates are whole UTC days.',
+    input: z
+      .object({
+        demo_id: demoId,
+        start_date: startDate,
+        end_date: endDate,
+        include_internal: includeInternal,
+        version: z.number().int().min(1).optional().describe('Name steps, chapters and buttons as this published version does.'),
+      })
+      .strict(),
+    permission: 'analytics.read',
+    readOnly: true,
+    run: (backend, { demo_id, ...query }) => backend.demoPaths(demo_id, query),
+  }),
+  tool({
     name: 'list_views',
     title: 'List a demo’s views',
     description:

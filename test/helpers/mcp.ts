@@ -13,6 +13,7 @@ export const TOOL_NAMES = [
   'create_share_link',
   'get_analytics_overview',
   'get_demo_analytics',
+  'get_demo_paths',
   'list_views',
 ];
 
