@@ -162,4 +162,42 @@ describe('GET /v1/demos/:id/analytics/paths', () => {
     const bad = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics/paths?granularity=day`, headers: bearer(key) });
     expect(bad.statusCode).toBe(400);
   });
+
+  it('takes an erased viewer out of every path figure: the same as a day they never had', async () => {
+    const ev = (type: string, extra: object = {}) => ({ id: randomUUID(), type, ...extra });
+    const before = await get();
+    // An identified viewer takes both chapters, a branch, the form and the call to action once each.
+    const v = viewerClient(t, token, '203.0.113.40');
+    await v.call('GET', '');
+    expect((await v.call('POST', '/identify', { name: 'Ana', email: 'ana@erased.example' })).statusCode).toBe(200);
+    const res = await v.call('POST', '/events', {
+      events: [
+        ev('view_started'),
+        ev('action_taken', { step_number: 1, element_id: 'pick-b', action_type: 'chapter' }),
+        ev('chapter_selected', { step_number: 1, chapter_id: B }),
+        ev('step_reached', { step_number: 4, seconds_on_previous: 1 }),
+        ev('cta_clicked', { step_number: 4, element_id: 'book-call' }),
+        ev('chapter_selected', { step_number: 1, chapter_id: A }),
+        ev('step_reached', { step_number: 2, seconds_on_previous: 1 }),
+        ev('action_taken', { step_number: 2, element_id: hotspot2, action_type: 'goto', target_step: 3 }),
+        ev('step_reached', { step_number: 3, seconds_on_previous: 1 }),
+        ev('form_shown', { step_number: 3 }),
+        ev('form_started', { step_number: 3 }),
+        ev('form_submitted', { step_number: 3 }),
+        ev('completed', { seconds_on_previous: 1 }),
+      ],
+    });
+    expect(res.json().data).toEqual({ accepted: 13, duplicates: 0 });
+    const during = await get();
+    expect(during.paths).toContainEqual({ chapters: [B, A], titles: ['Reports', 'Invoicing'], views: 1, share: 0.25 });
+    expect(during.forms[0]).toMatchObject({ shown: 3, submitted: 2 });
+
+    const erased = await t.app.inject({ method: 'POST', url: '/v1/viewer-erasures', headers: bearer(key), payload: { email: 'ana@erased.example' } });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().data.views).toBe(1);
+    const after = await get();
+    // Rows the erased view alone made stay with zeros: the figures say nothing of them.
+    expect(after.paths.filter((p: { views: number }) => p.views > 0)).toEqual(before.paths);
+    expect({ ...after, paths: before.paths }).toEqual(before);
+  });
 });

@@ -42,6 +42,11 @@ export interface ErasedView {
   anonymousId: string | null;
   /** The UTC day the view started: the day its roll-ups credit it to. */
   day: string;
+  /** What the path roll-ups counted for it (views.path_marks), with the key they counted it under. */
+  version: number;
+  internal: boolean;
+  completed: boolean;
+  pathMarks: string[];
 }
 
 /**
@@ -65,11 +70,23 @@ export async function deleteViews(
       sql`select count(*)::int as n from ${viewSteps} where ${viewSteps.viewId} in (select ${views.id} from ${views} where ${match})`,
     ),
   );
-  const rows = rowsOf<{ id: string; demo_id: string; share_id: string | null; session_id: string | null; anonymous_id: string | null; day: string }>(
+  const rows = rowsOf<{
+    id: string;
+    demo_id: string;
+    share_id: string | null;
+    session_id: string | null;
+    anonymous_id: string | null;
+    day: string;
+    version: number;
+    internal: boolean;
+    completed: boolean;
+    path_marks: string[];
+  }>(
     await db.execute(sql`
       delete from ${views} where ${match}
       returning ${views.id}, ${views.demoId}, ${views.shareId}, ${views.sessionId}, ${views.anonymousId},
-        to_char((${views.startedAt} at time zone 'UTC')::date, 'YYYY-MM-DD') as day`),
+        to_char((${views.startedAt} at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
+        coalesce(${views.version}, 0) as version, ${views.internal}, ${views.completed}, ${views.pathMarks}`),
   );
   return {
     views: rows.map((r) => ({
@@ -79,6 +96,10 @@ export async function deleteViews(
       sessionId: r.session_id,
       anonymousId: r.anonymous_id,
       day: r.day,
+      version: Number(r.version),
+      internal: r.internal,
+      completed: r.completed,
+      pathMarks: r.path_marks ?? [],
     })),
     stepRows: Number(steps?.n ?? 0),
   };

@@ -11,11 +11,17 @@ import { REGISTERS } from '../core/hll';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
+import { MAX_PATH_CHAPTERS } from '../viewing/view-progress';
 import {
+  demoChapterDailyStats,
+  demoChapterStepDailyStats,
   demoDailySegments,
   demoDailySketches,
   demoDailyStats,
   demoDailyViewers,
+  demoElementDailyStats,
+  demoFormDailyStats,
+  demoPathDailyStats,
   demoStepDailyStats,
   views,
   viewSteps,
@@ -38,8 +44,9 @@ export interface DemoDay {
  */
 export async function lockRollups(db: Executor) {
   await db.execute(sql`
-    lock table ${demoDailyStats}, ${demoStepDailyStats}, ${demoDailySegments}, ${demoDailyViewers},
-      ${demoDailySketches}, ${workspaceDailySketches} in exclusive mode`);
+    lock table ${demoDailyStats}, ${demoStepDailyStats}, ${demoDailySegments}, ${demoChapterDailyStats},
+      ${demoChapterStepDailyStats}, ${demoPathDailyStats}, ${demoElementDailyStats}, ${demoFormDailyStats},
+      ${demoDailyViewers}, ${demoDailySketches}, ${workspaceDailySketches} in exclusive mode`);
 }
 
 /** Who was erased, as the day viewer sets key them: the address, and the visitor ids of the erased views. */
@@ -120,6 +127,131 @@ export async function rebuildDemoDays(db: Executor, workspaceId: string, pairs: 
     from ${viewers}
     where ${viewers.day} in ${inDays} and ${viewers.demoId} in (select ${demos.id} from ${demos} where ${demos.workspaceId} = ${workspaceId})
     group by 1, 2, 3`);
+}
+
+/** An erased view as the path roll-ups counted it: under its key, once per mark (views.path_marks). */
+export interface MarkedView {
+  demoId: string;
+  day: string;
+  version: number;
+  internal: boolean;
+  completed: boolean;
+  pathMarks: string[];
+}
+
+/**
+ * Takes erased views out of the path roll-ups (chapters, chapter funnels, paths, elements, forms). Their
+ * figures of distinct views cannot be rebuilt from the views that remain (a mark is all a view keeps of its
+ * path events), but each mark says exactly which row counted the view once: that row loses one. Event
+ * counts (`choices`, `action_clicks`, `cta_clicks`) lose one per mark too, the least the view added: a
+ * viewer who clicked twice leaves one anonymous click behind. The rows are then no different from a day
+ * the view never had, except for those repeat clicks.
+ */
+export async function subtractPathMarks(db: Executor, erased: MarkedView[]) {
+  const chapters = new Map<string, { key: Key; chapter_id: string; n: number; completed: number }>();
+  const chapterSteps = new Map<string, { key: Key; chapter_id: string; step_number: number; n: number }>();
+  const paths = new Map<string, { key: Key; path: string; n: number }>();
+  const elements = new Map<string, { key: Key; step_number: number; element_id: string; actions: number; ctas: number }>();
+  const forms = new Map<string, { key: Key; step_number: number; shown: number; started: number; submitted: number }>();
+  for (const v of erased) {
+    const key: Key = { demo_id: v.demoId, day: v.day, version: v.version, internal: v.internal };
+    const at = (...parts: (string | number)[]) => JSON.stringify([key.demo_id, key.day, key.version, key.internal, ...parts]);
+    const chosen: string[] = [];
+    for (const mark of v.pathMarks) {
+      const [kind, a = '', b = ''] = splitMark(mark);
+      if (kind === 'c') {
+        chosen.push(a);
+        const row = chapters.get(at(a)) ?? { key, chapter_id: a, n: 0, completed: 0 };
+        row.n++;
+        if (v.completed) row.completed++;
+        chapters.set(at(a), row);
+      } else if (kind === 's' && Number.isInteger(Number(b))) {
+        const row = chapterSteps.get(at(a, b)) ?? { key, chapter_id: a, step_number: Number(b), n: 0 };
+        row.n++;
+        chapterSteps.set(at(a, b), row);
+      } else if ((kind === 'a' || kind === 'k') && Number.isInteger(Number(a))) {
+        const row = elements.get(at(a, b)) ?? { key, step_number: Number(a), element_id: b, actions: 0, ctas: 0 };
+        if (kind === 'a') row.actions++;
+        else row.ctas++;
+        elements.set(at(a, b), row);
+      } else if (kind === 'f' && Number.isInteger(Number(a)) && (b === 'shown' || b === 'started' || b === 'submitted')) {
+        const row = forms.get(at(a)) ?? { key, step_number: Number(a), shown: 0, started: 0, submitted: 0 };
+        row[b]++;
+        forms.set(at(a), row);
+      }
+    }
+    // A view counts under the path of its first chapters chosen (view-progress.ts), and only there.
+    if (chosen.length > 0) {
+      const path = chosen.slice(0, MAX_PATH_CHAPTERS).join('>');
+      const row = paths.get(at(path)) ?? { key, path, n: 0 };
+      row.n++;
+      paths.set(at(path), row);
+    }
+  }
+  const flat = <T extends { key: Key }>(rows: Map<string, T>) => JSON.stringify([...rows.values()].map(({ key, ...r }) => ({ ...key, ...r })));
+  const keyColumns = 'demo_id text, day date, version int, internal boolean';
+  const sameKey = (t: { demoId: PgColumn; day: PgColumn; version: PgColumn; internal: PgColumn }) =>
+    sql`${t.demoId} = x.demo_id and ${t.day} = x.day and ${t.version} = x.version and ${t.internal} = x.internal`;
+
+  const c = demoChapterDailyStats;
+  if (chapters.size > 0) {
+    await db.execute(sql`
+      update ${c} set ${columnName(c.views)} = greatest(${c.views} - x.n, 0),
+        ${columnName(c.choices)} = greatest(${c.choices} - x.n, 0),
+        ${columnName(c.completions)} = greatest(${c.completions} - x.completed, 0)
+      from json_to_recordset(${flat(chapters)}::json) as x(${sql.raw(keyColumns)}, chapter_id text, n int, completed int)
+      where ${sameKey(c)} and ${c.chapterId} = x.chapter_id`);
+  }
+  const cs = demoChapterStepDailyStats;
+  if (chapterSteps.size > 0) {
+    await db.execute(sql`
+      update ${cs} set ${columnName(cs.views)} = greatest(${cs.views} - x.n, 0)
+      from json_to_recordset(${flat(chapterSteps)}::json) as x(${sql.raw(keyColumns)}, chapter_id text, step_number int, n int)
+      where ${sameKey(cs)} and ${cs.chapterId} = x.chapter_id and ${cs.stepNumber} = x.step_number`);
+  }
+  const p = demoPathDailyStats;
+  if (paths.size > 0) {
+    await db.execute(sql`
+      update ${p} set ${columnName(p.views)} = greatest(${p.views} - x.n, 0)
+      from json_to_recordset(${flat(paths)}::json) as x(${sql.raw(keyColumns)}, path text, n int)
+      where ${sameKey(p)} and ${p.path} = x.path`);
+  }
+  const e = demoElementDailyStats;
+  if (elements.size > 0) {
+    await db.execute(sql`
+      update ${e} set
+        ${columnName(e.actionViews)} = greatest(${e.actionViews} - x.actions, 0),
+        ${columnName(e.actionClicks)} = greatest(${e.actionClicks} - x.actions, 0),
+        ${columnName(e.ctaViews)} = greatest(${e.ctaViews} - x.ctas, 0),
+        ${columnName(e.ctaClicks)} = greatest(${e.ctaClicks} - x.ctas, 0)
+      from json_to_recordset(${flat(elements)}::json) as x(${sql.raw(keyColumns)}, step_number int, element_id text, actions int, ctas int)
+      where ${sameKey(e)} and ${e.stepNumber} = x.step_number and ${e.elementId} = x.element_id`);
+  }
+  const f = demoFormDailyStats;
+  if (forms.size > 0) {
+    await db.execute(sql`
+      update ${f} set ${columnName(f.shown)} = greatest(${f.shown} - x.shown, 0),
+        ${columnName(f.started)} = greatest(${f.started} - x.started, 0),
+        ${columnName(f.submitted)} = greatest(${f.submitted} - x.submitted, 0)
+      from json_to_recordset(${flat(forms)}::json) as x(${sql.raw(keyColumns)}, step_number int, shown int, started int, submitted int)
+      where ${sameKey(f)} and ${f.stepNumber} = x.step_number`);
+  }
+}
+
+interface Key {
+  demo_id: string;
+  day: string;
+  version: number;
+  internal: boolean;
+}
+
+/** `c:<chapter>`, `s:<chapter>:<step>`, `a|k:<step>:<element>`, `f:<step>:<stage>`: element ids may hold colons. */
+function splitMark(mark: string): [string, string?, string?] {
+  const kind = mark.slice(0, 1);
+  const rest = mark.slice(2);
+  if (kind === 'c') return [kind, rest];
+  const colon = rest.indexOf(':');
+  return colon < 0 ? [kind, rest] : [kind, rest.slice(0, colon), rest.slice(colon + 1)];
 }
 
 /** A link's counters as its remaining views make them (the views it counted are the views that name it). */

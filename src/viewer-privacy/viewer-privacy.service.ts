@@ -116,6 +116,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         email,
         anonymousIds: [...new Set([...sessions.map((s) => s.anonymousId), ...removed.views.flatMap((v) => (v.anonymousId ? [v.anonymousId] : []))])],
       });
+      await rollups.subtractPathMarks(tx, removed.views);
       const shareIds = [...new Set(removed.views.flatMap((v) => (v.shareId ? [v.shareId] : [])))];
       const sharesRecounted = await rollups.recountShares(tx, shareIds);
 
