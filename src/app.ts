@@ -37,6 +37,7 @@ import { teamModule } from './team/team.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { viewingModule } from './viewing/viewing.module';
 import { leadsModule } from './leads/leads.module';
+import { rendersModule } from './renders/renders.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -63,6 +64,7 @@ const MODULES: readonly AnyModule[] = [
   notificationsModule,
   viewingModule,
   leadsModule,
+  rendersModule,
   viewerPrivacyModule,
   auditModule,
   mcpModule,

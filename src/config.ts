@@ -177,6 +177,12 @@ const settingsSchema = z.object({
       }
       return found.path;
     }),
+  /** The ffmpeg that encodes videos and GIFs (src/renders): a name looked up on PATH or a path; checked at start-up. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  /** How long one video or GIF render may run before it fails; the job is retried once after a lost worker. */
+  RENDER_TIMEOUT: duration('15m'),
+  /** Renders one worker process runs at once: each is a Chromium and an ffmpeg. */
+  RENDER_CONCURRENCY: positiveInt(1),
   GENERATION_MAX_PAGES: z.coerce.number().int().min(0, 'must be 0 or more').max(20, 'must be 20 or fewer').default(4),
   AI_BASE_URL: optionalUrl,
   AI_API_KEY: z.string().optional(),

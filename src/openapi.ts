@@ -30,6 +30,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   rate_limited: 'too many requests: wait for `Retry-After` seconds',
   internal_error: 'an unexpected failure (never with details)',
   unavailable: 'the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',
+  ffmpeg_missing: 'this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it',
 };
 
 /**

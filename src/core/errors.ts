@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  /** A video or GIF asked for where the server has no ffmpeg (FFMPEG_PATH, docs/video.md). */
+  ffmpeg_missing: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   recording: 'rec',
   chapter: 'chp',
   lead: 'lead',
+  render: 'rnd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
