@@ -163,7 +163,7 @@ describe.skipIf(!CHROMIUM.path || !hasFfmpeg)('renders: MP4 and GIF of a publish
       expect(res.json().error.code).toBe('ffmpeg_missing');
       expect(res.json().error.message).toMatch(/FFMPEG_PATH=\/nonexistent\/ffmpeg/);
     } finally {
-      await other.app.close();
+      await other.close();
     }
   });
 });

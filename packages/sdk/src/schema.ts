@@ -1879,6 +1879,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a demo’s renders
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Every render of the demo still kept (queued, running, succeeded, failed, cancelled), newest first. docs/video.md.
+         */
+        get: operations["listDemoRenders"];
+        put?: never;
+        /**
+         * Render a demo to MP4 or GIF
+         * @description Scope `demos:write`; roles: admin, editor. Queues a render of the **published** version: headless Chromium plays it in the real player at `width`×`height`, a cursor glides to each step’s hotspot, the hotspot is highlighted and clicked, the step’s title and text show as a caption; each step lasts `pace`, so the video lasts steps × pace. ffmpeg encodes it: MP4 is H.264 (yuv420p, faststart, 20 fps), GIF 10 fps with its own palette. 202 with the render (`status: queued`); follow it with GET until `succeeded`, then download `file_url`. 400 for sizes out of range, odd sizes, a GIF over 1280×720 or a video over 10 minutes (details name the field); 409 `conflict` when the demo is not published; 429 when 3 renders are already queued or running in the workspace; 503 `ffmpeg_missing` when the server has no ffmpeg (FFMPEG_PATH), 503 `unavailable` when it has no Chromium. Each demo keeps its 10 newest finished renders. docs/video.md.
+         */
+        post: operations["renderDemoToMp4OrGif"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/renders/{render_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a render
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Its `status` (queued → running → succeeded | failed | cancelled) and `progress` (0..1, written about every second while running). docs/video.md.
+         */
+        get: operations["getRender"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel or delete a render
+         * @description Scope `demos:write`; roles: admin, editor. A queued or running render is cancelled: its Chromium and ffmpeg are killed (at once on the worker that runs it in this process, within about a second on another) and it stays listed as `cancelled`. A finished one (succeeded, failed, cancelled) is deleted with its file. 204 either way. docs/video.md.
+         */
+        delete: operations["cancelOrDeleteRender"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/renders/{render_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a render
+         * @description Scope `demos:read`; roles: admin, editor, viewer. `video/mp4` or `image/gif`, as an attachment named after the demo id and the render’s date. 409 `conflict` until the render has succeeded. docs/video.md.
+         */
+        get: operations["downloadRender"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer-erasures": {
         parameters: {
             query?: never;
@@ -2077,7 +2145,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "checksum_mismatch" | "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "recording_incomplete" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "unavailable";
+                code: "invalid_request" | "checksum_mismatch" | "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "recording_incomplete" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "unavailable" | "ffmpeg_missing";
                 message: string;
                 request_id: string;
                 details?: {
@@ -4489,6 +4557,64 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "rnd_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "version": 3,
+         *       "format": "mp4",
+         *       "width": 1280,
+         *       "height": 720,
+         *       "pace_ms": 3000,
+         *       "fps": 20,
+         *       "step_count": 12,
+         *       "status": "succeeded",
+         *       "progress": 1,
+         *       "error": null,
+         *       "duration_ms": 36000,
+         *       "size_bytes": 1843200,
+         *       "file_url": "/v1/demos/demo_01jd3k7q9x8v2m4n6p0r5s7t9w/renders/rnd_01jd3k7q9x8v2m4n6p0r5s7t9w/file",
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "started_at": "2026-11-21T10:00:01.000Z",
+         *       "finished_at": "2026-11-21T10:00:19.000Z"
+         *     }
+         */
+        Render: {
+            /** @example rnd_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            demo_id: string;
+            /** @description The published version rendered (fixed when the render was asked for). */
+            version: number;
+            /** @enum {string} */
+            format: "mp4" | "gif";
+            width: number;
+            height: number;
+            /** @description Milliseconds each step is on screen. */
+            pace_ms: number;
+            /** @description Frames per second: 20 for MP4, 10 for GIF. */
+            fps: number;
+            step_count: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description Frames made out of frames planned, 0..1 (1 once succeeded). */
+            progress: number;
+            /** @description Why it failed, in a sentence; null otherwise. */
+            error: string | null;
+            /** @description The length of the video: steps × pace (planned until it succeeds, then measured). */
+            duration_ms: number;
+            /** @description The file’s size once succeeded; null before. */
+            size_bytes: number | null;
+            /** @description Where to download the file (GET, same credentials) once succeeded; null before. */
+            file_url: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        /**
+         * @example {
          *       "id": "whk_01jd3n4p6q8r0s2t4v6w8x0y2z",
          *       "url": "https://crm.example.com/hooks/demoshare",
          *       "events": [
@@ -4916,7 +5042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4969,7 +5095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5099,7 +5225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5189,7 +5315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5308,7 +5434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5391,7 +5517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5510,7 +5636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5581,7 +5707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5672,7 +5798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5895,7 +6021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5966,7 +6092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6075,7 +6201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6182,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6294,7 +6420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6410,7 +6536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6484,7 +6610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6555,7 +6681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6638,7 +6764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6727,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6854,7 +6980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6961,7 +7087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7042,7 +7168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7112,7 +7238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7192,7 +7318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7308,7 +7434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7380,7 +7506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7505,7 +7631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7602,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,7 +7843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7842,7 +7968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7925,7 +8051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8022,7 +8148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8156,7 +8282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +8400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8366,7 +8492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8458,7 +8584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8588,7 +8714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8689,7 +8815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8851,7 +8977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8942,7 +9068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9025,7 +9151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9192,7 +9318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9320,7 +9446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9466,7 +9592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9584,7 +9710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9677,7 +9803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9816,7 +9942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9935,7 +10061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10076,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10170,7 +10296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10312,7 +10438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10420,7 +10546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10520,7 +10646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10647,7 +10773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10740,7 +10866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10868,7 +10994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10995,7 +11121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11094,7 +11220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11199,7 +11325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11319,7 +11445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11458,7 +11584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,7 +11714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11697,7 +11823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11838,7 +11964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11939,7 +12065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12023,7 +12149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12225,7 +12351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12353,7 +12479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12450,7 +12576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12570,7 +12696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12679,7 +12805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12762,7 +12888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12852,7 +12978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12991,7 +13117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13090,7 +13216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13173,7 +13299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13467,7 +13593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13597,7 +13723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13688,7 +13814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13771,7 +13897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13894,7 +14020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14010,7 +14136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14128,7 +14254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14229,7 +14355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14321,7 +14447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14440,7 +14566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14534,7 +14660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14672,7 +14798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14763,7 +14889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14846,7 +14972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14984,7 +15110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15083,7 +15209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15181,7 +15307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15283,7 +15409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15383,7 +15509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15481,7 +15607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15579,7 +15705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15671,7 +15797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15751,7 +15877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15864,7 +15990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15973,7 +16099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16073,7 +16199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16202,7 +16328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16334,7 +16460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16473,7 +16599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16580,7 +16706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16688,7 +16814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16854,7 +16980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17025,7 +17151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17130,7 +17256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17222,7 +17348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17327,7 +17453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17419,7 +17545,522 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDemoRenders: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Render"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renderDemoToMp4OrGif: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `mp4` (H.264, yuv420p, faststart) or `gif` (a palette made for the video).
+                     * @default mp4
+                     * @enum {string}
+                     */
+                    format?: "mp4" | "gif";
+                    /**
+                     * @description Frame width in pixels, even, 320–1920 (a GIF at most 1280). The player is laid out at this size: 390 gives the phone layout.
+                     * @default 1280
+                     */
+                    width?: number;
+                    /**
+                     * @description Frame height in pixels, even, 240–1080 (a GIF at most 720).
+                     * @default 720
+                     */
+                    height?: number;
+                    /**
+                     * @description How long each step is on screen: milliseconds (1000–15000) or `slow` (5000), `normal` (3000), `fast` (1800). The video lasts steps × pace, at most 10 minutes.
+                     * @default normal
+                     */
+                    pace?: ("slow" | "normal" | "fast") | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Render"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                render_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Render"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrDeleteRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                render_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                render_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video (MP4) or animated GIF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17532,7 +18173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17637,7 +18278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17722,7 +18363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
