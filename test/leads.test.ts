@@ -150,9 +150,11 @@ describe('leads', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().data.id).toBe(leadId);
 
-    // The same id from another viewer is another lead.
+    // The same id from another viewer with other values is no retry of this lead: a 409; a new id is a new lead.
     const other = await openViewer(link.token, '203.0.113.77');
-    const second = await other.v.call('POST', '/leads', { id, step_number: 2, values: good({ email: 'bob@initech.test', name: '' }) });
+    const reused = await other.v.call('POST', '/leads', { id, step_number: 2, values: good({ email: 'bob@initech.test', name: '' }) });
+    expect(reused.statusCode, reused.body).toBe(409);
+    const second = await other.v.call('POST', '/leads', { id: randomUUID(), step_number: 2, values: good({ email: 'bob@initech.test', name: '' }) });
     expect(second.statusCode).toBe(201);
 
     // The first viewer is now named on their session (state) and their view.
@@ -266,6 +268,28 @@ describe('leads', () => {
       link.id,
     ]);
     expect(identified.rows[0]!.n).toBe(2);
+
+    // The same submission again from a viewer whose first answer (and its cookie) was lost: a new session,
+    // passed through the gate, and still one lead and one lead.captured.
+    const lost = viewerClient(t, link.token, '203.0.113.91');
+    expect((await lost.call('GET', '')).json().data.gate).toBe('identification');
+    const resent = await lost.call('POST', '/leads', { id: okId, step_number: 1, values: good({ email: 'ann@acme.test', name: 'Ann' }) });
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json().data).toMatchObject({ id: ok.json().data.id, identified: true, gate: 'ready' });
+    expect((await lost.call('GET', '/demo')).statusCode).toBe(200);
+    const captured = await t.db.database.executeSql(
+      "select count(*)::int as n from events where kind = 'lead.captured' and data->>'lead_id' = $1",
+      [ok.json().data.id],
+    );
+    expect(captured.rows[0]!.n).toBe(1);
+    expect((await api('GET', `/v1/demos/${demoId}/leads`)).json().meta.total).toBe(2);
+    // The same id with other values is no retry: a 409, nothing stored.
+    const other = viewerClient(t, link.token, '203.0.113.92');
+    await other.call('GET', '');
+    const reused = await other.call('POST', '/leads', { id: okId, step_number: 1, values: good({ email: 'eve@acme.test', name: 'Eve' }) });
+    expect(reused.statusCode, reused.body).toBe(409);
+    expect(reused.json().error.details).toEqual([{ field: 'id', message: 'already used for another submission' }]);
+    expect((await api('GET', `/v1/demos/${demoId}/leads`)).json().meta.total).toBe(2);
   });
 
   it('the password comes first; a link without a gate form keeps name and e-mail', async () => {

@@ -62,6 +62,8 @@ export async function submitLead(
     const earlier = await repo.findByClient(ctx.db, session.id, body.id);
     if (earlier) return { receipt: { id: earlier.id, identified: earlier.identified, gate }, created: false };
   }
+  // A retry whose first answer (and the session in it) never arrived comes back in another session.
+  const resent = await repo.findByDemoClient(ctx.db, share.demoId, body.id);
   const step = forms.get(body.step_number);
   if (!step) {
     throw new AppError('validation_error', `Step ${body.step_number} of this demo is not a form`, {
@@ -83,6 +85,8 @@ export async function submitLead(
       ],
     });
   }
+
+  if (resent) return resend(ctx, { link, session, visitor, gate, atGate }, resent, { email, name, values, stepNumber: step.stepNumber });
 
   const { session: current, issued } = await viewer.ensureSession(share, session, visitor);
   const identifies = email !== null && allowed;
@@ -145,4 +149,42 @@ export async function submitLead(
     receipt: { id: stored.lead.id, identified: stored.lead.identified, gate: after, ...(issued ? { session_token: issued } : {}) },
     created: stored.created,
   };
+}
+
+type Resolved = Awaited<ReturnType<LeadsContext['viewer']['resolve']>>;
+
+const sameValues = (a: Record<string, LeadValue>, b: Record<string, LeadValue>) =>
+  JSON.stringify(Object.entries(a).sort(([x], [y]) => (x < y ? -1 : 1))) === JSON.stringify(Object.entries(b).sort(([x], [y]) => (x < y ? -1 : 1)));
+
+/**
+ * A submission sent again from a session that did not make it: the lead stays the one already stored (no
+ * second lead, event or e-mail). The new session passes the gate as the first one did, so the viewer who
+ * lost the first answer goes on. The same id with other values is not a retry: a 409.
+ */
+async function resend(
+  ctx: LeadsContext,
+  at: {
+    link: Resolved['link'];
+    session: Resolved['session'];
+    visitor: Visitor;
+    gate: LeadReceipt['gate'];
+    atGate: boolean;
+  },
+  lead: NonNullable<Awaited<ReturnType<typeof repo.findByDemoClient>>>,
+  sent: { email: string | null; name: string | null; values: Record<string, LeadValue>; stepNumber: number },
+): Promise<{ receipt: LeadReceipt; created: boolean }> {
+  if (lead.stepNumber !== sent.stepNumber || !sameValues(lead.values, sent.values)) {
+    throw new AppError('conflict', 'This submission id was already sent with other values: make a new id for a new submission', {
+      details: [{ field: 'id', message: 'already used for another submission' }],
+    });
+  }
+  const { share } = at.link;
+  const { session: current, issued } = await ctx.viewer.ensureSession(share, at.session, at.visitor);
+  if (lead.identified && sent.email !== null) {
+    const identity = { email: sent.email, name: sent.name };
+    await ctx.db.transaction((tx) => ctx.viewer.identifyByLead(tx, share, current.id, identity));
+    await ctx.changes.announce(tags.session(current.id));
+  }
+  const gate = lead.identified && at.atGate ? 'ready' : at.gate;
+  return { receipt: { id: lead.id, identified: lead.identified, gate, ...(issued ? { session_token: issued } : {}) }, created: false };
 }

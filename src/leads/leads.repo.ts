@@ -28,6 +28,19 @@ export async function findByClient(db: Executor, sessionId: string, clientId: st
   return row;
 }
 
+/**
+ * The lead a demo got with this client id from any session: a retry whose session was lost with the first
+ * answer (no cookie, no token) comes back in another one. Client ids are random UUIDs made per submission.
+ */
+export async function findByDemoClient(db: Executor, demoId: string, clientId: string) {
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.demoId, demoId), eq(leads.clientId, clientId.toLowerCase())))
+    .limit(1);
+  return row;
+}
+
 function where(workspaceId: string, f: LeadFilters): SQL | undefined {
   return and(
     eq(leads.workspaceId, workspaceId),

@@ -56,7 +56,9 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
         description:
           'Public, gated like POST /v1/viewer/:token/events and bound to the same viewer session (cookie or `X-Viewer-Session`). ' +
           '`step_number` must be a `form` step of the published demo. 201 with the new lead; 200 with the same answer when this ' +
-          'session already sent this `id` (a retry stores nothing). 422 `validation_error` names each bad field as `values.<name>` ' +
+          'session already sent this `id` (a retry stores nothing), or when another session of the link sends it again with the same ' +
+          'step and values (a retry whose first answer was lost: the new session passes the gate as the first did, still one lead and ' +
+          'one `lead.captured`); 409 `conflict` on `id` when it comes with other values. 422 `validation_error` names each bad field as `values.<name>` ' +
           '(required, e-mail address, phone number, select option, ticked checkbox, length, unknown field) and stores nothing. ' +
           'A form whose e-mail field is answered with an address the link’s allow-lists accept identifies the viewer (session and view; ' +
           '`viewer.identified`). Every lead emits `lead.captured` and e-mails the members who asked for instant notices. ' +
@@ -65,7 +67,7 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
           'gate (`gate: ready`, a `session_token` and cookie when no session existed). 401 while the password gate is closed. docs/leads.md.',
         params: viewerParams,
         body: leadBody,
-        response: { 200: dataEnvelope(leadReceiptSchema), 201: dataEnvelope(leadReceiptSchema), ...viewerErrors },
+        response: { 200: dataEnvelope(leadReceiptSchema), 201: dataEnvelope(leadReceiptSchema), ...viewerErrors, 409: errorEnvelope },
       },
     },
     async (request, reply) => {

@@ -1790,7 +1790,7 @@ export interface paths {
         put?: never;
         /**
          * Viewer: send a lead form
-         * @description Public, gated like POST /v1/viewer/:token/events and bound to the same viewer session (cookie or `X-Viewer-Session`). `step_number` must be a `form` step of the published demo. 201 with the new lead; 200 with the same answer when this session already sent this `id` (a retry stores nothing). 422 `validation_error` names each bad field as `values.<name>` (required, e-mail address, phone number, select option, ticked checkbox, length, unknown field) and stores nothing. A form whose e-mail field is answered with an address the link’s allow-lists accept identifies the viewer (session and view; `viewer.identified`). Every lead emits `lead.captured` and e-mails the members who asked for instant notices. At the identification gate only the link’s gate form (the `form` of the link state) is accepted: its e-mail field is required, an address the allow-lists refuse is a 403 `forbidden` naming `values.<email field>` (nothing stored), and success opens the gate (`gate: ready`, a `session_token` and cookie when no session existed). 401 while the password gate is closed. docs/leads.md.
+         * @description Public, gated like POST /v1/viewer/:token/events and bound to the same viewer session (cookie or `X-Viewer-Session`). `step_number` must be a `form` step of the published demo. 201 with the new lead; 200 with the same answer when this session already sent this `id` (a retry stores nothing), or when another session of the link sends it again with the same step and values (a retry whose first answer was lost: the new session passes the gate as the first did, still one lead and one `lead.captured`); 409 `conflict` on `id` when it comes with other values. 422 `validation_error` names each bad field as `values.<name>` (required, e-mail address, phone number, select option, ticked checkbox, length, unknown field) and stores nothing. A form whose e-mail field is answered with an address the link’s allow-lists accept identifies the viewer (session and view; `viewer.identified`). Every lead emits `lead.captured` and e-mails the members who asked for instant notices. At the identification gate only the link’s gate form (the `form` of the link state) is accepted: its e-mail field is required, an address the allow-lists refuse is a 403 `forbidden` naming `values.<email field>` (nothing stored), and success opens the gate (`gate: ready`, a `session_token` and cookie when no session existed). 401 while the password gate is closed. docs/leads.md.
          */
         post: operations["viewerSendLeadForm"];
         delete?: never;
@@ -17090,6 +17090,15 @@ export interface operations {
             };
             /** @description `not_found`: no such record in this workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
