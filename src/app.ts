@@ -20,6 +20,7 @@ import { registerSecurityHeaders, transportHeaders } from './core/http/security-
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
+import { demoFormatModule } from './demo-format/demo-format.module';
 import { registerMailJobs } from './mail/mail-queue';
 import { healthModule } from './health/health.module';
 import { mcpModule } from './mcp/mcp.module';
@@ -57,6 +58,7 @@ const MODULES: readonly AnyModule[] = [
   teamModule,
   demosModule,
   recordingsModule,
+  demoFormatModule,
   oauthModule,
   webhooksModule,
   sharesModule,

@@ -122,6 +122,12 @@ const settingsSchema = z.object({
   RECORDING_SNAPSHOT_MAX_BYTES: byteSize('8mb').meta({
     description: 'Largest HTML snapshot of one recorded step, in UTF-8 bytes.',
   }),
+  DEMO_ARCHIVE_MAX_BYTES: byteSize('100mb').meta({
+    description: 'Largest demo file (zip) that POST /v1/demos/import and PUT /v1/demos/by-key/{key} accept (docs/demo-format.md).',
+  }),
+  DEMO_ARCHIVE_MAX_EXPANDED_BYTES: byteSize('250mb').meta({
+    description: 'Largest size a demo file may unpack to, checked before anything is unpacked (zip bombs).',
+  }),
   RECORDER_EXTENSION_IDS: z
     .string()
     .default('hndijdjkhibnckcfpfhekjgiokmoppli')

@@ -2,6 +2,7 @@
 import type { Config } from './config';
 import { WorkerPool } from './core/worker-pool';
 import { applyPagePatches, matchPagePatches } from './demos/apply-page-patches';
+import { packDemoArchive, unpackDemoArchive } from './demo-format/demo-archive';
 import { redactSnapshot } from './demos/redact-snapshot';
 import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/snapshot-work';
 import { cleanSnapshot } from './recordings/recorded-step';
@@ -40,6 +41,8 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     prepareSnapshot: (html: string, pageUrl: string) => prepareSnapshot(html, pageUrl, mayReach),
     prepareSheets: (sheets: Array<{ css: string; url: string }>) => prepareSheets(sheets, mayReach),
     finishSnapshot,
+    packDemoArchive,
+    unpackDemoArchive,
   };
 }
 

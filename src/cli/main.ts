@@ -13,6 +13,7 @@ import { systemActor } from '../audit/actor';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../backup/embedded-backup';
 import { compactEmbedded } from '../backup/embedded-compact';
 import { migrateToPostgres } from '../backup/migrate-to-postgres';
+import { demosCommand } from './demos-command';
 
 const USAGE = `Usage: demoshare <command> [options]
 
@@ -35,6 +36,9 @@ Commands:
                         copy the embedded database in DATA_DIR into an empty PostgreSQL database
   oauth-apps verify|unverify <client_id>
                         mark an OAuth app as verified by this instance's operator (shown on the consent page)
+  demos export|import|push ...
+                        demo files between a folder and an instance at --url/DEMOSHARE_URL with
+                        --token/DEMOSHARE_TOKEN (demoshare demos help; docs/demo-format.md)
   mcp                   the MCP tools over stdio for an AI assistant, calling the instance at
                         DEMOSHARE_URL with DEMOSHARE_API_KEY (docs/mcp.md)
   help                  this text
@@ -78,6 +82,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await compactCommand(rest, loadConfig(env), out);
       case 'migrate-to-postgres':
         return await migrateToPostgresCommand(rest, loadConfig(env), out);
+      case 'demos':
+        return await demosCommand(rest, env, out);
       case 'mcp':
         return await (await import('../mcp/mcp-stdio')).runMcpStdio(env, out.stderr);
       case 'help':

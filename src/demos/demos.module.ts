@@ -14,6 +14,7 @@ import { redactionsRoutes } from './redactions.routes';
 import { createDemosService, type DemosService } from './demos.service';
 import { stepsRoutes } from './steps.routes';
 import { createStepImports, type StepImportsService } from './step-imports.service';
+import { createDemoDocuments, type DemoDocumentsService } from './demo-documents';
 import { createStepsService, type StepsService } from './steps.service';
 import { createStepRewrites, type StepRewritesService } from './rewrite-step';
 import { rewriteStepRoutes } from './rewrite-step.routes';
@@ -33,6 +34,8 @@ declare module '../module' {
       reader: DemoReader;
       /** Steps made elsewhere (recordings), written in the caller's transaction. */
       imports: StepImportsService;
+      /** Demos whole, in and out (demo files: export, import, push by key; demo-documents.ts). */
+      documents: DemoDocumentsService;
       redactions: RedactionsService;
       /** The editor's Rewrite: a suggestion from the workspace's model (rewrite-step.ts). */
       rewrites: StepRewritesService;
@@ -83,6 +86,7 @@ export const demosModule = defineModule({
     versions: createDemoVersions(kernel),
     reader: createDemoReader(kernel.database),
     imports: createStepImports(kernel),
+    documents: createDemoDocuments(kernel),
     redactions: createRedactions({
       ...kernel,
       redactHtml: (html, selectors) => kernel.documents.run('redactSnapshot', [html, selectors], { field: 'selectors', what: 'The step’s snapshot' }),

@@ -87,11 +87,14 @@ export const demos = pgTable(
      * a cached detail is served only while its revision is current.
      */
     revision: integer('revision').notNull().default(1),
+    /** The stable key a demo file names it by (`demoshare demos push`): unique in its workspace, or none (docs/demo-format.md). */
+    key: text('key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('demos_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('demos_workspace_key_uq').on(t.workspaceId, t.key).where(sql`key is not null`),
     index('demos_generating_idx').on(t.status).where(sql`status = 'generating'`),
     check('demos_status_ck', sql`${t.status} in ('generating', 'draft', 'published', 'archived')`),
   ],

@@ -50,47 +50,53 @@ export async function writeVersion(tx: Executor, demo: DemoRow, userId: string |
  * newest version already changes nothing.
  */
 export async function publishDemo(deps: DemoWriteDeps, auth: AuthContext, id: string, actor: Actor) {
-  const { clock } = deps;
   const { db } = deps.database;
   const published = await db.transaction(async (tx) => {
     const demo = await repo.lockDemo(tx, auth.workspaceId, id);
     if (!demo) throw notFound('Demo');
-    if (demo.status === 'generating') {
-      throw conflict('This demo is being generated: publish it once generation has finished');
-    }
-    if (demo.status === 'archived') throw conflict('An archived demo cannot be published: move it back to draft first');
-    if (demo.status === 'published') {
-      const [latest, content] = await Promise.all([
-        repo.latestVersion(tx, demo.id),
-        repo.loadDemo(tx, auth.workspaceId, demo.id),
-      ]);
-      if (latest && content && sameSnapshot(latest.snapshot, snapshotOf(content))) return undefined;
-    }
-    const now = clock.now();
-    const version = await writeVersion(tx, demo, auth.userId, now);
-    const updated = await repo.updateDemo(tx, demo.id, { status: 'published', publishedAt: now, updatedAt: now });
-    if (demo.status !== 'published') {
-      await emitEvent(tx, clock, {
-        workspaceId: auth.workspaceId,
-        kind: 'demo.updated',
-        data: { demo_id: demo.id, changes: ['status'], status: 'published', title: updated!.title },
-      });
-    }
-    await emitEvent(tx, clock, {
-      workspaceId: auth.workspaceId,
-      kind: 'demo.published',
-      data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString(), version: version.number },
-    });
-    await recordAudit(tx, clock, actor, {
-      workspaceId: auth.workspaceId,
-      action: 'demo.published',
-      target: { type: 'demo', id: demo.id, label: updated!.title },
-      changes:
-        demo.status === 'published'
-          ? { version: version.number }
-          : { status: { from: demo.status, to: 'published' }, version: version.number },
-    });
-    return version;
+    return publishLocked(deps, tx, auth, demo, actor);
   });
   if (published) await deps.changes.announce(tags.demo(id));
+}
+
+/**
+ * Publishes a demo whose row `tx` holds locked (POST /v1/demos/:id/publish, and a push with ?publish=true in
+ * the push's own transaction). Answers the new version, or undefined when the draft is the newest version
+ * already. The caller announces `tags.demo(id)` after the commit when a version was made.
+ */
+export async function publishLocked(deps: Pick<DemoWriteDeps, 'clock'>, tx: Executor, auth: AuthContext, demo: DemoRow, actor: Actor) {
+  const { clock } = deps;
+  if (demo.status === 'generating') {
+    throw conflict('This demo is being generated: publish it once generation has finished');
+  }
+  if (demo.status === 'archived') throw conflict('An archived demo cannot be published: move it back to draft first');
+  if (demo.status === 'published') {
+    const [latest, content] = await Promise.all([repo.latestVersion(tx, demo.id), repo.loadDemo(tx, auth.workspaceId, demo.id)]);
+    if (latest && content && sameSnapshot(latest.snapshot, snapshotOf(content))) return undefined;
+  }
+  const now = clock.now();
+  const version = await writeVersion(tx, demo, auth.userId, now);
+  const updated = await repo.updateDemo(tx, demo.id, { status: 'published', publishedAt: now, updatedAt: now });
+  if (demo.status !== 'published') {
+    await emitEvent(tx, clock, {
+      workspaceId: auth.workspaceId,
+      kind: 'demo.updated',
+      data: { demo_id: demo.id, changes: ['status'], status: 'published', title: updated!.title },
+    });
+  }
+  await emitEvent(tx, clock, {
+    workspaceId: auth.workspaceId,
+    kind: 'demo.published',
+    data: { demo_id: demo.id, title: updated!.title, published_at: now.toISOString(), version: version.number },
+  });
+  await recordAudit(tx, clock, actor, {
+    workspaceId: auth.workspaceId,
+    action: 'demo.published',
+    target: { type: 'demo', id: demo.id, label: updated!.title },
+    changes:
+      demo.status === 'published'
+        ? { version: version.number }
+        : { status: { from: demo.status, to: 'published' }, version: version.number },
+  });
+  return version;
 }
