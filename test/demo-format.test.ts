@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { sql } from 'drizzle-orm';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
@@ -12,7 +11,9 @@ import { upgradeDocument } from '../src/demo-format/demo-document.upgrade';
 import { cleanEnv, REPO, runCli } from './helpers/cli';
 import { demoWithSteps } from './helpers/shares';
 import { makePng } from './helpers/images';
-import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+import { launchBrowser, overflowing, signedInPage } from './helpers/browser';
+import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+import { ensureWebBuilt } from './helpers/web-build';
 
 const APP_URL = 'https://demos.example.test';
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -124,10 +125,12 @@ describe('demo files (export, import, push)', () => {
   let t: TestApp;
   let key: string;
   let workspaceId: string;
+  let admin: TestSession;
+  let origin: string;
 
   beforeAll(async () => {
     t = await createTestApp({ config: { APP_URL, DEMO_ARCHIVE_MAX_BYTES: MAX_BYTES, DEMO_ARCHIVE_MAX_EXPANDED_BYTES: MAX_EXPANDED } });
-    const admin = await t.signUp();
+    admin = await t.signUp();
     workspaceId = admin.workspaceId;
     key = await t.apiKey('all', admin);
   }, 120_000);
@@ -146,17 +149,25 @@ describe('demo files (export, import, push)', () => {
   };
   /** What the workspace holds, to show that a refused file left nothing behind. */
   const holdings = async () => {
-    const { rows } = await t.ctx.database.db.execute(
-      sql`select (select count(*) from demos where workspace_id = ${workspaceId})::int as demos,
-                 (select count(*) from assets where workspace_id = ${workspaceId})::int as assets,
-                 (select count(*) from events where workspace_id = ${workspaceId})::int as events`,
+    const { rows } = await t.ctx.database.executeSql(
+      `select (select count(*) from demos where workspace_id = $1)::int as demos,
+              (select count(*) from assets where workspace_id = $1)::int as assets,
+              (select count(*) from events where workspace_id = $1)::int as events`,
+      [workspaceId],
     );
     return rows[0];
   };
-  const demoRow = async (id: string) =>
-    (await t.ctx.database.db.execute(sql`select revision, updated_at, status from demos where id = ${id}`)).rows[0] as { revision: number };
+  const demoRow = async (id: string) => (await t.ctx.database.executeSql('select revision, updated_at, status from demos where id = $1', [id])).rows[0];
   const eventsOf = async (id: string) =>
-    (await t.ctx.database.db.execute(sql`select kind from events where data->>'demo_id' = ${id} order by id`)).rows.map((r) => r.kind);
+    (await t.ctx.database.executeSql(`select kind from events where data->>'demo_id' = $1 order by id`, [id])).rows.map((r) => r.kind as string);
+
+  const listening = async () => {
+    if (!origin) {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    }
+    return origin;
+  };
 
   it('serves the JSON Schema at a stable address, equal to docs/demo-format.schema.json', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/schemas/demo/v1.json' });
@@ -336,8 +347,7 @@ describe('demo files (export, import, push)', () => {
   });
 
   it('the CLI exports, imports and pushes a folder over the HTTP API', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listening();
     const env = { DEMOSHARE_URL: url, DEMOSHARE_TOKEN: key };
     const lines: string[] = [];
     const out = { stdout: (s: string) => lines.push(s), stderr: (s: string) => lines.push(s) };
@@ -371,6 +381,46 @@ describe('demo files (export, import, push)', () => {
       expect(lines.join('\n')).toMatch(/401 unauthorized/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('the editor’s Export dialog downloads the demo file and sets the key (1280 and 390 px)', async () => {
+    await ensureWebBuilt();
+    const browser = await launchBrowser();
+    if (!browser) return;
+    const url = await listening();
+    const id = await demoWithSteps(t, key, 2, true);
+    try {
+      for (const width of [1280, 390]) {
+        const { context, page } = await signedInPage(browser, url, admin, { width, height: 900 }, { acceptDownloads: true });
+        await page.goto(`${url}/demos/${id}`);
+        await page.getByRole('heading', { name: 'Secret roadmap tour' }).waitFor();
+        // The editor may render again as its demo loads, closing a menu opened before: open it until it stays.
+        const exportItem = page.getByRole('menuitem', { name: 'Export' });
+        for (let attempt = 0; attempt < 5 && !(await exportItem.isVisible()); attempt++) {
+          await page.getByRole('button', { name: /^More/ }).click();
+          await exportItem.waitFor({ timeout: 2000 }).catch(() => {});
+        }
+        await exportItem.click();
+        const section = page.getByRole('region', { name: 'Demo file' });
+        await section.getByText('Published version 1').waitFor();
+        if (width === 1280) {
+          await section.getByLabel(/^Key/).fill('from-the-editor');
+          await section.getByRole('button', { name: 'Set key' }).click();
+          await section.getByText('from-the-editor', { exact: true }).waitFor();
+        } else {
+          await section.getByText('from-the-editor', { exact: true }).waitFor();
+        }
+        await page.screenshot({ path: join(tmpdir(), `demo-file-export-${width}.png`) });
+        expect(await overflowing(page)).toEqual([]);
+        const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('link', { name: 'Download demo file' }).click()]);
+        expect(download.suggestedFilename()).toBe('from-the-editor.demo.zip');
+        const files = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
+        expect(JSON.parse(new TextDecoder().decode(files['demo.json'])).key).toBe('from-the-editor');
+        await context.close();
+      }
+    } finally {
+      await browser.close();
     }
   }, 120_000);
 });

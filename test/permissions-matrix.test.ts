@@ -55,6 +55,8 @@ function concreteUrl(url: string): string {
       if (name === 'token') return randomBytes(32).toString('base64url');
       // A demo's version and a recorded step's number are numbers, not ids.
       if (name === 'version' || name === 'number') return '1';
+      // A demo file's key (PUT /v1/demos/by-key/:key) is a name, not an id.
+      if (name === 'key') return 'a-demo-key';
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);

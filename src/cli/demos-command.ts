@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { unzipSync, zipSync } from 'fflate';
-import { ApiClient, ApiError, apiClientFrom } from './api-client';
+import { type ApiClient, ApiError, apiClientFrom } from './api-client';
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 

@@ -171,6 +171,11 @@ export function demoFormatPages(app: ZodApp) {
       },
     },
     async (_request, reply) =>
-      reply.type('application/schema+json').header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').send(demoJsonSchemaText()),
+      reply
+        .type('application/schema+json')
+        .header('cache-control', 'public, max-age=3600')
+        .header('access-control-allow-origin', '*')
+        // The text itself (its indents are the docs file's), which a string payload keeps past the serializer.
+        .send(demoJsonSchemaText() as unknown as Record<string, unknown>),
   );
 }

@@ -124,8 +124,8 @@ function portableOfSnapshot(snapshot: DemoSnapshot, sourceUrl: string | null, di
   const chaptersById = new Map((snapshot.chapters ?? []).map((c, i) => [c.id, chapterLocalId(i)]));
   const portable = renamed(snapshot, steps, chaptersById, digestOf, () => '');
   // Positions are the order itself: 1..n whatever gaps the source had.
-  portable.steps.forEach((s, i) => (s.position = i + 1));
-  portable.chapters?.forEach((c, i) => (c.position = i + 1));
+  for (const [i, s] of portable.steps.entries()) s.position = i + 1;
+  for (const [i, c] of (portable.chapters ?? []).entries()) c.position = i + 1;
   portable.configuration = storedConfiguration(snapshot.configuration, {});
   return { snapshot: portable, sourceUrl };
 }
