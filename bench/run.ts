@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
+import { benchDemoFile, describeDemoFile } from './demo-file';
 import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
@@ -264,11 +265,14 @@ async function count(bare: string, path: string): Promise<number> {
 /** The recording upload (bench/recording-upload.ts) runs with the scenarios, or alone with `--only recording`. */
 const recordingWanted = !args.only || args.only.split(',').some((p) => 'recording upload'.includes(p.trim().toLowerCase()));
 const recordingRuns: Array<RecordingUploadTimings & { engine: string }> = [];
+const demoFileLines: string[] = [];
 
 /** The scenarios, then one recording upload of 20 steps, against one server. */
 async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
   const figures = await measure(engine, ready);
   if (recordingWanted) recordingRuns.push({ engine, ...(await benchRecordingUpload(ready.app, ready.key, 20)) });
+  // Demo files (bench/demo-file.ts): export, import and push of the 20-step demo that upload made.
+  if (recordingWanted) demoFileLines.push(describeDemoFile(engine, await benchDemoFile(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   return figures;
 }
 
@@ -342,7 +346,7 @@ const recordingLines = recordingRuns.map(
     `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
-);
+).concat(demoFileLines);
 for (const line of recordingLines) console.log(line);
 const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {

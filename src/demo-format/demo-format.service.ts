@@ -12,7 +12,7 @@ import { demoDocumentSchema, SCHEMA_PATH } from './demo-document.schemas';
 import { upgradeDocument } from './demo-document.upgrade';
 
 export interface DemoFormatDeps {
-  documents: Pick<DemoDocumentsService, 'read' | 'create' | 'push' | 'keyOf' | 'setKey'>;
+  documents: Pick<DemoDocumentsService, 'read' | 'create' | 'push' | 'keyOf' | 'setKey' | 'pageDigestsOfKey'>;
   pool: Pick<DocumentPool, 'run'>;
   appUrl: string;
   limits: ArchiveLimits & { imageBytes: number; snapshotBytes: number };
@@ -54,8 +54,11 @@ const refused = (details: ErrorDetail[]) =>
 export function createDemoFormat(deps: DemoFormatDeps) {
   const schemaUrl = `${deps.appUrl.replace(/\/+$/, '')}${SCHEMA_PATH}`;
 
-  /** Reads a zip whole: demo.json upgraded and valid, every asset it names present, of its kind and digest. */
-  async function read(zip: Buffer): Promise<{ portable: PortableDemo; assets: Map<string, PortableAsset>; key: string | null }> {
+  /**
+   * Reads a zip whole: demo.json upgraded and valid, every asset it names present, of its kind and digest.
+   * Captured pages whose digest is in `clean` are stored clean already and are not cleaned again.
+   */
+  async function read(zip: Buffer, clean: ReadonlySet<string> = new Set()): Promise<{ portable: PortableDemo; assets: Map<string, PortableAsset>; key: string | null }> {
     const unpacked = await deps.pool.run('unpackDemoArchive', [zip, deps.limits], { field: 'archive', what: 'The demo file' });
     const { upgraded } = upgradeDocument(unpacked.document);
     const parsed = demoDocumentSchema.safeParse(upgraded);
@@ -94,8 +97,10 @@ export function createDemoFormat(deps: DemoFormatDeps) {
       }
       // Cleaned as recorded snapshots are (no scripts, no handlers, private fields emptied): a demo file is
       // user input, served to viewers. A clean snapshot comes out the same, so a round trip keeps its digest.
-      const clean: string = await deps.pool.run('cleanSnapshot', [html, use.pageUrl ?? 'https://invalid.invalid/'], { field: use.field, what: 'The snapshot' });
-      const bytesOut = Buffer.from(clean, 'utf8');
+      const cleaned: string = clean.has(use.digest)
+        ? html
+        : await deps.pool.run('cleanSnapshot', [html, use.pageUrl ?? 'https://invalid.invalid/'], { field: use.field, what: 'The snapshot' });
+      const bytesOut = Buffer.from(cleaned, 'utf8');
       const digest = sha256Hex(bytesOut);
       assets.set(digest, { contentType: HTML_TYPE, bytes: bytesOut });
       renamed.set(`${use.field}`, digest);
@@ -134,7 +139,7 @@ export function createDemoFormat(deps: DemoFormatDeps) {
 
     /** Creates or updates the demo with `key` from a zip, publishing it when asked; nothing when it is the same. */
     async push(auth: AuthContext, key: string, zip: Buffer, options: { publish: boolean; actor: Actor }) {
-      const { portable, assets, key: named } = await read(zip);
+      const { portable, assets, key: named } = await read(zip, await deps.documents.pageDigestsOfKey(auth, key));
       if (named !== null && named !== key) {
         throw refused([{ field: 'key', message: `is ${named}, but the address pushes to ${key}: they must be the same (or leave key out)` }]);
       }

@@ -333,6 +333,16 @@ export function createDemoDocuments(deps: DemoDocumentsDeps) {
       return result;
     },
 
+    /**
+     * The digests of the captured pages the demo with `key` holds (none without such a demo): they were cleaned
+     * when they were stored, and cleaning is idempotent, so a push that names them again need not clean them.
+     */
+    async pageDigestsOfKey(auth: Pick<AuthContext, 'workspaceId'>, key: string) {
+      const demo = await docs.findDemoByKey(db, auth.workspaceId, key);
+      if (!demo) return new Set<string>();
+      return new Set((await docs.listAssetDigests(db, demo.id)).filter((a) => a.contentType.startsWith('text/html')).map((a) => a.sha256));
+    },
+
     /** A demo's key (null without one); 404 outside the workspace. */
     async keyOf(auth: Pick<AuthContext, 'workspaceId'>, id: string) {
       const found = await repo.findDemo(db, auth.workspaceId, id);

@@ -1083,6 +1083,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a demo file
+         * @description Scope `demos:read`; roles: admin, editor, viewer. A zip of `demo.json` (the open format of docs/demo-format.md, JSON Schema at /schemas/demo/v1.json) and the images and page snapshots it names, as `assets/<sha256>.<ext>`. Everything the demo shows, nothing of its workspace (no views, links, members). The same content always gives the same bytes. 409 for `version=published` on a demo never published.
+         */
+        get: operations["exportDemoFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a demo file
+         * @description Scope `demos:write`; roles: admin, editor. Creates a new draft demo with the file's content, in one transaction (all of it or nothing). A `key` in demo.json becomes the demo's key: 409 `conflict` (details `key`) when another demo of the workspace has it — push to update that one. The body is the zip itself (`Content-Type: application/zip`): `demo.json` and `assets/<sha256>.<ext>` (a zip of a folder holding them is read too). Older versions of demo.json are upgraded first. 422 `validation_error` when the document or an asset is refused: `details` names each place in the document (`steps[3].hotspots[0].action.target`) and nothing is written. 413 beyond DEMO_ARCHIVE_MAX_BYTES, or when the archive declares more than DEMO_ARCHIVE_MAX_EXPANDED_BYTES unpacked or more files than a demo can use (checked before unpacking); 400 for a body that is not a readable zip. docs/demo-format.md.
+         */
+        post: operations["importDemoFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/by-key/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Push a demo file
+         * @description Scope `demos:write`; roles: admin, editor. Creates the demo with this key (201), or makes its draft the file’s content (200), in one transaction. Idempotent: a file with the content the draft has already writes nothing (`outcome: unchanged`, no revision, no `demo.updated`). `?publish=true` publishes afterwards in the same transaction (a new version only when the content differs from the newest one; 422 when the story has problems, 409 when the demo is archived). A `key` in demo.json must be this one. Steps and chapters keep their ids by position. 409 while the demo is being generated. The body is the zip itself (`Content-Type: application/zip`): `demo.json` and `assets/<sha256>.<ext>` (a zip of a folder holding them is read too). Older versions of demo.json are upgraded first. 422 `validation_error` when the document or an asset is refused: `details` names each place in the document (`steps[3].hotspots[0].action.target`) and nothing is written. 413 beyond DEMO_ARCHIVE_MAX_BYTES, or when the archive declares more than DEMO_ARCHIVE_MAX_EXPANDED_BYTES unpacked or more files than a demo can use (checked before unpacking); 400 for a body that is not a readable zip. docs/demo-format.md.
+         */
+        put: operations["pushDemoFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a demo’s key
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The key demo files name the demo by (`demoshare demos push`), or null.
+         */
+        get: operations["getDemoKey"];
+        /**
+         * Set a demo’s key
+         * @description Scope `demos:write`; roles: admin, editor. Gives a demo made in the editor a key, so that a demo file with that key pushes onto it (or null removes it). 409 `conflict` (details `key`) when another demo of the workspace has it.
+         */
+        put: operations["setDemoKey"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/apps": {
         parameters: {
             query?: never;
@@ -2033,6 +2117,26 @@ export interface paths {
         };
         /** Readiness (database reachable, process not overloaded) */
         get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schemas/demo/v1.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schema of demo.json
+         * @description The JSON Schema (draft 2020-12) of version 1 of the demo file’s demo.json; also docs/demo-format.schema.json.
+         */
+        get: operations["jsonSchemaOfDemoJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3151,6 +3255,43 @@ export interface components {
             description: string;
             /** @description The model that wrote it, as the API names it. */
             model: string;
+        };
+        /**
+         * @example {
+         *       "demo_id": "demo_01jd8x7k2m3n4p5q6r7s8t9v0w",
+         *       "key": "onboarding",
+         *       "outcome": "updated",
+         *       "changes": [
+         *         "steps"
+         *       ],
+         *       "published_version": 3
+         *     }
+         */
+        DemoPush: {
+            /** @example demo_01jd8x7k2m3n4p5q6r7s8t9v0w */
+            demo_id: string;
+            /** @example onboarding */
+            key: string;
+            /**
+             * @description `created`: a new demo; `updated`: its draft changed; `unchanged`: nothing was written.
+             * @enum {string}
+             */
+            outcome: "created" | "updated" | "unchanged";
+            /** @description What changed (`title`, `configuration`, `source_url`, `chapters`, `steps`); empty unless updated. */
+            changes: string[];
+            /** @description The version this push published, or null (not asked, or nothing new to publish). */
+            published_version: number | null;
+        };
+        /**
+         * @example {
+         *       "demo_id": "demo_01jd8x7k2m3n4p5q6r7s8t9v0w",
+         *       "key": "onboarding"
+         *     }
+         */
+        DemoKey: {
+            demo_id: string;
+            /** @description The demo’s key, or null without one. */
+            key: string | null;
         };
         /**
          * @example {
@@ -12490,6 +12631,604 @@ export interface operations {
             };
         };
     };
+    exportDemoFile: {
+        parameters: {
+            query?: {
+                /** @description `draft` (the editor’s content, default), `published` (the newest version viewers see) or a version number. */
+                version?: ("draft" | "published") | string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The demo file (zip). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importDemoFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoDetail"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pushDemoFile: {
+        parameters: {
+            query?: {
+                /** @description Publish after the update (no new version when the newest one already has this content). */
+                publish?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Stable key of the demo in its workspace: a push creates or updates the demo with this key. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoPush"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoPush"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDemoKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoKey"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setDemoKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "onboarding"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new key, or null to remove it. */
+                    key: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoKey"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOAuthApps: {
         parameters: {
             query?: {
@@ -18449,6 +19188,28 @@ export interface operations {
                         /** @enum {string} */
                         status: "unavailable";
                         database: string;
+                    };
+                };
+            };
+        };
+    };
+    jsonSchemaOfDemoJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON Schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/schema+json": {
+                        [key: string]: unknown;
                     };
                 };
             };
