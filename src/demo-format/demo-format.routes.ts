@@ -16,6 +16,13 @@ const ZIP = 'application/zip';
 /** Clients and browsers send a zip under either name. */
 const ZIP_TYPES = [ZIP, 'application/x-zip-compressed', 'application/octet-stream'];
 const errors = { ...demoRouteErrors, 409: errorEnvelope };
+/** The request body of import and push as the OpenAPI document shows it: the zip's bytes. */
+const zipRequest = {
+  consumes: ZIP_TYPES,
+  body: z
+    .custom<Buffer>((v) => Buffer.isBuffer(v), 'must be the zip itself')
+    .meta({ type: 'string', format: 'binary', description: 'The demo file: a zip of demo.json and assets/<sha256>.<ext>.' }),
+};
 const uploadErrors = { ...errors, 413: errorEnvelope, 415: errorEnvelope, 422: errorEnvelope };
 const uploadHelp =
   'The body is the zip itself (`Content-Type: application/zip`): `demo.json` and `assets/<sha256>.<ext>` (a zip of a folder ' +
@@ -72,6 +79,7 @@ export function demoFormatRoutes(app: ZodApp, ctx: ModuleContext<Services['demoF
       schema: {
         tags,
         summary: 'Import a demo file',
+        ...zipRequest,
         description: `Creates a new draft demo with the file's content, in one transaction (all of it or nothing). A \`key\` in demo.json becomes the demo's key: 409 \`conflict\` (details \`key\`) when another demo of the workspace has it — push to update that one. ${uploadHelp}`,
         response: { 201: dataEnvelope(demoDetailSchema), ...uploadErrors },
       },
@@ -93,6 +101,7 @@ export function demoFormatRoutes(app: ZodApp, ctx: ModuleContext<Services['demoF
       schema: {
         tags,
         summary: 'Push a demo file',
+        ...zipRequest,
         description:
           'Creates the demo with this key (201), or makes its draft the file’s content (200), in one transaction. Idempotent: a file ' +
           'with the content the draft has already writes nothing (`outcome: unchanged`, no revision, no `demo.updated`). ' +

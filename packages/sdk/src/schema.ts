@@ -12735,7 +12735,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The demo file: a zip of demo.json and assets/<sha256>.<ext>. */
+        requestBody: {
+            content: {
+                "application/zip": string;
+                "application/x-zip-compressed": string;
+                "application/octet-stream": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -12866,7 +12873,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The demo file: a zip of demo.json and assets/<sha256>.<ext>. */
+        requestBody: {
+            content: {
+                "application/zip": string;
+                "application/x-zip-compressed": string;
+                "application/octet-stream": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
