@@ -1,7 +1,7 @@
 // demo.json ⇄ a demo's portable content (demos/demo-documents.ts): the one mapping between the file and the rows.
 import type { ErrorDetail } from '../core/errors';
+import { httpUrl } from '../core/text';
 import { storedConfiguration } from '../demos/demo-configuration.schemas';
-import { isHttpUrl } from '../demos/hotspot-action';
 import type { PortableDemo } from '../demos/demo-documents';
 import { chapterLocalId, stepLocalId } from '../demos/demo-documents';
 import type { SnapshotHotspot, SnapshotStep } from '../demos/demo-snapshot';
@@ -124,7 +124,7 @@ export function fromDocument(doc: DemoDocument): { portable: PortableDemo; uses:
         return (t && chapters.get(t)) ?? t;
       case 'url':
       case 'demo':
-        if (t === null || !isHttpUrl(t)) problems.push({ field: at, message: 'must be an http(s) URL' });
+        if (t === null || !httpUrl.safeParse(t).success) problems.push({ field: at, message: 'must be an http(s) URL' });
         return t;
       default:
         if (t !== null) problems.push({ field: at, message: `must be null for a ${action.type} action` });
