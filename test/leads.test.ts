@@ -298,6 +298,8 @@ describe('leads', () => {
     const { v, state } = await openViewer(link.token);
     expect(state.gate).toBe('password');
     expect(state.form).toBeUndefined();
+    // The password alone: name and e-mail come with the form, after it.
+    expect(state.fields).toEqual(['password']);
     const early = await v.call('POST', '/leads', { id: randomUUID(), step_number: 1, values: good() });
     expect(early.statusCode).toBe(401);
     const unlocked = (await v.call('POST', '/unlock', { password: 'lighthouse-42' })).json().data;
@@ -307,6 +309,8 @@ describe('leads', () => {
     const plain = await demoWithForm(FORM, 2);
     const plainLink = await createShare(t, key, plain.demoId, { require_identification: true });
     expect((await openViewer(plainLink.token)).state.form).toBeUndefined();
+    const both = await createShare(t, key, plain.demoId, { require_identification: true, password: 'lighthouse-42' });
+    expect((await openViewer(both.token)).state.fields).toEqual(['password', 'name', 'email']);
   });
 
   it('erasing a viewer deletes their leads and blanks their lead.captured events', async () => {

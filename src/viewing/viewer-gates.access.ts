@@ -4,6 +4,7 @@ import { AppError, type ErrorDetail, invalid } from '../core/errors';
 import type { ViewerGatesDeps } from './viewer-gates';
 import { saveIdentity } from './viewer-gates.identification';
 import { attemptPassword } from './viewer-gates.password';
+import type { LinkState } from './viewer-cache';
 import { gateOf, isAllowed, recordDecision, resolve, type Visitor } from './viewer-gates.resolve';
 import { ensureSession } from './viewer-gates.session';
 import { gateFields } from './viewer-gates.view';
@@ -34,12 +35,17 @@ export async function access(
   sessionToken: string | undefined,
   form: AccessForm,
   visitor: Visitor,
+  /** Whether the demo's own gate form asks who the viewer is (then a password alone passes the first gate). */
+  gateFormFollows?: (link: LinkState) => Promise<boolean>,
 ) {
   const { link, session } = await resolve(deps, token, sessionToken, visitor);
   const { share } = link;
   const asks = gateFields(share, session);
+  // The state asked for the password alone: the demo's form identifies the viewer after it (viewer-gates.view.ts).
+  const formLater =
+    asks[0] === 'password' && form.name === undefined && form.email === undefined && (await gateFormFollows?.(link)) === true;
   // Identification is also accepted where the link does not require it, as on /identify.
-  const identifying = asks.includes('email') || form.name !== undefined || form.email !== undefined;
+  const identifying = (asks.includes('email') && !formLater) || form.name !== undefined || form.email !== undefined;
   const missing: ErrorDetail[] = [];
   if (asks.includes('password') && !form.password) missing.push({ field: 'password', message: MISSING.password });
   if (identifying && !form.name) missing.push({ field: 'name', message: MISSING.name });

@@ -91,7 +91,8 @@ export function gateView(share: Link, session: Session, brand: Brand, demo: Demo
   // The gate form, once the password (if any) is behind the viewer: its fields are the demo's content.
   const form = demo.gateForm && fields[0] === 'name' ? demo.gateForm : undefined;
   return {
-    fields,
+    // Before it, the password alone: name and e-mail will be asked by the form, not beside the password.
+    fields: demo.gateForm && fields[0] === 'password' ? fields.slice(0, 1) : fields,
     brand,
     // Personalised as the page title is (viewer-variables.ts): the link's values, else the fallbacks.
     title: fillTitle(visibleTitle(share, session, demo.title), share.variables),

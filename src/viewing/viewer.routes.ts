@@ -194,7 +194,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         summary: 'Viewer: pass the gates in one submit',
         description:
           'Public. Addition beside /unlock and /identify (which keep working). Send the `fields` the link state ' +
-          'lists. 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` ' +
+          'lists (the password alone when the demo has a gate form: the form comes next, as `form` of the answer). 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` ' +
           '"Wrong password" (`details`: gate `password`, field `password`), counted against the same budgets as ' +
           '/unlock, so 429 with Retry-After once spent, the right password included; 403 `forbidden` when the ' +
           "address is not on the link's allow-lists (field `email`). Nothing is stored unless every gate passes; " +

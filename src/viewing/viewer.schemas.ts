@@ -23,7 +23,8 @@ export const viewerStateSchema = z
       description:
         'Addition. What the viewer must still fill, in order: `password` while the password gate is closed, `name` and ' +
         '`email` while the link asks for an identification it does not have. Empty at `ready`. POST /v1/viewer/:token/access ' +
-        'takes them all in one submit.',
+        'takes them all in one submit. When the published demo has a gate form, a closed password gate asks for `password` ' +
+        'alone: the form (`form`) comes once it is entered.',
     }),
     brand: brandSchema.meta({ description: 'Addition. The sharing workspace, for the gate to wear: name, colour, font, logo.' }),
     title: z.string().nullable().meta({

@@ -73,7 +73,12 @@ export const viewingModule = defineModule({
       assetOrigin: config.API_URL ?? '',
     });
     return {
-      viewer: { ...gates, ...content },
+      viewer: {
+        ...gates,
+        ...content,
+        access: (...[token, sessionToken, form, visitor]: Parameters<typeof gates.access>) =>
+          gates.access(token, sessionToken, form, visitor, async (link) => (await content.preview(link)).gateForm !== undefined),
+      },
       cache,
       views: createViewsService({ ...kernel, demos: deps.demos.reader }),
       ingestion,

@@ -591,4 +591,23 @@ describe.skipIf(!browser)('a story made through the API, its lead form as the id
       })
       .toContain('dana@example.com true');
   });
+
+  it('behind a password too: the password alone first, then the demo’s form', async () => {
+    const share = await api('POST', `/demos/${demoId}/shares`, { name: 'Password and form', require_identification: true, password: 'harbour-lights' });
+    const page = await (context ?? (context = await browser!.newContext({ viewport: { width: 390, height: 844 } }))).newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${server.url}${new URL(share.url).pathname}`);
+    await page.getByLabel('Password').waitFor();
+    // Not the old combined screen: no name or e-mail beside the password.
+    expect(await page.locator('input').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/player-story-password-then-form.png`, animations: 'disabled' });
+    await page.getByLabel('Password').fill('harbour-lights');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('First name').waitFor();
+    await page.getByLabel('First name').fill('Lee');
+    await page.getByLabel('Work e-mail').fill('lee@example.com');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'A tour for your team', level: 2 }).waitFor();
+    await page.close();
+  });
 });

@@ -1794,7 +1794,7 @@ export interface paths {
         put?: never;
         /**
          * Viewer: pass the gates in one submit
-         * @description Public. Addition beside /unlock and /identify (which keep working). Send the `fields` the link state lists. 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` "Wrong password" (`details`: gate `password`, field `password`), counted against the same budgets as /unlock, so 429 with Retry-After once spent, the right password included; 403 `forbidden` when the address is not on the link's allow-lists (field `email`). Nothing is stored unless every gate passes; then the session is unlocked and identified at once (`viewer.identified` is emitted).
+         * @description Public. Addition beside /unlock and /identify (which keep working). Send the `fields` the link state lists (the password alone when the demo has a gate form: the form comes next, as `form` of the answer). 400 `invalid_request` names each missing or malformed field in `details`; 401 `unauthorized` "Wrong password" (`details`: gate `password`, field `password`), counted against the same budgets as /unlock, so 429 with Retry-After once spent, the right password included; 403 `forbidden` when the address is not on the link's allow-lists (field `email`). Nothing is stored unless every gate passes; then the session is unlocked and identified at once (`viewer.identified` is emitted).
          */
         post: operations["viewerPassGatesInOneSubmit"];
         delete?: never;
@@ -4474,7 +4474,7 @@ export interface components {
                 name: string | null;
                 email: string | null;
             };
-            /** @description Addition. What the viewer must still fill, in order: `password` while the password gate is closed, `name` and `email` while the link asks for an identification it does not have. Empty at `ready`. POST /v1/viewer/:token/access takes them all in one submit. */
+            /** @description Addition. What the viewer must still fill, in order: `password` while the password gate is closed, `name` and `email` while the link asks for an identification it does not have. Empty at `ready`. POST /v1/viewer/:token/access takes them all in one submit. When the published demo has a gate form, a closed password gate asks for `password` alone: the form (`form`) comes once it is entered. */
             fields: ("password" | "name" | "email")[];
             /** @description Addition. The sharing workspace, for the gate to wear: name, colour, font, logo. */
             brand: components["schemas"]["ViewerBrand"];
