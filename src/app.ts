@@ -39,6 +39,7 @@ import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { viewingModule } from './viewing/viewing.module';
 import { leadsModule } from './leads/leads.module';
 import { rendersModule } from './renders/renders.module';
+import { stalenessModule } from './staleness/staleness.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -67,6 +68,7 @@ const MODULES: readonly AnyModule[] = [
   viewingModule,
   leadsModule,
   rendersModule,
+  stalenessModule,
   viewerPrivacyModule,
   auditModule,
   mcpModule,

@@ -6,6 +6,7 @@ import { packDemoArchive, unpackDemoArchive } from './demo-format/demo-archive';
 import { redactSnapshot } from './demos/redact-snapshot';
 import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/snapshot-work';
 import { cleanSnapshot } from './recordings/recorded-step';
+import { queryTargets } from './staleness/target-query';
 
 /**
  * Every piece of work that parses, walks or serialises a document, as the document workers run it
@@ -43,6 +44,7 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     finishSnapshot,
     packDemoArchive,
     unpackDemoArchive,
+    queryTargets,
   };
 }
 

@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   chapter: 'chp',
   lead: 'lead',
   render: 'rnd',
+  demoCheck: 'chk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

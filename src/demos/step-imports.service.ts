@@ -10,6 +10,7 @@ import * as repo from './demos.repo';
 import { insertCreatedDemo } from './create-demo';
 import { type ImportedStep, insertImportedHotspot, writeStepContent } from './imported-step';
 import { editInTransaction } from './step-edit';
+import { storeHtml, storeImage } from './step-assets';
 
 export interface StepImportsDeps {
   database: Pick<Database, 'db'>;
@@ -93,9 +94,40 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
       });
     },
 
+    /**
+     * The step shows a new capture of its page (the stale-demo check's replace), in `tx`: its image and
+     * snapshot become these, and the hotspots named in `boxes` move there; its text, patches, hotspot
+     * labels and actions stay as they are.
+     */
+    async recapture(tx: Executor, auth: Pick<AuthContext, 'workspaceId'>, demoId: string, stepId: string, capture: RecapturedStep) {
+      return editInTransaction(tx, clock, auth, demoId, async (tx, demo, now) => {
+        const current = await repo.findStep(tx, demo.id, stepId);
+        if (!current) throw notFound('Step');
+        const image = capture.image ? await storeImage(tx, demo, capture.image, now) : undefined;
+        const html = capture.html !== null ? await storeHtml(tx, demo, capture.html, now) : undefined;
+        await repo.updateStep(tx, current.id, {
+          ...(image ? { imageAssetId: image.id, width: image.width, height: image.height } : {}),
+          ...(html ? { htmlAssetId: html.id } : {}),
+          updatedAt: now,
+        });
+        for (const [hotspotId, box] of Object.entries(capture.boxes)) {
+          if (await repo.findHotspot(tx, current.id, hotspotId)) await repo.updateHotspot(tx, hotspotId, { ...box, updatedAt: now });
+        }
+        const replaced = [image ? current.imageAssetId : null, html ? current.htmlAssetId : null].filter((a): a is string => !!a);
+        await repo.deleteAssets(tx, demo.id, replaced);
+      });
+    },
+
     /** Call once the transaction that imported into the demo has committed: cached renderings go stale. */
     committed: (demoId: string) => changes.announce(tags.demo(demoId)),
   };
+}
+
+/** A new capture of a step's page: its screenshot and/or snapshot, and new hotspot boxes (fractions of the image) by hotspot id. */
+export interface RecapturedStep {
+  image: Buffer | null;
+  html: string | null;
+  boxes: Record<string, { x: number; y: number; width: number; height: number }>;
 }
 
 /** The port recordings write their steps into demos through: see {@link createStepImports}. */

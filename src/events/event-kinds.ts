@@ -7,6 +7,8 @@ export const EVENT_KINDS = [
   'demo.published',
   'demo.deleted',
   'demo.generated',
+  /** A stale-demo check found steps that no longer match their pages (src/staleness, docs/stale-check.md). */
+  'demo.stale',
   'share.created',
   'share.revoked',
   'viewer.identified',

@@ -38,8 +38,8 @@ export function buildStep(plan: PlannedStep, copy: StepCopy): GeneratedStep {
   };
 }
 
-/** The highest frame that shows the whole element, else the one showing most of it. */
-function chooseFrame(page: CapturedPage, box: PixelBox | undefined): { top: number; screenshot: Buffer } {
+/** The highest frame that shows the whole element, else the one showing most of it (the stale-demo check picks the same). */
+export function chooseFrame(page: CapturedPage, box: PixelBox | undefined): { top: number; screenshot: Buffer } {
   const frames = [{ top: 0, screenshot: page.screenshot! }, ...(page.frames ?? [])].sort((a, b) => a.top - b.top);
   if (!box) return frames[0]!;
   const whole = frames.find((f) => box.y >= f.top && box.y + box.height <= f.top + page.height);
@@ -48,7 +48,7 @@ function chooseFrame(page: CapturedPage, box: PixelBox | undefined): { top: numb
   return frames.reduce((best, f) => (shown(f) > shown(best) ? f : best));
 }
 
-function fractions(box: PixelBox, top: number, page: CapturedPage): Pick<GeneratedHotspot, 'x' | 'y' | 'width' | 'height'> {
+export function fractions(box: PixelBox, top: number, page: CapturedPage): Pick<GeneratedHotspot, 'x' | 'y' | 'width' | 'height'> {
   const left = clamp((box.x - HOTSPOT_PADDING) / page.width);
   const upper = clamp((box.y - top - HOTSPOT_PADDING) / page.height);
   const right = clamp((box.x + box.width + HOTSPOT_PADDING) / page.width);

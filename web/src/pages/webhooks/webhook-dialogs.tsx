@@ -20,6 +20,7 @@ export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
   'demo.published': 'A demo was published',
   'demo.deleted': 'A demo was deleted',
   'demo.generated': 'A demo generation finished or failed',
+  'demo.stale': 'A stale-demo check found steps that no longer match their pages',
   'share.created': 'A share link was created',
   'share.revoked': 'A share link was revoked',
   'viewer.identified': 'A viewer filled in the viewer form',

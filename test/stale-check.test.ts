@@ -1,0 +1,163 @@
+// The stale-demo check end to end: a local site captured, changed (a text edit, a moved button, a removed element), checked again.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueDueChecks } from '../src/staleness/staleness.jobs';
+import { CHROMIUM } from './helpers/browser';
+import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
+
+/** What the site shows; the test changes it between checks. */
+const site = { title: 'Welcome to Acme', buttonLeft: 0, promo: true };
+
+function home() {
+  return `<!doctype html><html><head><title>Acme</title><style>
+    body { font: 16px/1.4 sans-serif; margin: 0; } main { padding: 40px; }
+    #start { margin-left: ${site.buttonLeft}px; padding: 12px 24px; font-size: 18px; }
+    #promo { position: absolute; top: 620px; left: 40px; width: 400px; }
+  </style></head><body><main>
+    <h1 id="title">${site.title}</h1>
+    <p>Acme sends your invoices and chases late payers for you, every day of the week.</p>
+    <button id="start">Start trial</button>
+    <h2 id="features">Features that save hours</h2>
+    <p>Reminders, receipts and reports, all in one place for your whole team.</p>
+    ${site.promo ? '<aside id="promo"><h3 id="promo-title">Half price in December</h3><p>For new teams only.</p></aside>' : ''}
+  </main></body></html>`;
+}
+
+const LOGIN = `<!doctype html><html><head><title>Sign in</title></head><body><form id="login"><h1>Sign in</h1>
+  <label>E-mail <input name="email" type="email"></label><label>Password <input name="password" type="password"></label>
+  <button>Sign in</button></form></body></html>`;
+
+describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
+  let t: TestApp;
+  let server: Server;
+  let origin: string;
+  let admin: TestSession;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(home());
+      if (path === '/app/reports') return res.writeHead(302, { location: '/login' }).end();
+      if (path === '/login') return res.writeHead(200, { 'content-type': 'text/html' }).end(LOGIN);
+      res.writeHead(404).end('not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    receiver = await new WebhookReceiver().start();
+    t = await createTestApp({
+      jobs: true,
+      config: { CHROMIUM_PATH: CHROMIUM.path, ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL: 200 },
+    });
+    admin = await t.signUp();
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  async function makeDemo(steps: Array<{ path: string; selector: string }>) {
+    const created = await admin.inject({ method: 'POST', url: '/v1/demos', payload: { title: 'Acme tour', source_url: `${origin}/` } });
+    expect(created.statusCode, created.body).toBe(201);
+    const demoId: string = created.json().data.id;
+    const ids: string[] = [];
+    for (const step of steps) {
+      const added = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/steps`, payload: { title: step.selector, page_url: `${origin}${step.path}` } });
+      expect(added.statusCode, added.body).toBe(201);
+      const stepId: string = added.json().data.id;
+      const hotspot = await admin.inject({
+        method: 'POST',
+        url: `/v1/demos/${demoId}/steps/${stepId}/hotspots`,
+        payload: { x: 0.1, y: 0.1, width: 0.2, height: 0.1, selector: step.selector, label: `Look at ${step.selector}` },
+      });
+      expect(hotspot.statusCode, hotspot.body).toBe(201);
+      ids.push(stepId);
+    }
+    return { demoId, ids };
+  }
+
+  async function check(demoId: string) {
+    const started = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/checks` });
+    expect(started.statusCode, started.body).toBe(202);
+    const id: string = started.json().data.id;
+    return eventually(async () => {
+      const got = await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}/checks/${id}` });
+      const data = got.json().data;
+      return ['succeeded', 'failed'].includes(data.status) && data;
+    }, 60_000, 'the check to finish');
+  }
+
+  it('flags exactly the steps whose page changed, with the reasons, after "replace" made them from a first capture', async () => {
+    const { demoId, ids } = await makeDemo([
+      { path: '/', selector: '#title' },
+      { path: '/', selector: '#start' },
+      { path: '/', selector: '#promo-title' },
+      { path: '/', selector: '#features' },
+    ]);
+    const hook = await admin.inject({ method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.url}/stale`, events: ['demo.stale'] } });
+    expect(hook.statusCode, hook.body).toBe(201);
+
+    // The steps have no screenshot yet: every target is found, and each step can take the capture.
+    const first = await check(demoId);
+    expect(first.status, first.error).toBe('succeeded');
+    expect(first.capture_mode).toBe('chromium');
+    expect(first.steps.map((s: { status: string; replaceable: boolean }) => [s.status, s.replaceable])).toEqual(Array(4).fill(['ok', true]));
+    for (const stepId of ids) {
+      const replaced = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${stepId}/replace` });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+    }
+    const again = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${ids[0]}/replace` });
+    expect(again.statusCode).toBe(409);
+    const demo = (await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}` })).json().data;
+    expect(demo.steps.every((s: { image_url: string | null }) => s.image_url)).toBe(true);
+    expect(demo.steps[0].title).toBe('#title');
+    expect(demo.hotspots.find((h: { step_number: number }) => h.step_number === 1).label).toBe('Look at #title');
+
+    const clean = await check(demoId);
+    expect(clean.steps.map((s: { status: string; detail: string }) => [s.status, s.detail])).toEqual(Array(4).fill(['ok', 'As it was.']));
+    expect(clean.drift).toBe(false);
+
+    site.title = 'Welcome to Acme Cloud';
+    site.buttonLeft = 300;
+    site.promo = false;
+    const stale = await check(demoId);
+    const [title, start, promo, features] = stale.steps;
+    expect(title.status).toBe('changed');
+    expect(title.reasons).toContain('text_changed');
+    expect([title.text_before, title.text_after]).toEqual(['Welcome to Acme', 'Welcome to Acme Cloud']);
+    expect(start.status).toBe('changed');
+    expect(start.reasons).toEqual(['box_moved']);
+    expect(start.box_shift_px).toBeGreaterThanOrEqual(290);
+    expect(promo.status).toBe('missing');
+    expect(promo.reasons).toEqual(['target_missing']);
+    expect(features.status).toBe('ok');
+    expect(stale.drift).toBe(true);
+    expect(stale.summary).toEqual({ checked: 4, ok: 1, changed: 2, missing: 1, unreachable: 0 });
+
+    const [delivery] = await receiver.waitFor((r) => r.some((x) => JSON.parse(x.body.toString()).data?.check_id === stale.id));
+    const event = JSON.parse(delivery!.body.toString());
+    expect(event.event).toBe('demo.stale');
+    expect(event.data.stale_steps).toBe(3);
+    expect(event.data.steps.map((s: { step_id: string }) => s.step_id)).toEqual(ids.slice(0, 3));
+  }, 180_000);
+
+  it('says login_required for a page behind a sign-in, and a schedule queues checks', async () => {
+    const { demoId } = await makeDemo([{ path: '/app/reports', selector: '#report-table' }]);
+    const result = await check(demoId);
+    expect(result.steps[0]).toMatchObject({ status: 'unreachable', reasons: ['login_required'], replaceable: false });
+
+    const set = await admin.inject({ method: 'PUT', url: `/v1/demos/${demoId}/check-schedule`, payload: { interval: 'daily' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data.interval).toBe('daily');
+    const bad = await admin.inject({ method: 'PUT', url: `/v1/demos/${demoId}/check-schedule`, payload: { interval: 'hourly' } });
+    expect(bad.statusCode).toBe(400);
+    expect(await queueDueChecks({ ...t.ctx, clock: { now: () => new Date(Date.now() + 25 * 3600_000) } as typeof t.ctx.clock })).toBe(1);
+    const list = (await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}/checks` })).json();
+    expect(list.data[0].trigger).toBe('schedule');
+    expect(list.meta.total).toBe(2);
+  }, 120_000);
+});
