@@ -44,7 +44,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   sessions: 'session',
   recordings: 'recording',
 };
-const PARAM_KINDS: Record<string, IdKind> = { step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render' };
+const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');

@@ -2,8 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demosCheckCommand } from '../src/cli/demos-check';
 import { queueDueChecks } from '../src/staleness/staleness.jobs';
+import { createSmtpMailer } from '../src/mail/mailer';
 import { CHROMIUM } from './helpers/browser';
+import { decodeBody, startSmtpServer, type TestSmtpServer } from './helpers/smtp';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -35,6 +38,7 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
   let origin: string;
   let admin: TestSession;
   let receiver: WebhookReceiver;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -47,8 +51,11 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await new WebhookReceiver().start();
+    smtp = await startSmtpServer();
     t = await createTestApp({
       jobs: true,
+      smtp,
+      mailer: await createSmtpMailer(smtp.url, 'Demoshare <no-reply@demos.example.test>'),
       config: { CHROMIUM_PATH: CHROMIUM.path, ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL: 200 },
     });
     admin = await t.signUp();
@@ -57,6 +64,7 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
   afterAll(async () => {
     await t?.close();
     await receiver?.close();
+    await smtp?.close();
     await new Promise((resolve) => server?.close(resolve));
   });
 
@@ -143,9 +151,30 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     expect(event.event).toBe('demo.stale');
     expect(event.data.stale_steps).toBe(3);
     expect(event.data.steps.map((s: { step_id: string }) => s.step_id)).toEqual(ids.slice(0, 3));
+
+    // The CLI, over HTTP as a CI job runs it: 1 on drift, 0 once the site is back as the demo shows it, 2 on an error.
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const env = { DEMOSHARE_URL: address, DEMOSHARE_TOKEN: await t.apiKey(['demos:read', 'demos:write'], admin) };
+    const cli = async (args: string[]) => {
+      const lines: string[] = [];
+      const code = await demosCheckCommand(args, env, { stdout: (s) => lines.push(s), stderr: (s) => lines.push(s) }, 100);
+      return { code, text: lines.join('\n') };
+    };
+    const drifted = await cli([demoId]);
+    expect(drifted.code, drifted.text).toBe(1);
+    expect(drifted.text).toMatch(/^1 +changed +text_changed/m);
+    expect(drifted.text).toMatch(/^3 +missing +target_missing/m);
+    expect(drifted.text).toContain('Drift: 2 changed, 1 missing, 0 unreachable of 4 steps');
+    Object.assign(site, { title: 'Welcome to Acme', buttonLeft: 0, promo: true });
+    const back = await cli([demoId, '--timeout', '60s']);
+    expect(back.code, back.text).toBe(0);
+    expect(back.text).toContain('No drift: 4 steps match their pages');
+    const wrong = await cli(['demo_01jd3k7q9x8v2m4n6p0r5s7t9w']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.text).toContain('Demo not found (404 not_found)');
   }, 180_000);
 
-  it('says login_required for a page behind a sign-in, and a schedule queues checks', async () => {
+  it('says login_required for a page behind a sign-in; a schedule queues a check whose drift e-mails the owner', async () => {
     const { demoId } = await makeDemo([{ path: '/app/reports', selector: '#report-table' }]);
     const result = await check(demoId);
     expect(result.steps[0]).toMatchObject({ status: 'unreachable', reasons: ['login_required'], replaceable: false });
@@ -159,5 +188,9 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     const list = (await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}/checks` })).json();
     expect(list.data[0].trigger).toBe('schedule');
     expect(list.meta.total).toBe(2);
+    const mail = await smtp.waitFor((m) => m.to.includes(admin.email) && decodeBody(m.raw).includes('The scheduled check of'), 60_000);
+    const text = decodeBody(mail.raw);
+    expect(text).toContain('Step 1: the page asks for a sign-in.');
+    expect(text).toContain(`/demos/${demoId}`);
   }, 120_000);
 });

@@ -120,15 +120,15 @@ async function check_(deps: RunCheckDeps, check: CheckRow) {
         checked_at: now.toISOString(),
       },
     });
-    // A schedule e-mails the owner when what is stale changed since the last check, not every day it stays so.
+    // A schedule e-mails the owner when what is stale changed since the last scheduled check, not every day it stays so.
     if (owner && (await isNews(tx, check, stale))) {
       await deps.mailQueue.send(staleMail(owner, { appUrl: deps.appUrl, demo: { id: check.demoId, title: draft.demo.title }, stale }), tx);
     }
   });
 }
 
-async function isNews(tx: Parameters<typeof repo.previousFinished>[0], check: CheckRow, stale: StepResult[]) {
-  const before = await repo.previousFinished(tx, check.demoId, check.id);
+async function isNews(tx: Parameters<typeof repo.previousScheduled>[0], check: CheckRow, stale: StepResult[]) {
+  const before = await repo.previousScheduled(tx, check.demoId, check.id);
   const key = (rs: StepResult[]) =>
     rs
       .filter((r) => r.status !== 'ok')

@@ -81,12 +81,12 @@ export async function failCheck(db: Executor, id: string, error: string, now: Da
     .where(and(eq(demoChecks.id, id), inArray(demoChecks.status, ['queued', 'running'])));
 }
 
-/** The latest finished check of the demo before `id`: whether a scheduled check's drift is news. */
-export async function previousFinished(db: Executor, demoId: string, id: string) {
+/** The latest finished scheduled check of the demo before `id`: whether a scheduled check's drift is news to its owner. */
+export async function previousScheduled(db: Executor, demoId: string, id: string) {
   const [row] = await db
     .select({ results: demoChecks.results })
     .from(demoChecks)
-    .where(and(eq(demoChecks.demoId, demoId), eq(demoChecks.status, 'succeeded'), ne(demoChecks.id, id)))
+    .where(and(eq(demoChecks.demoId, demoId), eq(demoChecks.status, 'succeeded'), eq(demoChecks.trigger, 'schedule'), ne(demoChecks.id, id)))
     .orderBy(desc(demoChecks.finishedAt))
     .limit(1);
   return row;

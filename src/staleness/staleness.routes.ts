@@ -39,7 +39,7 @@ export function stalenessRoutes(app: ZodApp, ctx: ModuleContext<Services['stalen
           '`succeeded` (then `drift` says whether any step is not `ok`) or `failed`. While a check of this demo is queued or running, ' +
           'answers that check instead of starting another. The body is optional. docs/stale-check.md.',
         params: demoParams,
-        body: startCheckBody.nullish(),
+        body: startCheckBody,
         response: { 202: dataEnvelope(checkSchema), ...errors },
       },
     },
@@ -140,7 +140,7 @@ export function stalenessRoutes(app: ZodApp, ctx: ModuleContext<Services['stalen
         description:
           'A scheduled check runs one interval after the schedule is set, then every interval (checked every 10 minutes). A scheduled ' +
           'check that finds drift sends `demo.stale` to webhooks, as every check does, and e-mails the demo’s owner when what is stale ' +
-          'differs from the previous check. `interval: null` stops it.',
+          'differs from the previous scheduled check. `interval: null` stops it.',
         params: demoParams,
         body: scheduleBody,
         response: { 200: dataEnvelope(scheduleSchema), ...errors },

@@ -26,7 +26,9 @@ export const startCheckBody = z
     }),
   })
   .strict()
-  .meta({ examples: [{}, { image_threshold: 0.1, box_threshold_px: 16 }] });
+  // No body at all arrives as null: the defaults.
+  .nullish()
+  .meta({ examples: [{ image_threshold: 0.1, box_threshold_px: 16 }, {}] });
 
 export const stepResultSchema = z
   .object({

@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'demo.published',
   'demo.deleted',
   'demo.generated',
+  'demo.stale',
   'share.created',
   'share.revoked',
   'viewer.identified',

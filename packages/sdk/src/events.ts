@@ -115,6 +115,30 @@ export type DemoGeneratedEvent = WebhookEventBase<
   }
 >;
 /**
+ * A stale-demo check found steps that no longer match the pages they were made from (docs/stale-check.md):
+ * each listed step is `changed` (`reasons`: text_changed, box_moved, image_changed), `missing`
+ * (target_missing) or `unreachable` (login_required, not_found, http_error, blocked, timeout, unreachable).
+ * GET /v1/demos/{demo_id}/checks/{check_id} has the figures.
+ * @example
+ * ```ts
+ * import type { DemoStaleEvent } from '@demoshare/sdk';
+ * const behindLogin = (e: DemoStaleEvent) => e.data.steps.filter((s) => s.reasons.includes('login_required'));
+ * ```
+ */
+export type DemoStaleEvent = WebhookEventBase<
+  'demo.stale',
+  {
+    demo_id: string;
+    check_id: string;
+    title: string;
+    trigger: 'api' | 'schedule';
+    stale_steps: number;
+    checked_steps: number;
+    steps: Array<{ step_id: string; number: number; page_url: string; status: 'changed' | 'missing' | 'unreachable'; reasons: string[] }>;
+    checked_at: string;
+  }
+>;
+/**
  * A share link was created.
  * @example
  * ```ts
@@ -224,6 +248,7 @@ export type WebhookEvent =
   | DemoPublishedEvent
   | DemoDeletedEvent
   | DemoGeneratedEvent
+  | DemoStaleEvent
   | ShareCreatedEvent
   | ShareRevokedEvent
   | ViewerIdentifiedEvent

@@ -32,6 +32,7 @@ export {
   type DemoCreatedEvent,
   type DemoDeletedEvent,
   type DemoGeneratedEvent,
+  type DemoStaleEvent,
   type DemoPublishedEvent,
   type DemoUpdatedEvent,
   type DemoViewedEvent,
