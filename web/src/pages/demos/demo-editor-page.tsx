@@ -23,6 +23,9 @@ import { generationFailed } from './demo-status';
 import type { Box } from './canvas-box';
 import { isTextTarget, StepCanvas } from './step-canvas';
 import { IMAGE_TYPES, pickedFile, StepList } from './step-list';
+import { StaleCheckDialog } from './stale-check-dialog';
+import { StaleStepNotice } from './stale-step-notice';
+import { useStaleCheck } from './use-stale-check';
 import { type DemoChange, useDemoChange } from './use-demo-change';
 import { useHistory } from './use-history';
 import { FormBuilder } from './form-builder';
@@ -95,6 +98,8 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
   const [hotspotId, setHotspotId] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const staleCheck = useStaleCheck(demo.id, reload);
+  const [checking, setChecking] = useState(false);
   // The flow view (flow-view.tsx) takes the stage's place; the step's canvas stays mounted underneath.
   const [flow, setFlow] = useState(false);
   // "Edit page" (page-edit.tsx) on the HTML step whose id it holds: another step leaves it.
@@ -307,7 +312,9 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
         onPreview={() => setPreviewing(true)}
         onDelete={() => setDeleting(true)}
         reload={reload}
+        onCheckForChanges={() => setChecking(true)}
       />
+      {checking ? <StaleCheckDialog demo={demo} state={staleCheck} readOnly={readOnly} onClose={() => setChecking(false)} /> : null}
 
       {generationFailed(demo) ? <GenerationFailedNotice demo={demo} reload={reload} /> : null}
 
@@ -324,6 +331,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
             onAddKind={(kind) => void addStep(kind)}
             chapters={chapters}
             problemSteps={new Set(problems.map((p) => p.step_number).filter((n): n is number => n !== null))}
+            staleSteps={staleCheck.stale}
             readOnly={readOnly}
             busy={busy}
             act={act}
@@ -400,6 +408,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
             </div>
           ) : step ? (
             <>
+              {staleCheck.stale.get(step.id) ? <StaleStepNotice result={staleCheck.stale.get(step.id)!} readOnly={readOnly} onReplace={staleCheck.replace} /> : null}
               <div className="canvas-viewport" ref={viewport}>
                 {pageEditStep === step.id && step.html_url && !step.image_url ? (
                   <PageEditor demoId={demo.id} step={step} perform={history.perform} onClose={() => setPageEditStep(null)} />

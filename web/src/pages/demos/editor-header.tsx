@@ -27,6 +27,7 @@ export function EditorHeader({
   onPreview,
   onDelete,
   reload,
+  onCheckForChanges,
 }: {
   demo: DemoDetail;
   readOnly: boolean;
@@ -37,6 +38,8 @@ export function EditorHeader({
   onPreview(): void;
   onDelete(): void;
   reload(): Promise<void>;
+  /** More → Check for changes (the stale-demo check's dialog). */
+  onCheckForChanges?(): void;
 }) {
   const allowed = useCan();
   const [title, setTitle] = useState(demo.title);
@@ -67,10 +70,12 @@ export function EditorHeader({
     ? [
         { label: 'Versions', onSelect: () => setShowVersions(true) },
         { label: 'Export', onSelect: () => setExporting(true) },
+        ...(onCheckForChanges ? [{ label: 'Check for changes', onSelect: onCheckForChanges }] : []),
       ]
     : [
         { label: 'Versions', onSelect: () => setShowVersions(true) },
         { label: 'Export', onSelect: () => setExporting(true) },
+        ...(onCheckForChanges ? [{ label: 'Check for changes', onSelect: onCheckForChanges }] : []),
         ...(changed ? [{ label: 'Discard changes', onSelect: () => setDiscarding(true) }] : []),
         ...(demo.status === 'published' ? [{ label: 'Unpublish', onSelect: () => void setStatus('draft', 'Demo unpublished') }] : []),
         ...(demo.source_url && demo.status !== 'published' ? [{ label: 'Regenerate', onSelect: () => setRegenerating(true) }] : []),

@@ -40,6 +40,7 @@ export function StepList({
   onAddKind,
   chapters,
   problemSteps,
+  staleSteps,
   readOnly,
   busy,
   act,
@@ -56,6 +57,8 @@ export function StepList({
   chapters: Chapter[];
   /** Numbers of the steps the story's problems name: marked in the list. */
   problemSteps: Set<number>;
+  /** Steps the newest stale-demo check found no longer matching their page, by id (use-stale-check.ts). */
+  staleSteps?: Map<string, { status: string }>;
   readOnly: boolean;
   busy: boolean;
   act: DemoChange;
@@ -142,6 +145,12 @@ export function StepList({
               {problemSteps.has(s.number) ? (
                 <span className="step-problem" title="This step has a problem: see the panel on the right">
                   ⚠<span className="visually-hidden"> has a problem</span>
+                </span>
+              ) : null}
+              {staleSteps?.has(s.id) ? (
+                <span className="step-stale" title="No longer matches its page: select the step to see why">
+                  {staleSteps.get(s.id)!.status}
+                  <span className="visually-hidden"> since the last check</span>
                 </span>
               ) : null}
             </button>
