@@ -26,6 +26,7 @@ import { benchDemoFile, describeDemoFile } from './demo-file';
 import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
+import { benchStaleCheck, describeStaleCheck } from './stale-check';
 
 const { values: args } = parseArgs({
   options: {
@@ -348,6 +349,7 @@ const recordingLines = recordingRuns.map(
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
 ).concat(demoFileLines);
 for (const line of recordingLines) console.log(line);
+if (!args.only || args.only.includes('stale')) console.log(`\n${describeStaleCheck(await benchStaleCheck(20))}`);
 const failed = all.filter((f) => f.failed > 0);
 if (failed.length > 0) {
   console.error(`\n${failed.length} scenario(s) had failed requests: the figures are not meaningful.`);
