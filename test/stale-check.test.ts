@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demosCheckCommand } from '../src/cli/demos-check';
+import { main } from '../src/cli/main';
 import { queueDueChecks } from '../src/staleness/staleness.jobs';
 import { createSmtpMailer } from '../src/mail/mailer';
 import { CHROMIUM } from './helpers/browser';
@@ -157,7 +157,7 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     const env = { DEMOSHARE_URL: address, DEMOSHARE_TOKEN: await t.apiKey(['demos:read', 'demos:write'], admin) };
     const cli = async (args: string[]) => {
       const lines: string[] = [];
-      const code = await demosCheckCommand(args, env, { stdout: (s) => lines.push(s), stderr: (s) => lines.push(s) }, 100);
+      const code = await main(['demos', 'check', ...args], env, { stdout: (s) => lines.push(s), stderr: (s) => lines.push(s) });
       return { code, text: lines.join('\n') };
     };
     const drifted = await cli([demoId]);

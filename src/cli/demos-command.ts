@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { unzipSync, zipSync } from 'fflate';
 import { type ApiClient, ApiError, apiClientFrom } from './api-client';
+import { demosCheckCommand } from './demos-check';
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
@@ -16,6 +17,9 @@ Commands:
   push DIR [--publish] [--key KEY]
                         create or update the demo with the key in DIR/demo.json (or KEY); prints what changed.
                         A second push of the same folder changes nothing. --publish publishes it too.
+  check ID [--no-wait] [--timeout 5m]
+                        capture the demo's pages again and compare each step (docs/stale-check.md): exit 0 when
+                        every step matches, 1 on drift, 2 on an error (demoshare demos check --help)
 
 Every command talks to an instance: --url URL (or DEMOSHARE_URL) and --token TOKEN (or DEMOSHARE_TOKEN),
 an API key or OAuth access token with demos:read (export) or demos:write (import, push).
@@ -133,6 +137,8 @@ export async function demosCommand(args: string[], env: NodeJS.ProcessEnv, out: 
         return await importCommand(rest, env, out);
       case 'push':
         return await pushCommand(rest, env, out);
+      case 'check':
+        return await demosCheckCommand(rest, env, out);
       case undefined:
       case 'help':
       case '--help':

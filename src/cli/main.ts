@@ -36,7 +36,7 @@ Commands:
                         copy the embedded database in DATA_DIR into an empty PostgreSQL database
   oauth-apps verify|unverify <client_id>
                         mark an OAuth app as verified by this instance's operator (shown on the consent page)
-  demos export|import|push ...
+  demos export|import|push|check ...
                         demo files between a folder and an instance at --url/DEMOSHARE_URL with
                         --token/DEMOSHARE_TOKEN (demoshare demos help; docs/demo-format.md)
   mcp                   the MCP tools over stdio for an AI assistant, calling the instance at

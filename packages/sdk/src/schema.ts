@@ -2031,6 +2031,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a demo’s checks
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Newest first, without the per-step results (GET …/checks/:check_id has them).
+         */
+        get: operations["listDemoChecks"];
+        put?: never;
+        /**
+         * Check a demo against its pages
+         * @description Scope `demos:write`; roles: admin, editor. Queues a check of the draft: each step with a page address is compared with its page captured again now (the hotspot’s target still found, its text, its box, its picture). Answers 202 with the check, `queued`; poll GET …/checks/:check_id until it has `succeeded` (then `drift` says whether any step is not `ok`) or `failed`. While a check of this demo is queued or running, answers that check instead of starting another. The body is optional. docs/stale-check.md.
+         */
+        post: operations["checkDemoAgainstItsPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/checks/{check_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a check
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The check and, once it has succeeded, one result per step with a page address, in step order.
+         */
+        get: operations["getCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/checks/{check_id}/steps/{step_id}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a step with the new capture
+         * @description Scope `demos:write`; roles: admin, editor. The step’s image (and snapshot, for a step that has one) become the check’s new capture of its page, and its hotspots move to where their targets are now; its title, description, patches, hotspot labels and actions stay. Later checks compare the step with this capture. Only the newest check of a demo keeps captures, and only of steps that were not `ok` (`replaceable`): 409 otherwise, and 409 for a step already replaced from this check or while the demo is being generated.
+         */
+        post: operations["replaceStepWithNewCapture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/check-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a demo’s check schedule
+         * @description Scope `demos:read`; roles: admin, editor, viewer. `interval` null when the demo is not checked on a schedule.
+         */
+        get: operations["getDemoCheckSchedule"];
+        /**
+         * Set a demo’s check schedule
+         * @description Scope `demos:write`; roles: admin, editor. A scheduled check runs one interval after the schedule is set, then every interval (checked every 10 minutes). A scheduled check that finds drift sends `demo.stale` to webhooks, as every check does, and e-mails the demo’s owner when what is stale differs from the previous scheduled check. `interval: null` stops it.
+         */
+        put: operations["setDemoCheckSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer-erasures": {
         parameters: {
             query?: never;
@@ -4753,6 +4841,199 @@ export interface components {
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
+        };
+        DemoCheckStep: {
+            /** @example step_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            step_id: string;
+            /** @description The step’s number in the draft when checked. */
+            number: number;
+            page_url: string;
+            /**
+             * @description `ok`: as it was. `changed`: found, but its text, box or picture changed (see `reasons`). `missing`: a hotspot’s target is not on the page. `unreachable`: the page could not be captured (`reasons` says why, `login_required` for a page behind a sign-in).
+             * @enum {string}
+             */
+            status: "ok" | "changed" | "missing" | "unreachable";
+            reasons: ("text_changed" | "box_moved" | "image_changed" | "target_missing" | "login_required" | "not_found" | "http_error" | "blocked" | "timeout" | "unreachable")[];
+            /** @description The first hotspot’s selector, looked for on the page; null when the step has none (only its picture is compared). */
+            selector: string | null;
+            /** @description The target’s text the step was made from (its baseline or snapshot); null when not known. */
+            text_before: string | null;
+            text_after: string | null;
+            /** @description Largest move of any edge of the target’s box, in pixels; null when not measured. */
+            box_shift_px: number | null;
+            /** @description Share (0..1) of the target’s pixels that differ; null when not compared. */
+            image_diff: number | null;
+            /** @description Share (0..1) of the whole screenshot’s pixels that differ, for information. */
+            frame_diff: number | null;
+            /** @description What was found, in a sentence. */
+            detail: string;
+            /** @description Whether POST …/steps/:step_id/replace can use this check’s new capture. */
+            replaceable: boolean;
+            replaced_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "chk_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "status": "succeeded",
+         *       "trigger": "api",
+         *       "capture_mode": "chromium",
+         *       "drift": true,
+         *       "image_threshold": 0.05,
+         *       "box_threshold_px": 8,
+         *       "summary": {
+         *         "checked": 3,
+         *         "ok": 2,
+         *         "changed": 1,
+         *         "missing": 0,
+         *         "unreachable": 0
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-29T10:00:00.000Z",
+         *       "started_at": "2026-11-29T10:00:00.200Z",
+         *       "finished_at": "2026-11-29T10:00:06.900Z"
+         *     }
+         */
+        DemoCheckSummary: {
+            /** @example chk_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            demo_id: string;
+            /**
+             * @description `queued`, `running`, then `succeeded` (results below) or `failed` (`error`).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * @description `api` (the API, the CLI, the editor) or `schedule`.
+             * @enum {string}
+             */
+            trigger: "api" | "schedule";
+            /** @description How the pages were captured; null until the check runs. */
+            capture_mode: ("chromium" | "html") | null;
+            /** @description True when any step is not `ok`; null until the check has succeeded. */
+            drift: boolean | null;
+            image_threshold: number;
+            box_threshold_px: number;
+            summary: {
+                checked: number;
+                ok: number;
+                changed: number;
+                missing: number;
+                unreachable: number;
+            };
+            error: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "chk_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "status": "succeeded",
+         *       "trigger": "api",
+         *       "capture_mode": "chromium",
+         *       "drift": true,
+         *       "image_threshold": 0.05,
+         *       "box_threshold_px": 8,
+         *       "summary": {
+         *         "checked": 3,
+         *         "ok": 2,
+         *         "changed": 1,
+         *         "missing": 0,
+         *         "unreachable": 0
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-29T10:00:00.000Z",
+         *       "started_at": "2026-11-29T10:00:00.200Z",
+         *       "finished_at": "2026-11-29T10:00:06.900Z",
+         *       "steps": [
+         *         {
+         *           "step_id": "step_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "number": 2,
+         *           "page_url": "https://app.acme.com/invoices",
+         *           "status": "changed",
+         *           "reasons": [
+         *             "text_changed",
+         *             "image_changed"
+         *           ],
+         *           "selector": "main > h1",
+         *           "text_before": "Invoices",
+         *           "text_after": "Your invoices",
+         *           "box_shift_px": 0,
+         *           "image_diff": 0.31,
+         *           "frame_diff": 0.02,
+         *           "detail": "Its text was “Invoices”, now “Your invoices”. 31% of the target’s pixels changed.",
+         *           "replaceable": true,
+         *           "replaced_at": null
+         *         }
+         *       ]
+         *     }
+         */
+        DemoCheck: {
+            /** @example chk_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            demo_id: string;
+            /**
+             * @description `queued`, `running`, then `succeeded` (results below) or `failed` (`error`).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * @description `api` (the API, the CLI, the editor) or `schedule`.
+             * @enum {string}
+             */
+            trigger: "api" | "schedule";
+            /** @description How the pages were captured; null until the check runs. */
+            capture_mode: ("chromium" | "html") | null;
+            /** @description True when any step is not `ok`; null until the check has succeeded. */
+            drift: boolean | null;
+            image_threshold: number;
+            box_threshold_px: number;
+            summary: {
+                checked: number;
+                ok: number;
+                changed: number;
+                missing: number;
+                unreachable: number;
+            };
+            error: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description One per step with a page address, in step order. */
+            steps: components["schemas"]["DemoCheckStep"][];
+        };
+        /**
+         * @example {
+         *       "check_id": "chk_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "step_id": "step_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "replaced_at": "2026-11-29T10:05:00.000Z"
+         *     }
+         */
+        DemoCheckReplace: {
+            /** @example chk_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            check_id: string;
+            /** @example step_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            step_id: string;
+            replaced_at: string;
+        };
+        /**
+         * @example {
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "interval": "daily",
+         *       "next_run_at": "2026-11-30T10:00:00.000Z",
+         *       "last_run_at": null
+         *     }
+         */
+        DemoCheckSchedule: {
+            /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            demo_id: string;
+            interval: ("daily" | "weekly") | null;
+            next_run_at: string | null;
+            last_run_at: string | null;
         };
         /**
          * @example {
@@ -14381,8 +14662,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
-                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, demo.stale, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
+                    events: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "demo.stale" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description Signing secret. Omit it to have one generated (`whsec_...`), returned once in the creation response. The HMAC key is the UTF-8 bytes of this string. */
                     secret?: string;
                 };
@@ -14678,8 +14959,8 @@ export interface operations {
                      * @example https://example.com/hooks/demoshare
                      */
                     url?: string;
-                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
-                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
+                    /** @description Event kinds to deliver: demo.viewed, demo.completed, demo.created, demo.updated, demo.published, demo.deleted, demo.generated, demo.stale, share.created, share.revoked, viewer.identified, lead.captured, member.invited, webhook.test, audit.entry. */
+                    events?: ("demo.viewed" | "demo.completed" | "demo.created" | "demo.updated" | "demo.published" | "demo.deleted" | "demo.generated" | "demo.stale" | "share.created" | "share.revoked" | "viewer.identified" | "lead.captured" | "member.invited" | "webhook.test" | "audit.entry")[];
                     /** @description false disables the webhook; true re-enables it and resets its failure count. */
                     active?: boolean;
                 };
@@ -18797,6 +19078,642 @@ export interface operations {
             };
             /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDemoChecks: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheckSummary"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkDemoAgainstItsPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Share (0..1) of the target’s pixels that may differ before its picture counts as changed. Default 0.05. */
+                    image_threshold?: number;
+                    /** @description Pixels any edge of the target’s box may move before it counts as moved. Default 8. */
+                    box_threshold_px?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheck"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheck"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceStepWithNewCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                check_id: string;
+                step_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheckReplace"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDemoCheckSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheckSchedule"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setDemoCheckSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `daily`, `weekly`, or null to stop checking on a schedule. */
+                    interval: ("daily" | "weekly") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DemoCheckSchedule"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
