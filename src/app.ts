@@ -21,6 +21,7 @@ import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
 import { demoFormatModule } from './demo-format/demo-format.module';
+import { guidesModule } from './guides/guides.module';
 import { registerMailJobs } from './mail/mail-queue';
 import { healthModule } from './health/health.module';
 import { mcpModule } from './mcp/mcp.module';
@@ -72,6 +73,7 @@ const MODULES: readonly AnyModule[] = [
   viewerPrivacyModule,
   auditModule,
   mcpModule,
+  guidesModule,
   recorderExtensionModule,
   webModule,
 ];
