@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
 import { benchDemoFile, describeDemoFile } from './demo-file';
+import { benchGuideExport, guideExportLine } from './guide-export';
 import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
@@ -267,6 +268,9 @@ async function count(bare: string, path: string): Promise<number> {
 const recordingWanted = !args.only || args.only.split(',').some((p) => 'recording upload'.includes(p.trim().toLowerCase()));
 const recordingRuns: Array<RecordingUploadTimings & { engine: string }> = [];
 const demoFileLines: string[] = [];
+/** The written guide of 20 steps (bench/guide-export.ts), Markdown and PDF: with the scenarios, or alone with `--only guide`. */
+const guideWanted = !args.only || args.only.split(',').some((p) => p.trim().toLowerCase() === 'guide');
+const guideLines: string[] = [];
 
 /** The scenarios, then one recording upload of 20 steps, against one server. */
 async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
@@ -274,6 +278,7 @@ async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
   if (recordingWanted) recordingRuns.push({ engine, ...(await benchRecordingUpload(ready.app, ready.key, 20)) });
   // Demo files (bench/demo-file.ts): export, import and push of the 20-step demo that upload made.
   if (recordingWanted) demoFileLines.push(describeDemoFile(engine, await benchDemoFile(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
+  if (guideWanted) guideLines.push(guideExportLine(engine, await benchGuideExport(ready.app, ready.key, 20)));
   return figures;
 }
 
@@ -314,7 +319,7 @@ const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
 const setup = `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process`;
 console.log(`${setup}; load average at start ${loadAtStart.join(', ')} (${cpus().length} cores)\n`);
 const all: Figures[] = [];
-if (selected().length > 0 || recordingWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
+if (selected().length > 0 || recordingWanted || guideWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
 
 const mb = (v: number | undefined) => (v === undefined ? '' : v.toFixed(0));
 const header = ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target', 'vs INSERT', 'RSS peak MB', 'RSS steady MB'];
@@ -347,7 +352,7 @@ const recordingLines = recordingRuns.map(
     `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
-).concat(demoFileLines);
+).concat(demoFileLines, guideLines);
 for (const line of recordingLines) console.log(line);
 if (!args.only || args.only.includes('stale')) console.log(`\n${describeStaleCheck(await benchStaleCheck(20))}`);
 const failed = all.filter((f) => f.failed > 0);

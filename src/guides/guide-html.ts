@@ -3,7 +3,7 @@ import { leadsTo } from './guide-markdown';
 import type { Guide, GuideBlock, GuideButton, GuideHotspot, GuideLink, GuideStep } from './guide-model';
 import { altOf } from './guide-markdown';
 import { tooltipAdds } from './guide-model';
-import { escapeHtml as e, toHtml } from './guide-text';
+import { escapeHtml as e, plainOf, toHtml } from './guide-text';
 
 export interface GuidePageInfo {
   /** "Draft" or "Published version 3". */
@@ -45,7 +45,7 @@ export function guideHtml(guide: Guide, info: GuidePageInfo): string {
 <section class="title-page">
   <p class="kicker">Step-by-step guide</p>
   <h1>${e(guide.title)}</h1>
-  ${intro && intro.title && intro.title !== guide.title ? `<p class="lead">${e(intro.title)}</p>` : ''}
+  ${intro?.title && intro.title !== guide.title ? `<p class="lead">${e(intro.title)}</p>` : ''}
   ${intro ? `<div class="intro">${toHtml(intro.description)}${linkList(intro.links)}</div>` : ''}
   <p class="meta">${count} ${count === 1 ? 'step' : 'steps'} · ${e(info.versionLabel)} · ${e(info.date)}</p>
   ${contents(guide)}
@@ -120,9 +120,12 @@ function hotspotsHtml(step: GuideStep): string {
 
 function hotspotLine(step: GuideStep, h: GuideHotspot): string {
   const name = `<b>${e(h.label || `Marked area ${h.n}`)}</b>`;
-  const tip = tooltipAdds(step, h) ? toHtml(h.tooltip).replace(/^<p>|<\/p>$/g, '') : '';
+  const added = tooltipAdds(step, h);
+  const tip = added ? toHtml(h.tooltip).replace(/^<p>|<\/p>$/g, '') : '';
+  // A sentence ends before the next one starts ("… CSV file. Opens …").
+  const end = added && !/[.!?:]$/.test(plainOf(h.tooltip)) ? '.' : '';
   const where = linkHtml(h.link);
-  return `${name}${tip ? `: ${tip}` : ''}${where ? ` ${tip ? sentence(where) : `— ${where}`}.` : ''}`;
+  return `${name}${tip ? `: ${tip}${end}` : ''}${where ? ` ${tip ? sentence(where) : `— ${where}`}.` : ''}`;
 }
 
 function buttonList(buttons: GuideButton[]): string {

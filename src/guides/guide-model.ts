@@ -118,7 +118,6 @@ export function buildGuide(content: DemoContent, accent: string): Guide {
   }
   const width = Math.max(2, String(n).length);
   const chapterAnchor = (id: string) => `chapter-${[...chapters.keys()].indexOf(id) + 1}`;
-  const firstStepOf = (chapterId: string) => steps.find((s) => s.chapterId === chapterId);
 
   function linkOf(type: string, target: string | number | null | undefined): GuideLink | undefined {
     switch (type) {

@@ -1,4 +1,8 @@
-// Printing a guide's HTML to PDF in headless Chromium (page.pdf): one browser per process, a few pages at once, each with a time budget and no network.
+// Printing a guide's HTML to PDF in headless Chromium (page.pdf): one browser per printer, a few pages at once, each with a time budget and no network (run in guide-print-worker.ts's thread).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { AppError } from '../core/errors';
 import { CHROMIUM_BASE_ARGS } from '../generation/chromium';
@@ -24,8 +28,6 @@ export interface PrintJob {
   footer: string;
 }
 
-/** The made-up origin the page is served from: intercepted whole, never resolved. */
-const ORIGIN = 'http://guide.invalid/';
 const RETRY_AFTER_SECONDS = '5';
 
 /** Thrown (as a 503) when the server has no Chromium: PDF needs one, Markdown does not. */
@@ -36,8 +38,8 @@ export const noChromium = () =>
 
 /**
  * Prints guides to PDF. The browser (a child process, so its work is off the event loop) starts on the
- * first print and serves every later one, a fresh context each (JavaScript off, every request answered from
- * the job's own files, anything else aborted). `concurrency` prints run at once, `maxQueue` wait; a print
+ * first print and serves every later one, a fresh context each (JavaScript off, the page and its pictures
+ * read from a private temporary folder, removed after; any other request aborted). `concurrency` prints run at once, `maxQueue` wait; a print
  * past `timeoutMs` is abandoned with a 413 naming the limit.
  *
  * @example
@@ -52,13 +54,13 @@ export function createGuidePrinter(options: PrinterOptions) {
   let running = 0;
   const waiting: Array<() => void> = [];
 
-  function launch(path: string): Promise<Browser> {
-    browser ??= chromium.launch({ executablePath: path, args: [...CHROMIUM_BASE_ARGS], timeout: 30_000 }).then(
+  function launch(executable: string): Promise<Browser> {
+    browser ??= chromium.launch({ executablePath: executable, args: [...CHROMIUM_BASE_ARGS], timeout: 30_000 }).then(
       (launched) => {
         launched.on('disconnected', () => {
           browser = null;
         });
-        options.log?.info({ path, version: launched.version() }, 'guides: browser started');
+        options.log?.info({ path: executable, version: launched.version() }, 'guides: browser started');
         return launched;
       },
       (error: Error) => {
@@ -91,23 +93,27 @@ export function createGuidePrinter(options: PrinterOptions) {
   }
 
   async function print(job: PrintJob): Promise<Buffer> {
-    const path = options.chromiumPath;
-    if (!path) throw noChromium();
+    const executable = options.chromiumPath;
+    if (!executable) throw noChromium();
     const release = await slot();
     let context: BrowserContext | undefined;
+    let dir: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
-      context = await (await launch(path)).newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
-      await context.route('**/*', async (route) => {
-        const url = route.request().url();
-        if (url === `${ORIGIN}guide.html`) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: job.html });
-        const file = url.startsWith(ORIGIN) ? job.files.get(decodeURIComponent(url.slice(ORIGIN.length))) : undefined;
-        if (file) return route.fulfill({ status: 200, contentType: file.contentType, body: file.bytes });
-        return route.abort('blockedbyclient');
-      });
+      context = await (await launch(executable)).newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
+      // The page and its pictures are files of a private folder: Chromium reads them itself, so megabytes of
+      // pictures never cross the DevTools protocol (and the event loop) as base64. Any other request is refused.
+      dir = await mkdtemp(path.join(tmpdir(), 'demoshare-guide-'));
+      await writeFile(path.join(dir, 'guide.html'), job.html);
+      await mkdir(path.join(dir, 'images'));
+      for (const [name, file] of job.files) {
+        if (!/^images\/[a-z0-9-]+\.png$/.test(name)) throw new Error(`unexpected guide file name ${name}`);
+        await writeFile(path.join(dir, name), file.bytes);
+      }
+      await context.route(/^(?!file:)/, (route) => route.abort('blockedbyclient'));
       const page = await context.newPage();
       const work = (async () => {
-        await page.goto(`${ORIGIN}guide.html`, { waitUntil: 'load', timeout: options.timeoutMs });
+        await page.goto(pathToFileURL(path.join(dir!, 'guide.html')).href, { waitUntil: 'load', timeout: options.timeoutMs });
         return page.pdf({
           format: 'A4',
           printBackground: true,
@@ -134,15 +140,13 @@ export function createGuidePrinter(options: PrinterOptions) {
     } finally {
       clearTimeout(timer);
       await context?.close().catch(() => {});
+      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => {});
       release();
     }
   }
 
   return {
     print,
-    /** Whether PDFs can be printed here at all (a browser is configured). */
-    available: () => options.chromiumPath !== null,
-    stats: () => ({ running, waiting: waiting.length }),
     async close() {
       const open = browser;
       browser = null;
@@ -151,7 +155,6 @@ export function createGuidePrinter(options: PrinterOptions) {
   };
 }
 
-export type GuidePrinter = ReturnType<typeof createGuidePrinter>;
 
 function footerTemplate(title: string): string {
   const safe = title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,6 +1,6 @@
 // The guides domain as the app sees it: one module object, one line in app.ts.
 import { defineModule } from '../module';
-import { createGuidePrinter, type GuidePrinter } from './guide-printer';
+import { createGuidePrintPool, type GuidePrinter } from './guide-print-pool';
 import { guidesRoutes } from './guides.routes';
 import { createGuidesService, type GuidesService } from './guides.service';
 
@@ -27,12 +27,11 @@ export const guidesModule = defineModule({
   name: 'guides',
   needs: ['demos'],
   create(kernel, deps) {
-    const printer = createGuidePrinter({
+    const printer = createGuidePrintPool({
       chromiumPath: kernel.config.CHROMIUM_PATH,
       concurrency: PDF_CONCURRENCY,
       maxQueue: PDF_QUEUE,
       timeoutMs: PDF_TIMEOUT_MS,
-      log: kernel.log,
     });
     return {
       guides: createGuidesService({ demos: deps.demos.demos, reader: deps.demos.reader, printer, clock: kernel.clock }),

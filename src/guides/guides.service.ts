@@ -10,7 +10,8 @@ import type { DemosService } from '../demos/demos.service';
 import { guideHtml } from './guide-html';
 import { guideMarkdown, plainTitle } from './guide-markdown';
 import { buildGuide, type Guide, slugOf } from './guide-model';
-import { type GuidePrinter, noChromium } from './guide-printer';
+import type { GuidePrinter } from './guide-print-pool';
+import { noChromium } from './guide-printer';
 import { markPicture } from './mark-hotspot';
 
 export type GuideFormat = 'markdown' | 'pdf';
@@ -75,7 +76,7 @@ export function createGuidesService(deps: GuidesDeps) {
         const picture = step.picture;
         if (!picture) return;
         const asset = await deps.reader.asset(demoId, picture.assetId);
-        if (!asset || !asset.contentType.startsWith('image/')) {
+        if (!asset?.contentType.startsWith('image/')) {
           delete step.picture;
           return;
         }

@@ -52,8 +52,8 @@ export async function markPicture(bytes: Buffer, boxes: MarkBox[], color: string
   }
   const { width, height } = base.info;
   if (boxes.length === 0) return { png: base.data, width, height };
-  const stroke = Math.max(3, Math.round(width / 400));
-  const radius = Math.max(10, Math.round(width / 110));
+  const stroke = Math.max(3, Math.round(width / 320));
+  const radius = Math.max(10, Math.round(width / 70));
   const shapes = boxes.map((b) => {
     const pad = stroke + 2;
     const left = Math.max(stroke / 2, b.x * width - pad);
