@@ -1,7 +1,7 @@
 // guide.md: the guide as CommonMark (GFM-friendly), the text a help centre's editor takes as it is.
 import type { Guide, GuideBlock, GuideButton, GuideHotspot, GuideLink, GuideStep } from './guide-model';
 import { tooltipAdds } from './guide-model';
-import { escapeMarkdown, plainOf, toMarkdown } from './guide-text';
+import { escapeMarkdown, markdownUrl, plainOf, toMarkdown } from './guide-text';
 
 /** Where a hotspot or button leads, as a sentence's end: "goes to step 4 (Send it)". */
 export function leadsTo(link: GuideLink | undefined): string | null {
@@ -28,7 +28,7 @@ const stop = (text: string) => (/[.!?:]$/.test(text.trim()) ? text.trim() : `${t
 /** `[label](url)` for an address, the escaped phrase otherwise. */
 function leadsToMarkdown(link: GuideLink | undefined): string | null {
   if (link?.kind === 'url' || link?.kind === 'demo') {
-    return `${link.kind === 'demo' ? 'opens another demo' : 'opens'} <${link.url}>`;
+    return `${link.kind === 'demo' ? 'opens another demo' : 'opens'} <${markdownUrl(link.url)}>`;
   }
   const phrase = leadsTo(link);
   return phrase && escapeMarkdown(phrase);
@@ -50,7 +50,7 @@ export function guideMarkdown(guide: Guide, header: string): string {
   }
   const stepLevel = guide.hasChapters ? '###' : '##';
   for (const block of guide.blocks) out.push(...blockMarkdown(block, stepLevel));
-  if (guide.callToAction) out.push('## Next steps', `[${escapeMarkdown(guide.callToAction.label)}](${guide.callToAction.url})`);
+  if (guide.callToAction) out.push('## Next steps', `[${escapeMarkdown(guide.callToAction.label)}](${markdownUrl(guide.callToAction.url)})`);
   return `${out.filter(Boolean).join('\n\n')}\n`;
 }
 
@@ -137,7 +137,7 @@ function buttonList(buttons: GuideButton[]): string {
 function linkList(buttons: GuideButton[]): string {
   return buttons
     .filter((b) => b.link?.kind === 'url' || b.link?.kind === 'demo')
-    .map((b) => `- [${escapeMarkdown(b.label)}](${(b.link as { url: string }).url})${b.description ? `: ${escapeMarkdown(b.description)}` : ''}`)
+      .map((b) => `- [${escapeMarkdown(b.label)}](${markdownUrl((b.link as { url: string }).url)})${b.description ? `: ${escapeMarkdown(b.description)}` : ''}`)
     .join('\n');
 }
 

@@ -120,7 +120,8 @@ function inlineMarkdown(nodes: ChildNode[]): string {
         case 'a': {
           const text = inner().trim();
           const href = node.attribs.href ?? '';
-          out += text ? `[${text}](${href.replace(/[()\s]/g, encodeURIComponent)})` : '';
+          // Parentheses and spaces would end the destination early: percent-encoded, the address is the same.
+          out += text ? `[${text}](${markdownUrl(href)})` : '';
           break;
         }
         case 'br':
@@ -139,6 +140,11 @@ function inlineMarkdown(nodes: ChildNode[]): string {
 function wrap(text: string, mark: string): string {
   const match = /^(\s*)(.*?)(\s*)$/s.exec(text)!;
   return match[2] ? `${match[1]}${mark}${match[2]}${mark}${match[3]}` : text;
+}
+
+/** An address as a Markdown link destination: parentheses, spaces and angle brackets, which would end it early, percent-encoded (the same address). */
+export function markdownUrl(url: string): string {
+  return url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 // --- HTML -----------------------------------------------------------------------------------------------
