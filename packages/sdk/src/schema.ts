@@ -2179,6 +2179,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/export/guide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a written guide
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The demo’s steps as a how-to article for a help centre. `format=markdown` (default): a zip holding `guide.md` and `images/NN-<title>.png`, each step’s screenshot with its hotspots outlined in the demo’s colour (numbered when a step has several), linked from guide.md by those relative paths. `format=pdf`: the same guide printed by headless Chromium (A4, title page with contents, chapters as headings, each step’s marked screenshot with its text under it, page numbers). Steps: pages are numbered, a first cover is the introduction, chapter menus list their chapters, forms list their fields, end screens give their links; rich text keeps bold, italic, links and lists; variables show their fallback. `version=draft` (default) or `published`. 409 `conflict` when the demo has no steps, or was never published and `version=published`. 413 beyond 300 steps or when the PDF takes longer than its time budget. 422 `validation_error` when a step image cannot be decoded. 503 `unavailable` for `pdf` on a server without Chromium (CHROMIUM_PATH; `details` name `format`), or with Retry-After while other guides are printing. docs/guides.md.
+         */
+        get: operations["exportWrittenGuide"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -20017,6 +20037,124 @@ export interface operations {
             };
             /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportWrittenGuide: {
+        parameters: {
+            query?: {
+                /** @description `markdown`: a zip of `guide.md` and `images/NN-<title>.png` (each step’s screenshot with its hotspots marked). `pdf`: the same guide printed to one PDF (needs Chromium on the server). */
+                format?: "markdown" | "pdf";
+                /** @description `draft`: the demo as the editor shows it now. `published`: the version viewers are served (409 when never published). */
+                version?: "draft" | "published";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guide: a zip (format=markdown) or a PDF (format=pdf), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
