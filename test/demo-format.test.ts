@@ -276,6 +276,14 @@ describe('demo files (export, import, push)', () => {
     expect(pushedOnto.json().data).toMatchObject({ demo_id: editorDemo, outcome: 'updated' });
   });
 
+  it('runs two pushes of a new key at once one after the other: one creates, the other finds it unchanged', async () => {
+    const body = zip(simpleDoc({ key: 'race' }), simpleFiles());
+    const both = await Promise.all([send('PUT', '/v1/demos/by-key/race', body), send('PUT', '/v1/demos/by-key/race', body)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect(both.map((r) => r.json().data.outcome).sort()).toEqual(['created', 'unchanged']);
+    expect(new Set(both.map((r) => r.json().data.demo_id)).size).toBe(1);
+  });
+
   it('refuses bad documents with the path of each problem, and leaves nothing behind', async () => {
     const held = await holdings();
     const refusedWith = async (body: Buffer, status: number, fields: string[]) => {
