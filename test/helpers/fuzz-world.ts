@@ -56,6 +56,10 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
     'step into chapter',
   );
 
+  // The demo's key (demo files' push), one per workspace, so that the other workspace's names nothing here.
+  const demoKey = `fuzz-${session.workspaceId.slice(-10)}`;
+  await expectStatus(await call({ method: 'PUT', url: `/v1/demos/${demo}/key`, payload: { key: demoKey } }), 200, 'demo key');
+
   const share = await createShare(t, key, demo);
   await playView(t, share.token, { email: uniqueEmail('viewer'), reached: 2, complete: true });
   const views = await expectStatus(await call({ method: 'GET', url: `/v1/demos/${demo}/views` }), 200, 'views');
@@ -131,6 +135,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       session: spareSession.id,
       recording: recording.id,
       recordingStep: '1',
+      demoKey,
       workspace: session.workspaceId,
       logoVersion,
     },
@@ -163,6 +168,7 @@ export function worldKey(path: string, param: string): string {
     view_id: 'view',
     workspace_id: 'workspace',
     number: 'recordingStep',
+    key: 'demoKey',
   };
   if (byName[param]) return byName[param];
   if (param === 'version') return path.startsWith('/v1/workspace-logos') ? 'logoVersion' : 'version';
