@@ -230,7 +230,7 @@ describe('demo files (export, import, push)', () => {
     const created = await send('PUT', '/v1/demos/by-key/tour', zip(simpleDoc(), simpleFiles()));
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.demo_id;
-    expect(created.json().data).toEqual({ demo_id: id, key: 'tour', outcome: 'created', changes: [], published_version: null });
+    expect(created.json().data).toEqual({ demo_id: id, key: 'tour', outcome: 'created', changes: [], published_version: null, dry_run: false });
     const before = await demoRow(id);
     const events = await eventsOf(id);
 
@@ -244,6 +244,10 @@ describe('demo files (export, import, push)', () => {
     expect(JSON.parse(own.json).key).toBe('tour');
     expect((await send('PUT', '/v1/demos/by-key/tour', Buffer.from(own.raw))).json().data.outcome).toBe('unchanged');
 
+    const dry = await send('PUT', '/v1/demos/by-key/tour?dry_run=true', zip(simpleDoc({ title: 'Simple tour, renamed' }), simpleFiles()));
+    expect(dry.json().data).toMatchObject({ outcome: 'updated', changes: ['title'], dry_run: true });
+    expect(await demoRow(id)).toEqual(before);
+    expect(await eventsOf(id)).toEqual(events);
     const renamed = await send('PUT', '/v1/demos/by-key/tour', zip(simpleDoc({ title: 'Simple tour, renamed' }), simpleFiles()));
     expect(renamed.json().data).toMatchObject({ outcome: 'updated', changes: ['title'] });
     expect((await eventsOf(id)).filter((k) => k === 'demo.updated')).toHaveLength(events.filter((k) => k === 'demo.updated').length + 1);
@@ -371,6 +375,11 @@ describe('demo files (export, import, push)', () => {
       expect(lines.at(-1)).toBe(`cli-tour: unchanged ${pushed}`);
       const doc = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8'));
       writeFileSync(join(dir, 'demo.json'), JSON.stringify({ ...doc, title: 'Changed in git' }, null, 2));
+      // A pull request's check: what the push would do, and nothing done.
+      const before = await demoRow(pushed);
+      expect(await main(['demos', 'push', dir, '--publish', '--dry-run'], env, out)).toBe(0);
+      expect(lines.at(-1)).toBe(`cli-tour: would update ${pushed}: title; would publish version 1`);
+      expect(await demoRow(pushed)).toEqual(before);
       expect(await main(['demos', 'push', dir, '--publish'], env, out)).toBe(0);
       expect(lines.at(-1)).toBe(`cli-tour: updated ${pushed}: title; published version 1`);
 

@@ -14,9 +14,10 @@ Commands:
   export ID --out DIR [--version draft|published|N]
                         write the demo's demo file into DIR (demo.json and assets/), replacing the assets there
   import DIR            make a new demo from the demo file in DIR; prints its id
-  push DIR [--publish] [--key KEY]
+  push DIR [--publish] [--key KEY] [--dry-run]
                         create or update the demo with the key in DIR/demo.json (or KEY); prints what changed.
                         A second push of the same folder changes nothing. --publish publishes it too.
+                        --dry-run checks everything and prints what the push would do, changing nothing.
   check ID [--no-wait] [--timeout 5m]
                         capture the demo's pages again and compare each step (docs/stale-check.md): exit 0 when
                         every step matches, 1 on drift, 2 on an error (demoshare demos check --help)
@@ -110,19 +111,28 @@ async function importCommand(args: string[], env: NodeJS.ProcessEnv, out: Out) {
 }
 
 async function pushCommand(args: string[], env: NodeJS.ProcessEnv, out: Out) {
-  const { values, positionals } = parse(args, { publish: { type: 'boolean' }, key: { type: 'string' } });
+  const { values, positionals } = parse(args, { publish: { type: 'boolean' }, key: { type: 'string' }, 'dry-run': { type: 'boolean' } });
   const dir = onePositional(positionals, 'folder');
   const api = clientOf(values, env);
   const { zip, document } = await zipFolder(dir);
   const key = values.key ?? (typeof document.key === 'string' ? document.key : undefined);
   if (!key) throw new Usage(`${join(dir, 'demo.json')} has no "key": add one (e.g. "key": "onboarding") or give --key.`);
+  const query = new URLSearchParams({ publish: values.publish ? 'true' : 'false', dry_run: values['dry-run'] ? 'true' : 'false' });
   const answer = await api.json<{
     data: { demo_id: string; outcome: 'created' | 'updated' | 'unchanged'; changes: string[]; published_version: number | null };
-  }>('PUT', `/demos/by-key/${encodeURIComponent(key)}${values.publish ? '?publish=true' : ''}`, { bytes: zip, type: 'application/zip' });
+  }>('PUT', `/demos/by-key/${encodeURIComponent(key)}?${query}`, { bytes: zip, type: 'application/zip' });
   const r = answer.data;
+  const dry = values['dry-run'] === true;
   const what =
-    r.outcome === 'created' ? `created ${r.demo_id}` : r.outcome === 'updated' ? `updated ${r.demo_id}: ${r.changes.join(', ')}` : `unchanged ${r.demo_id}`;
-  out.stdout(`${key}: ${what}${r.published_version !== null ? `; published version ${r.published_version}` : ''}`);
+    r.outcome === 'created'
+      ? dry
+        ? 'would be created'
+        : `created ${r.demo_id}`
+      : r.outcome === 'updated'
+        ? `${dry ? 'would update' : 'updated'} ${r.demo_id}: ${r.changes.join(', ')}`
+        : `unchanged ${r.demo_id}`;
+  const published = r.published_version !== null ? `; ${dry ? 'would publish' : 'published'} version ${r.published_version}` : '';
+  out.stdout(`${key}: ${what}${published}`);
   return 0;
 }
 

@@ -107,7 +107,9 @@ export function demoFormatRoutes(app: ZodApp, ctx: ModuleContext<Services['demoF
           'with the content the draft has already writes nothing (`outcome: unchanged`, no revision, no `demo.updated`). ' +
           '`?publish=true` publishes afterwards in the same transaction (a new version only when the content differs from the newest ' +
           'one; 422 when the story has problems, 409 when the demo is archived). A `key` in demo.json must be this one. Steps and ' +
-          `chapters keep their ids by position. 409 while the demo is being generated. ${uploadHelp}`,
+          'chapters keep their ids by position. 409 while the demo is being generated. `?dry_run=true` runs every check and ' +
+          'answers what the push would do (200, `dry_run: true`) without writing anything: a CI job can check a pull request with it. ' +
+          uploadHelp,
         params: keyParams,
         querystring: pushQuery,
         response: { 200: dataEnvelope(pushResultSchema), 201: dataEnvelope(pushResultSchema), ...uploadErrors },
@@ -117,9 +119,10 @@ export function demoFormatRoutes(app: ZodApp, ctx: ModuleContext<Services['demoF
       const result = await demoFiles.push(callerOf(request), request.params.key, zipBody(request.body), {
         publish: request.query.publish,
         actor: actorOf(request),
+        dryRun: request.query.dry_run,
       });
-      reply.code(result.outcome === 'created' ? 201 : 200);
-      return ok(request, toPushResult(request.params.key, result));
+      reply.code(result.outcome === 'created' && !request.query.dry_run ? 201 : 200);
+      return ok(request, toPushResult(request.params.key, result, request.query.dry_run));
     },
   );
 

@@ -23,6 +23,11 @@ export const pushQuery = z
       .optional()
       .transform((v) => v === 'true')
       .meta({ description: 'Publish after the update (no new version when the newest one already has this content).' }),
+    dry_run: z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((v) => v === 'true')
+      .meta({ description: 'Check the file and say what the push would do, with every check of a real one, and write nothing.' }),
   })
   .strict();
 
@@ -35,10 +40,11 @@ export const pushResultSchema = z
     outcome: z.enum(PUSH_OUTCOMES).meta({ description: '`created`: a new demo; `updated`: its draft changed; `unchanged`: nothing was written.' }),
     changes: z.array(z.string()).meta({ description: 'What changed (`title`, `configuration`, `source_url`, `chapters`, `steps`); empty unless updated.' }),
     published_version: z.number().int().nullable().meta({ description: 'The version this push published, or null (not asked, or nothing new to publish).' }),
+    dry_run: z.boolean().meta({ description: 'True when nothing was written: the answer says what the push would have done (`demo_id` of a demo it would create is not kept).' }),
   })
   .meta({
     id: 'DemoPush',
-    examples: [{ demo_id: 'demo_01jd8x7k2m3n4p5q6r7s8t9v0w', key: 'onboarding', outcome: 'updated', changes: ['steps'], published_version: 3 }],
+    examples: [{ demo_id: 'demo_01jd8x7k2m3n4p5q6r7s8t9v0w', key: 'onboarding', outcome: 'updated', changes: ['steps'], published_version: 3, dry_run: false }],
   });
 
 export const demoKeySchema = z
@@ -53,6 +59,10 @@ export const setKeyBody = z
   .strict()
   .meta({ examples: [{ key: 'onboarding' }] });
 
-export function toPushResult(key: string, r: { demoId: string; outcome: (typeof PUSH_OUTCOMES)[number]; changes: string[]; publishedVersion: number | null }) {
-  return { demo_id: r.demoId, key, outcome: r.outcome, changes: r.changes, published_version: r.publishedVersion };
+export function toPushResult(
+  key: string,
+  r: { demoId: string; outcome: (typeof PUSH_OUTCOMES)[number]; changes: string[]; publishedVersion: number | null },
+  dryRun: boolean,
+) {
+  return { demo_id: r.demoId, key, outcome: r.outcome, changes: r.changes, published_version: r.publishedVersion, dry_run: dryRun };
 }

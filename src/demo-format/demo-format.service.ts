@@ -138,7 +138,7 @@ export function createDemoFormat(deps: DemoFormatDeps) {
     },
 
     /** Creates or updates the demo with `key` from a zip, publishing it when asked; nothing when it is the same. */
-    async push(auth: AuthContext, key: string, zip: Buffer, options: { publish: boolean; actor: Actor }) {
+    async push(auth: AuthContext, key: string, zip: Buffer, options: { publish: boolean; actor: Actor; dryRun?: boolean }) {
       const { portable, assets, key: named } = await read(zip, await deps.documents.pageDigestsOfKey(auth, key));
       if (named !== null && named !== key) {
         throw refused([{ field: 'key', message: `is ${named}, but the address pushes to ${key}: they must be the same (or leave key out)` }]);

@@ -40,6 +40,20 @@ export type ContentVersion = 'draft' | 'published' | number;
 
 export type PushOutcome = 'created' | 'updated' | 'unchanged';
 
+export interface PushResult {
+  demoId: string;
+  outcome: PushOutcome;
+  changes: string[];
+  publishedVersion: number | null;
+}
+
+/** Thrown at the end of a dry run's transaction to roll it back, carrying what the push would have done. */
+class DryRun extends Error {
+  constructor(readonly result: PushResult) {
+    super('dry run');
+  }
+}
+
 export interface DemoDocumentsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
@@ -296,9 +310,9 @@ export function createDemoDocuments(deps: DemoDocumentsDeps) {
       key: string,
       portable: PortableDemo,
       assets: Map<string, PortableAsset>,
-      options: { publish: boolean; actor: Actor },
+      options: { publish: boolean; actor: Actor; dryRun?: boolean },
     ) {
-      const result = await db.transaction(async (tx) => {
+      const run = db.transaction(async (tx) => {
         await docs.lockKey(tx, auth.workspaceId, key);
         const holder = await docs.findDemoByKey(tx, auth.workspaceId, key);
         let outcome: PushOutcome = 'unchanged';
@@ -327,8 +341,16 @@ export function createDemoDocuments(deps: DemoDocumentsDeps) {
           }
         }
         const version = options.publish ? await publishLocked(deps, tx, auth, demo, options.actor) : undefined;
-        return { demoId: demo.id, outcome, changes, publishedVersion: version?.number ?? null };
+        const result = { demoId: demo.id, outcome, changes, publishedVersion: version?.number ?? null };
+        // A dry run is the whole push, checks included, rolled back at the end: what it would do, and nothing done.
+        if (options.dryRun) throw new DryRun(result);
+        return result;
       });
+      const result = await run.catch((error: unknown) => {
+        if (error instanceof DryRun) return error.result;
+        throw error;
+      });
+      if (options.dryRun) return result;
       if (result.outcome !== 'unchanged' || result.publishedVersion !== null) await deps.changes.announce(tags.demo(result.demoId));
       return result;
     },
