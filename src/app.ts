@@ -41,6 +41,7 @@ import { viewingModule } from './viewing/viewing.module';
 import { leadsModule } from './leads/leads.module';
 import { rendersModule } from './renders/renders.module';
 import { stalenessModule } from './staleness/staleness.module';
+import { offlineModule } from './offline/offline.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -70,6 +71,7 @@ const MODULES: readonly AnyModule[] = [
   leadsModule,
   rendersModule,
   stalenessModule,
+  offlineModule,
   viewerPrivacyModule,
   auditModule,
   mcpModule,

@@ -7,6 +7,7 @@ import { redactSnapshot } from './demos/redact-snapshot';
 import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/snapshot-work';
 import { cleanSnapshot } from './recordings/recorded-step';
 import { queryTargets } from './staleness/target-query';
+import { buildOfflineBundle } from './offline/offline-bundle';
 
 /**
  * Every piece of work that parses, walks or serialises a document, as the document workers run it
@@ -45,6 +46,7 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     packDemoArchive,
     unpackDemoArchive,
     queryTargets,
+    buildOfflineBundle,
   };
 }
 

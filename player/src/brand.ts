@@ -58,7 +58,8 @@ export function applyBrand(root: HTMLElement, brand: Brand | null) {
 
 /** The workspace's logo, named by the workspace for assistive tech; null without one. */
 export function brandLogo(brand: Brand | null, className: string): HTMLElement | null {
-  const src = brand?.logo_url ? safeUrl(brand.logo_url) : null;
+  // data:image/… is an offline file's own copy of the logo (static-source.ts).
+  const src = brand?.logo_url?.startsWith('data:image/') ? brand.logo_url : brand?.logo_url ? safeUrl(brand.logo_url) : null;
   if (!brand || !src) return null;
   return h('img', { class: className, src, alt: brand.name, decoding: 'async' });
 }

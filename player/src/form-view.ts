@@ -15,6 +15,8 @@ export interface FormOptions {
   /** The page's URL parameters, for hidden fields. */
   params: URLSearchParams;
   started(): void;
+  /** Said above the buttons (an offline file's forms send nothing). */
+  note?: string;
   submit(values: FormValues): Promise<LeadResult>;
   /** Sent (or kept to resend): go on. */
   done(values: FormValues): void;
@@ -140,6 +142,7 @@ export function formScreen(o: FormOptions): [HTMLElement, HTMLElement] {
     },
     ...rows,
     alert,
+    o.note ? h('p', { class: 'ds-form-note', id: 'ds-form-note' }, o.note) : null,
     h('div', { class: 'ds-panel-actions' }, submit, skip),
   );
 

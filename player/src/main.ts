@@ -6,6 +6,7 @@ import { h } from './dom';
 import { gateScreen, problemScreen } from './gates';
 import { createLeads, type Leads } from './leads';
 import { mountPlayer } from './player';
+import { playOffline, readOfflineBundle } from './static-source';
 import { Tracker, uuid } from './tracker';
 import { collectVariables, fillText } from './variables';
 import type { PlayableDemo, Step, ViewerState } from './wire';
@@ -40,7 +41,11 @@ function fail(err: unknown, retry: () => void) {
   document.title = pageTitle('Demo unavailable', boot?.brand ?? null);
 }
 
-if (!boot) {
+const offline = readOfflineBundle();
+if (offline) {
+  // An offline file (docs/offline.md): the demo is in the page; no API, no gates.
+  playOffline(root, offline);
+} else if (!boot) {
   fail(new ViewerError(404, 'not_found', 'No demo link'), () => location.reload());
 } else {
   const api = viewerApi(boot);

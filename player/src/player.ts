@@ -22,6 +22,8 @@ export interface PlayerOptions {
   leads?: Leads | null;
   /** The identified viewer: fills forms and variables. */
   viewer?: { name: string | null; email: string | null } | null;
+  /** An offline file: forms say that they send nothing (docs/offline.md). */
+  offline?: boolean;
   /** Form steps already sent (the gate's form): skipped. */
   passed?: ReadonlySet<number>;
   /** Values the viewer already gave (the gate's form). */
@@ -46,7 +48,7 @@ function openDemo(target: string, embed: boolean) {
  * view (render-step, with snapshot-view, hotspot, tooltip, end-card and the story's screens) draws it,
  * telemetry tells the server and the host page.
  */
-export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, leads, viewer, passed, known: given, onFirstPaint }: PlayerOptions) {
+export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, leads, viewer, passed, known: given, offline, onFirstPaint }: PlayerOptions) {
   const steps: Step[] = [...demo.steps].sort((a, b) => a.number - b.number);
   // Read defensively: a payload cached from an older server may lack options added since.
   const config: Partial<Configuration> = demo.configuration ?? {};
@@ -103,6 +105,7 @@ export function mountPlayer(root: HTMLElement, { demo, assets, tracker, embed, l
           known,
           params,
           started: () => telemetry.form('form_started', step),
+          note: offline ? 'This is an offline copy of the demo: what you enter here stays on this page and is not sent to anyone.' : undefined,
           submit: async (values) => (leads ? leads.submit(step.number, values) : { status: 'queued' }),
           done: (values) => {
             telemetry.form('form_submitted', step);
