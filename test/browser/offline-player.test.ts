@@ -1,0 +1,259 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { eq } from 'drizzle-orm';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { newId } from '../../src/core/ids';
+import type { DemoSnapshot } from '../../src/demos/demo-snapshot';
+import { assets, demos, demoVersions } from '../../src/demos/demos.tables';
+import { launchBrowser } from '../helpers/browser';
+import { makeMockupPng, makePng } from '../helpers/images';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { ensurePlayerBuilt } from '../helpers/web-build';
+
+// The offline file (docs/offline.md) in real Chromium: exported through the API, written to disk, opened
+// from file:// with the network cut (offline, and every request but file: aborted and recorded), played
+// to the end at 1280 px by keyboard and at 390 px by taps: a cover, a chapter menu, a screenshot step, an
+// HTML snapshot step (its hotspot on the element its selector finds), a lead form that says it sends
+// nothing, and an end screen; the workspace's colour and logo. No request leaves the file.
+
+const SHOTS = 'test-results/screenshots';
+const CHAPTER = 'chp_01jd8x3k5m7n9p2q4r6s8t0v1a';
+const browser: Browser | null = await launchBrowser();
+
+/** A captured page with everything an offline file must not fetch: a style sheet, a picture, a font, a script. */
+const SNAPSHOT = `<!doctype html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="https://cdn.example.com/site.css">
+<style>@import url("https://cdn.example.com/more.css"); body{font-family:system-ui;margin:0;background:#f8fafc url(https://cdn.example.com/bg.png)}
+header{display:flex;justify-content:space-between;align-items:center;padding:24px 40px;background:#0f172a;color:#fff}
+main{padding:40px} h1{font-size:40px;margin:0 0 16px} #signup{font-size:18px;padding:14px 24px;background:#0e9384;color:#fff;border:0;border-radius:8px}</style>
+<script src="https://cdn.example.com/app.js"></script></head>
+<body><header><strong>Acme</strong><img src="https://cdn.example.com/logo.png" width="80" height="24" alt="Acme logo" srcset="https://cdn.example.com/logo@2x.png 2x"></header>
+<main><h1>Invoices, done for you</h1><p style="background-image:url('https://cdn.example.com/dots.svg')">Send, chase and reconcile.</p>
+<button id="signup">Start free trial</button></main></body></html>`;
+
+describe.skipIf(!browser)('the offline file plays from file:// with no network', () => {
+  let t: TestApp;
+  let dir: string;
+  let fileUrl: string;
+  let size = 0;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    await ensurePlayerBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    t = await createTestApp({ config: { APP_URL: 'https://demos.example.test' } });
+    const admin = await t.signUp();
+    const key = await t.apiKey('all', admin);
+    const call = async (method: string, url: string, payload?: object | Buffer, type = 'application/json') => {
+      const res = await t.app.inject({ method: method as 'GET', url, headers: { ...bearer(key), 'content-type': type }, payload });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.body ? res.json().data : undefined;
+    };
+    // The brand is the web app's to set (session only).
+    const brand = await admin.inject({ method: 'PATCH', url: '/v1/workspace', payload: { branding: { brand_color: '#0e9384' } } });
+    expect(brand.statusCode).toBe(200);
+    const logo = await admin.inject({ method: 'PUT', url: '/v1/workspace/logo', headers: { 'content-type': 'image/png' }, payload: makePng(120, 32, [14, 147, 132]) });
+    expect(logo.statusCode).toBeLessThan(300);
+    const demo = await call('POST', '/v1/demos', { title: 'Acme invoicing tour', type: 'interactive', configuration: { theme_color: '#0e9384' } });
+    for (let i = 0; i < 6; i++) {
+      const step = await call('POST', `/v1/demos/${demo.id}/steps`, makeMockupPng(1280, 800, [14 + i * 30, 147, 132]), 'image/png');
+      await call('PATCH', `/v1/demos/${demo.id}/steps/${step.id}`, { title: `Step ${i + 1}`, description: `Part ${i + 1} of the tour` });
+      await call('POST', `/v1/demos/${demo.id}/steps/${step.id}/hotspots`, { x: 0.62, y: 0.4, width: 0.2, height: 0.1, label: 'Open invoices', tooltip: 'Open the invoices' });
+    }
+    await call('PATCH', `/v1/demos/${demo.id}`, { status: 'published' });
+
+    // The published version made a story, as the editor stores one: cover, menu, chapter (screenshot, then
+    // an HTML snapshot), form, end.
+    const { db } = t.ctx.database;
+    const html = Buffer.from(SNAPSHOT);
+    const htmlId = newId('asset');
+    await db.insert(assets).values({
+      id: htmlId,
+      workspaceId: (await db.select().from(demos).where(eq(demos.id, demo.id)))[0]!.workspaceId,
+      demoId: demo.id,
+      contentType: 'text/html; charset=utf-8',
+      bytes: html,
+      size: html.length,
+      sha256: sha256Hex(html),
+    });
+    const [version] = await db.select().from(demoVersions).where(eq(demoVersions.demoId, demo.id));
+    const snapshot = version!.snapshot as unknown as DemoSnapshot;
+    const s = [...snapshot.steps].sort((a, b) => a.position - b.position);
+    snapshot.chapters = [{ id: CHAPTER, position: 0, title: 'Invoicing', description: 'Send your first invoice' }];
+    Object.assign(s[0]!, {
+      kind: 'cover',
+      title: 'Welcome to Acme',
+      description_html: '<p>See how <strong>invoicing</strong> works, with no connection at all.</p>',
+      hotspots: [],
+      content: { buttons: [{ id: 'start', label: 'Start the tour', style: 'primary', action: { type: 'next', target: null } }] },
+    });
+    Object.assign(s[1]!, {
+      kind: 'chapter_menu',
+      title: 'What would you like to see?',
+      hotspots: [],
+      content: {
+        buttons: [
+          { id: 'pick', label: 'Invoicing', description: 'Send your first invoice', style: 'primary', action: { type: 'chapter', target: CHAPTER } },
+          { id: 'onward', label: 'Continue', style: 'secondary', action: { type: 'goto', target: s[4]!.id } },
+        ],
+      },
+    });
+    s[2]!.chapter_id = CHAPTER;
+    Object.assign(s[3]!, {
+      chapter_id: CHAPTER,
+      title: 'The sign-up page',
+      image_asset_id: null,
+      html_asset_id: htmlId,
+      width: 1280,
+      height: 800,
+      patches: [{ selector: 'h1', op: 'text', value: 'Invoices, done offline' }],
+    });
+    s[3]!.hotspots[0]!.selector = '#signup';
+    Object.assign(s[4]!, {
+      kind: 'form',
+      title: 'Where should we send the details?',
+      hotspots: [],
+      content: {
+        buttons: [],
+        form: { fields: [{ name: 'email', label: 'Work e-mail', type: 'email', required: true }], submit_label: 'Send', gate: false, skippable: false },
+      },
+    });
+    Object.assign(s[5]!, {
+      kind: 'end',
+      title: 'Thanks, {{email|friend}}!',
+      hotspots: [],
+      content: {
+        buttons: [
+          { id: 'book', label: 'Book a meeting', style: 'primary', cta: 'book_meeting', action: { type: 'url', target: 'https://example.com/book' } },
+          { id: 'again', label: 'Start over', style: 'secondary', action: { type: 'restart', target: null } },
+        ],
+      },
+    });
+    await db.update(demoVersions).set({ snapshot: snapshot as never }).where(eq(demoVersions.demoId, demo.id));
+
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demo.id}/export/offline`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    size = Number(res.headers['x-bundle-size']);
+    dir = mkdtempSync(join(tmpdir(), 'offline-'));
+    const path = join(dir, 'Acme tour offline.html');
+    writeFileSync(path, res.rawPayload);
+    fileUrl = pathToFileURL(path).href;
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A page on the file with the network cut; every request that is not the file itself is recorded (and aborted). */
+  async function open(viewport: { width: number; height: number }, mobile: boolean) {
+    const context = await browser!.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
+    contexts.push(context);
+    await context.setOffline(true);
+    const requests: string[] = [];
+    const problems: string[] = [];
+    await context.route('**', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith('file:') && !url.startsWith('data:') && !url.startsWith('about:')) requests.push(url);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(String(e)));
+    await page.goto(fileUrl);
+    return { page, requests, problems };
+  }
+
+  const heading = (page: Page) => page.locator('.ds-panel-title, .ds-step-title').first();
+
+  async function snapshotStep(page: Page, prefix: string) {
+    // The snapshot's patched text, in its frame, and the hotspot on the element its selector finds.
+    const frame = page.frameLocator('iframe.ds-snapshot');
+    await expect.poll(() => frame.locator('h1').textContent()).toBe('Invoices, done offline');
+    const button = await frame.locator('#signup').boundingBox();
+    await expect
+      .poll(async () => {
+        const spot = await page.locator('.ds-hotspot').boundingBox();
+        return !!spot && !!button && spot.x <= button.x + 1 && spot.x + spot.width >= button.x + button.width - 1;
+      })
+      .toBe(true);
+    // Nothing of the captured site is left to fetch.
+    expect(await frame.locator('script, link').count()).toBe(0);
+    expect(await frame.locator('img').getAttribute('src')).toMatch(/^data:image\/gif/);
+    await page.screenshot({ path: `${SHOTS}/${prefix}-snapshot.png` });
+  }
+
+  it('plays to the end by keyboard at 1280 px, in the brand, with no request', async () => {
+    const { page, requests, problems } = await open({ width: 1280, height: 800 }, false);
+    await expect.poll(() => heading(page).textContent()).toBe('Welcome to Acme');
+    expect(await page.title()).toMatch(/^Acme invoicing tour · /);
+    expect(await page.locator('.ds-cover').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(14, 147, 132)');
+    expect(await page.locator('img.ds-logo, img.ds-card-logo').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await page.screenshot({ path: `${SHOTS}/offline-1280-cover.png` });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Start the tour');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page).textContent()).toBe('What would you like to see?');
+    await page.screenshot({ path: `${SHOTS}/offline-1280-menu.png` });
+    await page.keyboard.press('Enter'); // the Invoicing card (focused)
+    await expect.poll(() => heading(page).textContent()).toBe('Step 3');
+    await expect.poll(() => page.locator('img.ds-shot').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    await page.screenshot({ path: `${SHOTS}/offline-1280-step.png` });
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => heading(page).textContent()).toBe('The sign-up page');
+    await snapshotStep(page, 'offline-1280');
+    await page.keyboard.press('ArrowRight'); // the chapter's end: back to its menu, ticked
+    await expect.poll(() => heading(page).textContent()).toBe('What would you like to see?');
+    await expect.poll(() => page.locator('.ds-menu-seen').count()).toBe(1);
+    await page.getByRole('button', { name: 'Continue' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page).textContent()).toBe('Where should we send the details?');
+    await expect.poll(() => page.locator('.ds-form-note').textContent()).toMatch(/offline copy.*not sent/);
+    await page.keyboard.type('ada@example.com');
+    await page.screenshot({ path: `${SHOTS}/offline-1280-form.png` });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page).textContent()).toBe('Thanks, ada@example.com!');
+    expect(await page.getByRole('link', { name: 'Book a meeting' }).getAttribute('href')).toBe('https://example.com/book');
+    await page.screenshot({ path: `${SHOTS}/offline-1280-end.png` });
+    expect(requests).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('plays to the end by taps at 390 px', async () => {
+    const { page, requests, problems } = await open({ width: 390, height: 844 }, true);
+    await expect.poll(() => heading(page).textContent()).toBe('Welcome to Acme');
+    await page.screenshot({ path: `${SHOTS}/offline-390-cover.png` });
+    await page.getByRole('button', { name: 'Start the tour' }).tap();
+    await page.getByRole('button', { name: /Invoicing/ }).tap();
+    await expect.poll(() => heading(page).textContent()).toBe('Step 3');
+    await expect.poll(() => page.locator('img.ds-shot').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    await page.screenshot({ path: `${SHOTS}/offline-390-step.png` });
+    await page.locator('.ds-hotspot').tap();
+    await expect.poll(() => heading(page).textContent()).toBe('The sign-up page');
+    await snapshotStep(page, 'offline-390');
+    await page.locator('.ds-hotspot').tap();
+    await page.getByRole('button', { name: 'Continue' }).tap();
+    await page.getByLabel(/Work e-mail/).fill('grace@example.com');
+    await page.screenshot({ path: `${SHOTS}/offline-390-form.png` });
+    await page.getByRole('button', { name: 'Send' }).tap();
+    await expect.poll(() => heading(page).textContent()).toBe('Thanks, grace@example.com!');
+    await page.screenshot({ path: `${SHOTS}/offline-390-end.png` });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(requests).toEqual([]);
+    expect(problems).toEqual([]);
+    console.log(`offline file of a 6-step story with a snapshot: ${(size / 1024).toFixed(1)} KB`);
+  });
+});
