@@ -9,10 +9,11 @@ import { sha256Hex } from '../../src/core/crypto';
 import { newId } from '../../src/core/ids';
 import type { DemoSnapshot } from '../../src/demos/demo-snapshot';
 import { assets, demos, demoVersions } from '../../src/demos/demos.tables';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { makeMockupPng, makePng } from '../helpers/images';
-import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
-import { ensurePlayerBuilt } from '../helpers/web-build';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createShare } from '../helpers/shares';
+import { bearer, type TestSession } from '../helpers/test-app';
 
 // The offline file (docs/offline.md) in real Chromium: exported through the API, written to disk, opened
 // from file:// with the network cut (offline, and every request but file: aborted and recorded), played
@@ -36,18 +37,21 @@ main{padding:40px} h1{font-size:40px;margin:0 0 16px} #signup{font-size:18px;pad
 <button id="signup">Start free trial</button></main></body></html>`;
 
 describe.skipIf(!browser)('the offline file plays from file:// with no network', () => {
-  let t: TestApp;
+  let t: TestServer;
+  let admin: TestSession;
+  let key: string;
+  let demoId: string;
   let dir: string;
   let fileUrl: string;
   let size = 0;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    await ensurePlayerBuilt();
     mkdirSync(SHOTS, { recursive: true });
-    t = await createTestApp({ config: { APP_URL: 'https://demos.example.test' } });
-    const admin = await t.signUp();
-    const key = await t.apiKey('all', admin);
+    // APP_URL is the server's own origin: the beacon's address in the file reaches it.
+    t = await startTestServer({ selfUrl: true });
+    admin = await t.signUp();
+    key = await t.apiKey('all', admin);
     const call = async (method: string, url: string, payload?: object | Buffer, type = 'application/json') => {
       const res = await t.app.inject({ method: method as 'GET', url, headers: { ...bearer(key), 'content-type': type }, payload });
       if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
@@ -65,6 +69,7 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
       await call('POST', `/v1/demos/${demo.id}/steps/${step.id}/hotspots`, { x: 0.62, y: 0.4, width: 0.2, height: 0.1, label: 'Open invoices', tooltip: 'Open the invoices' });
     }
     await call('PATCH', `/v1/demos/${demo.id}`, { status: 'published' });
+    demoId = demo.id;
 
     // The published version made a story, as the editor stores one: cover, menu, chapter (screenshot, then
     // an HTML snapshot), form, end.
@@ -139,10 +144,15 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
     expect(res.statusCode).toBe(200);
     size = Number(res.headers['x-bundle-size']);
     dir = mkdtempSync(join(tmpdir(), 'offline-'));
-    const path = join(dir, 'Acme tour offline.html');
-    writeFileSync(path, res.rawPayload);
-    fileUrl = pathToFileURL(path).href;
+    fileUrl = save('Acme tour offline.html', res.rawPayload);
   });
+
+  /** Writes a file into the test's folder; its file:// address. */
+  function save(name: string, bytes: Buffer) {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return pathToFileURL(path).href;
+  }
 
   afterAll(async () => {
     for (const c of contexts) await c.close();
@@ -152,30 +162,32 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
   });
 
   /** A page on the file with the network cut; every request that is not the file itself is recorded (and aborted). */
-  async function open(viewport: { width: number; height: number }, mobile: boolean) {
+  async function open(viewport: { width: number; height: number }, mobile: boolean, file = fileUrl, allowed: string | null = null) {
     const context = await browser!.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
     contexts.push(context);
-    await context.setOffline(true);
+    if (!allowed) await context.setOffline(true);
     const requests: string[] = [];
     const problems: string[] = [];
+    const local = (url: string) => url.startsWith('file:') || url.startsWith('data:') || url.startsWith('about:');
     await context.route('**', (route) => {
       const url = route.request().url();
-      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
-      requests.push(url);
+      if (local(url) || (allowed && url.startsWith(allowed))) return route.continue();
       return route.abort();
     });
     const page = await context.newPage();
     page.on('request', (r) => {
-      const url = r.url();
-      if (!url.startsWith('file:') && !url.startsWith('data:') && !url.startsWith('about:')) requests.push(url);
+      if (!local(r.url())) requests.push(r.url());
     });
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(String(e)));
-    await page.goto(fileUrl);
+    await page.goto(file);
     return { page, requests, problems };
   }
+
+  /** The dialog's fade-in done, so that a screenshot shows it as people read it. */
+  const settled = (page: Page) => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 
   const heading = (page: Page) => page.locator('.ds-panel-title, .ds-step-title').first();
 
@@ -255,5 +267,66 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
     expect(requests).toEqual([]);
     expect(problems).toEqual([]);
     console.log(`offline file of a 6-step story with a snapshot: ${(size / 1024).toFixed(1)} KB`);
+  });
+
+  it('with the beacon, an online file counts its view on the link, posting to the instance alone', async () => {
+    const share = await createShare(t, key, demoId, { name: 'Offline copies' });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/export/offline?beacon=true&share_id=${share.id}`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const file = save('with beacon.html', res.rawPayload);
+    const { page, requests, problems } = await open({ width: 1280, height: 800 }, false, file, t.url);
+    await expect.poll(() => heading(page).textContent()).toBe('Welcome to Acme');
+    await page.getByRole('button', { name: 'Start the tour' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel(/Work e-mail/).fill('lin@example.com');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => heading(page).textContent()).toBe('Thanks, lin@example.com!');
+    // The events reach the server from file:// (a simple text/plain request, Access-Control-Allow-Origin *).
+    const views = async () => {
+      const list = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views`, headers: bearer(key) });
+      return (list.json().data as Array<{ share_id: string; completed: boolean; steps_viewed: number[] }>).filter((v) => v.share_id === share.id);
+    };
+    await expect.poll(async () => (await views())[0]?.completed, { timeout: 15_000 }).toBe(true);
+    expect(await views()).toHaveLength(1);
+    expect((await views())[0]!.steps_viewed).toEqual([1, 2, 5, 6]);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((url) => url === `${t.url}/v1/viewer/${share.token}/offline-events`)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('the editor’s Export dialog says the file’s size before the download, and why not when it cannot', async () => {
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
+      const { context, page } = await signedInPage(browser!, t.url, admin, { width, height });
+      contexts.push(context);
+      await page.goto(`${t.url}/demos/${demoId}`);
+      await page.getByRole('button', { name: 'More' }).click();
+      await page.getByRole('menuitem', { name: 'Export' }).click();
+      const section = page.locator('section', { has: page.getByRole('heading', { name: 'Offline HTML' }) });
+      await expect.poll(() => section.getByText(/ · version 1$/).textContent(), { timeout: 15_000 }).toMatch(/^\d+ KB · version 1$/);
+      const link = section.getByRole('link', { name: 'Download offline file' });
+      expect(await link.getAttribute('href')).toBe(`/v1/demos/${demoId}/export/offline`);
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}/offline-export-${width}.png` });
+      const download = page.waitForEvent('download');
+      await link.click();
+      expect((await download).suggestedFilename()).toBe('acme-invoicing-tour-v1-offline.html');
+      await section.getByLabel('Count views when the file is online').check();
+      await expect.poll(() => link.getAttribute('href')).toBe(`/v1/demos/${demoId}/export/offline?beacon=true`);
+    }
+    // A demo never published says so instead of a link.
+    const draft = await t.app.inject({ method: 'POST', url: '/v1/demos', headers: bearer(key), payload: { title: 'Draft tour', type: 'interactive' } });
+    const { context, page } = await signedInPage(browser!, t.url, admin, { width: 1280, height: 900 });
+    contexts.push(context);
+    await page.goto(`${t.url}/demos/${draft.json().data.id}`);
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Export' }).click();
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Offline HTML' }) });
+    await expect.poll(() => section.locator('.alert').textContent()).toMatch(/never been published/);
+    expect(await section.getByRole('link').count()).toBe(0);
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/offline-export-never-published.png` });
   });
 });
