@@ -86,6 +86,7 @@ function walk(nodes: AnyNode[], facts: OfflineSnapshotFacts) {
   for (const node of [...nodes]) {
     if (!isTag(node)) continue;
     if (!clean(node, facts)) {
+      if (node.name !== 'noscript' && node.name !== 'source') facts.dropped++;
       removeElement(node);
       continue;
     }
