@@ -24,6 +24,7 @@ import pg from 'pg';
 import { benchRecordingUpload, type RecordingUploadTimings } from './recording-upload';
 import { benchDemoFile, describeDemoFile } from './demo-file';
 import { benchGuideExport, guideExportLine } from './guide-export';
+import { benchOfflineBundle, offlineBundleLine } from './offline-bundle';
 import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
@@ -271,6 +272,8 @@ const demoFileLines: string[] = [];
 /** The written guide of 20 steps (bench/guide-export.ts), Markdown and PDF: with the scenarios, or alone with `--only guide`. */
 const guideWanted = !args.only || args.only.split(',').some((p) => p.trim().toLowerCase() === 'guide');
 const guideLines: string[] = [];
+/** The offline file of the demo each recording upload made (bench/offline-bundle.ts). */
+const offlineLines: string[] = [];
 
 /** The scenarios, then one recording upload of 20 steps, against one server. */
 async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
@@ -279,6 +282,7 @@ async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
   // Demo files (bench/demo-file.ts): export, import and push of the 20-step demo that upload made.
   if (recordingWanted) demoFileLines.push(describeDemoFile(engine, await benchDemoFile(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   if (guideWanted) guideLines.push(guideExportLine(engine, await benchGuideExport(ready.app, ready.key, 20)));
+  if (recordingWanted) offlineLines.push(offlineBundleLine(engine, await benchOfflineBundle(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   return figures;
 }
 
@@ -352,7 +356,7 @@ const recordingLines = recordingRuns.map(
     `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
-).concat(demoFileLines, guideLines);
+).concat(demoFileLines, guideLines, offlineLines);
 for (const line of recordingLines) console.log(line);
 if (!args.only || args.only.includes('stale')) console.log(`\n${describeStaleCheck(await benchStaleCheck(20))}`);
 const failed = all.filter((f) => f.failed > 0);

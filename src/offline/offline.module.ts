@@ -5,7 +5,6 @@ import { AppError, invalid } from '../core/errors';
 import { offlineRoutes } from './offline.routes';
 import { createOfflineService, type OfflineService } from './offline.service';
 import { createPlayerFiles } from './player-files';
-import type { Services } from '../module';
 
 declare module '../module' {
   interface Services {

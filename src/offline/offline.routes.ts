@@ -78,6 +78,7 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
           'session on the link as GET /v1/viewer/:token does; only links without a password or identification take it (403 `forbidden` ' +
           'naming the gate). Events are checked and counted exactly as on /events. docs/offline.md.',
         params: viewerParams,
+        consumes: ['text/plain', 'application/json'],
         body: offlineEventsBody,
         response: { 202: dataEnvelope(offlineEventsAnswer), ...errors, 410: errorEnvelope },
       },
