@@ -2119,6 +2119,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/export/offline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a demo as an offline HTML file
+         * @description Scope `demos:read`; roles: admin, editor, viewer. One self-contained HTML file that plays the demo’s published version (the newest, even if the demo was unpublished since) from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: scripts and references to the captured site removed) and the workspace’s brand inline. Lead forms are shown but send nothing. HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; 409 with beacon=true when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; 503 when the player is not built on the server. docs/offline.md.
+         */
+        get: operations["exportDemoAsOfflineHtmlFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/viewer/{token}/offline-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Viewer: record an offline file’s events
+         * @description What an offline file made with beacon=true posts when it is online: the body of POST /v1/viewer/:token/events plus the `session_token` this route answered before, sent as text/plain (a simple cross-origin request: no preflight from file:// or a static host) and answered with `Access-Control-Allow-Origin: *` (no cookie is read or set). The first batch opens a session on the link as GET /v1/viewer/:token does; only links without a password or identification take it (403 `forbidden` naming the gate). Events are checked and counted exactly as on /events. docs/offline.md.
+         */
+        post: operations["viewerRecordOfflineFileEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer-erasures": {
         parameters: {
             query?: never;
@@ -19775,6 +19815,302 @@ export interface operations {
             };
         };
     };
+    exportDemoAsOfflineHtmlFile: {
+        parameters: {
+            query?: {
+                /** @description true: the file sends its viewing events to this instance when it is online (best effort), through a share link of the demo (`share_id`, else its oldest open link). The link’s token is written into the file. Default false: the file makes no request at all. */
+                beacon?: "true" | "false";
+                /** @description With beacon=true: the link whose views the file’s events count as. It must be a link of this demo, active, without a password or identification (an offline file cannot pass them). */
+                share_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One self-contained HTML file (docs/offline.md): the player, the demo, its pictures and snapshots inline; at most 100 MB. */
+            200: {
+                headers: {
+                    /** @description The file’s size in bytes (as Content-Length): HEAD tells it before a download. */
+                    "X-Bundle-Size"?: unknown;
+                    /** @description The published version the file plays. */
+                    "X-Demo-Version"?: unknown;
+                    /** @description attachment; filename="<title>-v<version>-offline.html" */
+                    "Content-Disposition"?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewerRecordOfflineFileEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "id": "3f1c2b9e-7a4d-4e8b-9c1a-5d6e7f8a9b0c",
+                 *           "type": "view_started",
+                 *           "at": "2026-11-24T15:42:10.000Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "text/plain": {
+                    /** @description The session this endpoint answered before; absent on the first batch (a new session and view start). */
+                    session_token?: string;
+                    /** @description Events exactly as POST /v1/viewer/:token/events takes them (checked the same way). */
+                    events: {
+                        [key: string]: unknown;
+                    }[];
+                };
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "id": "3f1c2b9e-7a4d-4e8b-9c1a-5d6e7f8a9b0c",
+                 *           "type": "view_started",
+                 *           "at": "2026-11-24T15:42:10.000Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The session this endpoint answered before; absent on the first batch (a new session and view start). */
+                    session_token?: string;
+                    /** @description Events exactly as POST /v1/viewer/:token/events takes them (checked the same way). */
+                    events: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "session_token": "vs_3q9…",
+                         *       "accepted": 1,
+                         *       "duplicates": 0
+                         *     }
+                         */
+                        data: {
+                            /** @description Send it with the next batches: they count in the same view. */
+                            session_token: string;
+                            /** @description Events stored by this request. */
+                            accepted: number;
+                            /** @description Events already stored before (same id): ignored. */
+                            duplicates: number;
+                        };
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     eraseViewerData: {
         parameters: {
             query?: never;
@@ -20097,6 +20433,10 @@ export interface operations {
             /** @description The guide: a zip (format=markdown) or a PDF (format=pdf), as an attachment. */
             200: {
                 headers: {
+                    /** @description attachment, with a file name made from the demo title: `<title>-guide.zip` or `<title>-guide.pdf`. */
+                    "content-disposition"?: unknown;
+                    /** @description The numbered steps the guide holds. */
+                    "x-guide-steps"?: unknown;
                     [name: string]: unknown;
                 };
                 content: {
