@@ -114,12 +114,17 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     expect(first.status, first.error).toBe('succeeded');
     expect(first.capture_mode).toBe('chromium');
     expect(first.steps.map((s: { status: string; replaceable: boolean }) => [s.status, s.replaceable])).toEqual(Array(4).fill(['ok', true]));
+    const shot = await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${ids[0]}/capture` });
+    expect(shot.statusCode).toBe(200);
+    expect(shot.headers['content-type']).toBe('image/png');
+    expect(shot.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     for (const stepId of ids) {
       const replaced = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${stepId}/replace` });
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
     const again = await admin.inject({ method: 'POST', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${ids[0]}/replace` });
     expect(again.statusCode).toBe(409);
+    expect((await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}/checks/${first.id}/steps/${ids[0]}/capture` })).statusCode).toBe(404);
     const demo = (await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}` })).json().data;
     expect(demo.steps.every((s: { image_url: string | null }) => s.image_url)).toBe(true);
     expect(demo.steps[0].title).toBe('#title');

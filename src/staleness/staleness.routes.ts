@@ -1,5 +1,5 @@
 // The stale-demo check API: start a check, read checks, replace a step with a check's new capture, the check schedule.
-import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
+import { bytesResponse, dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { demoParams } from '../demos/demo-fields.schemas';
@@ -111,6 +111,30 @@ export function stalenessRoutes(app: ZodApp, ctx: ModuleContext<Services['stalen
     },
     async (request) =>
       ok(request, await staleness.replace(callerOf(request), request.params.id, request.params.check_id, request.params.step_id)),
+  );
+
+  // GET /v1/demos/:id/checks/:check_id/steps/:step_id/capture — the new screenshot "replace" would use
+  app.get(
+    '/demos/:id/checks/:check_id/steps/:step_id/capture',
+    {
+      config: { permission: 'demos.read' },
+      schema: {
+        tags,
+        summary: 'Get a step’s new capture',
+        description:
+          'The PNG screenshot the check took of the step’s page, where its target is now: what POST …/replace would put in the step. ' +
+          '404 when the check kept none for the step (it was ok, its page was not captured, it was captured as HTML only, or a newer check ' +
+          'of the demo or a replace has dropped it).',
+        params: checkStepParams,
+        response: { 200: bytesResponse('The new screenshot', ['image/png']), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, check_id, step_id } = request.params;
+      const image = await staleness.captureImage(callerOf(request), id, check_id, step_id);
+      reply.header('cache-control', 'private, max-age=3600');
+      return reply.type('image/png').send(image);
+    },
   );
 
   // GET /v1/demos/:id/check-schedule — how often the demo is checked

@@ -106,6 +106,14 @@ export function createStalenessService(deps: StalenessDeps) {
       return repo.setSchedule(db, { demoId, workspaceId: auth.workspaceId, interval, nextRunAt: nextRunAfter(interval, now), now });
     },
 
+    /** The new screenshot a check kept for a step it may replace; 404 when it kept none (or only a snapshot). */
+    async captureImage(auth: Pick<AuthContext, 'workspaceId'>, demoId: string, checkId: string, stepId: string) {
+      await get(auth, demoId, checkId);
+      const capture = await repo.findCapture(db, checkId, stepId);
+      if (!capture?.image) throw notFound('New capture');
+      return capture.image;
+    },
+
     /**
      * The step takes the check's new capture (image and/or snapshot, hotspot boxes); its text, patches,
      * labels and actions stay. Its baseline becomes the capture's, and the check's result says replaced.

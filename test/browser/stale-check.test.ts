@@ -60,6 +60,10 @@ describe.skipIf(!browser || !CHROMIUM.path)('stale steps in the editor (Chromium
     await list.getByRole('button', { name: /2\. Pick a plan/ }).click();
     const notice = page.getByRole('status').filter({ hasText: 'This step no longer matches its page' });
     await notice.getByText('its target is not on the page any more').waitFor();
+    // The new capture, small beside the notice: the page as the check found it.
+    const shot = notice.getByRole('img', { name: 'The new capture of this step' });
+    await shot.waitFor();
+    expect(await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
     await page.screenshot({ path: `${SHOTS}/stale-step-1280.png` });
 
     await page.getByRole('button', { name: 'More' }).click();

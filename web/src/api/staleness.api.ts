@@ -17,6 +17,8 @@ export const stalenessApi = {
   },
   replace: (demoId: string, checkId: string, stepId: string) =>
     api<{ replaced_at: string }>('POST', `/demos/${demoId}/checks/${checkId}/steps/${stepId}/replace`),
+  /** The new screenshot of a step, for an <img> (the session cookie goes with it). */
+  captureUrl: (demoId: string, checkId: string, stepId: string) => `/v1/demos/${demoId}/checks/${checkId}/steps/${stepId}/capture`,
   schedule: (demoId: string) => api<CheckSchedule>('GET', `/demos/${demoId}/check-schedule`),
   setSchedule: (demoId: string, interval: CheckSchedule['interval']) => api<CheckSchedule>('PUT', `/demos/${demoId}/check-schedule`, { body: { interval } }),
 };

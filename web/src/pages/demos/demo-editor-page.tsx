@@ -408,7 +408,7 @@ function Editor({ demo, reload }: { demo: DemoDetail; reload(): Promise<void> })
             </div>
           ) : step ? (
             <>
-              {staleCheck.stale.get(step.id) ? <StaleStepNotice result={staleCheck.stale.get(step.id)!} readOnly={readOnly} onReplace={staleCheck.replace} /> : null}
+              {staleCheck.stale.get(step.id) ? <StaleStepNotice result={staleCheck.stale.get(step.id)!} captureUrl={staleCheck.captureUrl(step.id)} readOnly={readOnly} onReplace={staleCheck.replace} /> : null}
               <div className="canvas-viewport" ref={viewport}>
                 {pageEditStep === step.id && step.html_url && !step.image_url ? (
                   <PageEditor demoId={demo.id} step={step} perform={history.perform} onClose={() => setPageEditStep(null)} />

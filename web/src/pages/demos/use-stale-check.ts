@@ -55,6 +55,8 @@ export function useStaleCheck(demoId: string, reload: () => Promise<void>) {
     /** Steps found stale by the newest check and not replaced since, by step id. */
     stale,
     running: check?.status === 'queued' || check?.status === 'running',
+    /** Where the newest check's new screenshot of a step is (404 when it kept none). */
+    captureUrl: (stepId: string) => (check ? stalenessApi.captureUrl(demoId, check.id, stepId) : null),
     start: async () => {
       setError(null);
       follow(await stalenessApi.start(demoId));
