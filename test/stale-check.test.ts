@@ -4,8 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
 import { queueDueChecks } from '../src/staleness/staleness.jobs';
+import { AddressPolicy } from '../src/core/net/address-policy';
+import { SafeFetch } from '../src/core/net/safe-fetch';
+import { createGenerator, type Generator } from '../src/generation';
 import { createSmtpMailer } from '../src/mail/mailer';
 import { CHROMIUM } from './helpers/browser';
+import { testDocumentPool } from './helpers/documents';
 import { decodeBody, startSmtpServer, type TestSmtpServer } from './helpers/smtp';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, WebhookReceiver } from './helpers/webhook-receiver';
@@ -39,6 +43,8 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
   let admin: TestSession;
   let receiver: WebhookReceiver;
   let smtp: TestSmtpServer;
+  let generator: Generator;
+  const documents = testDocumentPool();
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -52,7 +58,9 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await new WebhookReceiver().start();
     smtp = await startSmtpServer();
+    generator = createGenerator({ net: new SafeFetch(AddressPolicy.fromList('127.0.0.1/32')), documents, chromiumPath: CHROMIUM.path });
     t = await createTestApp({
+      generator: (options) => generator.generate(options),
       jobs: true,
       smtp,
       mailer: await createSmtpMailer(smtp.url, 'Demoshare <no-reply@demos.example.test>'),
@@ -65,6 +73,8 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     await t?.close();
     await receiver?.close();
     await smtp?.close();
+    await generator?.close();
+    await documents.close();
     await new Promise((resolve) => server?.close(resolve));
   });
 
@@ -197,5 +207,31 @@ describe.skipIf(!CHROMIUM.path)('stale-demo check', () => {
     const text = decodeBody(mail.raw);
     expect(text).toContain('Step 1: the page asks for a sign-in.');
     expect(text).toContain(`/demos/${demoId}`);
+  }, 120_000);
+
+  it('finds a freshly generated demo as it was (boxes and pictures against the screenshots generation took), then its changed heading', async () => {
+    Object.assign(site, { title: 'Welcome to Acme', buttonLeft: 0, promo: true });
+    const created = await admin.inject({ method: 'POST', url: '/v1/demos', payload: { title: 'Generated', source_url: `${origin}/`, generate_with_ai: true } });
+    expect(created.statusCode, created.body).toBe(201);
+    const demoId: string = created.json().data.id;
+    const demo = await eventually(async () => {
+      const got = (await admin.inject({ method: 'GET', url: `/v1/demos/${demoId}` })).json().data;
+      return got.status !== 'generating' && got;
+    }, 60_000, 'the generation');
+    expect(demo.generation.capture_mode).toBe('chromium');
+    const first = await check(demoId);
+    expect(first.steps.length).toBe(demo.steps.length);
+    expect(first.steps.map((s: { status: string; box_shift_px: number; image_diff: number }) => [s.status, s.box_shift_px, s.image_diff])).toEqual(
+      Array(demo.steps.length).fill(['ok', 0, 0]),
+    );
+    const titled = first.steps.findIndex((s: { selector: string }) => s.selector === '#title');
+    expect(titled).toBeGreaterThanOrEqual(0);
+
+    // The first check kept each step's baseline, so this one also reads the text; the picture shows it too.
+    site.title = 'Welcome to Acme Cloud';
+    const changed = await check(demoId);
+    site.title = 'Welcome to Acme';
+    expect(changed.steps[titled]).toMatchObject({ status: 'changed', reasons: ['text_changed', 'image_changed'] });
+    expect(changed.steps.filter((s: { status: string }) => s.status !== 'ok')).toHaveLength(1);
   }, 120_000);
 });

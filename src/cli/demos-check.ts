@@ -5,7 +5,7 @@ import { ApiError, apiClientFrom } from './api-client';
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
-export const DEMOS_CHECK_USAGE = `Usage: demoshare demos check ID [--no-wait] [--timeout 5m] [--image-threshold 0.05] [--box-threshold 8] [--json]
+export const DEMOS_CHECK_USAGE = `Usage: demoshare demos check ID [--no-wait] [--timeout 5m] [--image-threshold 0.01] [--box-threshold 8] [--json]
 
 Captures the demo's pages again and compares each step with what it was made from (docs/stale-check.md);
 waits for the result and prints one line per step. --no-wait starts the check and prints its id only.

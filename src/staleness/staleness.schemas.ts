@@ -8,7 +8,7 @@ import { demoParams } from '../demos/demo-fields.schemas';
 import type { CheckRow, ScheduleRow } from './staleness.repo';
 import { CHECK_INTERVALS, CHECK_STATUSES, CHECK_TRIGGERS, STEP_REASONS, STEP_STATUSES, type StepResult } from './staleness.tables';
 
-export const DEFAULT_IMAGE_THRESHOLD = 0.05;
+export const DEFAULT_IMAGE_THRESHOLD = 0.01;
 export const DEFAULT_BOX_THRESHOLD_PX = 8;
 
 export const checkParams = demoParams.extend({ check_id: idSchema('demoCheck') });
