@@ -2095,6 +2095,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demos/{id}/checks/{check_id}/steps/{step_id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a step’s new capture
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The PNG screenshot the check took of the step’s page, where its target is now: what POST …/replace would put in the step. 404 when the check kept none for the step (it was ok, its page was not captured, it was captured as HTML only, or a newer check of the demo or a replace has dropped it).
+         */
+        get: operations["getStepNewCapture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/check-schedule": {
         parameters: {
             query?: never;
@@ -4942,7 +4962,7 @@ export interface components {
          *       "trigger": "api",
          *       "capture_mode": "chromium",
          *       "drift": true,
-         *       "image_threshold": 0.05,
+         *       "image_threshold": 0.01,
          *       "box_threshold_px": 8,
          *       "summary": {
          *         "checked": 3,
@@ -4998,7 +5018,7 @@ export interface components {
          *       "trigger": "api",
          *       "capture_mode": "chromium",
          *       "drift": true,
-         *       "image_threshold": 0.05,
+         *       "image_threshold": 0.01,
          *       "box_threshold_px": 8,
          *       "summary": {
          *         "checked": 3,
@@ -19290,7 +19310,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Share (0..1) of the target’s pixels that may differ before its picture counts as changed. Default 0.05. */
+                    /** @description Share (0..1) of the target’s pixels that may differ before its picture counts as changed. Default 0.01. */
                     image_threshold?: number;
                     /** @description Pixels any edge of the target’s box may move before it counts as moved. Default 8. */
                     box_threshold_px?: number;
@@ -19572,6 +19592,93 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStepNewCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                check_id: string;
+                step_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new screenshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
