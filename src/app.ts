@@ -42,6 +42,7 @@ import { leadsModule } from './leads/leads.module';
 import { rendersModule } from './renders/renders.module';
 import { stalenessModule } from './staleness/staleness.module';
 import { offlineModule } from './offline/offline.module';
+import { translationsModule } from './translations/translations.module';
 import { analyticsModule } from './analytics/analytics.module';
 import { webModule } from './web/web.module';
 import { WEB_APP_CSP } from './web/web.routes';
@@ -67,6 +68,7 @@ const MODULES: readonly AnyModule[] = [
   sharesModule,
   analyticsModule,
   notificationsModule,
+  translationsModule,
   viewingModule,
   leadsModule,
   rendersModule,

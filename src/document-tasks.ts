@@ -8,6 +8,8 @@ import { finishSnapshot, prepareSheets, prepareSnapshot } from './generation/sna
 import { cleanSnapshot } from './recordings/recorded-step';
 import { queryTargets } from './staleness/target-query';
 import { buildOfflineBundle } from './offline/offline-bundle';
+import { pageTexts, translatePage } from './translations/page-text';
+import { checkTranslationFile, writeTranslationFile } from './translations/translation-files';
 
 /**
  * Every piece of work that parses, walks or serialises a document, as the document workers run it
@@ -47,6 +49,10 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     unpackDemoArchive,
     queryTargets,
     buildOfflineBundle,
+    pageTexts,
+    translatePage,
+    writeTranslationFile,
+    checkTranslationFile,
   };
 }
 

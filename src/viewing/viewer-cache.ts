@@ -1,3 +1,4 @@
+import type { PageTranslation } from '../translations/translation-units';
 import type { Changes } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { DemoStatus } from '../demos/demos.tables';
@@ -37,6 +38,10 @@ export interface DemoPayload {
   patchSets?: ReadonlyMap<string, PagePatch[]>;
   /** The version's lead forms by step number: what lead submissions are checked against (viewer-gates.form.ts). */
   forms: ReadonlyMap<number, FormStep>;
+  /** The demo's reviewed languages and its own (translations-viewer.ts): which payload a viewer's `?lang=` picks. */
+  languages?: { languages: readonly string[]; sourceLang: string };
+  /** In a translated payload: the translated texts of each captured page, by HTML asset id. */
+  pages?: ReadonlyMap<string, PageTranslation>;
 }
 
 /**

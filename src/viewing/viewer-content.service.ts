@@ -12,6 +12,8 @@ import { viewerDemoSchema } from './viewer.schemas';
 import { gateError, type ResolveDeps, requireReady, type Visitor } from './viewer-gates.resolve';
 import type { DemoFacts } from './viewer-gates.view';
 import { formsOf, gateFormOf } from './viewer-gates.form';
+import { pickLanguage } from '../translations/languages';
+import type { TranslationsForViewers } from '../translations/translations-viewer';
 
 export interface ViewerContentDeps {
   /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
@@ -26,6 +28,8 @@ export interface ViewerContentDeps {
    * another name for the same server, or wrong; the payload cache is shared by every host name).
    */
   assetOrigin: string;
+  /** A demo's reviewed languages and its text in one (the translations module's); absent: the original only. */
+  translations?: Pick<TranslationsForViewers, 'languages' | 'translate' | 'servePage'>;
 }
 
 /**
@@ -40,29 +44,53 @@ export function createViewerContent(deps: ViewerContentDeps) {
   const { cache, gates } = deps;
   const base = deps.assetOrigin.replace(/\/+$/, '');
 
-  async function payload(token: string, link: LinkState): Promise<DemoPayload> {
+  async function payload(token: string, link: LinkState, preferences: readonly string[] = []): Promise<DemoPayload> {
     const { share } = link;
-    const found = await cache.payloads.load(
-      token,
-      () => [tags.share(share.id), tags.demo(share.demoId), tags.workspace(share.workspaceId)],
-      async () => {
-        const demo = await deps.demos.published(share.workspaceId, share.demoId);
-        if (!demo) return undefined;
-        const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
-        const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
-        // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
-        const json = JSON.stringify(z.encode(viewerDemoSchema, built.data));
-        return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps) };
-      },
-    );
+    const cacheTags = () => [tags.share(share.id), tags.demo(share.demoId), tags.workspace(share.workspaceId)];
+    const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
+    const found = await cache.payloads.load(token, cacheTags, async () => {
+      const demo = await deps.demos.published(share.workspaceId, share.demoId);
+      if (!demo) return undefined;
+      const languages = deps.translations ? await deps.translations.languages(share.demoId) : { languages: [], sourceLang: 'en' };
+      const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
+      // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
+      const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: null, languages: languages.languages }));
+      return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps), languages };
+    });
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
-    return found;
+    const lang = found.languages && preferences.length > 0 ? pickLanguage(preferences, found.languages.languages, found.languages.sourceLang) : null;
+    if (!lang || !deps.translations) return found;
+    const translations = deps.translations;
+    // The same tags: a change to the demo or its translations (announced as the demo's) drops every language.
+    const translated = await cache.payloads.load(`${token}|${lang}`, cacheTags, async () => {
+      const demo = await deps.demos.published(share.workspaceId, share.demoId);
+      const localized = demo && (await translations.translate(share.demoId, demo, lang));
+      if (!localized) return undefined;
+      const built = buildPayload(localized.content, assetUrl, brandOf(link.workspace, base), share.variables);
+      built.data.steps.forEach((step, i) => {
+        const assetId = localized.content.steps[i]?.htmlAssetId;
+        if (step.html_url && assetId && localized.pages.has(assetId)) step.html_url += `${step.html_url.includes('?') ? '&' : '?'}lang=${lang}`;
+      });
+      const languages = found.languages!;
+      const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: lang, languages: [...languages.languages] }));
+      return {
+        json,
+        etag: `W/"${sha256Hex(json).slice(0, 32)}"`,
+        assetIds: built.assetIds,
+        patchSets: built.patchSets,
+        // Lead forms are checked against the original's: a translated label does not change what a field takes.
+        forms: found.forms,
+        languages,
+        pages: localized.pages,
+      };
+    });
+    return translated ?? found;
   }
 
   /** GET /v1/viewer/:token/demo */
-  async function demo(token: string, sessionToken: string | undefined, visitor: Visitor) {
+  async function demo(token: string, sessionToken: string | undefined, visitor: Visitor, languages: readonly string[] = []) {
     const { link } = await requireReady(gates, token, sessionToken, visitor);
-    return payload(token, link);
+    return payload(token, link, languages);
   }
 
   /**
@@ -70,13 +98,18 @@ export function createViewerContent(deps: ViewerContentDeps) {
    * asked for with the hash its html_url carries comes with the version's page patches applied (parsed once per
    * asset and patches: page-patches.ts); an unknown hash gets the snapshot as captured.
    */
-  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor, patches?: string) {
+  async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor, patches?: string, lang?: string) {
     const { link } = await requireReady(gates, token, sessionToken, visitor);
-    const { assetIds, patchSets } = await payload(token, link);
+    const { assetIds, patchSets, pages } = await payload(token, link, lang ? [lang] : []);
     const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
     if (!row) throw new AppError('not_found', 'Asset not found');
     const plain = { contentType: row.contentType, bytes: row.bytes, etag: `"${row.sha256}"` };
     const set = patches ? patchSets?.get(`${assetId}:${patches}`) : undefined;
+    const page = pages?.get(assetId);
+    if (page && deps.translations && row.contentType.startsWith('text/html')) {
+      const served = await deps.translations.servePage(row, page, set ?? [], (id) => `${base}/v1/viewer/${token}/assets/${id}`);
+      return { contentType: row.contentType, ...served };
+    }
     if (!set || !deps.snapshots || !row.contentType.startsWith('text/html')) return plain;
     const served = await deps.snapshots.serve(row, set, (id) => `${base}/v1/viewer/${token}/assets/${id}`);
     return { contentType: row.contentType, ...served };

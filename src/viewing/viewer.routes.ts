@@ -5,6 +5,7 @@ import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializ
 import { ASSET_TYPES } from '../core/image-sniff';
 import type { ZodApp } from '../core/http/types';
 import { patchedAssetQuery } from '../demos/page-patches.schemas';
+import { assetLanguage, viewerLanguageQuery } from '../translations/translations.schemas';
 import type { ShareRow } from '../shares/shares.schemas';
 import { eventsAcceptedSchema, eventsBody, } from './view-events.schemas';
 import type { ViewerSessionRow } from './viewer.repo';
@@ -222,14 +223,17 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         description:
           'Public, gated: 401 (`details[0].message` = `password`) or 403 (`identification`) until the gates ' +
           'are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id. A weak `ETag` ' +
-          'names the demo\'s content: `If-None-Match` with it answers 304 without a body (after the gates).',
+          'names the demo\'s content: `If-None-Match` with it answers 304 without a body (after the gates). ' +
+          '`?lang=` picks a reviewed translation (`language` says which; the original otherwise).',
         params: viewerParams,
+        querystring: viewerLanguageQuery,
         response: { 200: dataEnvelope(viewerDemoSchema), 304: noContent, ...errors },
       },
     },
     async (request, reply) => {
       const { token } = request.params;
-      const payload = await viewer.demo(token, sessionToken(request, token), visitorOf(request));
+      const languages = (request.query.lang ?? '').split(',').map((l) => l.trim()).filter(Boolean).slice(0, 10);
+      const payload = await viewer.demo(token, sessionToken(request, token), visitorOf(request), languages);
       // Serialised once per demo change, not once per request: the cache holds the JSON text. no-cache
       // with a validator: the browser asks again every time (the gates run), and gets no body if unchanged.
       reply.header('cache-control', 'private, no-cache');
@@ -251,9 +255,9 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
           'Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the ' +
           'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with ' +
           '`?patches=` (as the step\'s `html_url` has it) comes with the published version\'s page patches applied; ' +
-          'its ETag then names the asset and the patches.',
+          'its ETag then names the asset and the patches. `?lang=` (a translated step\'s `html_url`) serves it with its texts translated.',
         params: viewerAssetParams,
-        querystring: patchedAssetQuery,
+        querystring: patchedAssetQuery.extend({ lang: assetLanguage }),
         response: {
           200: bytesResponse('The asset bytes', ASSET_TYPES),
           304: noContent,
@@ -263,7 +267,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     },
     async (request, reply) => {
       const { token, asset_id } = request.params;
-      const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request), request.query.patches);
+      const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request), request.query.patches, request.query.lang);
       const etag = asset.etag;
       reply.header('etag', etag);
       reply.header('cache-control', 'private, max-age=3600');

@@ -132,6 +132,10 @@ export const viewerDemoSchema = z
         }),
       )
       .meta({ description: 'The chapters a chapter menu offers, in order; empty for a demo without chapters.' }),
+    language: z.string().nullable().meta({
+      description: 'The language served (a reviewed translation the viewer’s `?lang=` picked), or null for the original. docs/translation.md.',
+    }),
+    languages: z.array(z.string()).meta({ description: 'The reviewed languages the published demo offers besides the original.' }),
     variables: z.record(z.string(), z.string()).meta({
       description:
         "The share link's personalisation values (Share.variables): `{{name}}` / `{{name|fallback}}` in the demo's text is " +
@@ -188,6 +192,8 @@ export const viewerDemoSchema = z
         },
         brand: { name: 'Analytical Engines', color: '#0f766e', font: 'humanist', logo_url: null },
         chapters: [],
+        language: null,
+        languages: ['fr'],
         variables: { company: 'Acme', first_name: 'Dana' },
         steps: [
           {

@@ -51,7 +51,7 @@ export const viewingModule = defineModule({
     permissions: ['analytics.read'],
   },
   reads: { tables: [members, sessions, demos, demoVersions, shares, workspaces] },
-  needs: ['demos', 'shares', 'notifications'],
+  needs: ['demos', 'shares', 'notifications', 'translations'],
   create(kernel, deps) {
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
@@ -71,6 +71,7 @@ export const viewingModule = defineModule({
       demos: deps.demos.reader,
       snapshots: deps.demos.pagePatches.snapshots,
       assetOrigin: config.API_URL ?? '',
+      translations: deps.translations.forViewers,
     });
     return {
       viewer: {

@@ -22,7 +22,8 @@ export interface ChatServer {
 /**
  * Speaks `POST /v1/chat/completions`. The key `sk-good` is accepted, any other answers 401 as OpenAI does.
  * Models: `good` answers every kind of request well (a one-word test, a step rewrite, a generated tour),
- * `broken` answers 500, `slow` never answers, `chatty` answers prose where JSON was asked for.
+ * `broken` answers 500, `slow` never answers, `chatty` answers prose where JSON was asked for. A translation
+ * (`demo_translation`) prefixes each unit with the target language and drops hotspot labels' variables.
  */
 export async function startChatServer(): Promise<ChatServer> {
   const calls: ChatCall[] = [];
@@ -56,6 +57,15 @@ export async function startChatServer(): Promise<ChatServer> {
       const facts = JSON.parse(user) as { step: { title: string; highlights: Array<{ label?: string }> }; instruction?: string };
       const label = facts.step.highlights[0]?.label ?? facts.step.title;
       return answer(JSON.stringify({ title: `Rewritten: ${facts.step.title}`.slice(0, 60), description: `Click “${label}” to see it${facts.instruction ? ` (${facts.instruction})` : ''}.` }));
+    }
+    if (kind === 'demo_translation') {
+      // "Translates" by prefixing the target language; drops the variables of hotspot labels, as a careless model would.
+      const ask = JSON.parse(user) as { target_language: string; units: Array<{ id: string; text: string }> };
+      const translations = ask.units.map((u) => ({
+        id: u.id,
+        text: `${ask.target_language.toUpperCase()}: ${/^hotspot\..*\.label$/.test(u.id) ? u.text.replace(/\{\{[^}]*\}\}/g, '') : u.text}`,
+      }));
+      return answer(JSON.stringify({ translations }));
     }
     if (kind === 'demo_steps') {
       const tour = JSON.parse(user) as { candidates: Array<{ candidate: number; suggested?: boolean; element: { text: string } }> };
