@@ -1,4 +1,5 @@
 import type { BootConfig } from './config';
+import { languageQuery } from './language';
 import type { PlayableDemo, TrackedEvent, ViewerState } from './wire';
 
 /** An answer other than 2xx (status 0: no answer at all). */
@@ -97,7 +98,8 @@ export function viewerApi(boot: BootConfig) {
     identify: (name: string, email: string) => gate(call<ViewerState>('POST', '/identify', { name, email })),
     /** The one gate form: password, name and e-mail in one submit (only the fields the state asks for). */
     access: (form: { password?: string; name?: string; email?: string }) => gate(call<ViewerState>('POST', '/access', form)),
-    demo: () => call<PlayableDemo>('GET', '/demo'),
+    /** In the viewer's language where the demo has it (language.ts), else the original. */
+    demo: () => call<PlayableDemo>('GET', `/demo${languageQuery()}`),
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
     /** The lead form that stands in for the identification gate: its answer may start the viewer's session. */
     gateLead: async (lead: LeadBody) => {

@@ -122,6 +122,7 @@ if (offline) {
     loading();
     const demo: PlayableDemo = await api.demo();
     performance.mark('demoshare:demo');
+    if (demo.language) document.documentElement.lang = demo.language;
     // The tab's title as the header shows it: personalised by the link's values and the URL's.
     const titleVars = collectVariables({ link: demo.variables ?? null, url: new URLSearchParams(location.search) });
     document.title = pageTitle(fillText(demo.title, titleVars), readBrand(demo.brand) ?? boot!.brand);
