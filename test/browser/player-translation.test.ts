@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestSession } from '../helpers/test-app';
 
 // Translation in real Chromium (issue 30, item 5): a demo translated into French through an XLIFF file and
 // approved is played in French with ?lang=fr, in French for a browser set to French with no ?lang=, and in
@@ -31,6 +32,8 @@ describe.skipIf(!browser)('the player in the viewer’s language (Chromium)', ()
   let server: TestServer;
   let key: string;
   let shareUrl: string;
+  let demoId: string;
+  let admin: TestSession;
   const contexts: BrowserContext[] = [];
 
   const call = async (method: string, path: string, body?: string | Buffer | object, headers: Record<string, string> = {}) => {
@@ -38,7 +41,7 @@ describe.skipIf(!browser)('the player in the viewer’s language (Chromium)', ()
     const res = await fetch(`${server.url}/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(body === undefined || raw ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : body instanceof Buffer ? new Uint8Array(body) : raw ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
@@ -52,7 +55,8 @@ describe.skipIf(!browser)('the player in the viewer’s language (Chromium)', ()
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
-    key = await server.apiKey('all', await server.signUp());
+    admin = await server.signUp();
+    key = await server.apiKey('all', admin);
     const recording = await api('POST', '/recordings', { step_count: 1 });
     const step = JSON.stringify({
       action: 'click',
@@ -66,7 +70,7 @@ describe.skipIf(!browser)('the player in the viewer’s language (Chromium)', ()
     });
     const digest = `sha-256=:${createHash('sha256').update(step).digest('base64')}:`;
     await api('PUT', `/recordings/${recording.id}/steps/1`, Buffer.from(step), { 'content-type': 'application/json', 'content-digest': digest });
-    const demoId = (await api('POST', `/recordings/${recording.id}/complete`)).demo_id as string;
+    demoId = (await api('POST', `/recordings/${recording.id}/complete`)).demo_id as string;
     const demo = await api('GET', `/demos/${demoId}`);
     await api('PATCH', `/demos/${demoId}/steps/${demo.steps[0].id}`, { description_html: '<p>Keep a <strong>draft</strong></p>' });
     await api('PATCH', `/demos/${demoId}`, { title: 'Billing tour' });
@@ -140,6 +144,27 @@ describe.skipIf(!browser)('the player in the viewer’s language (Chromium)', ()
       const frame = await snapshotFrame(page);
       await expect.poll(() => frame.locator('#greet').textContent()).toBe('Invoices for your team');
       expect(await page.locator('#ds-step-text').textContent()).toBe('Keep a draft');
+    }
+  });
+
+  it('lists the language in the editor’s Translations dialog and opens its review (1280 and 390 px)', async () => {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const { context, page } = await signedInPage(browser!, server.url, admin, viewport);
+      contexts.push(context);
+      await page.goto(`${server.url}/demos/${demoId}`);
+      await page.getByRole('button', { name: 'More' }).click();
+      await page.getByRole('menuitem', { name: 'Translations' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Translations' });
+      const item = dialog.getByRole('listitem').filter({ hasText: 'fr' });
+      await item.getByText('Shown to viewers').waitFor();
+      await page.screenshot({ path: `${SHOTS}/translations-dialog-${viewport.width}.png` });
+      await dialog.getByRole('button', { name: 'Review fr' }).click();
+      const review = page.getByRole('dialog', { name: 'Translation: fr' });
+      await expect.poll(() => review.getByRole('textbox', { name: 'Translation of Step 1: title' }).inputValue()).toBe('Vos factures');
+      await page.screenshot({ path: `${SHOTS}/translations-review-${viewport.width}.png` });
     }
   });
 });

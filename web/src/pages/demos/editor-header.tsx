@@ -15,6 +15,7 @@ import type { DemoChange, SaveState } from './use-demo-change';
 import { VersionsDialog } from './versions-dialog';
 import { EditorMenu, type MenuAction } from './editor-menu';
 import { ExportDialog } from './export-dialog';
+import { TranslationsDialog } from './translations-dialog';
 import { useUnsavedMark, useUnsavedText } from './use-draft-backup';
 
 /** The editor's header: the title (edited in place), the status, and what can be done to the whole demo. */
@@ -45,6 +46,7 @@ export function EditorHeader({
   const [title, setTitle] = useState(demo.title);
   const [showVersions, setShowVersions] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [translating, setTranslating] = useState(false);
   const [discarding, setDiscarding] = useState(false);
   const [regenerating, setRegenerating] = useState(false);
   const [publishing, setPublishing] = useState(false);
@@ -71,11 +73,13 @@ export function EditorHeader({
         { label: 'Versions', onSelect: () => setShowVersions(true) },
         { label: 'Export', onSelect: () => setExporting(true) },
         ...(onCheckForChanges ? [{ label: 'Check for changes', onSelect: onCheckForChanges }] : []),
+        { label: 'Translations', onSelect: () => setTranslating(true) },
       ]
     : [
         { label: 'Versions', onSelect: () => setShowVersions(true) },
         { label: 'Export', onSelect: () => setExporting(true) },
         ...(onCheckForChanges ? [{ label: 'Check for changes', onSelect: onCheckForChanges }] : []),
+        { label: 'Translations', onSelect: () => setTranslating(true) },
         ...(changed ? [{ label: 'Discard changes', onSelect: () => setDiscarding(true) }] : []),
         ...(demo.status === 'published' ? [{ label: 'Unpublish', onSelect: () => void setStatus('draft', 'Demo unpublished') }] : []),
         ...(demo.source_url && demo.status !== 'published' ? [{ label: 'Regenerate', onSelect: () => setRegenerating(true) }] : []),
@@ -156,6 +160,7 @@ export function EditorHeader({
       </div>
       {showVersions ? <VersionsDialog demo={demo} readOnly={readOnly} onRestored={reload} onClose={() => setShowVersions(false)} /> : null}
       {exporting ? <ExportDialog demo={demo} onClose={() => setExporting(false)} /> : null}
+      {translating ? <TranslationsDialog demo={demo} readOnly={readOnly} onClose={() => setTranslating(false)} /> : null}
       {regenerating ? <RegenerateDialog demo={demo} act={act} onClose={() => setRegenerating(false)} /> : null}
       {discarding && demo.published_version !== null ? (
         <ConfirmDialog
