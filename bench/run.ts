@@ -25,6 +25,7 @@ import { benchRecordingUpload, type RecordingUploadTimings } from './recording-u
 import { benchDemoFile, describeDemoFile } from './demo-file';
 import { benchGuideExport, guideExportLine } from './guide-export';
 import { benchOfflineBundle, offlineBundleLine } from './offline-bundle';
+import { benchTranslation, translationLine } from './translation';
 import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
@@ -283,6 +284,7 @@ async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
   if (recordingWanted) demoFileLines.push(describeDemoFile(engine, await benchDemoFile(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   if (guideWanted) guideLines.push(guideExportLine(engine, await benchGuideExport(ready.app, ready.key, 20)));
   if (recordingWanted) offlineLines.push(offlineBundleLine(engine, await benchOfflineBundle(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
+  if (recordingWanted) console.log(translationLine(engine, await benchTranslation(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   return figures;
 }
 

@@ -57,6 +57,8 @@ function concreteUrl(url: string): string {
       if (name === 'version' || name === 'number') return '1';
       // A demo file's key (PUT /v1/demos/by-key/:key) is a name, not an id.
       if (name === 'key') return 'a-demo-key';
+      // A demo's translation is named by its language tag.
+      if (name === 'lang') return 'fr';
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);

@@ -25,7 +25,7 @@ export type PageTexts = ReadonlyMap<string, readonly string[]>;
 export function unitsOf(content: DemoContent, pages: PageTexts): SourceUnit[] {
   const units: SourceUnit[] = [];
   const add = (id: string, kind: UnitKind, source: string | null | undefined, note: string) => {
-    if (source && source.trim()) units.push({ id, kind, source, note });
+    if (source?.trim()) units.push({ id, kind, source, note });
   };
   add('demo.title', 'plain', content.demo.title, 'Demo title');
   const cta = (content.demo.configuration as { call_to_action?: { label?: string } | null }).call_to_action;
@@ -60,7 +60,7 @@ export function unitsOf(content: DemoContent, pages: PageTexts): SourceUnit[] {
     s.patches.forEach((p, i) => {
       if (p.op === 'text') add(`step.${s.id}.patch.${i}`, 'plain', p.value, `${at}: edited page text (${p.selector})`);
     });
-    (pages.get(s.id) ?? []).forEach((text, n) => add(`page.${s.id}.${n}`, 'plain', text, `${at}: captured page text`));
+    for (const [n, text] of (pages.get(s.id) ?? []).entries()) add(`page.${s.id}.${n}`, 'plain', text, `${at}: captured page text`);
   }
   return units;
 }

@@ -29,7 +29,7 @@ export function createTranslationsForViewers(deps: Pick<TranslationsDeps, 'db' |
   /** The content in `lang` when that language is reviewed; undefined otherwise. `pages`: by HTML asset id. */
   async function translate<T extends DemoContent>(demoId: string, content: T, lang: string) {
     const row = await repo.findTranslation(deps.db, demoId, lang);
-    if (!row || row.status !== 'reviewed') return undefined;
+    if (row?.status !== 'reviewed') return undefined;
     const targets = currentTargets(unitsOf(content, new Map()), row.units);
     const translated = translateContent(content, targets, row.units);
     const byAsset = new Map<string, PageTranslation>();

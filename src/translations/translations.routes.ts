@@ -92,7 +92,7 @@ export function translationsRoutes(app: ZodApp, ctx: ModuleContext<Services['tra
           `content types ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}). Checked whole before anything is stored: a file of another demo is a 422 naming \`file\`; ` +
           'units the demo no longer has, or whose source changed since the export (from the draft or the live version), and translations that lose, add or ' +
           'repeat markup or a `{{variable}}` are a 422 whose `details` name each unit (`units.<unit id>`). A malformed file is a 400. The units translated ' +
-          'replace the language’s, the others are kept; the language becomes a `draft` until approved (PATCH). At most 10 MB.',
+          'replace the language’s, the others are kept; the language becomes a `draft` until approved (PATCH). At most 32 MB.',
         params: demoParams,
         querystring: importQuery,
         response: { 200: dataEnvelope(importResultSchema), 413: errorEnvelope, 415: errorEnvelope, 422: errorEnvelope, ...errors },

@@ -11,7 +11,7 @@ import * as repo from './translations.repo';
 import type { StoredUnit, TranslationStatus } from './translations.tables';
 
 /** The largest translation file an import takes. */
-export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface ExportOptions {
   lang: string;
@@ -92,7 +92,8 @@ export function createTranslations(deps: TranslationsDeps, texts: DemoTexts) {
     const [draft, live] = await Promise.all([texts.draft(auth.workspaceId, demoId), texts.published(auth.workspaceId, demoId)]);
     const accepted: Record<string, SourceUnit[]> = {};
     for (const u of [...draft.units, ...(live?.units ?? [])]) {
-      const list = (accepted[u.id] ??= []);
+      const list = accepted[u.id] ?? [];
+      accepted[u.id] = list;
       if (!list.some((c) => c.source === u.source)) list.push(u);
     }
     return { accepted, draft };
