@@ -59,6 +59,14 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   // The demo's key (demo files' push), one per workspace, so that the other workspace's names nothing here.
   const demoKey = `fuzz-${session.workspaceId.slice(-10)}`;
   await expectStatus(await call({ method: 'PUT', url: `/v1/demos/${demo}/key`, payload: { key: demoKey } }), 200, 'demo key');
+  // A language of the demo (`{lang}` of the translation routes): its own export, imported back as French.
+  const xliff = (await call({ method: 'GET', url: `/v1/demos/${demo}/translations/export?lang=fr` })).body;
+  const translated = xliff.replace(/<source>(.*?)<\/source>/g, '$&<target>$1</target>');
+  await expectStatus(
+    await call({ method: 'POST', url: `/v1/demos/${demo}/translations/import`, headers: { 'content-type': 'application/xliff+xml' }, payload: translated }),
+    200,
+    'translation',
+  );
 
   const share = await createShare(t, key, demo);
   await playView(t, share.token, { email: uniqueEmail('viewer'), reached: 2, complete: true });
@@ -138,6 +146,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       demoKey,
       workspace: session.workspaceId,
       logoVersion,
+      lang: 'fr',
     },
   };
 }
@@ -169,6 +178,7 @@ export function worldKey(path: string, param: string): string {
     workspace_id: 'workspace',
     number: 'recordingStep',
     key: 'demoKey',
+    lang: 'lang',
   };
   if (byName[param]) return byName[param];
   if (param === 'version') return path.startsWith('/v1/workspace-logos') ? 'logoVersion' : 'version';
