@@ -40,6 +40,9 @@ export function buildPayload(
     configuration: resolveConfiguration(found.demo.configuration, brand.color),
     brand,
     chapters: (found.chapters ?? []).map((c) => ({ id: c.id, title: c.title, description: c.description, first_step: firstStep(c.id) })),
+    // The original; the viewer's route sets a reviewed translation's language and the list (translations-viewer.ts).
+    language: null as string | null,
+    languages: [] as string[],
     variables,
     steps: found.steps.map((step) => ({
       number: step.position,

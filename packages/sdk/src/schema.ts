@@ -1703,6 +1703,114 @@ export interface paths {
         patch: operations["changeYourViewerNotifications"];
         trace?: never;
     };
+    "/v1/demos/{id}/translations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a demo’s text for translation
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Every text of the demo (the draft by default) as an XLIFF 2.0 document (`format=xliff`, default) or a gettext PO file, with the language’s current translations filled in. Units: the demo title and end call to action, chapter titles and descriptions, step titles and texts, hotspot labels and tooltips, buttons (labels, descriptions), form submit labels and field labels and placeholders, text page patches, and the texts of captured pages (`page.<step id>.<n>`). Rich text keeps its markup as inline codes (XLIFF `<pc>`/`<ph>`, PO: the HTML as written) and `{{variables}}` are protected. docs/translation.md. The file names its demo: an import into another demo is refused.
+         */
+        get: operations["exportDemoTextForTranslation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/translations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a translated file
+         * @description Scope `demos:write`; roles: admin, editor. The body is an XLIFF 2.0 or PO file exported from this demo, translated (the format is told from its first characters; any of the content types `application/xliff+xml`, `application/x-xliff+xml`, `application/xml`, `text/xml`, `text/x-gettext-translation`, `text/x-po`, `text/plain`, `application/octet-stream`). Checked whole before anything is stored: a file of another demo is a 422 naming `file`; units the demo no longer has, or whose source changed since the export (from the draft or the live version), and translations that lose, add or repeat markup or a `{{variable}}` are a 422 whose `details` name each unit (`units.<unit id>`). A malformed file is a 400. The units translated replace the language’s, the others are kept; the language becomes a `draft` until approved (PATCH). At most 32 MB.
+         */
+        post: operations["importTranslatedFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a demo’s languages
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Every language the demo has a translation in (draft or reviewed), by tag, with how many of the draft’s units each covers.
+         */
+        get: operations["listDemoLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demos/{id}/translations/{lang}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a language unit by unit
+         * @description Scope `demos:read`; roles: admin, editor, viewer. Every unit of the draft with its source and this language’s text: `translated`, `stale` (translated from an older source: not served) or `missing`.
+         */
+        get: operations["getLanguageUnitByUnit"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a language
+         * @description Scope `demos:write`; roles: admin, editor. Viewers get the original from then on.
+         */
+        delete: operations["removeLanguage"];
+        options?: never;
+        head?: never;
+        /**
+         * Review or edit a language
+         * @description Scope `demos:write`; roles: admin, editor. `status: reviewed` approves the language: viewers of the published version get it from then on (`draft` takes it back). `units` sets units’ translations (null removes one), checked as an import is: a unit the demo lacks, or a translation that loses or adds markup or a `{{variable}}`, is a 422 naming `units.<unit id>`, and nothing changes. Edits keep the language’s status.
+         */
+        patch: operations["reviewOrEditLanguage"];
+        trace?: never;
+    };
+    "/v1/demos/{id}/translations/{lang}/machine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Machine-translate a language
+         * @description Scope `demos:write`; roles: admin, editor. The draft’s units the language has no current translation for (all with `overwrite`) go to the workspace’s AI model (Settings → AI, else the instance’s AI_* variables) in batches; each answer is checked as an import is and one that loses markup or a variable is skipped (`skipped`). At most 2000 units per call (`remaining` says how many are left). The language becomes a `draft` to review. 409 when no model is set up or the language is the demo’s own; 503 when the model fails.
+         */
+        post: operations["machineTranslateLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/views": {
         parameters: {
             query?: never;
@@ -1812,7 +1920,7 @@ export interface paths {
         };
         /**
          * Viewer: the demo
-         * @description Public, gated: 401 (`details[0].message` = `password`) or 403 (`identification`) until the gates are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id. A weak `ETag` names the demo's content: `If-None-Match` with it answers 304 without a body (after the gates).
+         * @description Public, gated: 401 (`details[0].message` = `password`) or 403 (`identification`) until the gates are passed. Image and snapshot URLs point at GET /v1/viewer/:token/assets/:asset_id. A weak `ETag` names the demo's content: `If-None-Match` with it answers 304 without a body (after the gates). `?lang=` picks a reviewed translation (`language` says which; the original otherwise).
          */
         get: operations["viewerDemo"];
         put?: never;
@@ -1832,7 +1940,7 @@ export interface paths {
         };
         /**
          * Viewer: an image or snapshot
-         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches.
+         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches. `?lang=` (a translated step's `html_url`) serves it with its texts translated.
          */
         get: operations["viewerImageOrSnapshot"];
         put?: never;
@@ -4691,6 +4799,10 @@ export interface components {
          *         "logo_url": null
          *       },
          *       "chapters": [],
+         *       "language": null,
+         *       "languages": [
+         *         "fr"
+         *       ],
          *       "variables": {
          *         "company": "Acme",
          *         "first_name": "Dana"
@@ -4742,6 +4854,10 @@ export interface components {
                 /** @description The number of its first step; null for a chapter without steps. */
                 first_step: number | null;
             }[];
+            /** @description The language served (a reviewed translation the viewer’s `?lang=` picked), or null for the original. docs/translation.md. */
+            language: string | null;
+            /** @description The reviewed languages the published demo offers besides the original. */
+            languages: string[];
             /** @description The share link's personalisation values (Share.variables): `{{name}}` / `{{name|fallback}}` in the demo's text is filled with them, as text; URL parameters and form answers of the same name win (docs/personalisation.md). {} when none. */
             variables: {
                 [key: string]: string;
@@ -4782,6 +4898,202 @@ export interface components {
                 /** @description Only on a `form` step. */
                 form?: components["schemas"]["FormAnswer"];
             }[];
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "reviewed",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        Translation: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "reviewed",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "units": [
+         *         {
+         *           "id": "demo.title",
+         *           "kind": "plain",
+         *           "note": "Demo title",
+         *           "source": "Create an invoice",
+         *           "target": "Créer une facture",
+         *           "state": "translated"
+         *         }
+         *       ]
+         *     }
+         */
+        TranslationDetail: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            units: {
+                /** @description Stable: `step.<id>.title`, `hotspot.<id>.tooltip`, `page.<step id>.<n>`… (docs/translation.md). */
+                id: string;
+                /**
+                 * @description `html`: rich text, whose tags must be kept.
+                 * @enum {string}
+                 */
+                kind: "plain" | "html";
+                /** @description Where the text shows. */
+                note: string;
+                source: string;
+                target: string | null;
+                /**
+                 * @description `stale`: translated from a source that has changed since (not served).
+                 * @enum {string}
+                 */
+                state: "translated" | "stale" | "missing";
+            }[];
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "draft",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "imported": 40,
+         *       "untranslated": 4
+         *     }
+         */
+        TranslationImport: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Units the file translated. */
+            imported: number;
+            /** @description Units the file left empty (or marked fuzzy). */
+            untranslated: number;
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "draft",
+         *       "origin": "machine",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "translated": 44,
+         *       "skipped": [],
+         *       "remaining": 0,
+         *       "model": "gpt-4o-mini"
+         *     }
+         */
+        MachineTranslation: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Units the model translated in this run. */
+            translated: number;
+            /** @description Units whose answer lost or added markup or a variable (left untranslated). */
+            skipped: {
+                unit: string;
+                message: string;
+            }[];
+            /** @description Units past the run’s limit: run it again for them. */
+            remaining: number;
+            model: string;
         };
         /**
          * @example {
@@ -17120,6 +17432,771 @@ export interface operations {
             };
         };
     };
+    exportDemoTextForTranslation: {
+        parameters: {
+            query: {
+                /** @description A BCP 47 language tag (`fr`, `pt-BR`); written back in its canonical case. */
+                lang: string;
+                /** @description `xliff` (XLIFF 2.0, the default) or `po` (gettext). */
+                format?: "xliff" | "po";
+                /** @description The language the demo is written in, for the file’s header (XLIFF `srcLang`). Default `en`; once a language is imported, the one its file named. */
+                source_lang?: string;
+                /** @description Whose text: the draft’s (default) or the live version’s (409 when never published). */
+                version?: "draft" | "published";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment (`<demo title>.<lang>.xlf` or `.po`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xliff+xml": string;
+                    "text/x-gettext-translation": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importTranslatedFile: {
+        parameters: {
+            query?: {
+                /** @description The language to store it as; default the file’s (XLIFF `trgLang`, PO `Language`). A file for another language is a 422. */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TranslationImport"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDemoLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Translation"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLanguageUnitByUnit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A BCP 47 language tag (`fr`, `pt-BR`); written back in its canonical case. */
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TranslationDetail"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A BCP 47 language tag (`fr`, `pt-BR`); written back in its canonical case. */
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reviewOrEditLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A BCP 47 language tag (`fr`, `pt-BR`); written back in its canonical case. */
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `reviewed` approves the language: viewers get it from then on. `draft` takes it back.
+                     * @enum {string}
+                     */
+                    status?: "draft" | "reviewed";
+                    units?: {
+                        id: string;
+                        /** @description The translation (rich units as HTML with the source’s tags and variables); null or empty removes it. */
+                        target: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Translation"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_error`: well-formed, but what it describes cannot be accepted as it is (`details` names each problem). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    machineTranslateLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A BCP 47 language tag (`fr`, `pt-BR`); written back in its canonical case. */
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Translate every unit again, not only those without a current translation.
+                     * @default false
+                     */
+                    overwrite?: boolean;
+                    /**
+                     * @description The language the demo is written in, for a language with no file yet. Default `en`.
+                     * @default en
+                     * @example fr
+                     */
+                    source_lang?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MachineTranslation"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listViews: {
         parameters: {
             query?: {
@@ -17731,7 +18808,10 @@ export interface operations {
     };
     viewerDemo: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The viewer’s languages in order of preference, comma-separated (`fr-CA,fr,en`): the player sends `?lang=` of its page, then the browser’s. The first the demo offers reviewed (exactly or by primary subtag) is served; the demo’s own language, or none, gives the original. docs/translation.md. */
+                lang?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -17841,6 +18921,8 @@ export interface operations {
             query?: {
                 /** @description The hash of a step’s page patches, as `html_url` carries it: the snapshot is served with those patches applied. A hash no step has any more serves the snapshot as captured. */
                 patches?: string;
+                /** @description A reviewed language of the demo, as a translated step’s `html_url` carries it: the snapshot is served with its texts in that language. */
+                lang?: string;
             };
             header?: never;
             path: {
