@@ -42,8 +42,9 @@ describe.skipIf(!browser)('the Export dialog’s written guide (Chromium)', () =
     const dialog = page.getByRole('dialog', { name: 'Export' });
     const section = dialog.locator('section', { has: page.getByRole('heading', { name: 'Written guide' }) });
     // Never published: the draft is chosen, the published version cannot be.
-    expect(await section.getByLabel('Version').inputValue()).toBe('draft');
-    expect(await section.locator('option[value="published"]').isDisabled()).toBe(true);
+    expect(await section.getByRole('radio', { name: 'Draft (what you are editing)' }).isChecked()).toBe(true);
+    expect(await section.getByRole('radio', { name: 'Published version (not published yet)' }).isDisabled()).toBe(true);
+    expect(await section.getByRole('radio', { name: 'PDF document' }).isChecked()).toBe(true);
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/export-guide-1280.png` });
 
@@ -51,7 +52,7 @@ describe.skipIf(!browser)('the Export dialog’s written guide (Chromium)', () =
     expect(pdf.suggestedFilename()).toBe('acme-invoicing-guide.pdf');
     expect(readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe('%PDF-');
 
-    await section.getByLabel('Format').selectOption('markdown');
+    await section.getByRole('radio', { name: 'Markdown with images (.zip)' }).check();
     const [zip] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download guide' }).click()]);
     expect(zip.suggestedFilename()).toBe('acme-invoicing-guide.zip');
     expect(readFileSync((await zip.path())!).subarray(0, 2).toString()).toBe('PK');
