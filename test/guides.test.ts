@@ -1,7 +1,12 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demosCommand } from '../src/cli/demos-command';
 import { CHROMIUM } from './helpers/browser';
 import { caller, seedGuideDemo } from './helpers/guide-demo';
 import { createTestApp, type TestApp } from './helpers/test-app';
@@ -11,10 +16,12 @@ describe('guide export', () => {
   let t: TestApp;
   let call: ReturnType<typeof caller>;
   let demoId: string;
+  let key: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    call = caller(t, await t.apiKey('all'));
+    key = await t.apiKey('all');
+    call = caller(t, key);
     demoId = await seedGuideDemo(call);
   });
   afterAll(() => t?.close());
@@ -140,6 +147,30 @@ describe('guide export', () => {
     expect((await other('GET', guideUrl(demoId, 'format=markdown'))).statusCode).toBe(404);
     const noRead = caller(t, await t.apiKey(['analytics:read']));
     expect((await noRead('GET', guideUrl(demoId, 'format=markdown'))).json().error.code).toBe('insufficient_scope');
+  });
+
+  it('demoshare demos guide writes guide.md and images/ into a folder (dropping pictures it no longer names); exit 1 on a refusal, 2 on usage', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const dir = mkdtempSync(join(tmpdir(), 'guide-cli-'));
+    try {
+      mkdirSync(join(dir, 'images'));
+      writeFileSync(join(dir, 'images', '09-a-step-since-deleted.png'), 'old');
+      writeFileSync(join(dir, 'images', 'logo.png'), 'not the guide’s');
+      const lines: string[] = [];
+      const out = { stdout: (s: string) => lines.push(s), stderr: (s: string) => lines.push(s) };
+      const run = (args: string[]) => demosCommand(['guide', ...args, '--url', url, '--token', key], {}, out);
+      expect(await run([demoId, '--out', dir, '--version', 'draft']), lines.join('\n')).toBe(0);
+      expect(readFileSync(join(dir, 'guide.md'), 'utf8')).toContain('# Acme invoicing');
+      expect(readdirSync(join(dir, 'images')).sort()).toEqual(['01-renamed-in-the-draft.png', '02-create-a-new-invoice.png', '04-send-the-invoice.png', 'logo.png']);
+      expect(lines.at(-1)).toBe(`Wrote the guide (4 steps, 3 images) to ${join(dir, 'guide.md')}`);
+      const empty = (await call('POST', '/v1/demos', { title: 'Nothing yet' })).json().data.id as string;
+      expect(await run([empty, '--out', dir])).toBe(1);
+      expect(lines.at(-1)).toContain('(409 conflict)');
+      expect(await run([demoId, '--format', 'docx', '--out', dir])).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers 503 naming format for a PDF on a server without Chromium; Markdown still works there', async () => {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { unzipSync, zipSync } from 'fflate';
 import { type ApiClient, ApiError, apiClientFrom } from './api-client';
 import { demosCheckCommand } from './demos-check';
+import { demosGuideCommand } from './demos-guide';
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
@@ -21,6 +22,8 @@ Commands:
   check ID [--no-wait] [--timeout 5m]
                         capture the demo's pages again and compare each step (docs/stale-check.md): exit 0 when
                         every step matches, 1 on drift, 2 on an error (demoshare demos check --help)
+  guide ID --out PATH [--format markdown|pdf] [--version draft|published]
+                        write the demo's written guide: guide.md and images/ into PATH, or a PDF (docs/guides.md)
 
 Every command talks to an instance: --url URL (or DEMOSHARE_URL) and --token TOKEN (or DEMOSHARE_TOKEN),
 an API key or OAuth access token with demos:read (export) or demos:write (import, push).
@@ -149,6 +152,8 @@ export async function demosCommand(args: string[], env: NodeJS.ProcessEnv, out: 
         return await pushCommand(rest, env, out);
       case 'check':
         return await demosCheckCommand(rest, env, out);
+      case 'guide':
+        return await demosGuideCommand(rest, env, out);
       case undefined:
       case 'help':
       case '--help':
