@@ -64,8 +64,6 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
       const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
       return found ? { number: found.number, snapshot: found.snapshot } : undefined;
     },
-    /** A demo's draft as the editor holds it (steps, hotspots, chapters); undefined outside the workspace. */
-    draft: (workspaceId: string, id: string) => repo.loadDemo(db, workspaceId, id),
     /** An asset of one demo. */
     asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
   };
