@@ -10,6 +10,7 @@ import { queryTargets } from './staleness/target-query';
 import { buildOfflineBundle } from './offline/offline-bundle';
 import { pageTexts, translatePage } from './translations/page-text';
 import { checkTranslationFile, writeTranslationFile } from './translations/translation-files';
+import { pictureReferences } from './offline/offline-snapshot';
 
 /**
  * Every piece of work that parses, walks or serialises a document, as the document workers run it
@@ -53,6 +54,7 @@ export function createDocumentTasks(mayReach: (url: string) => boolean) {
     translatePage,
     writeTranslationFile,
     checkTranslationFile,
+    pictureReferences,
   };
 }
 

@@ -1,4 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { sha256Hex } from '../src/core/crypto';
+import { newId } from '../src/core/ids';
+import type { DemoSnapshot } from '../src/demos/demo-snapshot';
+import { assets, demos, demoVersions } from '../src/demos/demos.tables';
+import { makePng } from './helpers/images';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePlayerBuilt } from './helpers/web-build';
 import { createShare, demoWithSteps } from './helpers/shares';
@@ -19,6 +27,7 @@ function bundleData(html: string) {
     version: number;
     demo: { title: string; version: number; steps: Array<{ number: number; image_url: string | null }> };
     assets: Record<string, string>;
+    snapshots: Record<string, string>;
     beacon: { url: string } | null;
   };
 }
@@ -27,14 +36,24 @@ describe('offline bundle API', () => {
   let t: TestApp;
   let key: string;
   let demoId: string;
+  let site: Server;
 
   beforeAll(async () => {
     await ensurePlayerBuilt();
-    t = await createTestApp({ config: { APP_URL } });
+    // The captured site, for the pictures an export fetches into its snapshots.
+    const logo = makePng(40, 12, [200, 30, 30]);
+    site = createServer((req, res) => {
+      if (req.url === '/logo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(logo);
+      if (req.url === '/fake.png') return res.writeHead(200, { 'content-type': 'image/png' }).end('<html>not a picture</html>');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    t = await createTestApp({ config: { APP_URL, ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32' } });
     key = await t.apiKey('all');
     demoId = await demoWithSteps(t, key, 3);
   });
   afterAll(async () => {
+    site?.close();
     await t?.close();
   });
 
@@ -130,5 +149,33 @@ describe('offline bundle API', () => {
     const views = await get(`/v1/demos/${demoId}/views`);
     const view = views.json().data.find((v: { share_id: string }) => v.share_id === open.id);
     expect(view).toMatchObject({ completed: true, steps_viewed: [1, 2, 3] });
+  });
+
+  it('writes the captured site’s pictures into a snapshot (fetched, checked), and leaves out what is not one', async () => {
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const id = await demoWithSteps(t, key, 1);
+    const { db } = t.ctx.database;
+    const html = Buffer.from(
+      `<html><head><style>.hero{background:url(${origin}/logo.png)}</style></head><body><div class="hero"></div>` +
+        `<img id="a" src="${origin}/logo.png"><img id="b" src="${origin}/missing.png"><img id="c" src="${origin}/fake.png"></body></html>`,
+    );
+    const htmlId = newId('asset');
+    const [row] = await db.select().from(demos).where(eq(demos.id, id));
+    await db.insert(assets).values({ id: htmlId, workspaceId: row!.workspaceId, demoId: id, contentType: 'text/html; charset=utf-8', bytes: html, size: html.length, sha256: sha256Hex(html) });
+    const [version] = await db.select().from(demoVersions).where(eq(demoVersions.demoId, id));
+    const snapshot = version!.snapshot as unknown as DemoSnapshot;
+    Object.assign(snapshot.steps[0]!, { image_asset_id: null, html_asset_id: htmlId, width: 1280, height: 800 });
+    await db.update(demoVersions).set({ snapshot: snapshot as never }).where(eq(demoVersions.demoId, id));
+
+    const res = await get(`/v1/demos/${id}/export/offline`);
+    expect(res.statusCode).toBe(200);
+    const data = bundleData(res.body);
+    const page = Object.values(data.snapshots)[0]!;
+    const png = `data:image/png;base64,${makePng(40, 12, [200, 30, 30]).toString('base64')}`;
+    expect(page).toContain(`<img id="a" src="${png}">`);
+    expect(page).toContain(`background:url(&quot;${png}&quot;)`.replace(/&quot;/g, '"'));
+    expect(page).toMatch(/<img id="b" src="data:image\/gif;base64,/);
+    expect(page).toMatch(/<img id="c" src="data:image\/gif;base64,/);
+    expect(page.includes(origin)).toBe(false);
   });
 });

@@ -31,11 +31,13 @@ export interface OfflineBundleInput {
   /** Where the optional analytics beacon goes (docs/offline.md); null: the file makes no request at all. */
   beacon: { url: string; origin: string } | null;
   exportedAt: string;
+  /** The captured sites' pictures fetched for the snapshots, by address (offline-snapshot.ts `pictureReferences`). */
+  pictures?: Record<string, OfflineAsset>;
 }
 
 export interface OfflineBundle {
   html: string;
-  facts: { images: number; snapshots: number; droppedReferences: number };
+  facts: { images: number; snapshots: number; droppedReferences: number; inlinedPictures: number };
 }
 
 /** JSON inside a script element: `<` escaped, so that no value can close the element. */
@@ -55,11 +57,14 @@ export function buildOfflineBundle(input: OfflineBundleInput): OfflineBundle {
   for (const [key, asset] of Object.entries(input.images)) assets[key] = dataUrl(asset);
   const snapshots: Record<string, string> = {};
   let droppedReferences = 0;
+  let inlinedPictures = 0;
+  const pictures = Object.fromEntries(Object.entries(input.pictures ?? {}).map(([url, asset]) => [url, dataUrl(asset)]));
   for (const [key, snap] of Object.entries(input.snapshots)) {
     const urls = Object.fromEntries(Object.entries(snap.patchImages).map(([id, k]) => [id, assets[k] ?? '']));
-    const made = offlineSnapshot(snap.html, snap.patches, urls);
+    const made = offlineSnapshot(snap.html, snap.patches, urls, pictures);
     snapshots[key] = made.html;
     droppedReferences += made.facts.dropped;
+    inlinedPictures += made.facts.inlined;
   }
   const data = scriptJson({
     format: OFFLINE_FORMAT,
@@ -99,5 +104,5 @@ export function buildOfflineBundle(input: OfflineBundleInput): OfflineBundle {
 <script>${js}</script>
 </body></html>
 `;
-  return { html, facts: { images: Object.keys(assets).length, snapshots: Object.keys(snapshots).length, droppedReferences } };
+  return { html, facts: { images: Object.keys(assets).length, snapshots: Object.keys(snapshots).length, droppedReferences, inlinedPictures } };
 }

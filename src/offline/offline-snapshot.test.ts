@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLANK_IMAGE, offlineCss, offlineSnapshot } from './offline-snapshot';
+import { BLANK_IMAGE, offlineCss, offlineSnapshot, pictureReferences } from './offline-snapshot';
 
 describe('offlineSnapshot', () => {
   it('removes every reference that would fetch, keeps inline styles, text and data: URLs', () => {
@@ -43,5 +43,30 @@ describe('offlineSnapshot', () => {
   it('leaves CSS without remote references as it is', () => {
     const css = 'a{color:#123}b{background:url("data:image/svg+xml;utf8,<svg></svg>")}';
     expect(offlineCss(css)).toBe(css);
+  });
+});
+
+describe('pictureReferences', () => {
+  it('lists the pictures a snapshot loads from its site, each once, up to the limit', () => {
+    const html = `<style>.a{background:url("https://s.example/a.png")} @font-face{src:url(data:font/woff2;base64,AA)}</style>
+<img src="https://s.example/b.png"><img src="data:image/png;base64,CC"><img src="https://s.example/b.png"><input type="image" src="http://s.example/c.png">
+<video poster="https://s.example/d.png"></video><div style="background-image:url('https://s.example/e.png')"></div><img src="/relative.png"><a href="https://s.example/page">x</a>`;
+    expect(pictureReferences([html], 10)).toEqual([
+      'https://s.example/a.png',
+      'https://s.example/b.png',
+      'http://s.example/c.png',
+      'https://s.example/d.png',
+      'https://s.example/e.png',
+    ]);
+    expect(pictureReferences([html, html], 2)).toHaveLength(2);
+  });
+
+  it('writes the fetched pictures in where the page names them', () => {
+    const { html, facts } = offlineSnapshot('<img src="https://s.example/b.png"><p style="background:url(https://s.example/b.png)">x</p>', [], {}, {
+      'https://s.example/b.png': 'data:image/png;base64,DD',
+    });
+    expect(html).toContain('<img src="data:image/png;base64,DD">');
+    expect(html).toContain('url(&quot;data:image/png;base64,DD&quot;)');
+    expect(facts).toEqual({ dropped: 0, inlined: 2 });
   });
 });

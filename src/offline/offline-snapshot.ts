@@ -36,27 +36,39 @@ const FETCHING_ELEMENTS = new Set(['script', 'base', 'link', 'noscript', 'portal
 export interface OfflineSnapshotFacts {
   /** References that would have fetched something (pictures, style sheets, fonts of the captured site): dropped. */
   dropped: number;
+  /** Pictures of the captured site written in as the data: URLs given (`inlined`). */
+  inlined: number;
 }
+
+/** Pictures fetched at export time, by their absolute address: written in instead of dropped. */
+export type InlinedPictures = Readonly<Record<string, string>>;
+
+const NONE: InlinedPictures = {};
 
 /**
  * CSS with every `url(...)` that is not a data: URL replaced by `none` and every `@import` of a file removed:
  * the styles inlined at capture stay, what they would have fetched goes.
  */
-export function offlineCss(css: string, facts: OfflineSnapshotFacts = { dropped: 0 }): string {
+export function offlineCss(css: string, facts: OfflineSnapshotFacts = { dropped: 0, inlined: 0 }, inlined: InlinedPictures = NONE): string {
   const imports = css.replace(/@import\s+(?:url\(\s*)?(?:"[^"]*"|'[^']*'|[^;'"\s)]+)\s*\)?[^;]*;?/gi, (rule) => {
     if (/@import\s+(?:url\(\s*)?["']?data:/i.test(rule)) return rule;
     facts.dropped++;
     return '';
   });
   return imports.replace(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"]*))\s*\)/gi, (whole, a?: string, b?: string, c?: string) => {
-    const target = a ?? b ?? c ?? '';
+    const target = (a ?? b ?? c ?? '').trim();
     if (LOCAL.test(target)) return whole;
+    const data = inlined[target];
+    if (data) {
+      facts.inlined++;
+      return `url("${data}")`;
+    }
     facts.dropped++;
     return 'none';
   });
 }
 
-function clean(el: Element, facts: OfflineSnapshotFacts): boolean {
+function clean(el: Element, facts: OfflineSnapshotFacts, inlined: InlinedPictures): boolean {
   const name = el.name.toLowerCase();
   if (FETCHING_ELEMENTS.has(name)) return false;
   if (name === 'meta' && (el.attribs['http-equiv'] ?? '').toLowerCase() === 'refresh') return false;
@@ -69,28 +81,34 @@ function clean(el: Element, facts: OfflineSnapshotFacts): boolean {
   for (const attr of SOURCE_ATTRIBUTES[name] ?? []) {
     const value = el.attribs[attr];
     if (value === undefined || LOCAL.test(value)) continue;
+    const data = name === 'img' || name === 'input' || (name === 'video' && attr === 'poster') ? inlined[value.trim()] : undefined;
+    if (data) {
+      el.attribs[attr] = data;
+      facts.inlined++;
+      continue;
+    }
     facts.dropped++;
     if (name === 'img' || name === 'input') el.attribs[attr] = BLANK_IMAGE;
     else delete el.attribs[attr];
   }
   // A <picture>'s <source> without its srcset says nothing: the <img> decides.
   if (name === 'source' && el.attribs.srcset === undefined && el.attribs.src === undefined) return false;
-  if (el.attribs.style !== undefined) el.attribs.style = offlineCss(el.attribs.style, facts);
+  if (el.attribs.style !== undefined) el.attribs.style = offlineCss(el.attribs.style, facts, inlined);
   if (name === 'style') {
-    for (const child of el.children) if (child instanceof Text) child.data = offlineCss(child.data, facts);
+    for (const child of el.children) if (child instanceof Text) child.data = offlineCss(child.data, facts, inlined);
   }
   return true;
 }
 
-function walk(nodes: AnyNode[], facts: OfflineSnapshotFacts) {
+function walk(nodes: AnyNode[], facts: OfflineSnapshotFacts, inlined: InlinedPictures) {
   for (const node of [...nodes]) {
     if (!isTag(node)) continue;
-    if (!clean(node, facts)) {
+    if (!clean(node, facts, inlined)) {
       if (node.name !== 'noscript' && node.name !== 'source') facts.dropped++;
       removeElement(node);
       continue;
     }
-    walk(node.children, facts);
+    walk(node.children, facts, inlined);
   }
 }
 
@@ -106,10 +124,43 @@ export function offlineSnapshot(
   html: string,
   patches: PagePatch[],
   imageUrls: Readonly<Record<string, string>>,
+  inlined: InlinedPictures = NONE,
 ): { html: string; facts: OfflineSnapshotFacts } {
   const patched = patches.length > 0 ? applyPagePatches(html, patches, imageUrls).html : html;
   const doc = parseHtml(patched);
-  const facts: OfflineSnapshotFacts = { dropped: 0 };
-  walk(doc.children, facts);
+  const facts: OfflineSnapshotFacts = { dropped: 0, inlined: 0 };
+  walk(doc.children, facts, inlined);
   return { html: render(doc, { encodeEntities: 'utf8' }), facts };
+}
+
+const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"]*))\s*\)/gi;
+
+/**
+ * The pictures a snapshot shows from its site, by absolute http(s) address: `<img>` and image inputs'
+ * sources, video posters and CSS `url()`s (style attributes and `<style>`; fonts were inlined at capture),
+ * in document order, each once, at most `max`. What an export may fetch to write them in
+ * (offline.service.ts). CPU-heavy: runs in the document workers.
+ */
+export function pictureReferences(htmls: string[], max: number): string[] {
+  const found = new Set<string>();
+  const add = (raw: string | undefined) => {
+    const url = raw?.trim();
+    if (url && found.size < max && /^https?:\/\//i.test(url)) found.add(url);
+  };
+  const fromCss = (css: string) => {
+    for (const m of css.matchAll(CSS_URL)) add(m[1] ?? m[2] ?? m[3]);
+  };
+  const visit = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (!isTag(node)) continue;
+      const name = node.name.toLowerCase();
+      if (name === 'img' || name === 'input') add(node.attribs.src);
+      if (name === 'video') add(node.attribs.poster);
+      if (node.attribs.style) fromCss(node.attribs.style);
+      if (name === 'style') for (const child of node.children) if (child instanceof Text) fromCss(child.data);
+      visit(node.children);
+    }
+  };
+  for (const html of htmls) visit(parseHtml(html).children);
+  return [...found];
 }

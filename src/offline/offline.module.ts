@@ -39,6 +39,7 @@ export const offlineModule = defineModule({
         workspaces: deps.workspaces.reader,
         logos: deps.workspaces.workspaces,
         documents: kernel.documents,
+        net: kernel.net,
         player: createPlayerFiles(),
         clock: kernel.clock,
         apiOrigin,

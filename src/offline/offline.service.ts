@@ -13,9 +13,34 @@ import type { WorkspacesService } from '../workspaces/workspaces.service';
 import { brandOf } from '../workspaces/branding';
 import type { OfflineAsset, OfflineSnapshotInput } from './offline-bundle';
 import type { PlayerFiles } from './player-files';
+import type { SafeFetch } from '../core/net/safe-fetch';
+import { sniffImage } from '../core/image-sniff';
+
+const GIF = Buffer.from('GIF8');
+
+/** A picture's type from its bytes (PNG, JPEG, WebP, GIF) or, for SVG, from its header and its first tag. */
+function pictureType(body: Buffer, header: string | undefined): string | null {
+  const sniffed = sniffImage(body);
+  if (sniffed) return sniffed.contentType;
+  if (body.subarray(0, 4).equals(GIF)) return 'image/gif';
+  if (header?.split(';')[0]?.trim() === 'image/svg+xml' && /<svg[\s>]/i.test(body.subarray(0, 2048).toString('utf8'))) return 'image/svg+xml';
+  return null;
+}
 
 /** A bundle past this many bytes is refused (413): a file that size is no longer something to e-mail or host as one page. */
 export const OFFLINE_MAX_BYTES = 100 * 1024 * 1024;
+/**
+ * The captured sites' pictures an export fetches for its snapshots (through the SSRF-safe client): at most
+ * this many, each at most PICTURE_MAX_BYTES, all together at most PICTURES_MAX_BYTES, none started after
+ * PICTURES_TIME_MS. What is not fetched is left out, as offline-snapshot.ts says.
+ */
+export const PICTURES_MAX = 80;
+export const PICTURE_MAX_BYTES = 2 * 1024 * 1024;
+export const PICTURES_MAX_BYTES = 20 * 1024 * 1024;
+const PICTURES_TIME_MS = 20_000;
+const PICTURE_TIMEOUT_MS = 8_000;
+const PICTURE_CONCURRENCY = 4;
+
 /** Built bundles kept for a repeated request (the editor's HEAD, then its download), in bytes at most. */
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_TTL_MS = 5 * 60_000;
@@ -32,6 +57,7 @@ export interface BuiltOffline {
   images: number;
   snapshots: number;
   droppedReferences: number;
+  inlinedPictures: number;
 }
 
 export interface OfflineDeps {
@@ -39,6 +65,8 @@ export interface OfflineDeps {
   workspaces: Pick<WorkspacesReader, 'find'>;
   logos: Pick<WorkspacesService, 'logo'>;
   documents: Pick<DocumentPool, 'run'>;
+  /** The SSRF-safe client (kernel.net): the captured sites' pictures. */
+  net: Pick<SafeFetch, 'fetch'>;
   player: PlayerFiles;
   clock: Pick<Clock, 'now'>;
   /** The instance's API origin, for the beacon's address. */
@@ -157,6 +185,7 @@ export function createOfflineService(deps: OfflineDeps) {
       for (const p of step.patches) if (p.op === 'image' && p.value) patchImages[p.value] = keyOf(p.value, 'a');
       snapshots[keyOf(`${step.htmlAssetId}:${step.id}`, 's')] = { html: row.bytes.toString('utf8'), patches: step.patches, patchImages };
     }
+    const pictures = await fetchPictures(Object.values(snapshots).map((s) => s.html));
     // The payload as a player gets it, with keys of the file where the API has addresses.
     const data = z.encode(viewerDemoSchema, built.data) as Record<string, unknown> & {
       steps: Array<{ image_url: string | null; html_url: string | null; number: number }>;
@@ -178,7 +207,7 @@ export function createOfflineService(deps: OfflineDeps) {
     const title = `${published.demo.title} · ${workspace.name}`;
     const bundle = await deps.documents.run(
       'buildOfflineBundle',
-      [{ title, demo: data, images, snapshots, player: { js: player.js, css: player.css }, beacon, exportedAt: deps.clock.now().toISOString() }],
+      [{ title, demo: data, images, snapshots, pictures, player: { js: player.js, css: player.css }, beacon, exportedAt: deps.clock.now().toISOString() }],
       { what: 'The offline bundle', field: 'id' },
     );
     const bytes = Buffer.from(bundle.html, 'utf8');
@@ -192,7 +221,37 @@ export function createOfflineService(deps: OfflineDeps) {
       images: bundle.facts.images,
       snapshots: bundle.facts.snapshots,
       droppedReferences: bundle.facts.droppedReferences,
+      inlinedPictures: bundle.facts.inlinedPictures,
     };
+  }
+
+  /**
+   * The pictures the snapshots show from their sites, fetched (SSRF-safe, bounded) so that the file shows
+   * them too. Best effort: an address that fails, is too large or is not a picture is left out.
+   */
+  async function fetchPictures(htmls: string[]): Promise<Record<string, OfflineAsset>> {
+    if (htmls.length === 0) return {};
+    const urls = await deps.documents.run('pictureReferences', [htmls, PICTURES_MAX], { what: 'The snapshots', field: 'id' });
+    const out: Record<string, OfflineAsset> = {};
+    const until = Date.now() + PICTURES_TIME_MS;
+    let total = 0;
+    const queue = [...urls];
+    const worker = async () => {
+      for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+        if (Date.now() > until || total >= PICTURES_MAX_BYTES) return;
+        try {
+          const res = await deps.net.fetch(url, { timeoutMs: PICTURE_TIMEOUT_MS, maxBytes: PICTURE_MAX_BYTES, maxRedirects: 3 });
+          const type = res.status === 200 && !res.truncated ? pictureType(res.body, res.headers['content-type']) : null;
+          if (!type || total + res.body.length > PICTURES_MAX_BYTES) continue;
+          total += res.body.length;
+          out[url] = { contentType: type, bytes: res.body };
+        } catch {
+          // Unreachable, refused by the address policy, too slow: left out.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PICTURE_CONCURRENCY }, worker));
+    return out;
   }
 
   return { build };

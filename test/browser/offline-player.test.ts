@@ -27,13 +27,13 @@ const browser: Browser | null = await launchBrowser();
 
 /** A captured page with everything an offline file must not fetch: a style sheet, a picture, a font, a script. */
 const SNAPSHOT = `<!doctype html><html><head><meta charset="utf-8">
-<link rel="stylesheet" href="https://cdn.example.com/site.css">
-<style>@import url("https://cdn.example.com/more.css"); body{font-family:system-ui;margin:0;background:#f8fafc url(https://cdn.example.com/bg.png)}
+<link rel="stylesheet" href="https://cdn.invalid/site.css">
+<style>@import url("https://cdn.invalid/more.css"); body{font-family:system-ui;margin:0;background:#f8fafc url(https://cdn.invalid/bg.png)}
 header{display:flex;justify-content:space-between;align-items:center;padding:24px 40px;background:#0f172a;color:#fff}
 main{padding:40px} h1{font-size:40px;margin:0 0 16px} #signup{font-size:18px;padding:14px 24px;background:#0e9384;color:#fff;border:0;border-radius:8px}</style>
-<script src="https://cdn.example.com/app.js"></script></head>
-<body><header><strong>Acme</strong><img src="https://cdn.example.com/logo.png" width="80" height="24" alt="Acme logo" srcset="https://cdn.example.com/logo@2x.png 2x"></header>
-<main><h1>Invoices, done for you</h1><p style="background-image:url('https://cdn.example.com/dots.svg')">Send, chase and reconcile.</p>
+<script src="https://cdn.invalid/app.js"></script></head>
+<body><header><strong>Acme</strong><img src="https://cdn.invalid/logo.png" width="80" height="24" alt="Acme logo" srcset="https://cdn.invalid/logo@2x.png 2x"></header>
+<main><h1>Invoices, done for you</h1><p style="background-image:url('https://cdn.invalid/dots.svg')">Send, chase and reconcile.</p>
 <button id="signup">Start free trial</button></main></body></html>`;
 
 describe.skipIf(!browser)('the offline file plays from file:// with no network', () => {
