@@ -2256,7 +2256,7 @@ export interface paths {
         };
         /**
          * Export a demo as an offline HTML file
-         * @description Scope `demos:read`; roles: admin, editor, viewer. One self-contained HTML file that plays the demo’s published version (the newest, even if the demo was unpublished since) from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: scripts and references to the captured site removed) and the workspace’s brand inline. Lead forms are shown but send nothing. HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; 409 with beacon=true when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; 503 when the player is not built on the server. docs/offline.md.
+         * @description Scope `demos:read`; roles: admin, editor, viewer. One self-contained HTML file that plays the demo’s published version (the newest, even if the demo was unpublished since) from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: the captured site’s pictures fetched and written in, scripts and other references removed) and the workspace’s brand inline. Lead forms are shown but send nothing. HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; 409 with beacon=true when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; 503 when the player is not built on the server. docs/offline.md.
          */
         get: operations["exportDemoAsOfflineHtmlFile"];
         put?: never;
