@@ -15,16 +15,22 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
   const { offline, beaconLinks } = ctx.services;
   const { viewer, ingestion } = ctx.services.viewing;
 
-  // A text/plain body is what a page on file:// can post without a CORS preflight; this route alone takes it.
+  // A text/plain body is what a page on file:// can post without a CORS preflight. Whichever module registers
+  // a text/plain parser first (translations take PO files as text/plain), this route reads its body as JSON
+  // before the schema checks it.
   if (!app.hasContentTypeParser('text/plain')) {
-    app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(new AppError('invalid_request', 'The body is not JSON', { details: [{ field: 'body', message: 'must be a JSON object sent as text/plain' }] }));
-      }
-    });
+    app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   }
+  const jsonBody = (request: { body: unknown }, _reply: unknown, done: (err?: Error) => void) => {
+    const raw = request.body;
+    if (!Buffer.isBuffer(raw) && typeof raw !== 'string') return done();
+    try {
+      request.body = JSON.parse(raw.toString());
+      done();
+    } catch {
+      done(new AppError('invalid_request', 'The body is not JSON', { details: [{ field: 'body', message: 'must be a JSON object sent as text/plain' }] }));
+    }
+  };
 
   // GET /v1/demos/:id/export/offline — the published version as one self-contained HTML file
   app.get(
@@ -68,6 +74,7 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
     {
       config: { public: true, viewer: true, accepts: ['text/plain'] },
       bodyLimit: 64 * 1024,
+      preValidation: jsonBody,
       schema: {
         tags: ['Viewer'],
         summary: 'Viewer: record an offline file’s events',
