@@ -88,10 +88,12 @@ export async function renderDemo(r: RenderRequest): Promise<{ frames: number; du
       for (const frame of page.frames().slice(1)) await frame.waitForLoadState('load', { timeout: 5_000 }).catch(() => {});
       const spot = shown.target;
       const to = spot ? { x: Math.round(spot.x + spot.width / 2), y: Math.round(spot.y + spot.height / 2) } : null;
-      const caption = { title: filled(step.title ?? ''), text: filled(step.description ?? '') };
+      // A story screen (cover, chapter menu, form, end) says its text in its own panel.
+      const onPage = !step.kind || step.kind === 'page';
+      const caption = onPage ? { title: filled(step.title ?? ''), text: filled(step.description ?? '') } : { title: '', text: '' };
       await run(page, setOverlay, { ...cursor, pressed: false, spot: null, caption });
       const { count } = stepFrames(i, r.paceMs, r.fps);
-      for (const segment of planStep(count, cursor, to, r.fps)) {
+      for (const segment of planStep(count, cursor, to, r.fps, i === steps.length - 1)) {
         if (segment.kind === 'move') {
           for (let f = 1; f <= segment.frames; f++) {
             const at = along(segment.from, segment.to, f, segment.frames);
@@ -130,6 +132,8 @@ async function advance(page: Page, n: number, total: number, target: Point | nul
         () => false,
       );
   await page.mouse.move(1, 1);
+  // The player takes no arrow key while a field has the focus (a form's first field takes it).
+  await page.evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
   await page.keyboard.press('ArrowRight');
   if (await reached()) return;
   if (target) {

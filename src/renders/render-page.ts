@@ -13,7 +13,7 @@ const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url))
 /** What the page needs from the demo: the player's payload (asset addresses under RENDER_ORIGIN) and its assets. */
 export interface RenderSource {
   /** The viewer payload (GET /v1/viewer/:token/demo's data) of the published version. */
-  payload: { title: string; brand: unknown; steps: Array<{ number: number; title: string; description: string }> };
+  payload: { title: string; brand: unknown; steps: Array<{ number: number; kind?: string; title: string; description: string }> };
   /** An asset the payload names (a snapshot with its page patches when `patches` is its hash). */
   asset(assetId: string, patches: string | undefined): Promise<{ contentType: string; bytes: Buffer } | undefined>;
 }

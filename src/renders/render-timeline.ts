@@ -21,17 +21,18 @@ export function stepFrames(index: number, paceMs: number, fps: number): { start:
 
 /**
  * A step's segments: a short pause on arrival, the cursor gliding to the hotspot, a hold with the
- * highlight on, then the click. A step without a target (a cover, an end screen) holds still.
+ * highlight on, then the click (not on the last step). A step without a target holds still.
  *
  * @example
  * planStep(60, { x: 640, y: 360 }, { x: 200, y: 120 }, 20);
  * // [{ still 6 }, { move 18 }, { still 31, highlight }, { still 5, pressed, highlight }]
  */
-export function planStep(frames: number, from: Point, to: Point | null, fps: number): Segment[] {
+export function planStep(frames: number, from: Point, to: Point | null, fps: number, last = false): Segment[] {
   if (!to || frames < 4) return [{ kind: 'still', frames, pressed: false, highlight: !!to }];
   const pause = Math.min(Math.round(0.3 * fps), Math.floor(frames * 0.1));
   const move = Math.max(1, Math.min(Math.round(0.9 * fps), Math.floor(frames * 0.3)));
-  const click = Math.min(Math.round(0.25 * fps), Math.floor(frames * 0.1));
+  // The last step is not clicked: nothing follows it.
+  const click = last ? 0 : Math.min(Math.round(0.25 * fps), Math.floor(frames * 0.1));
   const hold = frames - pause - move - click;
   const out: Segment[] = [];
   if (pause > 0) out.push({ kind: 'still', frames: pause, pressed: false, highlight: false });
