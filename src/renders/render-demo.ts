@@ -67,13 +67,21 @@ export async function renderDemo(r: RenderRequest): Promise<{ frames: number; du
     await run(page, installOverlay, { accent: r.accent, width: r.width, height: r.height });
 
     let written = 0;
+    // One batch of frames goes to ffmpeg while the next screenshot is taken: capture and encoding overlap,
+    // and the pipe's back-pressure still bounds what waits in memory to one batch.
+    let writing: Promise<void> = Promise.resolve();
     const emit = async (frame: Buffer, times: number) => {
-      for (let i = 0; i < times; i++) {
-        check();
-        await encoder.write(frame);
-      }
-      written += times;
-      r.onProgress(written, total);
+      const previous = writing;
+      writing = previous.then(async () => {
+        for (let i = 0; i < times; i++) {
+          check();
+          await encoder.write(frame);
+        }
+        written += times;
+        r.onProgress(written, total);
+      });
+      writing.catch(() => {});
+      await previous;
     };
     let cursor: Point = { x: Math.round(r.width / 2), y: Math.round(r.height / 2) };
 
@@ -110,6 +118,7 @@ export async function renderDemo(r: RenderRequest): Promise<{ frames: number; du
       }
       if (i + 1 < steps.length) await advance(page, i + 2, steps.length, to);
     }
+    await writing;
     check();
     await encoder.finish();
     return { frames: written, durationMs: Math.round((written * 1000) / r.fps) };
