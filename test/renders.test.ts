@@ -91,11 +91,7 @@ describe.skipIf(!CHROMIUM.path || !hasFfmpeg)('renders: MP4 and GIF of a publish
     const gif = await api('POST', `/demos/${demoId}/renders`, { format: 'gif', width: 480, height: 300, pace: 'fast' });
     expect(gif.statusCode).toBe(202);
 
-    let sawProgress = false;
-    const video = await waitFor(mp4.json().data.id, (r) => {
-      if (r.status === 'running' && r.progress > 0 && r.progress < 1) sawProgress = true;
-      return ['succeeded', 'failed', 'cancelled'].includes(r.status);
-    });
+    const video = await waitFor(mp4.json().data.id, (r) => ['succeeded', 'failed', 'cancelled'].includes(r.status));
     expect(video.error).toBeNull();
     expect(video.status).toBe('succeeded');
     const file = await api('GET', video.file_url!.slice(3));
@@ -111,7 +107,6 @@ describe.skipIf(!CHROMIUM.path || !hasFfmpeg)('renders: MP4 and GIF of a publish
     expect(Number(probed.streams[0]!.nb_read_frames)).toBe(60);
     // faststart: the index (moov) comes before the media data (mdat).
     expect(file.rawPayload.indexOf('moov')).toBeLessThan(file.rawPayload.indexOf('mdat'));
-    expect(sawProgress || video.status === 'succeeded').toBe(true);
 
     const done = await waitFor(gif.json().data.id, (r) => ['succeeded', 'failed', 'cancelled'].includes(r.status));
     expect(done.status).toBe('succeeded');
@@ -133,6 +128,7 @@ describe.skipIf(!CHROMIUM.path || !hasFfmpeg)('renders: MP4 and GIF of a publish
   it('cancels a running render: Chromium and ffmpeg stop, no file is kept; deleting a finished one removes it', async () => {
     const asked = await api('POST', `/demos/${demoId}/renders`, { format: 'mp4', width: 1280, height: 720, pace: 15_000 });
     const id = asked.json().data.id as string;
+    // Progress is written while it runs (this waits for it: a render that never reports fails here).
     await waitFor(id, (r) => r.status === 'running' && r.progress > 0);
     expect((await api('DELETE', `/demos/${demoId}/renders/${id}`)).statusCode).toBe(204);
     const running = t.ctx.services.renders.renders.context.running as unknown as { controllers: Map<string, AbortController> };
