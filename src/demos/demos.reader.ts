@@ -44,8 +44,6 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
         version: latest.number,
       };
     },
-    /** The draft as rows (what the editor edits), for work on its text elsewhere (translations); undefined outside the workspace. */
-    draft: (workspaceId: string, id: string) => repo.loadDemo(db, workspaceId, id),
     /** Steps of a version of the demo (the newest without `number`); undefined when there is none. */
     versionStepCount: async (demoId: string, number?: number) => {
       const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
