@@ -594,7 +594,8 @@ describe.skipIf(!browser)('a story made through the API, its lead form as the id
 
   it('behind a password too: the password alone first, then the demo’s form', async () => {
     const share = await api('POST', `/demos/${demoId}/shares`, { name: 'Password and form', require_identification: true, password: 'harbour-lights' });
-    const page = await (context ?? (context = await browser!.newContext({ viewport: { width: 390, height: 844 } }))).newPage();
+    context ??= await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     await page.goto(`${server.url}${new URL(share.url).pathname}`);
     await page.getByLabel('Password').waitFor();
