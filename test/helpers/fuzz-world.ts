@@ -1,5 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SCOPES, type Scope } from '../../src/auth/permissions';
+import { newId } from '../../src/core/ids';
+import { demoRenders } from '../../src/renders/renders.tables';
 import { makePng } from './images';
 import { createShare, demoWithSteps, playView } from './shares';
 import { bearer, sessionFrom, type TestApp, type TestSession, uniqueEmail } from './test-app';
@@ -120,6 +122,29 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
 
   const recording = (await expectStatus(await call({ method: 'POST', url: '/v1/recordings', payload: { step_count: 2 } }), 201, 'recording')).data;
 
+  // A stale-demo check and a render of the published demo (queued: this app runs no jobs).
+  const check = (await expectStatus(await call({ method: 'POST', url: `/v1/demos/${demo}/checks` }), 202, 'check')).data;
+  const render = await call({ method: 'POST', url: `/v1/demos/${demo}/renders`, payload: { format: 'gif', width: 480, height: 300 } });
+  let renderId: string;
+  if (render.statusCode === 202) renderId = render.json().data.id;
+  else {
+    // Without ffmpeg here the API refuses renders (503 ffmpeg_missing): the record goes in as a worker would find it.
+    await expectStatus(render, 503, 'render');
+    renderId = newId('render');
+    await t.ctx.database.db.insert(demoRenders).values({
+      id: renderId,
+      workspaceId: session.workspaceId,
+      demoId: demo,
+      version: 1,
+      format: 'gif',
+      width: 480,
+      height: 300,
+      paceMs: 1000,
+      fps: 10,
+      stepCount: 2,
+    });
+  }
+
   return {
     session,
     key,
@@ -144,6 +169,8 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       recording: recording.id,
       recordingStep: '1',
       demoKey,
+      check: check.id,
+      render: renderId,
       workspace: session.workspaceId,
       logoVersion,
       lang: 'fr',
@@ -179,6 +206,8 @@ export function worldKey(path: string, param: string): string {
     number: 'recordingStep',
     key: 'demoKey',
     lang: 'lang',
+    check_id: 'check',
+    render_id: 'render',
   };
   if (byName[param]) return byName[param];
   if (param === 'version') return path.startsWith('/v1/workspace-logos') ? 'logoVersion' : 'version';
