@@ -165,7 +165,10 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
         const res: LightMyRequestResponse = outcome.res;
         const where = `${op.method} ${op.path} answered ${res.statusCode}`;
         if (res.statusCode >= 500) throw new Error(`${where}: ${res.body.slice(0, 500)}`);
-        if (!op.statuses.has(String(res.statusCode))) throw new Error(`${where}, which the document does not list: ${res.body.slice(0, 300)}`);
+        // A `..` segment takes the address to another route, as any HTTP client resolves it: that address's 404 or 405.
+        const elsewhere = Object.values(plan.path).some((v) => v.kind === 'literal' && v.value === '..');
+        const undocumented = !op.statuses.has(String(res.statusCode)) && !(elsewhere && (res.statusCode === 404 || res.statusCode === 405));
+        if (undocumented) throw new Error(`${where}, which the document does not list: ${res.body.slice(0, 300)}`);
         if (res.statusCode < 400) {
           accepted.add(`${op.method} ${op.path}`);
           return;

@@ -109,11 +109,10 @@ export function demoFormatRoutes(app: ZodApp, ctx: ModuleContext<Services['demoF
           'one; 422 when the story has problems, 409 when the demo is archived). A `key` in demo.json must be this one. Steps and ' +
           'chapters keep their ids by position. 409 while the demo is being generated. `?dry_run=true` runs every check and ' +
           'answers what the push would do (200, `dry_run: true`) without writing anything: a CI job can check a pull request with it. ' +
-          'A key of `.` or `..` is not a key but a path segment: the address becomes another route, which answers 405. ' +
           uploadHelp,
         params: keyParams,
         querystring: pushQuery,
-        response: { 200: dataEnvelope(pushResultSchema), 201: dataEnvelope(pushResultSchema), ...uploadErrors, 405: errorEnvelope },
+        response: { 200: dataEnvelope(pushResultSchema), 201: dataEnvelope(pushResultSchema), ...uploadErrors },
       },
     },
     async (request, reply) => {

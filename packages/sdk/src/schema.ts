@@ -1133,7 +1133,7 @@ export interface paths {
         get?: never;
         /**
          * Push a demo file
-         * @description Scope `demos:write`; roles: admin, editor. Creates the demo with this key (201), or makes its draft the file’s content (200), in one transaction. Idempotent: a file with the content the draft has already writes nothing (`outcome: unchanged`, no revision, no `demo.updated`). `?publish=true` publishes afterwards in the same transaction (a new version only when the content differs from the newest one; 422 when the story has problems, 409 when the demo is archived). A `key` in demo.json must be this one. Steps and chapters keep their ids by position. 409 while the demo is being generated. `?dry_run=true` runs every check and answers what the push would do (200, `dry_run: true`) without writing anything: a CI job can check a pull request with it. A key of `.` or `..` is not a key but a path segment: the address becomes another route, which answers 405. The body is the zip itself (`Content-Type: application/zip`): `demo.json` and `assets/<sha256>.<ext>` (a zip of a folder holding them is read too). Older versions of demo.json are upgraded first. 422 `validation_error` when the document or an asset is refused: `details` names each place in the document (`steps[3].hotspots[0].action.target`) and nothing is written. 413 beyond DEMO_ARCHIVE_MAX_BYTES, or when the archive declares more than DEMO_ARCHIVE_MAX_EXPANDED_BYTES unpacked or more files than a demo can use (checked before unpacking); 400 for a body that is not a readable zip. docs/demo-format.md.
+         * @description Scope `demos:write`; roles: admin, editor. Creates the demo with this key (201), or makes its draft the file’s content (200), in one transaction. Idempotent: a file with the content the draft has already writes nothing (`outcome: unchanged`, no revision, no `demo.updated`). `?publish=true` publishes afterwards in the same transaction (a new version only when the content differs from the newest one; 422 when the story has problems, 409 when the demo is archived). A `key` in demo.json must be this one. Steps and chapters keep their ids by position. 409 while the demo is being generated. `?dry_run=true` runs every check and answers what the push would do (200, `dry_run: true`) without writing anything: a CI job can check a pull request with it. The body is the zip itself (`Content-Type: application/zip`): `demo.json` and `assets/<sha256>.<ext>` (a zip of a folder holding them is read too). Older versions of demo.json are upgraded first. 422 `validation_error` when the document or an asset is refused: `details` names each place in the document (`steps[3].hotspots[0].action.target`) and nothing is written. 413 beyond DEMO_ARCHIVE_MAX_BYTES, or when the archive declares more than DEMO_ARCHIVE_MAX_EXPANDED_BYTES unpacked or more files than a demo can use (checked before unpacking); 400 for a body that is not a readable zip. docs/demo-format.md.
          */
         put: operations["pushDemoFile"];
         post?: never;
@@ -13619,15 +13619,6 @@ export interface operations {
             };
             /** @description `not_found`: no such record in this workspace. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `method_not_allowed`: the path exists but not with this method (see `Allow`). */
-            405: {
                 headers: {
                     [name: string]: unknown;
                 };
