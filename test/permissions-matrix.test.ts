@@ -250,6 +250,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'POST /v1/viewer/:token/events',
       'POST /v1/viewer/:token/identify',
       'POST /v1/viewer/:token/leads',
+      'POST /v1/viewer/:token/offline-events',
       'POST /v1/viewer/:token/unlock',
     ]);
     for (const route of open) {
