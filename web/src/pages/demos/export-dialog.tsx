@@ -4,6 +4,7 @@ import { ExportDemoFileSection } from './export-demo-file';
 import { ExportGuideSection } from './export-guide';
 import { ExportOfflineSection } from './export-offline';
 import { ExportVideoSection } from './export-video';
+import '../../styles/export-dialog.css';
 
 /**
  * Every way a demo leaves the instance, in one dialog (the editor's More → Export): the demo file (git,
