@@ -44,6 +44,8 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
         version: latest.number,
       };
     },
+    /** A demo's draft as the editor holds it (steps, hotspots, chapters); undefined outside the workspace. */
+    draft: (workspaceId: string, id: string) => repo.loadDemo(db, workspaceId, id),
     /** Steps of a version of the demo (the newest without `number`); undefined when there is none. */
     versionStepCount: async (demoId: string, number?: number) => {
       const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
