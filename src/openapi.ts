@@ -178,8 +178,17 @@ export const openapiTransform: SwaggerTransform = (input) => {
   if (api) for (const status of [429, 500, 503]) statuses.add(status);
   const response: JsonResponses = { ...((schema.response as JsonResponses | undefined) ?? {}) };
   // Headers a route documents beside a response's content (a download's size): the zod transform drops them.
-  const declared = (input.schema as { response?: Record<string, { headers?: unknown }> } | undefined)?.response ?? {};
-  for (const [status, entry] of Object.entries(declared)) if (entry?.headers && response[status]) response[status] = { ...response[status], headers: entry.headers };
+  // Declared in the document's own form ({schema, description}); @fastify/swagger wraps each header's value in
+  // `schema` itself, so it is given the schema with the description beside it.
+  type DeclaredHeader = { schema?: Record<string, unknown>; description?: string };
+  const declared = (input.schema as { response?: Record<string, { headers?: Record<string, DeclaredHeader> }> } | undefined)?.response ?? {};
+  for (const [status, entry] of Object.entries(declared)) {
+    if (!entry?.headers || !response[status]) continue;
+    const headers = Object.fromEntries(
+      Object.entries(entry.headers).map(([name, h]) => [name, h.schema ? { ...h.schema, ...(h.description ? { description: h.description } : {}) } : h]),
+    );
+    response[status] = { ...response[status], headers };
+  }
   // A route whose errors have a form of their own (the OAuth endpoints' RFC 6749 errors) keeps it.
   const own = Object.entries(response).find(([status]) => Number(status) >= 400)?.[1] ?? ERROR_REF;
   for (const status of [...statuses].sort()) {

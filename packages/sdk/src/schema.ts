@@ -21024,11 +21024,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The file’s size in bytes (as Content-Length): HEAD tells it before a download. */
-                    "X-Bundle-Size"?: unknown;
+                    "X-Bundle-Size"?: number;
                     /** @description The published version the file plays. */
-                    "X-Demo-Version"?: unknown;
+                    "X-Demo-Version"?: number;
                     /** @description attachment; filename="<title>-v<version>-offline.html" */
-                    "Content-Disposition"?: unknown;
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21623,9 +21623,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description attachment, with a file name made from the demo title: `<title>-guide.zip` or `<title>-guide.pdf`. */
-                    "content-disposition"?: unknown;
+                    "content-disposition"?: string;
                     /** @description The numbered steps the guide holds. */
-                    "x-guide-steps"?: unknown;
+                    "x-guide-steps"?: number;
                     [name: string]: unknown;
                 };
                 content: {
