@@ -173,7 +173,8 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
     page.setDefaultTimeout(20_000);
     const seen: Seen = { events: [], refusedEvents: 0, leads: [] };
     await context.route('https://example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Book</title>' }));
-    await page.route('**/v1/viewer/*/demo', async (route: Route) => {
+    // With or without the viewer's languages (`?lang=`, player/src/language.ts).
+    await page.route(/\/v1\/viewer\/[^/]+\/demo(\?|$)/, async (route: Route) => {
       const response = await route.fetch();
       const json = await response.json();
       await route.fulfill({ response, json: { data: story(json.data) } });
