@@ -21,6 +21,7 @@ describe('error codes', () => {
       rate_limited: 429,
       internal_error: 500,
       unavailable: 503,
+      ffmpeg_missing: 503,
     });
     for (const code of ERROR_CODES) expect(new AppError(code, 'x').status).toBe(ERROR_STATUS[code]);
   });
