@@ -9,6 +9,7 @@ import type { Clock } from './core/clock';
 import type { SafeFetch } from './core/net/safe-fetch';
 import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
+import type { OutboxConsumers } from './events/outbox';
 import type { DocumentPool } from './document-tasks';
 import type { GenerateDemo } from './demos/demos.generator';
 import type { JobQueue } from './jobs/queue';
@@ -53,6 +54,8 @@ export interface Kernel {
   /** The worker threads that parse, clean and serialise documents, off the event loop (document-tasks.ts). */
   documents: DocumentPool;
   rateLimits: RateLimits;
+  /** Who besides webhooks reads each batch of outbox events, in its transaction (events/outbox.ts). */
+  outbox: OutboxConsumers;
   generator: GenerateDemo;
   credentials: CredentialCache;
   secrets: {

@@ -10,6 +10,7 @@ import { AddressPolicy } from './core/net/address-policy';
 import { SafeFetch } from './core/net/safe-fetch';
 import { RateLimits } from './core/rate-limit';
 import { unavailableGenerator } from './demos/demos.generator';
+import { OutboxConsumers } from './events/outbox';
 import { createDocumentPool } from './document-tasks';
 import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
@@ -48,6 +49,7 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
     net: new SafeFetch(AddressPolicy.fromList(deps.config.ALLOW_PRIVATE_NETWORK_CIDRS)),
     documents: deps.documents ?? createDocumentPool(deps.config),
     rateLimits: new RateLimits(deps.redis),
+    outbox: new OutboxConsumers(),
     generator: deps.generator ?? unavailableGenerator,
     log,
   };

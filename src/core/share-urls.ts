@@ -2,6 +2,10 @@
 export interface ShareUrls {
   page(token: string): string;
   embed(token: string): string;
+  /** A demo hub's page (src/hubs). */
+  hub(token: string): string;
+  /** A demo hub for an iframe. */
+  hubEmbed(token: string): string;
 }
 
 /**
@@ -18,5 +22,10 @@ export interface ShareUrls {
  */
 export function shareUrls(appUrl: string): ShareUrls {
   const base = appUrl.replace(/\/+$/, '');
-  return { page: (token) => `${base}/s/${token}`, embed: (token) => `${base}/embed/${token}` };
+  return {
+    page: (token) => `${base}/s/${token}`,
+    embed: (token) => `${base}/embed/${token}`,
+    hub: (token) => `${base}/h/${token}`,
+    hubEmbed: (token) => `${base}/embed/h/${token}`,
+  };
 }

@@ -113,3 +113,33 @@ export function markDispatched(tx: Executor, ids: string[], now: Date): Promise<
 export function forgetDispatchedBefore(db: Executor, before: Date): Promise<void> {
   return repo.deleteDispatchedBefore(db, before);
 }
+
+/**
+ * A reader of the outbox besides webhooks (Slack alerts, CRM sync): called by the dispatcher with each batch
+ * it takes, in the batch's transaction, so whatever the consumer writes (its own pending rows) commits with
+ * the batch being marked dispatched, or not at all. A consumer writes rows and returns; it never calls out.
+ */
+export type OutboxConsumer = (tx: Executor, batch: readonly OutboxEvent[], now: Date) => Promise<void>;
+
+/**
+ * The consumers of one app, added by their modules' `create` (`kernel.outbox.add('slack', consumer)`) and
+ * run by the webhooks' dispatcher after it has made its own deliveries.
+ *
+ * @example
+ * ```ts
+ * const outbox = new OutboxConsumers();
+ * outbox.add('slack', async (tx, batch, now) => { await insertAlerts(tx, batch.filter(isAlert), now); });
+ * ```
+ */
+export class OutboxConsumers {
+  private readonly consumers = new Map<string, OutboxConsumer>();
+
+  add(name: string, consumer: OutboxConsumer): void {
+    if (this.consumers.has(name)) throw new Error(`outbox consumer ${name} is added twice`);
+    this.consumers.set(name, consumer);
+  }
+
+  async consume(tx: Executor, batch: readonly OutboxEvent[], now: Date): Promise<void> {
+    for (const consumer of this.consumers.values()) await consumer(tx, batch, now);
+  }
+}

@@ -2,7 +2,7 @@
 import { newId } from '../core/ids';
 import { iso } from '../core/time';
 import type { Db } from '../db/client';
-import { markDispatched, takeUndispatched } from '../events/outbox';
+import { markDispatched, type OutboxConsumers, takeUndispatched } from '../events/outbox';
 import { insertDeliveries, type NewDelivery } from './webhook-deliveries.repo';
 import { activeWebhooksIn } from './webhooks.repo';
 
@@ -15,9 +15,16 @@ export function deliveryBody(event: { id: string; kind: string; occurredAt: Date
  * Fans one batch of undispatched outbox events out to the active webhooks of their workspace that
  * subscribe to their kind, and marks them dispatched, in one transaction. The events are locked with
  * SKIP LOCKED, so several workers take disjoint batches; should a worker die mid-way, the transaction
- * rolls back and the events stay undispatched for the next one. Returns how many events it took.
+ * rolls back and the events stay undispatched for the next one. The other consumers of the outbox (Slack,
+ * CRM) read the same batch in the same transaction. Returns how many events it took.
  */
-export async function dispatchBatch(db: Db, now: Date, maxAttempts: number, size = 100): Promise<number> {
+export async function dispatchBatch(
+  db: Db,
+  now: Date,
+  maxAttempts: number,
+  consumers?: OutboxConsumers,
+  size = 100,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const batch = await takeUndispatched(tx, size);
     if (batch.length === 0) return 0;
@@ -47,6 +54,7 @@ export async function dispatchBatch(db: Db, now: Date, maxAttempts: number, size
       }
     }
     await insertDeliveries(tx, rows);
+    await consumers?.consume(tx, batch, now);
     await markDispatched(
       tx,
       batch.map((e) => e.id),

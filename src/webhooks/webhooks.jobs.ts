@@ -27,6 +27,7 @@ export async function registerWebhooksJobs(ctx: Kernel) {
     clock: ctx.clock,
     net: ctx.net,
     mailer: ctx.mailer,
+    outbox: ctx.outbox,
     sealingKey: ctx.secrets.sealing,
     appUrl: config.APP_URL,
     log: pino({ level: config.LOG_LEVEL, name: 'webhooks' }),

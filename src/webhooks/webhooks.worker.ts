@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { EVENTS_CHANNEL } from '../db/channels';
 import type { Database } from '../db/client';
+import type { OutboxConsumers } from '../events/outbox';
 import type { Mailer } from '../mail/mailer';
 import * as repo from './webhook-deliveries.repo';
 import { attemptDelivery } from './webhooks.attempt';
@@ -17,6 +18,8 @@ export interface DeliveryWorkerDeps {
   clock: Clock;
   net: SafeFetch;
   mailer: Mailer;
+  /** The outbox's other readers, run in each dispatch's transaction. */
+  outbox?: OutboxConsumers;
   sealingKey: Buffer;
   appUrl: string;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -91,7 +94,7 @@ export class DeliveryWorker {
       this.woken = false;
       try {
         const now = clock.now();
-        const dispatched = await dispatchBatch(database.db, now, settings.retryDelays.length + 1);
+        const dispatched = await dispatchBatch(database.db, now, settings.retryDelays.length + 1, this.deps.outbox);
         const free = settings.concurrency - this.inFlight.size;
         const claims = free > 0 ? await repo.claimDue(database.db, now, new Date(now.getTime() + this.leaseMs), free) : [];
         for (const claim of claims) this.track(claim);
