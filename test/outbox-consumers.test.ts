@@ -19,10 +19,10 @@ describe('outbox consumers', () => {
   });
 
   const undispatched = async () => {
-    const rows = await t.ctx.database.db.execute<{ n: number }>(
+    const rows = (await t.ctx.database.db.execute(
       sql`select count(*)::int as n from events where dispatched_at is null and workspace_id = ${admin.workspaceId}`,
-    );
-    return Number(rows.rows[0].n);
+    )) as unknown as { rows: Array<{ n: number }> };
+    return Number(rows.rows[0]!.n);
   };
 
   async function emit(kind: 'webhook.test' | 'share.created') {
@@ -48,8 +48,10 @@ describe('outbox consumers', () => {
     const recording: OutboxConsumer = async (tx, batch) => {
       seen.push(batch.map((e: OutboxEvent) => e.id));
       // Still locked and undispatched while the consumer runs: it writes in the same transaction.
-      const rows = await tx.execute<{ n: number }>(sql`select count(*)::int as n from events where dispatched_at is null and id in (${first}, ${second})`);
-      expect(Number(rows.rows[0].n)).toBe(2);
+      const rows = (await tx.execute(
+        sql`select count(*)::int as n from events where dispatched_at is null and id in (${first}, ${second})`,
+      )) as unknown as { rows: Array<{ n: number }> };
+      expect(Number(rows.rows[0]!.n)).toBe(2);
     };
     consumers.add('a', recording);
     consumers.add('b', recording);
