@@ -30,6 +30,7 @@ import { childEnv, readScriptSettings } from '../scripts/settings';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
 import { benchStaleCheck, describeStaleCheck } from './stale-check';
+import { benchFirstPaint, firstPaintLine } from './first-paint';
 
 const { values: args } = parseArgs({
   options: {
@@ -275,6 +276,9 @@ const guideWanted = !args.only || args.only.split(',').some((p) => p.trim().toLo
 const guideLines: string[] = [];
 /** The offline file of the demo each recording upload made (bench/offline-bundle.ts). */
 const offlineLines: string[] = [];
+/** First paint of a share link against a static page, and the sign-in page (bench/first-paint.ts): with the scenarios, or `--only paint`. */
+const paintWanted = !args.only || args.only.split(',').some((p) => p.trim().toLowerCase() === 'paint');
+const paintLines: string[] = [];
 
 /** The scenarios, then one recording upload of 20 steps, against one server. */
 async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
@@ -285,6 +289,7 @@ async function measureAll(engine: string, ready: Ready): Promise<Figures[]> {
   if (guideWanted) guideLines.push(guideExportLine(engine, await benchGuideExport(ready.app, ready.key, 20)));
   if (recordingWanted) offlineLines.push(offlineBundleLine(engine, await benchOfflineBundle(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
   if (recordingWanted) console.log(translationLine(engine, await benchTranslation(ready.app, ready.key, recordingRuns.at(-1)!.demoId)));
+  if (paintWanted) paintLines.push(firstPaintLine(engine, await benchFirstPaint(ready.app, ready.key)));
   return figures;
 }
 
@@ -325,7 +330,7 @@ const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
 const setup = `${connections} connections, ${seconds} s per scenario (after a 1 s warm-up), ${rounds} rounds (medians), server in a child process`;
 console.log(`${setup}; load average at start ${loadAtStart.join(', ')} (${cpus().length} cores)\n`);
 const all: Figures[] = [];
-if (selected().length > 0 || recordingWanted || guideWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
+if (selected().length > 0 || recordingWanted || guideWanted || paintWanted) for (const engine of engines) all.push(...(await runEngine(engine)));
 
 const mb = (v: number | undefined) => (v === undefined ? '' : v.toFixed(0));
 const header = ['engine', 'scenario', 'per s', 'p50 ms', 'p99 ms', 'failed', 'ratio', 'rounds', 'target', 'vs INSERT', 'RSS peak MB', 'RSS steady MB'];
@@ -358,7 +363,7 @@ const recordingLines = recordingRuns.map(
     `${r.engine} recording upload, ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
-).concat(demoFileLines, guideLines, offlineLines);
+).concat(demoFileLines, guideLines, offlineLines, paintLines);
 for (const line of recordingLines) console.log(line);
 if (!args.only || args.only.includes('stale')) console.log(`\n${describeStaleCheck(await benchStaleCheck(20))}`);
 const failed = all.filter((f) => f.failed > 0);
