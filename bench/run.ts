@@ -97,7 +97,10 @@ function sampleRss(pid: number) {
 }
 
 function startServer(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/server.ts'], {
+  // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it exits (open it in Chrome's
+  // DevTools or speedscope), to see where a scenario's time goes.
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, 'bin/run-ts.js', 'bench/server.ts'], {
     env: childEnv({ LOG_LEVEL: 'silent', ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
