@@ -173,6 +173,14 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   }, { resourceMetadata: protectedResourceMetadataUrl(config) }));
 
   registerContentTypePolicy(app);
+  // Read-your-writes with a replica (db/read-replica.ts): a member's successful write keeps their workspace's
+  // reads on the primary until the replica has replayed it. At onSend the handler's transaction has committed.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.auth && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      kernel.reads.wrote(request.auth.workspaceId);
+    }
+    done(null, payload);
+  });
 
   await app.register(
     async (v1) => {
@@ -189,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     // Background loops (webhook deliveries) stop first: they still need the network client and the database.
     await ctx.queue.stopLoops();
     await ctx.net.close();
+    await ctx.reads.close();
     // Threads the app started for itself; a pool it was given belongs to the caller (runtime.ts).
     if (!deps.documents) await ctx.documents.close();
   });

@@ -64,6 +64,15 @@ const settingsSchema = z.object({
   /** PostgreSQL: a request waiting longer than this for a connection gets 503 instead of waiting on. */
   DATABASE_ACQUIRE_TIMEOUT: duration('10s'),
   /**
+   * A streaming replica of DATABASE_URL for reads that may be a little behind: analytics, list pages and
+   * viewer payloads built anew (db/read-replica.ts, docs/scaling.md). Unset: everything reads the primary.
+   */
+  DATABASE_READ_URL: optionalUrl,
+  /** A replica further behind than this (measured) serves no reads until it catches up. */
+  DATABASE_READ_MAX_LAG: duration('5s'),
+  /** How often the replica's lag is measured; the measured lag includes up to one interval. */
+  DATABASE_READ_PROBE_INTERVAL: duration('500ms'),
+  /**
    * Load shedding, for `demoshare serve` behind a load balancer (core/http/overload.ts): once the event loop's
    * median delay stays above this for 3 s in a row, every request but /healthz and /metrics gets 503 until it
    * falls. Off (0s) by default: a lone server has nowhere to send what it refuses, so its users would be
@@ -235,6 +244,9 @@ function crossChecks(config: Config): string[] {
     problems.push(
       "MAX_EVENT_LOOP_DELAY: load shedding needs DATABASE_URL (PostgreSQL): the embedded database's queries run on the server's own event loop, so their work would read as overload; leave it unset (0s)",
     );
+  }
+  if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
+    problems.push('DATABASE_READ_URL: a read replica needs DATABASE_URL (its primary); the embedded database has none');
   }
   return problems;
 }

@@ -10,6 +10,7 @@ import type { SafeFetch } from './core/net/safe-fetch';
 import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
 import type { OutboxConsumers } from './events/outbox';
+import type { ReadRouting } from './db/read-replica';
 import type { DocumentPool } from './document-tasks';
 import type { GenerateDemo } from './demos/demos.generator';
 import type { JobQueue } from './jobs/queue';
@@ -45,6 +46,8 @@ export interface Kernel {
   bus: Bus;
   /** Where services announce what changed and caches hear it (core/changes.ts). */
   changes: Changes;
+  /** Where reads that may be a little behind go: the replica of DATABASE_READ_URL when fit, else the primary. */
+  reads: ReadRouting;
   mailer: Mailer;
   /** Durable e-mail (account links): queued in a transaction, delivered by the workers with retries. */
   mailQueue: MailQueue;

@@ -11,6 +11,7 @@ import { SafeFetch } from './core/net/safe-fetch';
 import { RateLimits } from './core/rate-limit';
 import { unavailableGenerator } from './demos/demos.generator';
 import { OutboxConsumers } from './events/outbox';
+import { primaryOnly, replicaRouting } from './db/read-replica';
 import { createDocumentPool } from './document-tasks';
 import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
@@ -31,13 +32,30 @@ import { createLogMailer } from './mail/mailer';
 export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
   const bus = deps.bus ?? createLocalBus();
   const sealing = deriveKey(deps.secretKey, 'sealing');
+  const clock = deps.clock ?? systemClock;
+  const { config, database } = deps;
+  const reads =
+    config.DATABASE_READ_URL && database.pool
+      ? replicaRouting({
+          primary: database.db,
+          primaryPool: database.pool,
+          replicaUrl: config.DATABASE_READ_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          maxLagMs: config.DATABASE_READ_MAX_LAG,
+          probeIntervalMs: config.DATABASE_READ_PROBE_INTERVAL,
+          clock,
+          bus,
+          onError: (error) => log.warn({ err: error }, 'the read replica could not be measured; reading the primary'),
+        })
+      : primaryOnly(database.db);
   const changes = new Changes(bus, (error) => log.warn({ err: error }, 'a change was not announced to other processes'));
   return {
     config: deps.config,
     database: deps.database,
     queue: deps.queue,
-    clock: deps.clock ?? systemClock,
+    clock,
     bus,
+    reads,
     changes,
     mailer: deps.mailer ?? createLogMailer(log),
     mailQueue: createMailQueue(deps.queue, sealing),

@@ -3,6 +3,7 @@ import type { AuthContext } from '../auth/permissions';
 import { notFound } from '../core/errors';
 import { resolveDateRange } from '../core/time';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import type { DemoReader } from '../demos/demos.reader';
 import type * as repo from './analytics.repo';
 
@@ -16,6 +17,8 @@ import type * as repo from './analytics.repo';
  */
 export interface AnalyticsDeps {
   database: Pick<Database, 'db'>;
+  /** Where the figures are read (the replica when fit); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
   demos: Pick<DemoReader, 'find' | 'versionStepCount' | 'versionStepTitles' | 'versionSnapshot'>;
   /**
    * Up to this many views in the range, unique viewers are counted exactly from the day viewer sets;

@@ -20,19 +20,21 @@ import { workspaceAnalytics } from './workspace-analytics';
  * ```
  */
 export function createAnalyticsService(deps: AnalyticsDeps) {
-  const ctx: AnalyticsContext = {
-    db: deps.database.db,
+  // The roll-ups are read where DATABASE_READ_URL's replica may serve them (db/read-replica.ts): figures
+  // may trail the events by the replica's bounded lag, never a member's own writes.
+  const ctx = (auth: AuthContext): AnalyticsContext => ({
+    db: deps.reads ? deps.reads.reader(auth.workspaceId) : deps.database.db,
     demos: deps.demos,
     exactViewersUpTo: deps.exactViewersUpTo ?? EXACT_VIEWERS_UP_TO,
-  };
+  });
   return {
     demo: (auth: AuthContext, demoId: string, query: AnalyticsRange & { granularity?: Granularity; version?: number }) =>
-      demoAnalytics(ctx, auth, demoId, query),
-    workspace: (auth: AuthContext, query: AnalyticsRange & { granularity?: Granularity }) => workspaceAnalytics(ctx, auth, query),
-    paths: (auth: AuthContext, demoId: string, query: AnalyticsRange & { version?: number }) => pathAnalytics(ctx, auth, demoId, query),
-    links: (auth: AuthContext, demoId: string, query: AnalyticsRange) => linkAnalytics(ctx, auth, demoId, query),
-    companies: (auth: AuthContext, demoId: string, query: AnalyticsRange) => companyAnalytics(ctx, auth, demoId, query),
-    journey: (auth: AuthContext, demoId: string, viewId: string) => viewJourney(ctx, auth, demoId, viewId),
+      demoAnalytics(ctx(auth), auth, demoId, query),
+    workspace: (auth: AuthContext, query: AnalyticsRange & { granularity?: Granularity }) => workspaceAnalytics(ctx(auth), auth, query),
+    paths: (auth: AuthContext, demoId: string, query: AnalyticsRange & { version?: number }) => pathAnalytics(ctx(auth), auth, demoId, query),
+    links: (auth: AuthContext, demoId: string, query: AnalyticsRange) => linkAnalytics(ctx(auth), auth, demoId, query),
+    companies: (auth: AuthContext, demoId: string, query: AnalyticsRange) => companyAnalytics(ctx(auth), auth, demoId, query),
+    journey: (auth: AuthContext, demoId: string, viewId: string) => viewJourney(ctx(auth), auth, demoId, viewId),
   };
 }
 

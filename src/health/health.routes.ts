@@ -1,6 +1,6 @@
 // GET /healthz, /readyz and /metrics: what an orchestrator and Prometheus poll, with no credentials.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { sendError, toAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/http/error-handler';
@@ -25,6 +25,28 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
     labelNames: ['method', 'route'] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
+  });
+
+  // The read replica (DATABASE_READ_URL, db/read-replica.ts): its measured lag, and where reads went.
+  new Gauge({
+    name: 'demoshare_read_replica_lag_seconds',
+    help: 'Measured lag of the read replica (DATABASE_READ_URL), including up to one probe interval; -1 while unknown or unreachable',
+    registers: [registry],
+    collect() {
+      const lag = ctx.reads.lagMs();
+      this.set(lag === null ? -1 : lag / 1000);
+    },
+  });
+  new Gauge({
+    name: 'demoshare_replica_eligible_reads',
+    help: 'Reads that may run on the replica since start, by where they ran (replica, or primary: no replica, too far behind, or the workspace wrote since)',
+    labelNames: ['served_by'] as const,
+    registers: [registry],
+    collect() {
+      const served = ctx.reads.served();
+      this.set({ served_by: 'replica' }, served.replica);
+      this.set({ served_by: 'primary' }, served.primary);
+    },
   });
 
   app.addHook('onResponse', (request, reply, done) => {
