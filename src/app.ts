@@ -37,6 +37,7 @@ import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
 import { teamModule } from './team/team.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
+import { hubsModule } from './hubs/hubs.module';
 import { viewingModule } from './viewing/viewing.module';
 import { leadsModule } from './leads/leads.module';
 import { rendersModule } from './renders/renders.module';
@@ -70,6 +71,7 @@ const MODULES: readonly AnyModule[] = [
   notificationsModule,
   translationsModule,
   viewingModule,
+  hubsModule,
   leadsModule,
   rendersModule,
   stalenessModule,

@@ -24,16 +24,28 @@ export interface LeadBody {
 
 const SESSION_HEADER = 'x-viewer-session';
 
+/**
+ * A session a demo hub opened for this link (`#ds_session=…` in the player's address: never sent to the
+ * server, never in a Referer), so a viewer who passed the hub's gates does not meet them again. Kept in
+ * memory only; the fragment is removed from the address at once.
+ */
+function handedSession(): string | null {
+  const match = /(?:^#|&)ds_session=([A-Za-z0-9_-]{20,100})/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, '', location.pathname + location.search);
+  return match[1] ?? null;
+}
+
 export function viewerApi(boot: BootConfig) {
   const base = `${boot.apiBase}/v1/viewer/${encodeURIComponent(boot.token)}`;
   const sessionKey = `demoshare:session:${boot.token}`;
   // The session normally rides in an HttpOnly cookie, but a cookie is not sent from a cross-site iframe
   // (SameSite, third-party cookie blocking): the same token then goes in X-Viewer-Session.
-  let session: string | null = null;
+  let session: string | null = handedSession();
   try {
-    session = sessionStorage.getItem(sessionKey);
+    session ??= sessionStorage.getItem(sessionKey);
   } catch {
-    session = null;
+    // Blocked storage: only a handed session, if any.
   }
 
   function remember(state: { session_token?: string } | undefined) {

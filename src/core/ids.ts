@@ -41,6 +41,10 @@ export const ID_PREFIXES = {
   lead: 'lead',
   render: 'rnd',
   demoCheck: 'chk',
+  hub: 'hub',
+  hubCollection: 'hcol',
+  hubEntry: 'hent',
+  hubOpen: 'hopn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

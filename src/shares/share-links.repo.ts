@@ -16,6 +16,8 @@ export async function firstActiveLinks(db: Executor, demoIds: readonly string[])
       and(
         inArray(shares.demoId, [...demoIds]),
         isNull(shares.revokedAt),
+        // A hub entry's link carries the hub's gates and belongs to it: never the demo's share_url.
+        isNull(shares.hubId),
         or(isNull(shares.expiresAt), gt(shares.expiresAt, sql`now()`)),
       ),
     )

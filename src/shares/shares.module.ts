@@ -1,6 +1,7 @@
 import type { DemoLinks } from '../demos/demo-reads.service';
 import { defineModule } from '../module';
 import { createShareLinks } from './share-links.repo';
+import { type HubLinks, hubLinks } from './hub-links';
 import { countLinkViews, type LinkViewCounter } from './link-view-counter';
 import { sharesRoutes } from './shares.routes';
 import { createSharesService, type SharesService } from './shares.service';
@@ -13,6 +14,8 @@ declare module '../module' {
       links: DemoLinks;
       /** Adds new views to their links' counters, in the ingestion's transaction. */
       linkViewCounter: LinkViewCounter;
+      /** The links demo hubs make for their entries, in the hubs' transactions. */
+      hubLinks: HubLinks;
     };
   }
 }
@@ -47,6 +50,7 @@ export const sharesModule = defineModule({
     }),
     links: createShareLinks(kernel.database),
     linkViewCounter: countLinkViews,
+    hubLinks,
   }),
   routes: sharesRoutes,
 });

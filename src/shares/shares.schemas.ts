@@ -179,6 +179,11 @@ export const shareSchema = z
     last_viewed_at: timestamp.nullable().meta({ description: 'When the latest view through this link started; null: never viewed.' }),
     created_at: timestamp,
     updated_at: timestamp,
+    hub_id: z.string().nullable().meta({
+      description:
+        'The demo hub that made this link for one of its entries (docs/hubs.md): it carries the hub’s gates and is ' +
+        'never the demo’s share_url. Null: a link of its own.',
+    }),
   })
   .meta({
     id: 'Share',
@@ -204,6 +209,7 @@ export const shareSchema = z
         last_viewed_at: '2026-11-24T15:42:10.000Z',
         created_at: '2026-11-21T10:10:00.000Z',
         updated_at: '2026-11-21T10:10:00.000Z',
+        hub_id: null,
       },
     ],
   });
@@ -255,6 +261,7 @@ export function toShare(row: ShareRow, urls: ShareUrls) {
     last_viewed_at: iso(row.lastViewedAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
+    hub_id: row.hubId,
   };
 }
 

@@ -44,6 +44,11 @@ export const shares = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     revokedAt: at('revoked_at'),
+    /**
+     * Set on the links a demo hub made for its entries (src/hubs): the hub keeps their gates in step with its
+     * own and revokes them with the entry. No foreign key: shares never depends on hubs.
+     */
+    hubId: text('hub_id'),
   },
   (t) => [index('shares_demo_idx').on(t.demoId, t.createdAt)],
 );

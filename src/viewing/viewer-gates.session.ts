@@ -2,7 +2,7 @@
 import { randomToken, sha256Hex } from '../core/crypto';
 import type { ShareRow } from '../shares/shares.schemas';
 import type { ViewerGatesDeps } from './viewer-gates';
-import type { Visitor } from './viewer-gates.resolve';
+import { recordDecision, type ResolveDeps, resolve, type Visitor } from './viewer-gates.resolve';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 
@@ -32,4 +32,27 @@ export async function ensureSession(
     expiresAt: new Date(now.getTime() + deps.sessionTtlMs),
   });
   return { session: created, issued: token as string | undefined };
+}
+
+/**
+ * A session on a demo hub's entry link for a viewer who passed the hub's gates (src/hubs), so they never
+ * pass the same gates twice: unlocked at the link's password version and identified as on the hub. The
+ * link-level gates (revoked, expired, not published) still apply. Answers the new session's token.
+ */
+export async function openDelegated(
+  deps: ResolveDeps & Pick<ViewerGatesDeps, 'sessionTtlMs'>,
+  token: string,
+  identity: { email: string | null; name: string | null },
+  visitor: Visitor,
+) {
+  const { link } = await resolve(deps, token, undefined, visitor);
+  const { share } = link;
+  const { session, issued } = await ensureSession(deps, share, undefined, visitor);
+  const opened = await repo.updateViewerSession(deps.database.db, session.id, {
+    passwordVersion: share.passwordHash === null ? null : share.passwordVersion,
+    viewerEmail: identity.email,
+    viewerName: identity.name,
+  });
+  await recordDecision(deps, share, 'granted', visitor, identity);
+  return { share, session: opened, token: issued! };
 }

@@ -7,7 +7,7 @@ import { unlock } from './viewer-gates.password';
 import { type ResolveDeps, recordDecision, requireReady, resolve } from './viewer-gates.resolve';
 import { state } from './viewer-gates.state';
 import { identifyByLead, viewOfSession } from './viewer-gates.form';
-import { ensureSession } from './viewer-gates.session';
+import { ensureSession, openDelegated } from './viewer-gates.session';
 
 /** What the gates need: what resolving a link reads, and what the password and identification gates change. */
 export interface ViewerGatesDeps extends ResolveDeps {
@@ -43,6 +43,8 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     identifyByLead: (...args: Tail<Parameters<typeof identifyByLead>>) => identifyByLead(deps, ...args),
     viewOfSession: (...args: Tail<Parameters<typeof viewOfSession>>) => viewOfSession(deps, ...args),
     recordDecision: (...args: Tail<Parameters<typeof recordDecision>>) => recordDecision(deps, ...args),
+    // For demo hubs (src/hubs): a session on an entry's link, already past the gates the hub checked.
+    openDelegated: (...args: Tail<Parameters<typeof openDelegated>>) => openDelegated(deps, ...args),
   };
 }
 
