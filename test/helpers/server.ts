@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { freePort } from './free-port';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app';
-import { ensurePlayerBuilt, ensureWebBuilt } from './web-build';
+import { ensureHubBuilt, ensurePlayerBuilt, ensureWebBuilt } from './web-build';
 
 export interface TestServer extends TestApp {
   /** Origin of the listening server, e.g. http://127.0.0.1:41234. */
@@ -22,6 +22,7 @@ export interface TestServerOptions extends TestAppOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   await ensureWebBuilt();
   await ensurePlayerBuilt();
+  await ensureHubBuilt();
   const { selfUrl, host = '127.0.0.1', ...appOptions } = options;
   const reserved = selfUrl ? await freePort() : 0;
   if (selfUrl) appOptions.config = { APP_URL: `http://127.0.0.1:${reserved}`, ...appOptions.config };

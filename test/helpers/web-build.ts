@@ -28,6 +28,14 @@ const PLAYER: Bundle = {
   lock: join(ROOT, 'dist/.player-build-lock'),
 };
 
+const HUB: Bundle = {
+  output: join(ROOT, 'dist/hub/hub.js'),
+  // The hub page reuses the player's brand and DOM helpers.
+  sources: [join(ROOT, 'hub'), join(ROOT, 'player/src')],
+  config: 'hub/vite.config.ts',
+  lock: join(ROOT, 'dist/.hub-build-lock'),
+};
+
 function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
@@ -82,3 +90,6 @@ export const ensureWebBuilt = () => ensureBuilt(WEB);
 
 /** dist/player: the viewer player that /s/:token and /embed/:token load. */
 export const ensurePlayerBuilt = () => ensureBuilt(PLAYER);
+
+/** dist/hub: the demo hub page that /h/:token and /embed/h/:token load. */
+export const ensureHubBuilt = () => ensureBuilt(HUB);
