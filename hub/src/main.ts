@@ -130,7 +130,19 @@ function start() {
       for (const button of tabs.querySelectorAll('button')) button.setAttribute('aria-selected', String(button.dataset.tab === tab));
     }
     const tabButton = (id: string, label: string) =>
-      h('button', { type: 'button', role: 'tab', 'data-tab': id, onclick: () => ((tab = id), draw()) }, label);
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          'data-tab': id,
+          onclick: () => {
+            tab = id;
+            draw();
+          },
+        },
+        label,
+      );
     const tabs = h('div', { class: 'hub-tabs', role: 'tablist', 'aria-label': 'Collections' }, tabButton('all', 'All'), ...all.map((c) => tabButton(c.id, c.name)));
     const search = h('input', { type: 'search', class: 'hub-search-input', placeholder: 'Search demos', 'aria-label': 'Search demos' });
     search.addEventListener('input', () => {

@@ -14,6 +14,11 @@ import { bearer, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const PASSWORD = 'harbour-lights';
+const COVERS: [number, number, number][] = [
+  [37, 99, 235],
+  [234, 88, 12],
+  [22, 163, 74],
+];
 const browser: Browser | null = await launchBrowser();
 
 describe.skipIf(!browser)('a demo hub (Chromium)', () => {
@@ -58,7 +63,7 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
         method: 'PUT',
         url: `/v1/hubs/${hub.id}/entries/${entry.id}/cover`,
         headers: { ...bearer(key), 'content-type': 'image/png' },
-        payload: makePng(320, 180, [[37, 99, 235], [234, 88, 12], [22, 163, 74]][i]!),
+        payload: makePng(320, 180, COVERS[i]!),
       });
       expect(put.statusCode, put.body).toBe(200);
     }
@@ -145,7 +150,14 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
       (window as unknown as { __touched: string[] }).__touched = touched;
       for (const name of ['localStorage', 'sessionStorage', 'indexedDB'] as const) {
         const desc = Object.getOwnPropertyDescriptor(window, name);
-        if (desc?.get) Object.defineProperty(window, name, { configurable: true, get: () => (touched.push(name), desc.get!.call(window)) });
+        if (!desc?.get) continue;
+        Object.defineProperty(window, name, {
+          configurable: true,
+          get: () => {
+            touched.push(name);
+            return desc.get!.call(window);
+          },
+        });
       }
       const cookie = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
       if (cookie?.get && cookie.set) {

@@ -28,6 +28,14 @@ export const PlayIcon = (p: P) => (
     <path d="M10 9l5 3-5 3z" />
   </Icon>
 );
+export const GridIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="3" y="3" width="7" height="7" rx="1" />
+    <rect x="14" y="3" width="7" height="7" rx="1" />
+    <rect x="3" y="14" width="7" height="7" rx="1" />
+    <rect x="14" y="14" width="7" height="7" rx="1" />
+  </Icon>
+);
 export const ChartIcon = (p: P) => (
   <Icon {...p}>
     <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />

@@ -3,7 +3,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import type { Permission } from '../api/types';
 import { useSession } from '../session/session-context';
 import { useCan } from '../session/use-can';
-import { ChartIcon, CloseIcon, MailIcon, MenuIcon, PlayIcon, SettingsIcon, UsersIcon } from '../components/icons';
+import { ChartIcon, CloseIcon, GridIcon, MailIcon, MenuIcon, PlayIcon, SettingsIcon, UsersIcon } from '../components/icons';
 import { Brand } from './brand';
 import { VerifyBanner } from './verify-banner';
 import { UserMenu } from './user-menu';
@@ -11,6 +11,7 @@ import { UserMenu } from './user-menu';
 // Each entry names what its page needs, so that a role that could not use a page does not see it.
 const NAV: { to: string; label: string; icon: ReactNode; permission: Permission }[] = [
   { to: '/demos', label: 'Demos', icon: <PlayIcon />, permission: 'demos.read' },
+  { to: '/hubs', label: 'Hubs', icon: <GridIcon />, permission: 'shares.read' },
   { to: '/analytics', label: 'Analytics', icon: <ChartIcon />, permission: 'analytics.read' },
   { to: '/leads', label: 'Leads', icon: <MailIcon />, permission: 'leads.read' },
   { to: '/team', label: 'Team', icon: <UsersIcon />, permission: 'team.read' },

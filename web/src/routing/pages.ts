@@ -15,6 +15,8 @@ export const DemoEditorPage = lazyPage(() => import('../pages/demos/demo-editor-
 export const RecorderPage = lazyPage(() => import('../pages/recorder/recorder-page'), (m) => m.RecorderPage);
 export const DemoAnalyticsPage = lazyPage(() => import('../pages/analytics/demo-analytics-page'), (m) => m.DemoAnalyticsPage);
 export const AnalyticsPage = lazyPage(() => import('../pages/analytics/analytics-page'), (m) => m.AnalyticsPage);
+export const HubsPage = lazyPage(() => import('../pages/hubs/hubs-page'), (m) => m.HubsPage);
+export const HubEditorPage = lazyPage(() => import('../pages/hubs/hub-editor-page'), (m) => m.HubEditorPage);
 export const LeadsPage = lazyPage(() => import('../pages/leads/leads-page'), (m) => m.LeadsPage);
 export const TeamPage = lazyPage(() => import('../pages/team/team-page'), (m) => m.TeamPage);
 export const AccountPage = lazyPage(() => import('../pages/account/account-page'), (m) => m.AccountPage);
