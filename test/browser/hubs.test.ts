@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, overflowing } from '../helpers/browser';
+import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { makePng } from '../helpers/images';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { demoWithSteps } from '../helpers/shares';
@@ -212,4 +212,35 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
     expect(figures.identified_visitors).toBe(before.identified_visitors + 1);
     expect(figures.recent_visitors.map((v: { email: string }) => v.email)).toContain('eve@example.com');
   });
+
+  for (const [width, label] of [
+    [1280, 'desktop'],
+    [390, 'phone'],
+  ] as const) {
+    it(`the web app's Hubs list and editor at ${width} px: share and embed code, demos, access, analytics`, async () => {
+      const { context, page } = await signedInPage(browser!, server.url, admin, { width, height: 900 });
+      contexts.push(context);
+      await page.goto(`${server.url}/hubs`);
+      await page.getByRole('link', { name: 'Acme demo center' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/hubs-list-${label}.png` });
+      expect(await overflowing(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Acme demo center' }).click();
+      await page.getByRole('heading', { name: 'Share and embed' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Hub link' }).inputValue()).toBe(hub.url);
+      expect(await page.getByRole('textbox', { name: 'Embed code, cookies only after consent' }).inputValue()).toContain(`${hub.embed_url}?consent=pending`);
+      await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+      await page.locator('.hub-figure').first().waitFor();
+      expect(await overflowing(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/hub-editor-${label}.png`, fullPage: true });
+      if (label === 'desktop') {
+        // A card's text edited in place reaches the hub page.
+        const text = page.getByLabel('Card text').first();
+        await text.fill('Six clicks, one invoice.');
+        await text.blur();
+        await page.getByText('Card text saved').waitFor();
+        const detail = await call('GET', `/v1/hubs/${hub.id}`);
+        expect(detail.collections[0].entries[0].description).toBe('Six clicks, one invoice.');
+      }
+    });
+  }
 });

@@ -65,9 +65,9 @@ export function HubEditorPage() {
             <h2 id="hub-share">Share and embed</h2>
           </div>
           <div className="card-body stack">
-            <CopyField label="Hub link" value={data.url} copyLabel="Copy hub link" />
-            <CopyField label="Embed code" value={embedCode(data.embed_url, false)} copyLabel="Copy embed code" />
-            <CopyField label="Embed code, cookies only after consent" value={embedCode(data.embed_url, true)} copyLabel="Copy consent-aware embed code" />
+            <CopyField label="Hub link" value={data.url} copyLabel="hub link" />
+            <CopyField label="Embed code" value={embedCode(data.embed_url, false)} copyLabel="embed code" />
+            <CopyField label="Embed code, cookies only after consent" value={embedCode(data.embed_url, true)} copyLabel="consent-aware embed code" />
             <p className="muted">
               With <code>?consent=pending</code> the hub stores nothing in the visitor's browser until your page sends{' '}
               <code>{"postMessage({type: 'demoshare:consent', granted: true})"}</code> to the frame.
