@@ -43,8 +43,9 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   shares: 'share',
   sessions: 'session',
   recordings: 'recording',
+  hubs: 'hub',
 };
-const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render' };
+const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');
@@ -96,6 +97,9 @@ function contractScope(method: string, url: string): Scope | null {
   // Erasing a viewer deletes views, as deleting a demo does: demos:write (admins only, by the table).
   if (url === '/v1/viewer-erasures') return 'demos:write';
   if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
+  // A demo hub is a page of share links (docs/hubs.md): managed as links are; its figures are analytics.
+  if (/^\/v1\/hubs\/:id\/analytics$/.test(url)) return 'analytics:read';
+  if (url.startsWith('/v1/hubs')) return read ? 'shares:read' : 'shares:write';
   // A recording becomes steps of a demo: it is demo writing, and reading it is reading demos.
   if (url.startsWith('/v1/recordings')) return read ? 'demos:read' : 'demos:write';
   throw new Error(`${method} ${url}: no rule of the design covers it; add one here and a row in PERMISSIONS`);
@@ -233,6 +237,8 @@ describe('permission matrix: every /v1 route × role × credential', () => {
     // Listed by hand so that a route turning public shows in review.
     expect(open.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'GET /v1/auth/signup-policy',
+      'GET /v1/hub-viewer/:token',
+      'GET /v1/hub-viewer/:token/entries/:entry_id/cover',
       'GET /v1/invitations/:token',
       'GET /v1/openapi.json',
       'GET /v1/viewer/:token',
@@ -244,6 +250,8 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'POST /v1/auth/password-reset/complete',
       'POST /v1/auth/signup',
       'POST /v1/auth/verify-email',
+      'POST /v1/hub-viewer/:token/access',
+      'POST /v1/hub-viewer/:token/entries/:entry_id/open',
       'POST /v1/oauth/revoke',
       'POST /v1/oauth/token',
       'POST /v1/viewer/:token/access',

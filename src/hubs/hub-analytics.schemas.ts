@@ -34,7 +34,24 @@ export const hubAnalyticsSchema = z
       }),
     ),
   })
-  .meta({ id: 'HubAnalytics' });
+  .meta({
+    id: 'HubAnalytics',
+    examples: [
+      {
+        start: '2026-10-30T00:00:00.000Z',
+        end: '2026-11-28T23:59:59.999Z',
+        visits: 240,
+        identified_visitors: 61,
+        demos_opened: 410,
+        views: 402,
+        completions: 188,
+        completion_rate: 0.4677,
+        entries: [{ entry_id: 'hent_01jd3m2k8p4q6r8s0t2v4w6x8y', demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w', title: 'Create your first invoice', opens: 210, views: 205, completions: 120 }],
+        series: [{ date: '2026-11-28', visits: 12, demos_opened: 19 }],
+        recent_visitors: [{ email: 'jane@acme.com', name: 'Jane Doe', values: { company: 'Acme' }, identified_at: '2026-11-28T15:42:10.000Z', demos_opened: 3 }],
+      },
+    ],
+  });
 
 export function toHubAnalytics(f: Awaited<ReturnType<HubAnalytics['figures']>>) {
   return {

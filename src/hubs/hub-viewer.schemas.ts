@@ -23,7 +23,8 @@ export const hubAccessBody = z
     job_title: answer.optional(),
     phone: answer.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ password: 'harbour-lights', name: 'Jane Doe', email: 'jane@acme.com', company: 'Acme' }] });
 
 const cardSchema = z.object({
   id: z.string(),
@@ -54,7 +55,37 @@ export const hubViewerStateSchema = z
       .optional()
       .meta({ description: 'A new hub session: also set as a cookie unless the request says `x-viewer-consent: pending`; send it back in `x-hub-session`.' }),
   })
-  .meta({ id: 'HubViewerState' });
+  .meta({
+    id: 'HubViewerState',
+    examples: [
+      {
+        gate: 'ready',
+        fields: [],
+        hub: {
+          title: 'See Acme in action',
+          intro: 'Short interactive tours.',
+          cta_label: 'Book a demo',
+          cta_url: 'https://acme.example/book',
+          brand: { name: 'Acme', color: '#0f766e', font: 'system', logo_url: null },
+        },
+        viewer: { name: 'Jane Doe', email: 'jane@acme.com' },
+        collections: [
+          {
+            id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y',
+            name: 'Getting started',
+            entries: [
+              {
+                id: 'hent_01jd3m2k8p4q6r8s0t2v4w6x8y',
+                title: 'Create your first invoice',
+                description: 'From a customer to a sent invoice in six clicks.',
+                cover_url: '/v1/hub-viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk/entries/hent_01jd3m2k8p4q6r8s0t2v4w6x8y/cover',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
 
 export const hubOpenSchema = z
   .object({
@@ -66,7 +97,17 @@ export const hubOpenSchema = z
         'A viewer session on the entry’s link, past the gates the hub checked: hand it to the player as `#ds_session=<token>` or send it in `x-viewer-session`.',
     }),
   })
-  .meta({ id: 'HubOpen' });
+  .meta({
+    id: 'HubOpen',
+    examples: [
+      {
+        share_token: 'Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        page_url: 'https://demos.example.com/s/Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        embed_url: 'https://demos.example.com/embed/Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        session_token: 'Zt9mH5gAaBcDeFgHiJkJx4f0qN2s8dW7kLp1vYb3cR6',
+      },
+    ],
+  });
 
 export function toHubViewerState(
   hub: HubRow,

@@ -52,12 +52,14 @@ export const createHubBody = z
     allowed_emails: true,
     allowed_domains: true,
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ name: 'Website demo center', title: 'See Acme in action', intro: 'Short interactive tours.', require_identification: true, lead_fields: ['company'] }] });
 
 export const patchHubBody = z
   .object({ ...hubFields, password: hubFields.password.nullable().meta({ description: 'A new password; null removes it.' }) })
   .partial()
-  .strict();
+  .strict()
+  .meta({ examples: [{ password: 'harbour-lights', allowed_domains: ['acme.com'] }] });
 
 export type CreateHubBody = z.infer<typeof createHubBody>;
 export type PatchHubBody = z.infer<typeof patchHubBody>;
@@ -96,8 +98,9 @@ export const createCollectionBody = z
     name: text().trim().min(1).max(60).meta({ description: 'Shown as a tab and a section title.' }),
     position: z.number().int().min(0).max(1000).optional().meta({ description: '0 is first. Left out: last.' }),
   })
-  .strict();
-export const patchCollectionBody = createCollectionBody.partial().strict();
+  .strict()
+  .meta({ examples: [{ name: 'Getting started' }] });
+export const patchCollectionBody = createCollectionBody.partial().strict().meta({ examples: [{ position: 0 }] });
 
 export const createEntryBody = z
   .object({
@@ -107,8 +110,21 @@ export const createEntryBody = z
     description: text().max(300).optional().meta({ description: 'The card’s short text (plain text).' }),
     position: z.number().int().min(0).max(1000).optional().meta({ description: '0 is first in its collection. Left out: last.' }),
   })
-  .strict();
-export const patchEntryBody = createEntryBody.omit({ demo_id: true }).partial().strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        collection_id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        description: 'From a customer to a sent invoice in six clicks.',
+      },
+    ],
+  });
+export const patchEntryBody = createEntryBody
+  .omit({ demo_id: true })
+  .partial()
+  .strict()
+  .meta({ examples: [{ description: 'Six clicks, one invoice.', position: 0 }] });
 
 export const COVER_MAX_BYTES = 1024 * 1024;
 
@@ -125,11 +141,33 @@ const entrySchema = z
     has_cover: z.boolean().meta({ description: 'An uploaded cover; without one the card shows the demo’s first screen (hubs without a password) or the brand colour.' }),
     available: z.boolean().meta({ description: 'Whether viewers see it: the demo is published and its link stands.' }),
   })
-  .meta({ id: 'HubEntry' });
+  .meta({ id: 'HubEntry', examples: [{
+        id: 'hent_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        collection_id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8z',
+        title: null,
+        demo_title: 'Create your first invoice',
+        description: 'From a customer to a sent invoice in six clicks.',
+        position: 0,
+        has_cover: true,
+        available: true,
+      }] });
 
 const collectionSchema = z
   .object({ id: z.string(), name: z.string(), position: z.number().int(), entries: z.array(entrySchema) })
-  .meta({ id: 'HubCollection' });
+  .meta({ id: 'HubCollection', examples: [{ id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y', name: 'Getting started', position: 0, entries: [{
+        id: 'hent_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        collection_id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8z',
+        title: null,
+        demo_title: 'Create your first invoice',
+        description: 'From a customer to a sent invoice in six clicks.',
+        position: 0,
+        has_cover: true,
+        available: true,
+      }] }] });
 
 export const hubSchema = z
   .object({
@@ -150,13 +188,63 @@ export const hubSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Hub' });
+  .meta({ id: 'Hub', examples: [{
+        id: 'hub_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        name: 'Website demo center',
+        title: 'See Acme in action',
+        intro: 'Short interactive tours: click through at your own pace.',
+        cta_label: 'Book a demo',
+        cta_url: 'https://acme.example/book',
+        url: 'https://demos.example.com/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        embed_url: 'https://demos.example.com/embed/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        has_password: false,
+        expires_at: null,
+        require_identification: true,
+        lead_fields: ['company'],
+        allowed_emails: [],
+        allowed_domains: [],
+        created_at: '2026-11-21T10:10:00.000Z',
+        updated_at: '2026-11-21T10:10:00.000Z',
+      }] });
 
 export const hubDetailSchema = hubSchema
   .extend({ collections: z.array(collectionSchema).meta({ description: 'In order, each with its entries in order.' }) })
-  .meta({ id: 'HubDetail' });
+  .meta({
+    id: 'HubDetail',
+    examples: [{ ...{
+        id: 'hub_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        name: 'Website demo center',
+        title: 'See Acme in action',
+        intro: 'Short interactive tours: click through at your own pace.',
+        cta_label: 'Book a demo',
+        cta_url: 'https://acme.example/book',
+        url: 'https://demos.example.com/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        embed_url: 'https://demos.example.com/embed/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk',
+        has_password: false,
+        expires_at: null,
+        require_identification: true,
+        lead_fields: ['company'],
+        allowed_emails: [],
+        allowed_domains: [],
+        created_at: '2026-11-21T10:10:00.000Z',
+        updated_at: '2026-11-21T10:10:00.000Z',
+      }, collections: [{ id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y', name: 'Getting started', position: 0, entries: [{
+        id: 'hent_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        collection_id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y',
+        demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w',
+        share_id: 'shr_01jd3m2k8p4q6r8s0t2v4w6x8z',
+        title: null,
+        demo_title: 'Create your first invoice',
+        description: 'From a customer to a sent invoice in six clicks.',
+        position: 0,
+        has_cover: true,
+        available: true,
+      }] }] }],
+  });
 
-export const collectionOutSchema = collectionSchema.omit({ entries: true }).meta({ id: 'HubCollectionSummary' });
+export const collectionOutSchema = collectionSchema
+  .omit({ entries: true })
+  .meta({ id: 'HubCollectionSummary', examples: [{ id: 'hcol_01jd3m2k8p4q6r8s0t2v4w6x8y', name: 'Getting started', position: 0 }] });
 export { entrySchema };
 
 export function toHub(row: HubRow, urls: ShareUrls) {
