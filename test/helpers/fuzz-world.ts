@@ -74,6 +74,14 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   await playView(t, share.token, { email: uniqueEmail('viewer'), reached: 2, complete: true });
   const views = await expectStatus(await call({ method: 'GET', url: `/v1/demos/${demo}/views` }), 200, 'views');
 
+  // A demo hub with a collection and the demo on it (docs/hubs.md).
+  const hub = (await expectStatus(await call({ method: 'POST', url: '/v1/hubs', payload: { name: 'Fuzz hub' } }), 201, 'hub')).data;
+  const hubCollection = (await expectStatus(await call({ method: 'POST', url: `/v1/hubs/${hub.id}/collections`, payload: { name: 'Tours' } }), 201, 'hub collection')).data;
+  const hubEntry = (
+    await expectStatus(await call({ method: 'POST', url: `/v1/hubs/${hub.id}/entries`, payload: { demo_id: demo, collection_id: hubCollection.id } }), 201, 'hub entry')
+  ).data;
+  const hubToken = String(hub.url).split('/h/')[1] ?? '';
+
   const webhook = (
     await expectStatus(await call({ method: 'POST', url: '/v1/webhooks', payload: { url: 'https://93.184.215.14/hook', events: ['demo.viewed'] } }), 201, 'webhook')
   ).data;
@@ -174,6 +182,10 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       workspace: session.workspaceId,
       logoVersion,
       lang: 'fr',
+      hub: hub.id,
+      hubCollection: hubCollection.id,
+      hubEntry: hubEntry.id,
+      hubToken,
     },
   };
 }
@@ -208,12 +220,15 @@ export function worldKey(path: string, param: string): string {
     lang: 'lang',
     check_id: 'check',
     render_id: 'render',
+    collection_id: 'hubCollection',
+    entry_id: 'hubEntry',
   };
   if (byName[param]) return byName[param];
   if (param === 'version') return path.startsWith('/v1/workspace-logos') ? 'logoVersion' : 'version';
   if (param === 'token') {
     if (path.startsWith('/v1/viewer/')) return 'shareToken';
     if (path.startsWith('/v1/invitations/')) return 'invitationToken';
+    if (path.startsWith('/v1/hub-viewer/')) return 'hubToken';
   }
   if (param === 'id') {
     const byPrefix: Array<[string, string]> = [
@@ -226,6 +241,7 @@ export function worldKey(path: string, param: string): string {
       ['/v1/shares/', 'share'],
       ['/v1/account/sessions/', 'session'],
       ['/v1/recordings/', 'recording'],
+      ['/v1/hubs/', 'hub'],
     ];
     const found = byPrefix.find(([prefix]) => path.startsWith(prefix));
     if (found) return found[1];
