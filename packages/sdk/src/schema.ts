@@ -1971,6 +1971,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hubs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List demo hubs
+         * @description Scope `shares:read`; roles: admin, editor, viewer. Newest first.
+         */
+        get: operations["listDemoHubs"];
+        put?: never;
+        /**
+         * Create a demo hub
+         * @description Scope `shares:write`; roles: admin, editor. A branded page of demos in collections (docs/hubs.md), with the gates of a link: `password`, `require_identification` or a lead form (`lead_fields`), allow-lists, `expires_at`. It starts empty: add collections, then entries. Brand (logo, colour, font) is the workspace’s.
+         */
+        post: operations["createDemoHub"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a demo hub
+         * @description Scope `shares:read`; roles: admin, editor, viewer. The hub with its collections and their entries, in order.
+         */
+        get: operations["getDemoHub"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a demo hub
+         * @description Scope `shares:write`; roles: admin, editor. The hub page answers 404 from now on and its entries’ links are revoked; the views they counted stay.
+         */
+        delete: operations["deleteDemoHub"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a demo hub
+         * @description Scope `shares:write`; roles: admin, editor. Only the fields sent change. A change of the gates is written to every entry’s link in the same transaction; a new password (or `password: null`) makes viewers who unlocked before enter it again.
+         */
+        patch: operations["changeDemoHub"];
+        trace?: never;
+    };
+    "/v1/hubs/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo hub analytics
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. Visits (viewer sessions on the hub), demos opened from it, and the views and completions of its entries (they count for their demos too), in total, per entry and per UTC day; the latest identified visitors with their lead-form answers. Members’ own visits and views are left out.
+         */
+        get: operations["demoHubAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a hub collection
+         * @description Scope `shares:write`; roles: admin, editor. Collections are the hub’s tabs and sections, in `position` order (0 first). The others move to make room.
+         */
+        post: operations["addHubCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}/collections/{collection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a hub collection
+         * @description Scope `shares:write`; roles: admin, editor. Its entries go with it and their links are revoked.
+         */
+        delete: operations["removeHubCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a hub collection
+         * @description Scope `shares:write`; roles: admin, editor.
+         */
+        patch: operations["changeHubCollection"];
+        trace?: never;
+    };
+    "/v1/hubs/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a demo to a hub
+         * @description Scope `shares:write`; roles: admin, editor. The hub makes a link for the entry (`share_id`, marked with the hub’s id, carrying the hub’s gates): views through the hub count for the demo and for the hub, and an A/B test set on that link applies on the hub. The card shows while the demo is published.
+         */
+        post: operations["addDemoToHub"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a hub entry
+         * @description Scope `shares:write`; roles: admin, editor. Its link is revoked.
+         */
+        delete: operations["removeHubEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a hub entry
+         * @description Scope `shares:write`; roles: admin, editor. Moving to another collection puts it last there unless `position` says otherwise.
+         */
+        patch: operations["changeHubEntry"];
+        trace?: never;
+    };
+    "/v1/hubs/{id}/entries/{entry_id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a hub entry’s cover
+         * @description Scope `shares:write`; roles: admin, editor. The body is the image: PNG, JPEG or WebP (read from its bytes), at most 1024 KB; shown at 16:9. Covers are public to whoever holds the hub’s address, as a link’s preview image is.
+         */
+        put: operations["uploadHubEntryCover"];
+        post?: never;
+        /**
+         * Remove a hub entry’s cover
+         * @description Scope `shares:write`; roles: admin, editor.
+         */
+        delete: operations["removeHubEntryCover"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hub-viewer/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hub viewer: state
+         * @description Public. 404 for an unknown or deleted hub, 410 for an expired one (`details[0].message` names the gate: `hub`, `expired`). Otherwise the gate the viewer must pass next, the hub’s title, intro and brand, and at the `ready` gate its collections of published demos. A first call opens a hub session (a visit).
+         */
+        get: operations["hubViewerState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hub-viewer/{token}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hub viewer: pass the gates
+         * @description Sends what `fields` asks in one submit: 400 naming each missing field, 401 for a wrong password (the same budgets as a link’s: 429 while blocked), 403 for an address the allow-lists refuse. Nothing is stored unless all pass. Then the hub’s state, as GET answers it.
+         */
+        post: operations["hubViewerPassGates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hub-viewer/{token}/entries/{entry_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hub viewer: open a demo
+         * @description For a viewer past the hub’s gates (401/403 otherwise): counts a demo opened for the hub and answers a viewer session on the entry’s link, already unlocked and identified as on the hub, so its player asks nothing again. 404 for an entry not on the hub or no longer published.
+         */
+        post: operations["hubViewerOpenDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hub-viewer/{token}/entries/{entry_id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hub viewer: an entry’s cover
+         * @description Public to whoever holds the hub’s address (as a link’s preview image): the uploaded cover, else on a hub without a password the demo’s first screen; 404 otherwise (the page shows the brand colour).
+         */
+        get: operations["hubViewerEntryCover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer/{token}/leads": {
         parameters: {
             query?: never;
@@ -4068,7 +4332,8 @@ export interface components {
          *       "view_count": 12,
          *       "last_viewed_at": "2026-11-24T15:42:10.000Z",
          *       "created_at": "2026-11-21T10:10:00.000Z",
-         *       "updated_at": "2026-11-21T10:10:00.000Z"
+         *       "updated_at": "2026-11-21T10:10:00.000Z",
+         *       "hub_id": null
          *     }
          */
         Share: {
@@ -4111,6 +4376,8 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+            /** @description The demo hub that made this link for one of its entries (docs/hubs.md): it carries the hub’s gates and is never the demo’s share_url. Null: a link of its own. */
+            hub_id: string | null;
         };
         /**
          * @example {
@@ -4585,6 +4852,394 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "hent_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "collection_id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *       "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8z",
+         *       "title": null,
+         *       "demo_title": "Create your first invoice",
+         *       "description": "From a customer to a sent invoice in six clicks.",
+         *       "position": 0,
+         *       "has_cover": true,
+         *       "available": true
+         *     }
+         */
+        HubEntry: {
+            id: string;
+            collection_id: string;
+            demo_id: string;
+            /** @description The link the hub made for this entry (it carries the hub’s gates). */
+            share_id: string;
+            /** @description The card’s own title; null: the demo’s. */
+            title: string | null;
+            demo_title: string;
+            description: string;
+            position: number;
+            /** @description An uploaded cover; without one the card shows the demo’s first screen (hubs without a password) or the brand colour. */
+            has_cover: boolean;
+            /** @description Whether viewers see it: the demo is published and its link stands. */
+            available: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "name": "Getting started",
+         *       "position": 0,
+         *       "entries": [
+         *         {
+         *           "id": "hent_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *           "collection_id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8z",
+         *           "title": null,
+         *           "demo_title": "Create your first invoice",
+         *           "description": "From a customer to a sent invoice in six clicks.",
+         *           "position": 0,
+         *           "has_cover": true,
+         *           "available": true
+         *         }
+         *       ]
+         *     }
+         */
+        HubCollection: {
+            id: string;
+            name: string;
+            position: number;
+            entries: components["schemas"]["HubEntry"][];
+        };
+        /**
+         * @example {
+         *       "id": "hub_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "name": "Website demo center",
+         *       "title": "See Acme in action",
+         *       "intro": "Short interactive tours: click through at your own pace.",
+         *       "cta_label": "Book a demo",
+         *       "cta_url": "https://acme.example/book",
+         *       "url": "https://demos.example.com/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "embed_url": "https://demos.example.com/embed/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "has_password": false,
+         *       "expires_at": null,
+         *       "require_identification": true,
+         *       "lead_fields": [
+         *         "company"
+         *       ],
+         *       "allowed_emails": [],
+         *       "allowed_domains": [],
+         *       "created_at": "2026-11-21T10:10:00.000Z",
+         *       "updated_at": "2026-11-21T10:10:00.000Z"
+         *     }
+         */
+        Hub: {
+            id: string;
+            name: string;
+            title: string;
+            intro: string;
+            cta_label: string | null;
+            cta_url: string | null;
+            /** @description {APP_URL}/h/<token>: the hub’s page. */
+            url: string;
+            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe. */
+            embed_url: string;
+            has_password: boolean;
+            expires_at: string | null;
+            require_identification: boolean;
+            lead_fields: ("company" | "job_title" | "phone")[];
+            allowed_emails: string[];
+            allowed_domains: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "hub_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "name": "Website demo center",
+         *       "title": "See Acme in action",
+         *       "intro": "Short interactive tours: click through at your own pace.",
+         *       "cta_label": "Book a demo",
+         *       "cta_url": "https://acme.example/book",
+         *       "url": "https://demos.example.com/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "embed_url": "https://demos.example.com/embed/h/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "has_password": false,
+         *       "expires_at": null,
+         *       "require_identification": true,
+         *       "lead_fields": [
+         *         "company"
+         *       ],
+         *       "allowed_emails": [],
+         *       "allowed_domains": [],
+         *       "created_at": "2026-11-21T10:10:00.000Z",
+         *       "updated_at": "2026-11-21T10:10:00.000Z",
+         *       "collections": [
+         *         {
+         *           "id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *           "name": "Getting started",
+         *           "position": 0,
+         *           "entries": [
+         *             {
+         *               "id": "hent_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *               "collection_id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *               "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *               "share_id": "shr_01jd3m2k8p4q6r8s0t2v4w6x8z",
+         *               "title": null,
+         *               "demo_title": "Create your first invoice",
+         *               "description": "From a customer to a sent invoice in six clicks.",
+         *               "position": 0,
+         *               "has_cover": true,
+         *               "available": true
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        HubDetail: {
+            id: string;
+            name: string;
+            title: string;
+            intro: string;
+            cta_label: string | null;
+            cta_url: string | null;
+            /** @description {APP_URL}/h/<token>: the hub’s page. */
+            url: string;
+            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe. */
+            embed_url: string;
+            has_password: boolean;
+            expires_at: string | null;
+            require_identification: boolean;
+            lead_fields: ("company" | "job_title" | "phone")[];
+            allowed_emails: string[];
+            allowed_domains: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description In order, each with its entries in order. */
+            collections: components["schemas"]["HubCollection"][];
+        };
+        /**
+         * @example {
+         *       "id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *       "name": "Getting started",
+         *       "position": 0
+         *     }
+         */
+        HubCollectionSummary: {
+            id: string;
+            name: string;
+            position: number;
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "reviewed",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        Translation: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "reviewed",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "units": [
+         *         {
+         *           "id": "demo.title",
+         *           "kind": "plain",
+         *           "note": "Demo title",
+         *           "source": "Create an invoice",
+         *           "target": "Créer une facture",
+         *           "state": "translated"
+         *         }
+         *       ]
+         *     }
+         */
+        TranslationDetail: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            units: {
+                /** @description Stable: `step.<id>.title`, `hotspot.<id>.tooltip`, `page.<step id>.<n>`… (docs/translation.md). */
+                id: string;
+                /**
+                 * @description `html`: rich text, whose tags must be kept.
+                 * @enum {string}
+                 */
+                kind: "plain" | "html";
+                /** @description Where the text shows. */
+                note: string;
+                source: string;
+                target: string | null;
+                /**
+                 * @description `stale`: translated from a source that has changed since (not served).
+                 * @enum {string}
+                 */
+                state: "translated" | "stale" | "missing";
+            }[];
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "draft",
+         *       "origin": "import",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "imported": 40,
+         *       "untranslated": 4
+         *     }
+         */
+        TranslationImport: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Units the file translated. */
+            imported: number;
+            /** @description Units the file left empty (or marked fuzzy). */
+            untranslated: number;
+        };
+        /**
+         * @example {
+         *       "lang": "fr",
+         *       "source_lang": "en",
+         *       "status": "draft",
+         *       "origin": "machine",
+         *       "units_translated": 42,
+         *       "units_total": 44,
+         *       "revision": 3,
+         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
+         *       "created_at": "2026-11-27T09:00:00.000Z",
+         *       "updated_at": "2026-11-28T10:00:00.000Z",
+         *       "translated": 44,
+         *       "skipped": [],
+         *       "remaining": 0,
+         *       "model": "gpt-4o-mini"
+         *     }
+         */
+        MachineTranslation: {
+            lang: string;
+            /** @description The demo’s own language, as the imported file said (or `en`). */
+            source_lang: string;
+            /**
+             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @enum {string}
+             */
+            status: "draft" | "reviewed";
+            /**
+             * @description What wrote it last: an imported file, the model, an edit.
+             * @enum {string}
+             */
+            origin: "import" | "machine" | "edit";
+            /** @description Units of the draft with a translation of their current source. */
+            units_translated: number;
+            /** @description Units of the draft. */
+            units_total: number;
+            revision: number;
+            reviewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Units the model translated in this run. */
+            translated: number;
+            /** @description Units whose answer lost or added markup or a variable (left untranslated). */
+            skipped: {
+                unit: string;
+                message: string;
+            }[];
+            /** @description Units past the run’s limit: run it again for them. */
+            remaining: number;
+            model: string;
+        };
+        /**
+         * @example {
          *       "id": "ws_01jd3k6y0z3a6b9c2d5e8f1g4h",
          *       "name": "Analytical Engines",
          *       "created_at": "2026-11-20T09:12:00.000Z",
@@ -4901,199 +5556,177 @@ export interface components {
         };
         /**
          * @example {
-         *       "lang": "fr",
-         *       "source_lang": "en",
-         *       "status": "reviewed",
-         *       "origin": "import",
-         *       "units_translated": 42,
-         *       "units_total": 44,
-         *       "revision": 3,
-         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
-         *       "created_at": "2026-11-27T09:00:00.000Z",
-         *       "updated_at": "2026-11-28T10:00:00.000Z"
-         *     }
-         */
-        Translation: {
-            lang: string;
-            /** @description The demo’s own language, as the imported file said (or `en`). */
-            source_lang: string;
-            /**
-             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
-             * @enum {string}
-             */
-            status: "draft" | "reviewed";
-            /**
-             * @description What wrote it last: an imported file, the model, an edit.
-             * @enum {string}
-             */
-            origin: "import" | "machine" | "edit";
-            /** @description Units of the draft with a translation of their current source. */
-            units_translated: number;
-            /** @description Units of the draft. */
-            units_total: number;
-            revision: number;
-            reviewed_at: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        /**
-         * @example {
-         *       "lang": "fr",
-         *       "source_lang": "en",
-         *       "status": "reviewed",
-         *       "origin": "import",
-         *       "units_translated": 42,
-         *       "units_total": 44,
-         *       "revision": 3,
-         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
-         *       "created_at": "2026-11-27T09:00:00.000Z",
-         *       "updated_at": "2026-11-28T10:00:00.000Z",
-         *       "units": [
+         *       "gate": "ready",
+         *       "fields": [],
+         *       "hub": {
+         *         "title": "See Acme in action",
+         *         "intro": "Short interactive tours.",
+         *         "cta_label": "Book a demo",
+         *         "cta_url": "https://acme.example/book",
+         *         "brand": {
+         *           "name": "Acme",
+         *           "color": "#0f766e",
+         *           "font": "system",
+         *           "logo_url": null
+         *         }
+         *       },
+         *       "viewer": {
+         *         "name": "Jane Doe",
+         *         "email": "jane@acme.com"
+         *       },
+         *       "collections": [
          *         {
-         *           "id": "demo.title",
-         *           "kind": "plain",
-         *           "note": "Demo title",
-         *           "source": "Create an invoice",
-         *           "target": "Créer une facture",
-         *           "state": "translated"
+         *           "id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *           "name": "Getting started",
+         *           "entries": [
+         *             {
+         *               "id": "hent_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *               "title": "Create your first invoice",
+         *               "description": "From a customer to a sent invoice in six clicks.",
+         *               "cover_url": "/v1/hub-viewer/Jx4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk/entries/hent_01jd3m2k8p4q6r8s0t2v4w6x8y/cover"
+         *             }
+         *           ]
          *         }
          *       ]
          *     }
          */
-        TranslationDetail: {
-            lang: string;
-            /** @description The demo’s own language, as the imported file said (or `en`). */
-            source_lang: string;
+        HubViewerState: {
             /**
-             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
+             * @description The gate the viewer stands at; `ready`: the hub is open.
              * @enum {string}
              */
-            status: "draft" | "reviewed";
-            /**
-             * @description What wrote it last: an imported file, the model, an edit.
-             * @enum {string}
-             */
-            origin: "import" | "machine" | "edit";
-            /** @description Units of the draft with a translation of their current source. */
-            units_translated: number;
-            /** @description Units of the draft. */
-            units_total: number;
-            revision: number;
-            reviewed_at: string | null;
-            created_at: string;
-            updated_at: string;
-            units: {
-                /** @description Stable: `step.<id>.title`, `hotspot.<id>.tooltip`, `page.<step id>.<n>`… (docs/translation.md). */
+            gate: "password" | "identification" | "ready";
+            /** @description What the gate form asks, in order: `password`, `name`, `email`, then lead-form fields (`company`, `job_title`, `phone`). */
+            fields: string[];
+            hub: {
+                title: string;
+                intro: string;
+                cta_label: string | null;
+                cta_url: string | null;
+                brand: components["schemas"]["ViewerBrand"];
+            };
+            viewer?: {
+                name: string | null;
+                email: string;
+            };
+            /** @description At the `ready` gate only: the collections with their published demos, in order. Empty before. */
+            collections: {
                 id: string;
-                /**
-                 * @description `html`: rich text, whose tags must be kept.
-                 * @enum {string}
-                 */
-                kind: "plain" | "html";
-                /** @description Where the text shows. */
-                note: string;
-                source: string;
-                target: string | null;
-                /**
-                 * @description `stale`: translated from a source that has changed since (not served).
-                 * @enum {string}
-                 */
-                state: "translated" | "stale" | "missing";
+                name: string;
+                entries: {
+                    id: string;
+                    title: string;
+                    description: string;
+                    /** @description The card’s image; 404 (show the brand colour) when the entry has none to show. */
+                    cover_url: string;
+                }[];
             }[];
+            /** @description A new hub session: also set as a cookie unless the request says `x-viewer-consent: pending`; send it back in `x-hub-session`. */
+            session_token?: string;
         };
         /**
          * @example {
-         *       "lang": "fr",
-         *       "source_lang": "en",
-         *       "status": "draft",
-         *       "origin": "import",
-         *       "units_translated": 42,
-         *       "units_total": 44,
-         *       "revision": 3,
-         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
-         *       "created_at": "2026-11-27T09:00:00.000Z",
-         *       "updated_at": "2026-11-28T10:00:00.000Z",
-         *       "imported": 40,
-         *       "untranslated": 4
+         *       "share_token": "Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "page_url": "https://demos.example.com/s/Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "embed_url": "https://demos.example.com/embed/Qm4f0qN2s8dW7kLp1vYb3cR6tZ9mH5gAaBcDeFgHiJk",
+         *       "session_token": "Zt9mH5gAaBcDeFgHiJkJx4f0qN2s8dW7kLp1vYb3cR6"
          *     }
          */
-        TranslationImport: {
-            lang: string;
-            /** @description The demo’s own language, as the imported file said (or `en`). */
-            source_lang: string;
-            /**
-             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
-             * @enum {string}
-             */
-            status: "draft" | "reviewed";
-            /**
-             * @description What wrote it last: an imported file, the model, an edit.
-             * @enum {string}
-             */
-            origin: "import" | "machine" | "edit";
-            /** @description Units of the draft with a translation of their current source. */
-            units_translated: number;
-            /** @description Units of the draft. */
-            units_total: number;
-            revision: number;
-            reviewed_at: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Units the file translated. */
-            imported: number;
-            /** @description Units the file left empty (or marked fuzzy). */
-            untranslated: number;
+        HubOpen: {
+            share_token: string;
+            /** @description The entry’s player page (its link). */
+            page_url: string;
+            /** @description The entry’s player for an iframe. */
+            embed_url: string;
+            /** @description A viewer session on the entry’s link, past the gates the hub checked: hand it to the player as `#ds_session=<token>` or send it in `x-viewer-session`. */
+            session_token: string;
         };
         /**
          * @example {
-         *       "lang": "fr",
-         *       "source_lang": "en",
-         *       "status": "draft",
-         *       "origin": "machine",
-         *       "units_translated": 42,
-         *       "units_total": 44,
-         *       "revision": 3,
-         *       "reviewed_at": "2026-11-28T10:00:00.000Z",
-         *       "created_at": "2026-11-27T09:00:00.000Z",
-         *       "updated_at": "2026-11-28T10:00:00.000Z",
-         *       "translated": 44,
-         *       "skipped": [],
-         *       "remaining": 0,
-         *       "model": "gpt-4o-mini"
+         *       "start": "2026-10-30T00:00:00.000Z",
+         *       "end": "2026-11-28T23:59:59.999Z",
+         *       "visits": 240,
+         *       "identified_visitors": 61,
+         *       "demos_opened": 410,
+         *       "views": 402,
+         *       "completions": 188,
+         *       "completion_rate": 0.4677,
+         *       "entries": [
+         *         {
+         *           "entry_id": "hent_01jd3m2k8p4q6r8s0t2v4w6x8y",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "title": "Create your first invoice",
+         *           "opens": 210,
+         *           "views": 205,
+         *           "completions": 120
+         *         }
+         *       ],
+         *       "series": [
+         *         {
+         *           "date": "2026-11-28",
+         *           "visits": 12,
+         *           "demos_opened": 19
+         *         }
+         *       ],
+         *       "recent_visitors": [
+         *         {
+         *           "email": "jane@acme.com",
+         *           "name": "Jane Doe",
+         *           "values": {
+         *             "company": "Acme"
+         *           },
+         *           "identified_at": "2026-11-28T15:42:10.000Z",
+         *           "demos_opened": 3
+         *         }
+         *       ]
          *     }
          */
-        MachineTranslation: {
-            lang: string;
-            /** @description The demo’s own language, as the imported file said (or `en`). */
-            source_lang: string;
+        HubAnalytics: {
             /**
-             * @description `draft`: not served. `reviewed`: served to viewers of the published version.
-             * @enum {string}
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
              */
-            status: "draft" | "reviewed";
+            start: string;
             /**
-             * @description What wrote it last: an imported file, the model, an edit.
-             * @enum {string}
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
              */
-            origin: "import" | "machine" | "edit";
-            /** @description Units of the draft with a translation of their current source. */
-            units_translated: number;
-            /** @description Units of the draft. */
-            units_total: number;
-            revision: number;
-            reviewed_at: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Units the model translated in this run. */
-            translated: number;
-            /** @description Units whose answer lost or added markup or a variable (left untranslated). */
-            skipped: {
-                unit: string;
-                message: string;
+            end: string;
+            /** @description Viewer sessions opened on the hub (a visit per browser session). */
+            visits: number;
+            /** @description Distinct e-mail addresses that passed the identification or lead form. */
+            identified_visitors: number;
+            /** @description Demos opened from the hub. */
+            demos_opened: number;
+            /** @description Views started on the hub’s entries. */
+            views: number;
+            completions: number;
+            /** @description completions / views (0 without views). */
+            completion_rate: number;
+            entries: {
+                entry_id: string;
+                demo_id: string;
+                title: string;
+                opens: number;
+                views: number;
+                completions: number;
             }[];
-            /** @description Units past the run’s limit: run it again for them. */
-            remaining: number;
-            model: string;
+            series: {
+                /** @description YYYY-MM-DD (UTC) */
+                date: string;
+                visits: number;
+                demos_opened: number;
+            }[];
+            recent_visitors: {
+                email: string;
+                name: string | null;
+                /** @description Lead-form answers (company, job_title, phone). */
+                values: {
+                    [key: string]: string;
+                };
+                identified_at: string | null;
+                demos_opened: number;
+            }[];
         };
         /**
          * @example {
@@ -19156,6 +19789,1970 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDemoHubs: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hub"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDemoHub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Website demo center",
+                 *       "title": "See Acme in action",
+                 *       "intro": "Short interactive tours.",
+                 *       "require_identification": true,
+                 *       "lead_fields": [
+                 *         "company"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The workspace’s own name for the hub (lists, the editor). */
+                    name: string;
+                    /** @description The hero title viewers see. Defaults to `name`. */
+                    title?: string;
+                    /** @description A short text under the title (plain text). */
+                    intro?: string;
+                    /** @description A button in the hub’s header, e.g. "Book a demo". Null: none. */
+                    cta_label?: string | null;
+                    /** @description Where the header button leads (http or https). Needed with `cta_label`. */
+                    cta_url?: string | null;
+                    /** @description Viewers must enter it. Stored as an argon2id hash, never returned. */
+                    password?: string;
+                    /** @description After this instant the hub and its demos answer 410. Null: never. */
+                    expires_at?: string | null;
+                    /** @description Viewers give a name and an e-mail address first. */
+                    require_identification?: boolean;
+                    /** @description Makes the gate a lead form: name, e-mail and these fields (required). Implies identification. Answers are in the hub’s analytics (`recent_visitors`). */
+                    lead_fields?: ("company" | "job_title" | "phone")[];
+                    /** @description Only these addresses may identify. Empty: anyone. */
+                    allowed_emails?: string[];
+                    /** @description Addresses at these domains may identify too (exact domain). */
+                    allowed_domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hub"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDemoHub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubDetail"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDemoHub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeDemoHub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "harbour-lights",
+                 *       "allowed_domains": [
+                 *         "acme.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The workspace’s own name for the hub (lists, the editor). */
+                    name?: string;
+                    /** @description The hero title viewers see. Defaults to `name`. */
+                    title?: string;
+                    /** @description A short text under the title (plain text). */
+                    intro?: string;
+                    /** @description A button in the hub’s header, e.g. "Book a demo". Null: none. */
+                    cta_label?: string | null;
+                    /** @description Where the header button leads (http or https). Needed with `cta_label`. */
+                    cta_url?: string | null;
+                    /** @description A new password; null removes it. */
+                    password?: string | null;
+                    /** @description After this instant the hub and its demos answer 410. Null: never. */
+                    expires_at?: string | null;
+                    /** @description Viewers give a name and an e-mail address first. */
+                    require_identification?: boolean;
+                    /** @description Makes the gate a lead form: name, e-mail and these fields (required). Implies identification. Answers are in the hub’s analytics (`recent_visitors`). */
+                    lead_fields?: ("company" | "job_title" | "phone")[];
+                    /** @description Only these addresses may identify. Empty: anyone. */
+                    allowed_emails?: string[];
+                    /** @description Addresses at these domains may identify too (exact domain). */
+                    allowed_domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hub"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    demoHubAnalytics: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC, inclusive). Default: 30 days before end_date. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Last day (UTC, inclusive). Default: now. */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubAnalytics"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addHubCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Getting started"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown as a tab and a section title. */
+                    name: string;
+                    /** @description 0 is first. Left out: last. */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubCollectionSummary"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeHubCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                collection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeHubCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                collection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": 0
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown as a tab and a section title. */
+                    name?: string;
+                    /** @description 0 is first. Left out: last. */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubCollectionSummary"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addDemoToHub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+                 *       "collection_id": "hcol_01jd3m2k8p4q6r8s0t2v4w6x8y",
+                 *       "description": "From a customer to a sent invoice in six clicks."
+                 *     }
+                 */
+                "application/json": {
+                    /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                    demo_id: string;
+                    /** @example hcol_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                    collection_id: string;
+                    /** @description Null or left out: the demo’s title. */
+                    title?: string | null;
+                    /** @description The card’s short text (plain text). */
+                    description?: string;
+                    /** @description 0 is first in its collection. Left out: last. */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubEntry"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeHubEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeHubEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Six clicks, one invoice.",
+                 *       "position": 0
+                 *     }
+                 */
+                "application/json": {
+                    /** @example hcol_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                    collection_id?: string;
+                    /** @description Null or left out: the demo’s title. */
+                    title?: string | null;
+                    /** @description The card’s short text (plain text). */
+                    description?: string;
+                    /** @description 0 is first in its collection. Left out: last. */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubEntry"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadHubEntryCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubEntry"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeHubEntryCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubViewerState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubViewerState"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubViewerPassGates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "harbour-lights",
+                 *       "name": "Jane Doe",
+                 *       "email": "jane@acme.com",
+                 *       "company": "Acme"
+                 *     }
+                 */
+                "application/json": {
+                    password?: string;
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    company?: string;
+                    job_title?: string;
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubViewerState"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubViewerOpenDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubOpen"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubViewerEntryCover: {
+        parameters: {
+            query?: {
+                /** @description The cover’s version (cache busting). */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
