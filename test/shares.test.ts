@@ -54,6 +54,7 @@ describe('share links API', () => {
       last_viewed_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      hub_id: null,
     });
     expect(res.body).not.toContain('hunter22');
     const [row] = await t.ctx.database.db.select().from(shares).where(eq(shares.id, share.id));

@@ -165,10 +165,12 @@ export function createHubViewer(deps: HubViewerDeps) {
     }
     const ensured = await ensureSession(hub, resolved.session, visitor);
     const values = Object.fromEntries(HUB_LEAD_FIELDS.filter((f) => asks.includes(f)).map((f) => [f, form.values![f]!.trim().slice(0, 200)]));
-    const session = await visits.updateSession(db, ensured.session.id, {
+    const patch = {
       ...(asks.includes('password') ? { passwordVersion: hub.passwordVersion } : {}),
       ...(email ? { viewerEmail: email, viewerName: form.name!.trim().slice(0, 200), values, identifiedAt: deps.clock.now() } : {}),
-    });
+    };
+    // An open hub asks nothing: what was sent is ignored and the session stays as it is.
+    const session = Object.keys(patch).length > 0 ? await visits.updateSession(db, ensured.session.id, patch) : ensured.session;
     return { hub, session, issued: ensured.issued, gate: gateOf(hub, session) };
   }
 
