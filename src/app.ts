@@ -20,6 +20,8 @@ import { registerSecurityHeaders, transportHeaders } from './core/http/security-
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
+import { domainsModule } from './domains/domains.module';
+import { registerPublicHosts } from './domains/public-hosts.hook';
 import { demoFormatModule } from './demo-format/demo-format.module';
 import { guidesModule } from './guides/guides.module';
 import { registerMailJobs } from './mail/mail-queue';
@@ -66,6 +68,7 @@ const MODULES: readonly AnyModule[] = [
   demoFormatModule,
   oauthModule,
   webhooksModule,
+  domainsModule,
   sharesModule,
   analyticsModule,
   notificationsModule,
@@ -141,6 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   registerSecurityHeaders(app, { appUrl: config.APP_URL, documentPolicy: WEB_APP_CSP });
 
   await app.register(fastifyCookie);
+  // Custom domains: which workspace a Host serves, before authentication (nothing but viewer pages there).
+  registerPublicHosts(app as unknown as FastifyInstance, services.domains.hosts, services.domains.instanceHosts);
   await app.register(fastifyFormbody);
   await app.register(fastifySwagger, {
     openapi: {

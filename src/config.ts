@@ -199,6 +199,21 @@ const settingsSchema = z.object({
   /** Renders one worker process runs at once: each is a Chromium and an ffmpeg. */
   RENDER_CONCURRENCY: positiveInt(1),
   GENERATION_MAX_PAGES: z.coerce.number().int().min(0, 'must be 0 or more').max(20, 'must be 20 or fewer').default(4),
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[0-9a-fA-F:]+)(:\d{1,5})?$/, 'each must be an IP address, optionally with :port')))
+    .meta({ description: 'Comma-separated DNS servers (ip or ip:port) that verify custom domains; empty: the system\'s.' }),
+  CUSTOM_DOMAIN_CNAME_TARGET: z
+    .string()
+    .regex(/^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9-]{1,63}$/, 'must be a host name such as proxy.demoshare.example')
+    .optional()
+    .meta({ description: 'The host name custom domains CNAME to (shown to admins, checked by verification); default: APP_URL\'s host.' }),
+  DOMAIN_RECHECK_INTERVAL: duration('6h').meta({ description: 'How often each verified custom domain\'s DNS record is checked again.' }),
+  DOMAIN_RECHECK_GRACE: duration('72h').meta({
+    description: 'How long a verified custom domain may fail its re-checks before it stops being served (status failed).',
+  }),
   AI_BASE_URL: optionalUrl,
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().optional(),

@@ -11,6 +11,7 @@ import type { RateLimits } from './core/rate-limit';
 import type { Database } from './db/client';
 import type { OutboxConsumers } from './events/outbox';
 import type { ReadRouting } from './db/read-replica';
+import type { PublicOrigins } from './core/public-origins';
 import type { DocumentPool } from './document-tasks';
 import type { GenerateDemo } from './demos/demos.generator';
 import type { JobQueue } from './jobs/queue';
@@ -59,6 +60,8 @@ export interface Kernel {
   rateLimits: RateLimits;
   /** Who besides webhooks reads each batch of outbox events, in its transaction (events/outbox.ts). */
   outbox: OutboxConsumers;
+  /** A workspace's origin for share links, hubs and embeds: its verified custom domain, else APP_URL (src/domains). */
+  origins: PublicOrigins;
   generator: GenerateDemo;
   credentials: CredentialCache;
   secrets: {

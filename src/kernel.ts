@@ -12,6 +12,7 @@ import { RateLimits } from './core/rate-limit';
 import { unavailableGenerator } from './demos/demos.generator';
 import { OutboxConsumers } from './events/outbox';
 import { primaryOnly, replicaRouting } from './db/read-replica';
+import { PublicOrigins } from './core/public-origins';
 import { createDocumentPool } from './document-tasks';
 import { createMailQueue } from './mail/mail-queue';
 import { createLogMailer } from './mail/mailer';
@@ -68,6 +69,7 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
     documents: deps.documents ?? createDocumentPool(deps.config),
     rateLimits: new RateLimits(deps.redis),
     outbox: new OutboxConsumers(),
+    origins: new PublicOrigins(deps.config.APP_URL),
     generator: deps.generator ?? unavailableGenerator,
     log,
   };

@@ -44,6 +44,11 @@ export const AUDIT_ACTIONS = [
   'grant.revoked',
   // Workspace settings
   'workspace.changed',
+  // Custom domains
+  'domain.added',
+  'domain.verified',
+  'domain.unverified',
+  'domain.removed',
   // Viewer data
   'data.erased',
 ] as const;
@@ -63,6 +68,7 @@ export const AUDIT_TARGET_TYPES = [
   'oauth_grant',
   'workspace',
   'viewer',
+  'domain',
 ] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

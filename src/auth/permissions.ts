@@ -112,6 +112,8 @@ export const PERMISSIONS = {
   /** Workspace settings (name, branding, share defaults): no contract scope covers them, so web app only. */
   'workspace.read': { scope: null, roles: EVERYONE },
   'workspace.manage': { scope: null, roles: ADMINS },
+  /** Custom domains (Settings → Domains): where the workspace's links answer, so admins, in the web app. */
+  'domains.manage': { scope: null, roles: ADMINS },
   /** The workspace's AI model and its key (Settings → AI): a secret of the workspace, so admins, in the web app. */
   'ai.manage': { scope: null, roles: ADMINS },
   /** Beyond the contract's eight scopes: a SIEM reads the log with a key or token of an admin (docs/audit-log.md). */

@@ -40,6 +40,8 @@ export const tags = {
   member: tag('member'),
   /** A workspace's own settings (brand colour, share defaults) and its existence. */
   workspace: tag('workspace'),
+  /** A custom domain's host name (added, verified, lost, removed): the Host routing's entries. */
+  domain: tag('domain'),
 } as const;
 
 /**

@@ -45,6 +45,7 @@ export const ID_PREFIXES = {
   hubCollection: 'hcol',
   hubEntry: 'hent',
   hubOpen: 'hopn',
+  domain: 'dom',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

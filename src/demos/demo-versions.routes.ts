@@ -4,7 +4,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
 import { demoParams, demoRouteErrors } from './demo-fields.schemas';
-import { demoUrlsOf, demoDetailSchema, toDemoDetail } from './demos.schemas';
+import { demoUrls, type UrlBuilder, demoDetailSchema, toDemoDetail } from './demos.schemas';
 import {
   demoVersionSchema,
   listVersionsQuery,
@@ -24,9 +24,10 @@ const storyErrorEnvelope = errorEnvelope.meta({
 /** Publishing a demo's draft, its version history, and restoring a version into the draft. */
 export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos, versions } = ctx.services;
-  const urls = demoUrlsOf(ctx.config);
-  const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
-    toDemoDetail(found, urls);
+  // share_url on the workspace's custom domain once verified (kernel.origins), else on APP_URL.
+  const urlsOf = async (request: { auth?: { workspaceId: string } }) =>
+    demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, await ctx.origins.of(callerOf(request).workspaceId));
+  const detail = (found: Awaited<ReturnType<typeof demos.get>>, urls: UrlBuilder) => toDemoDetail(found, urls);
 
   // POST /v1/demos/:id/publish — the draft becomes the version viewers see
   app.post(
@@ -50,7 +51,7 @@ export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['dem
     async (request) => {
       const auth = callerOf(request);
       await versions.publish(auth, request.params.id, actorOf(request));
-      return ok(request, detail(await demos.get(auth, request.params.id)));
+      return ok(request, detail(await demos.get(auth, request.params.id), await urlsOf(request)));
     },
   );
 
@@ -122,7 +123,7 @@ export function demoVersionsRoutes(app: ZodApp, ctx: ModuleContext<Services['dem
     async (request) => {
       const auth = callerOf(request);
       await versions.restore(auth, request.params.id, request.params.version);
-      return ok(request, detail(await demos.get(auth, request.params.id)));
+      return ok(request, detail(await demos.get(auth, request.params.id), await urlsOf(request)));
     },
   );
 }

@@ -5,16 +5,17 @@ import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerialize
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { demoRouteErrors, demoParams } from './demo-fields.schemas';
-import { demoUrlsOf, createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
+import { demoUrls, type UrlBuilder, createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
 const tags = ['Demos'];
 const errors = demoRouteErrors;
 
 export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) {
   const { demos } = ctx.services;
-  const urls = demoUrlsOf(ctx.config);
-  const detail = (found: Awaited<ReturnType<typeof demos.get>>) =>
-    toDemoDetail(found, urls);
+  // share_url on the workspace's custom domain once verified (kernel.origins), else on APP_URL.
+  const urlsOf = async (request: { auth?: { workspaceId: string } }) =>
+    demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, await ctx.origins.of(callerOf(request).workspaceId));
+  const detail = (found: Awaited<ReturnType<typeof demos.get>>, urls: UrlBuilder) => toDemoDetail(found, urls);
 
   // GET /v1/demos — a page of the workspace's demos, newest first
   app.get(
@@ -31,6 +32,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     },
     async (request) => {
       const { status, search } = request.query;
+      const urls = await urlsOf(request);
       return paginate(
         request,
         (range) => demos.list(callerOf(request), { status, search }, range),
@@ -54,8 +56,9 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     },
     async (request, reply) => {
       // Rendered as the serializer would (same schema, same encoding), once per revision of the demo.
+      const urls = await urlsOf(request);
       const data = await demos.getRendered(callerOf(request), request.params.id, (found) =>
-        JSON.stringify(z.encode(demoDetailSchema, detail(found))),
+        JSON.stringify(z.encode(demoDetailSchema, detail(found, urls))),
       );
       return sendSerializedData(request, reply, data);
     },
@@ -80,7 +83,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     async (request, reply) => {
       const found = await demos.create(callerOf(request), toCreateDemoInput(request.body));
       reply.code(201);
-      return ok(request, detail(found));
+      return ok(request, detail(found, await urlsOf(request)));
     },
   );
 
@@ -106,7 +109,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         },
       },
     },
-    async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body, actorOf(request)))),
+    async (request) => ok(request, detail(await demos.update(callerOf(request), request.params.id, request.body, actorOf(request)), await urlsOf(request))),
   );
 
   // DELETE /v1/demos/:id — delete a demo with its steps, assets and share links
@@ -150,7 +153,7 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
     async (request, reply) => {
       const found = await demos.regenerate(callerOf(request), request.params.id, { keepEditedSteps: request.body?.keep_edited_steps });
       reply.code(202);
-      return ok(request, detail(found));
+      return ok(request, detail(found, await urlsOf(request)));
     },
   );
 }

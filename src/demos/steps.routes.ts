@@ -3,7 +3,7 @@ import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok } from '../co
 import { invalid } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { assetParams, demoRouteErrors, demoParams, hotspotParams, stepParams } from './demo-fields.schemas';
-import { demoUrlsOf, demoDetailSchema, toDemoDetail } from './demos.schemas';
+import { demoUrls, demoUrlsOf, demoDetailSchema, toDemoDetail } from './demos.schemas';
 import { createHotspotBody, hotspotSchema, patchHotspotBody, toHotspot } from './hotspots.schemas';
 import { createStepBody, patchStepBody, replaceStepsBody, stepSchema, toStep, toStepInput } from './steps.schemas';
 import { ASSET_TYPES, IMAGE_TYPES } from '../core/image-sniff';
@@ -44,7 +44,8 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
       const auth = callerOf(request);
       await steps.replaceSteps(auth, request.params.id, request.body.steps);
       const found = await demos.get(auth, request.params.id);
-      return ok(request, toDemoDetail(found, urls));
+      // share_url on the workspace's custom domain once verified; step images stay on the API origin.
+      return ok(request, toDemoDetail(found, demoUrls(ctx.config.API_URL ?? ctx.config.APP_URL, await ctx.origins.of(auth.workspaceId))));
     },
   );
 

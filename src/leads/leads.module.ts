@@ -4,10 +4,15 @@ import { defineModule } from '../module';
 import { shares } from '../shares/shares.tables';
 import { leadsRoutes } from './leads.routes';
 import { createLeadsService, type LeadsService } from './leads.service';
+import { servedHere } from '../viewing/viewer.routes';
 
 declare module '../module' {
   interface Services {
-    leads: { leads: LeadsService };
+    leads: {
+      leads: LeadsService;
+      /** On a custom domain, a link of another workspace is a 404 (viewing's check, for the lead route). */
+      servedHere: ReturnType<typeof servedHere>;
+    };
   }
 }
 
@@ -35,6 +40,7 @@ export const leadsModule = defineModule({
         notifications: deps.notifications.notifications,
         demos: deps.demos.reader,
       }),
+      servedHere: servedHere(deps.viewing.viewer),
     };
   },
   routes: leadsRoutes,

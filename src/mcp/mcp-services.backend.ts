@@ -5,7 +5,7 @@ import { analyticsSchema, pathAnalyticsSchema, workspaceAnalyticsSchema } from '
 import type { Actor } from '../audit/actor';
 import type { AuthContext } from '../auth/permissions';
 import { toLimitOffset } from '../core/pagination';
-import { shareUrls } from '../core/share-urls';
+import type { PublicOrigins } from '../core/public-origins';
 import { demoUrls, demoDetailSchema, demoSchema, toDemo, toDemoDetail } from '../demos/demos.schemas';
 import type { DemoVersionsService } from '../demos/demo-versions.service';
 import type { DemosService } from '../demos/demos.service';
@@ -16,9 +16,12 @@ import type { ViewStepRow } from '../viewing/views.schemas';
 import { toView, viewSchema } from '../viewing/views.schemas';
 import type { ViewsService } from '../viewing/views.service';
 import type { Json, McpBackend } from './mcp-backend';
+import { shareUrls } from '../core/share-urls';
 
 export interface ServicesBackendDeps {
   config: { APP_URL: string; API_URL?: string };
+  /** The workspace's origin for share links (its custom domain once verified). */
+  origins: Pick<PublicOrigins, 'of'>;
   demos: Pick<DemosService, 'list' | 'get' | 'create'>;
   versions: Pick<DemoVersionsService, 'publish'>;
   shares: Pick<SharesService, 'list' | 'create'>;
@@ -34,9 +37,10 @@ const encode = <S extends z.ZodType>(schema: S, value: unknown) => z.encode(sche
  * The permission is checked before (mcp-server.ts `authorize`), as the auth hook does for a route.
  */
 export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthContext, actor: Actor): McpBackend {
-  const urls = demoUrls(deps.config.API_URL ?? deps.config.APP_URL, deps.config.APP_URL);
-  const links = shareUrls(deps.config.APP_URL);
-  const detail = (found: Awaited<ReturnType<DemosService['get']>>) => encode(demoDetailSchema, toDemoDetail(found, urls));
+  // Share links on the caller's workspace's custom domain once verified, else APP_URL: resolved per call (cached).
+  const urlsNow = async () => demoUrls(deps.config.API_URL ?? deps.config.APP_URL, await deps.origins.of(auth.workspaceId));
+  const linksNow = async () => shareUrls(await deps.origins.of(auth.workspaceId));
+  const detail = async (found: Awaited<ReturnType<DemosService['get']>>) => encode(demoDetailSchema, toDemoDetail(found, await urlsNow()));
   const range = (q: { start_date?: string; end_date?: string; include_internal?: boolean }) => ({
     startDate: q.start_date,
     endDate: q.end_date,
@@ -50,6 +54,7 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
         { status: q.status as DemoStatus | undefined, search: q.search },
         toLimitOffset(q),
       );
+      const urls = await urlsNow();
       return {
         data: rows.map((r) => encode(demoSchema, toDemo(r.demo, r.stepCount, urls, r.shareToken, r.latestVersion))),
         meta: { total, page: q.page, per_page: q.per_page },
@@ -64,10 +69,13 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
       await deps.versions.publish(auth, id, actor);
       return detail(await deps.demos.get(auth, id));
     },
-    listShares: async (demoId) => (await deps.shares.list(auth, demoId)).map((s) => encode(shareSchema, toShare(s, links))),
+    async listShares(demoId) {
+      const links = await linksNow();
+      return (await deps.shares.list(auth, demoId)).map((s) => encode(shareSchema, toShare(s, links)));
+    },
     async createShare(demoId, body) {
       const share = await deps.shares.create(auth, demoId, toShareInput(body), actor);
-      return encode(shareSchema, toShare(share, links));
+      return encode(shareSchema, toShare(share, await linksNow()));
     },
     workspaceAnalytics: async (q) =>
       encode(workspaceAnalyticsSchema, await deps.analytics.workspace(auth, { ...range(q), granularity: q.granularity })),

@@ -38,6 +38,7 @@ export const mcpModule = defineModule({
       createServicesBackend(
         {
           config: kernel.config,
+          origins: kernel.origins,
           demos: deps.demos.demos,
           versions: deps.demos.versions,
           shares: deps.shares.shares,

@@ -5,7 +5,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { demoParams } from '../demos/demo-fields.schemas';
 import type { ModuleContext, Services } from '../module';
 import { eventsBody } from '../viewing/view-events.schemas';
-import { visitorOf } from '../viewing/viewer.routes';
+import { servedHere, visitorOf } from '../viewing/viewer.routes';
 import { viewerParams } from '../viewing/viewer.schemas';
 import { offlineEventsAnswer, offlineEventsBody, offlineFileResponse, offlineQuery } from './offline.schemas';
 
@@ -73,6 +73,7 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
     '/viewer/:token/offline-events',
     {
       config: { public: true, viewer: true, accepts: ['text/plain'] },
+      preHandler: servedHere(viewer),
       bodyLimit: 64 * 1024,
       preValidation: jsonBody,
       schema: {

@@ -3,7 +3,6 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, page } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
-import { shareUrls } from '../core/share-urls';
 import { demoParams } from '../demos/demo-fields.schemas';
 import {
   accessLogEntrySchema,
@@ -20,7 +19,8 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404
 
 export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>) {
   const { shares } = ctx.services;
-  const urls = shareUrls(ctx.config.APP_URL);
+  // A workspace's links on its custom domain once verified (kernel.origins), else on APP_URL.
+  const urlsOf = (request: { auth?: { workspaceId: string } }) => ctx.origins.shareUrls(callerOf(request).workspaceId);
 
   // POST /v1/demos/:id/shares — create a share link
   app.post(
@@ -42,7 +42,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
     async (request, reply) => {
       const share = await shares.create(callerOf(request), request.params.id, toShareInput(request.body), actorOf(request));
       reply.code(201);
-      return ok(request, toShare(share, urls));
+      return ok(request, toShare(share, await urlsOf(request)));
     },
   );
 
@@ -61,6 +61,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
     },
     async (request) => {
       const rows = await shares.list(callerOf(request), request.params.id);
+      const urls = await urlsOf(request);
       return page(
         request,
         rows.map((r) => toShare(r, urls)),
@@ -81,7 +82,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         response: { 200: dataEnvelope(shareSchema), ...errors },
       },
     },
-    async (request) => ok(request, toShare(await shares.get(callerOf(request), request.params.id), urls)),
+    async (request) => ok(request, toShare(await shares.get(callerOf(request), request.params.id), await urlsOf(request))),
   );
 
   // PATCH /v1/shares/:id — change a link's name, password, expiry or identification
@@ -102,7 +103,7 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
     },
     async (request) => {
       const share = await shares.update(callerOf(request), request.params.id, toShareInput(request.body), actorOf(request));
-      return ok(request, toShare(share, urls));
+      return ok(request, toShare(share, await urlsOf(request)));
     },
   );
 

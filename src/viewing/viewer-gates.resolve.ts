@@ -81,6 +81,11 @@ export async function recordDecision(
   }
 }
 
+/** The workspace of a link's token (any state), for the custom-domain check (`assertServedHere`). */
+export async function linkWorkspace(deps: ResolveDeps, token: string): Promise<string | undefined> {
+  return (await findLink(deps, token))?.share.workspaceId;
+}
+
 async function findLink(deps: ResolveDeps, token: string): Promise<LinkState | undefined> {
   if (token.length > 100) return undefined;
   return deps.cache.links.load(

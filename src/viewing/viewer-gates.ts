@@ -4,7 +4,7 @@ import type { RateLimits } from '../core/rate-limit';
 import { access } from './viewer-gates.access';
 import { identify, type OnViewerIdentified } from './viewer-gates.identification';
 import { unlock } from './viewer-gates.password';
-import { type ResolveDeps, recordDecision, requireReady, resolve } from './viewer-gates.resolve';
+import { linkWorkspace, type ResolveDeps, recordDecision, requireReady, resolve } from './viewer-gates.resolve';
 import { state } from './viewer-gates.state';
 import { identifyByLead, viewOfSession } from './viewer-gates.form';
 import { ensureSession, openDelegated } from './viewer-gates.session';
@@ -37,6 +37,7 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     identify: (...args: Tail<Parameters<typeof identify>>) => identify(deps, ...args),
     access: (...args: Tail<Parameters<typeof access>>) => access(deps, ...args),
     resolve: (...args: Tail<Parameters<typeof resolve>>) => resolve(deps, ...args),
+    linkWorkspace: (token: string) => linkWorkspace(deps, token),
     requireReady: (...args: Tail<Parameters<typeof requireReady>>) => requireReady(deps, ...args),
     // For the lead forms (src/leads): a session for a viewer at the gate form, who they are once they sent it.
     ensureSession: (...args: Tail<Parameters<typeof ensureSession>>) => ensureSession(deps, ...args),

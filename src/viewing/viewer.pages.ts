@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
-import { visitorOf } from './viewer.routes';
+import { servedHere, visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
-import { shareUrls } from '../core/share-urls';
+import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
@@ -90,16 +90,22 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       },
     });
   }
-  const urls = shareUrls(ctx.config.APP_URL);
+  const appUrls = shareUrls(ctx.config.APP_URL);
+  const checkHost = servedHere(ctx.services.viewer);
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
   const self = api === new URL(ctx.config.APP_URL).origin ? "'self'" : `'self' ${api}`;
 
-  async function page(token: string, embed: boolean, reply: FastifyReply, visitor: ReturnType<typeof visitorOf>) {
+  async function page(request: FastifyRequest, token: string, embed: boolean, reply: FastifyReply) {
     let status = 200;
     let preview: LinkPreview | undefined;
     let brand: Brand | undefined;
+    // Unfurls name the workspace's own address (its custom domain once verified), wherever the page was opened.
+    let urls: ShareUrls = appUrls;
     try {
-      const { link } = await ctx.services.viewer.resolve(token, undefined, visitor);
+      // On a custom domain, another workspace's link is this page's 404.
+      await checkHost(request);
+      const { link } = await ctx.services.viewer.resolve(token, undefined, visitorOf(request));
+      urls = await ctx.origins.shareUrls(link.share.workspaceId);
       brand = ctx.services.viewer.brand(link);
       // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
       preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
@@ -140,13 +146,13 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
 
   // GET /s/:token — the viewer page of a share link
   app.get('/s/:token', { config: pageConfig, schema: { hide: true, params: pageParams } }, async (request, reply) =>
-    page(request.params.token, false, reply, visitorOf(request)),
+    page(request, request.params.token, false, reply),
   );
 
   // GET /s/:token/preview-image — the image the owner chose for the link's unfurls, before any gate
   app.get(
     '/s/:token/preview-image',
-    { config: pageConfig, schema: { hide: true, params: pageParams } },
+    { config: pageConfig, preHandler: checkHost, schema: { hide: true, params: pageParams } },
     async (request, reply) => {
       // The link-level gates only (revoked, expired, not published), and no access-log line: unfurling
       // bots fetch this, and the owner made the image public to anyone holding the link.
@@ -164,6 +170,6 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
 
   // GET /embed/:token — the same player, to be framed by any site
   app.get('/embed/:token', { config: pageConfig, schema: { hide: true, params: pageParams } }, async (request, reply) =>
-    page(request.params.token, true, reply, visitorOf(request)),
+    page(request, request.params.token, true, reply),
   );
 }

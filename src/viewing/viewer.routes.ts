@@ -22,6 +22,24 @@ import type { Gate, Visitor } from './viewer-gates.resolve';
 import type { LinkState } from './viewer-cache';
 import { gateView } from './viewer-gates.view';
 import { SESSION_COOKIE } from '../auth/authenticate';
+import { assertServedHere } from '../core/http/public-host';
+import type { ViewerGates } from './viewer-gates';
+
+/**
+ * A preHandler for every public route under a link's token: on a custom domain, a link of another
+ * workspace is a 404 before anything is recorded (core/http/public-host.ts). An unknown token passes on to
+ * the route's own 404.
+ *
+ * @example
+ * app.post('/viewer/:token/leads', { preHandler: servedHere(viewer), ... }, handler);
+ */
+export function servedHere(viewer: Pick<ViewerGates, 'linkWorkspace'>) {
+  return async (request: FastifyRequest) => {
+    if (!request.publicHost) return;
+    const workspaceId = await viewer.linkWorkspace((request.params as { token: string }).token);
+    if (workspaceId) assertServedHere(request, workspaceId, 'Share link');
+  };
+}
 
 const cookieNames = new Map<string, string>();
 
@@ -82,6 +100,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
   const { viewer, ingestion } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;
+  const preHandler = servedHere(viewer);
 
   const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
     const header = request.headers[SESSION_HEADER];
@@ -120,6 +139,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: link state',
@@ -144,6 +164,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/unlock',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: enter the password',
@@ -167,6 +188,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/identify',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: identify',
@@ -190,6 +212,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/access',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: pass the gates in one submit',
@@ -217,6 +240,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/demo',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: the demo',
@@ -248,6 +272,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/assets/:asset_id',
     {
       config,
+      preHandler,
       schema: {
         tags,
         summary: 'Viewer: an image or snapshot',
@@ -286,6 +311,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/events',
     {
       config,
+      preHandler,
       bodyLimit: 64 * 1024,
       schema: {
         tags,

@@ -1,0 +1,98 @@
+import { and, asc, count, eq, lte, ne, or, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import { customDomains } from './domains.tables';
+
+export type DomainRow = typeof customDomains.$inferSelect;
+
+export async function insertDomain(db: Executor, row: typeof customDomains.$inferInsert) {
+  const [created] = await db.insert(customDomains).values(row).onConflictDoNothing().returning();
+  return created;
+}
+
+export async function findDomain(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(customDomains)
+    .where(and(eq(customDomains.workspaceId, workspaceId), eq(customDomains.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function listDomains(db: Executor, workspaceId: string, page: { limit: number; offset: number }) {
+  const where = eq(customDomains.workspaceId, workspaceId);
+  const rows = await db
+    .select()
+    .from(customDomains)
+    .where(where)
+    .orderBy(asc(customDomains.createdAt), asc(customDomains.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(customDomains).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** The workspace that holds a host name verified, if any: what the Host routing asks on a cache miss. */
+export async function verifiedOwner(db: Executor, hostname: string) {
+  const [row] = await db
+    .select({ workspaceId: customDomains.workspaceId })
+    .from(customDomains)
+    .where(and(eq(customDomains.hostname, hostname), eq(customDomains.status, 'verified')))
+    .limit(1);
+  return row?.workspaceId;
+}
+
+/** A workspace's oldest verified domain: where its links point. */
+export async function primaryHost(db: Executor, workspaceId: string) {
+  const [row] = await db
+    .select({ hostname: customDomains.hostname })
+    .from(customDomains)
+    .where(and(eq(customDomains.workspaceId, workspaceId), eq(customDomains.status, 'verified')))
+    .orderBy(asc(customDomains.verifiedAt), asc(customDomains.id))
+    .limit(1);
+  return row?.hostname;
+}
+
+/** Other workspaces' claims on the same name (any status): a CNAME cannot tell them apart. */
+export async function otherClaims(db: Executor, hostname: string, workspaceId: string) {
+  return db
+    .select()
+    .from(customDomains)
+    .where(and(eq(customDomains.hostname, hostname), ne(customDomains.workspaceId, workspaceId)));
+}
+
+/**
+ * Locks every claim on a name for the verification's transaction, so that two workspaces verifying the
+ * same name at once decide one after the other (the unique partial index would refuse the second anyway).
+ */
+export async function lockClaims(db: Executor, hostname: string) {
+  return db.select().from(customDomains).where(eq(customDomains.hostname, hostname)).for('update');
+}
+
+export async function updateDomain(db: Executor, id: string, patch: Partial<typeof customDomains.$inferInsert>) {
+  const [row] = await db.update(customDomains).set(patch).where(eq(customDomains.id, id)).returning();
+  return row;
+}
+
+export async function deleteDomain(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .delete(customDomains)
+    .where(and(eq(customDomains.workspaceId, workspaceId), eq(customDomains.id, id)))
+    .returning();
+  return row;
+}
+
+/** Verified (or failing) domains last checked before `before`: the re-check's batch, oldest first. */
+export async function dueForRecheck(db: Executor, before: Date, limit: number) {
+  return db
+    .select()
+    .from(customDomains)
+    .where(
+      and(
+        eq(customDomains.status, 'verified'),
+        or(sql`${customDomains.lastCheckedAt} is null`, lte(customDomains.lastCheckedAt, before)),
+      ),
+    )
+    .orderBy(sql`${customDomains.lastCheckedAt} asc nulls first`)
+    .limit(limit);
+}
+

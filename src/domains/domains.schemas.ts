@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { idSchema } from '../core/ids';
+import { text } from '../core/text';
+import { iso, timestamp } from '../core/time';
+import { txtName, txtValue } from './domain-dns';
+import type { DomainRow } from './domains.repo';
+import { DOMAIN_STATUSES, VERIFICATION_METHODS } from './domains.tables';
+
+export const addDomainBody = z
+  .object({
+    hostname: text().min(1).max(300).meta({
+      description:
+        'The host name viewers will open, such as `demos.example.com`. Case, a trailing dot and Unicode (stored as punycode) ' +
+        'are normalised; a URL, a port, a wildcard, an IP address, localhost and the instance’s own host name (or a name ' +
+        'under it) are refused with 400.',
+      example: 'demos.example.com',
+    }),
+  })
+  .strict()
+  .meta({ examples: [{ hostname: 'demos.example.com' }] });
+
+export const domainParams = z.object({ id: idSchema('domain') });
+
+const recordSchema = z
+  .object({
+    type: z.enum(['TXT', 'CNAME']),
+    name: z.string().meta({ description: 'The record’s full name.' }),
+    value: z.string().meta({ description: 'What it must hold (TXT) or point at (CNAME).' }),
+    purpose: z.string().meta({ description: 'What the record is for, in words for the admin.' }),
+  })
+  .meta({ id: 'DomainRecord' });
+
+const DOMAIN_EXAMPLE = {
+  id: 'dom_01jd3n4p6q8r0s2t4v6w8x0y2z',
+  hostname: 'demos.example.com',
+  url: 'https://demos.example.com',
+  status: 'verified',
+  verified_by: 'txt',
+  verified_at: '2026-11-21T10:25:00.000Z',
+  last_checked_at: '2026-11-24T04:00:00.000Z',
+  last_error: null,
+  failing_since: null,
+  records: [
+    {
+      type: 'TXT',
+      name: '_demoshare.demos.example.com',
+      value: 'demoshare-verification=Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1',
+      purpose: 'Proves that this workspace controls the domain.',
+    },
+    { type: 'CNAME', name: 'demos.example.com', value: 'app.demoshare.example', purpose: 'Sends the domain’s visitors to this instance.' },
+  ],
+  created_at: '2026-11-21T10:20:00.000Z',
+};
+
+export const domainSchema = z
+  .object({
+    id: z.string(),
+    hostname: z.string().meta({ description: 'Lower-case ASCII (punycode for an internationalised name), without a trailing dot.' }),
+    url: z.string().meta({ description: 'The origin share links, hubs and embeds use once the domain is verified.' }),
+    status: z.enum(DOMAIN_STATUSES).meta({
+      description:
+        '`pending`: not verified yet (create the records, then verify); `verified`: served, and links use it; `failed`: its records ' +
+        'were missing at every re-check for DOMAIN_RECHECK_GRACE, so it is no longer served: fix the records and verify again.',
+    }),
+    verified_by: z.enum(VERIFICATION_METHODS).nullable().meta({ description: 'Which record verified it: `txt` or `cname`.' }),
+    verified_at: timestamp.nullable(),
+    last_checked_at: timestamp.nullable().meta({ description: 'The last verification or scheduled re-check.' }),
+    last_error: z.string().nullable().meta({ description: 'What the last check found instead of a verifying record; null after a passing one.' }),
+    failing_since: timestamp.nullable().meta({ description: 'A verified domain: the first failed re-check since the last passing one.' }),
+    records: z.array(recordSchema).meta({
+      description:
+        'The DNS records to create: the TXT record (either it or the CNAME verifies; only the TXT proves which workspace owns the ' +
+        'name when several claim it) and the CNAME that sends visitors here (an apex domain uses its provider’s ALIAS/ANAME or A records instead).',
+    }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Domain', examples: [DOMAIN_EXAMPLE] });
+
+/** A row as the API answers it, with the records to create. */
+export function toDomain(row: DomainRow, cnameTarget: string, scheme: string): z.infer<typeof domainSchema> {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    url: `${scheme}://${row.hostname}`,
+    status: row.status,
+    verified_by: row.verifiedBy,
+    verified_at: row.verifiedAt ? iso(row.verifiedAt) : null,
+    last_checked_at: row.lastCheckedAt ? iso(row.lastCheckedAt) : null,
+    last_error: row.lastError,
+    failing_since: row.failingSince ? iso(row.failingSince) : null,
+    records: [
+      { type: 'TXT', name: txtName(row.hostname), value: txtValue(row.verificationToken), purpose: 'Proves that this workspace controls the domain.' },
+      { type: 'CNAME', name: row.hostname, value: cnameTarget, purpose: 'Sends the domain’s visitors to this instance.' },
+    ],
+    created_at: iso(row.createdAt),
+  };
+}
+
+export const tlsAskQuery = z.object({ domain: z.string().max(300).default('') });

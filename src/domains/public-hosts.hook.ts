@@ -1,0 +1,60 @@
+// The Host routing: a verified custom domain serves its workspace's public viewer pages and nothing else.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../auth/authenticate';
+import { AppError } from '../core/errors';
+import type { DomainHosts } from './domain-hosts';
+import { hostKey, isInstanceAlias } from './domain-name';
+
+/** Route patterns a custom domain serves: the viewer pages and the public viewer APIs, nothing of the app. */
+const PUBLIC_PREFIXES = ['/s/', '/embed/', '/h/', '/player/', '/v1/viewer/', '/v1/hub-viewer/'];
+const LOGO_ROUTE = '/v1/workspace-logos/';
+
+function isPublicSurface(request: FastifyRequest, workspaceId: string): boolean {
+  const pattern = request.routeOptions.url;
+  if (!pattern) return false;
+  if (PUBLIC_PREFIXES.some((prefix) => pattern.startsWith(prefix))) return true;
+  // The brand's logo, of this workspace only.
+  if (pattern.startsWith(LOGO_ROUTE)) return (request.params as Record<string, string>).workspace_id === workspaceId;
+  return request.url === '/favicon.svg';
+}
+
+const UNKNOWN_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Unknown domain</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#333">
+<h1 style="font-size:1.25rem">Nothing is published on this domain</h1>
+<p>This address is not (or no longer) a verified custom domain of any workspace here.</p></body></html>`;
+
+function refuse(request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply | undefined {
+  const accept = request.headers.accept ?? '';
+  if (request.method === 'GET' && !request.url.startsWith('/v1/') && accept.includes('text/html')) {
+    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(UNKNOWN_PAGE);
+  }
+  throw new AppError('not_found', message);
+}
+
+/**
+ * Sets `request.publicHost` (core/http/public-host.ts) for a verified custom domain's Host and answers 404
+ * for everything there but the public viewer surface; an unknown, unverified or removed name gets the
+ * unknown-domain 404. APP_URL's and API_URL's hosts, IP literals and localhost are the instance itself.
+ * The Host is `request.host`: X-Forwarded-Host only with TRUST_PROXY, so a client cannot pick another
+ * workspace's domain through a header a proxy does not set. On a custom domain the app's session and CSRF
+ * cookies are dropped before anything reads them: a member's session is never honoured there.
+ *
+ * @example
+ * registerPublicHosts(app, services.domains.hosts, ['app.demoshare.io']); // after @fastify/cookie, before auth
+ */
+export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHosts, 'ownerOf'>, instanceHosts: readonly string[]) {
+  const own = new Set(instanceHosts);
+  app.addHook('onRequest', async (request, reply) => {
+    const host = hostKey(request.host ?? '');
+    if (own.has(host) || isInstanceAlias(host)) return;
+    const workspaceId = await hosts.ownerOf(host);
+    if (!workspaceId) return refuse(request, reply, 'No workspace serves this domain');
+    request.publicHost = { workspaceId, hostname: host };
+    if (request.cookies) {
+      delete request.cookies[SESSION_COOKIE];
+      delete request.cookies[CSRF_COOKIE];
+    }
+    if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, 'Not found on this domain');
+  });
+}
