@@ -49,7 +49,7 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
     '/viewer/:token/leads',
     {
       config: { public: true, viewer: true },
-      preHandler: ctx.services.servedHere,
+      onRequest: ctx.services.servedHere,
       bodyLimit: 64 * 1024,
       schema: {
         tags: ['Viewer'],

@@ -73,7 +73,7 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
     '/viewer/:token/offline-events',
     {
       config: { public: true, viewer: true, accepts: ['text/plain'] },
-      preHandler: servedHere(viewer),
+      onRequest: servedHere(viewer),
       bodyLimit: 64 * 1024,
       preValidation: jsonBody,
       schema: {

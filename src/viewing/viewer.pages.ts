@@ -152,7 +152,7 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
   // GET /s/:token/preview-image — the image the owner chose for the link's unfurls, before any gate
   app.get(
     '/s/:token/preview-image',
-    { config: pageConfig, preHandler: checkHost, schema: { hide: true, params: pageParams } },
+    { config: pageConfig, onRequest: checkHost, schema: { hide: true, params: pageParams } },
     async (request, reply) => {
       // The link-level gates only (revoked, expired, not published), and no access-log line: unfurling
       // bots fetch this, and the owner made the image public to anyone holding the link.

@@ -26,12 +26,12 @@ import { assertServedHere } from '../core/http/public-host';
 import type { ViewerGates } from './viewer-gates';
 
 /**
- * A preHandler for every public route under a link's token: on a custom domain, a link of another
+ * A route onRequest hook for every public route under a link's token: on a custom domain, a link of another
  * workspace is a 404 before anything is recorded (core/http/public-host.ts). An unknown token passes on to
  * the route's own 404.
  *
  * @example
- * app.post('/viewer/:token/leads', { preHandler: servedHere(viewer), ... }, handler);
+ * app.post('/viewer/:token/leads', { onRequest: servedHere(viewer), ... }, handler);
  */
 export function servedHere(viewer: Pick<ViewerGates, 'linkWorkspace'>) {
   return async (request: FastifyRequest) => {
@@ -100,7 +100,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
   const { viewer, ingestion } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;
-  const preHandler = servedHere(viewer);
+  const onRequest = servedHere(viewer);
 
   const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
     const header = request.headers[SESSION_HEADER];
@@ -139,7 +139,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: link state',
@@ -164,7 +164,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/unlock',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: enter the password',
@@ -188,7 +188,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/identify',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: identify',
@@ -212,7 +212,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/access',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: pass the gates in one submit',
@@ -240,7 +240,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/demo',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: the demo',
@@ -272,7 +272,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/assets/:asset_id',
     {
       config,
-      preHandler,
+      onRequest,
       schema: {
         tags,
         summary: 'Viewer: an image or snapshot',
@@ -311,7 +311,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     '/viewer/:token/events',
     {
       config,
-      preHandler,
+      onRequest,
       bodyLimit: 64 * 1024,
       schema: {
         tags,

@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../src/core/clock';
+import { unchecked } from './helpers/contract';
+import { startDnsServer, type TestDnsServer } from './helpers/dns-server';
+import { createShare, demoWithSteps } from './helpers/shares';
+import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
+
+const APP_HOST = 'app.demoshare.test';
+
+describe('custom domains', () => {
+  let t: TestApp;
+  let dns: TestDnsServer;
+  const clock = manualClock('2026-11-29T00:00:00.000Z');
+  let a: TestSession;
+  let b: TestSession;
+  let keyA: string;
+  let keyB: string;
+  let linkA: { id: string; token: string; url: string };
+  let linkB: { id: string; token: string; url: string };
+  let demoA: string;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    t = await createTestApp({
+      clock,
+      config: { APP_URL: `https://${APP_HOST}`, DNS_SERVERS: [dns.address], DOMAIN_RECHECK_GRACE: 3 * 3600_000 },
+    });
+    a = await t.signUp();
+    b = await t.signUp();
+    keyA = await t.apiKey('all', a);
+    keyB = await t.apiKey('all', b);
+    demoA = await demoWithSteps(t, keyA, 2);
+    linkA = await createShare(t, keyA, demoA);
+    linkB = await createShare(t, keyB, await demoWithSteps(t, keyB, 2));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  const on = (host: string, url: string, extra: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { host, ...extra } });
+  const add = (s: TestSession, hostname: string) => s.inject({ method: 'POST', url: '/v1/domains', payload: { hostname } });
+  const verify = (s: TestSession, id: string) => s.inject({ method: 'POST', url: `/v1/domains/${id}/verify` });
+  const txtOf = (domain: { records: { type: string; name: string; value: string }[] }) =>
+    domain.records.find((r) => r.type === 'TXT') as { name: string; value: string };
+
+  let domainA: { id: string; hostname: string; records: { type: string; name: string; value: string }[] };
+
+  it('adds a domain in its normal form with the records to create, refusing what cannot be one', async () => {
+    const res = await add(a, 'Demos.Example.COM.');
+    expect(res.statusCode, res.body).toBe(201);
+    domainA = res.json().data;
+    expect(domainA).toMatchObject({ hostname: 'demos.example.com', status: 'pending', url: 'https://demos.example.com', verified_by: null });
+    expect(domainA.records).toEqual([
+      expect.objectContaining({ type: 'TXT', name: '_demoshare.demos.example.com', value: expect.stringMatching(/^demoshare-verification=\w{32}$/) }),
+      expect.objectContaining({ type: 'CNAME', name: 'demos.example.com', value: APP_HOST }),
+    ]);
+    const idn = await add(a, 'Démos.Exemple.fr');
+    expect(idn.statusCode, idn.body).toBe(201);
+    expect(idn.json().data.hostname).toBe('xn--dmos-bpa.exemple.fr');
+    expect((await add(a, 'demos.example.com')).statusCode).toBe(409);
+    for (const bad of ['https://x.example.com/', 'x.example.com:443', '*.example.com', '10.0.0.1', '[::1]', 'localhost', 'com', APP_HOST, `tenant.${APP_HOST}`, 'a..example.com', '-x.example.com']) {
+      const refused = await add(a, bad);
+      expect(refused.statusCode, bad).toBe(400);
+      expect(refused.json().error.details[0].field).toBe('hostname');
+    }
+    expect((await a.inject({ method: 'POST', url: '/v1/domains', payload: { hostname: 'x.example.com', extra: 1 } })).statusCode).toBe(400);
+  });
+
+  it('keeps an unverified domain unserved: the unknown-domain 404, no certificate, links on APP_URL', async () => {
+    const res = await verify(a, domainA.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'pending', last_error: expect.stringContaining('no TXT record') });
+    const page = await on('demos.example.com', `/s/${linkA.token}`, { accept: 'text/html' });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('Nothing is published on this domain');
+    expect((await on('demos.example.com', `/v1/viewer/${linkA.token}`)).json().error.code).toBe('not_found');
+    expect((await on(APP_HOST, '/tls/ask?domain=demos.example.com')).statusCode).toBe(404);
+    const share = await t.app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: { authorization: `Bearer ${keyA}` } });
+    expect(share.json().data.url).toBe(`https://${APP_HOST}/s/${linkA.token}`);
+  });
+
+  it('verifies by the TXT record; then links, demos and unfurls use the domain', async () => {
+    const txt = txtOf(domainA);
+    dns.txt.set(txt.name, ['v=spf1 -all', txt.value]);
+    const res = await verify(a, domainA.id);
+    expect(res.json().data).toMatchObject({ status: 'verified', verified_by: 'txt', last_error: null });
+    const share = await t.app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: { authorization: `Bearer ${keyA}` } });
+    expect(share.json().data).toMatchObject({
+      url: `https://demos.example.com/s/${linkA.token}`,
+      embed_url: `https://demos.example.com/embed/${linkA.token}`,
+    });
+    const demo = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoA}`, headers: { authorization: `Bearer ${keyA}` } });
+    expect(demo.json().data.share_url).toBe(`https://demos.example.com/s/${linkA.token}`);
+    // Workspace B has no domain: its links stay on APP_URL.
+    const other = await t.app.inject({ method: 'GET', url: `/v1/shares/${linkB.id}`, headers: { authorization: `Bearer ${keyB}` } });
+    expect(other.json().data.url).toBe(`https://${APP_HOST}/s/${linkB.token}`);
+    // og:url names the domain even where the page is opened on APP_URL.
+    const page = await on(APP_HOST, `/s/${linkA.token}`);
+    expect(page.body).toContain(`<meta property="og:url" content="https://demos.example.com/s/${linkA.token}">`);
+    expect((await on(APP_HOST, '/tls/ask?domain=DEMOS.example.com.')).statusCode).toBe(200);
+  });
+
+  it('serves the workspace’s links on its domain, with a host-only viewer cookie', async () => {
+    for (const host of ['demos.example.com', 'DEMOS.EXAMPLE.COM.', 'demos.example.com:443']) {
+      const page = await on(host, `/s/${linkA.token}`);
+      expect(page.statusCode, host).toBe(200);
+      expect(page.body).toContain(`content="https://demos.example.com/s/${linkA.token}"`);
+    }
+    expect((await on('demos.example.com', `/embed/${linkA.token}`)).statusCode).toBe(200);
+    const state = await on('demos.example.com', `/v1/viewer/${linkA.token}`);
+    expect(state.statusCode, state.body).toBe(200);
+    const cookie = [state.headers['set-cookie']].flat().find((c) => String(c).startsWith('ds_view_')) as string;
+    expect(cookie).toBeTruthy();
+    expect(cookie.toLowerCase()).not.toContain('domain=');
+    const demo = await t.app.inject({
+      method: 'GET',
+      url: `/v1/viewer/${linkA.token}/demo`,
+      headers: { host: 'demos.example.com', 'x-viewer-session': state.json().data.session_token },
+    });
+    expect(demo.statusCode, demo.body).toBe(200);
+  });
+
+  it('answers 404 on the domain for another workspace’s link, page and API alike', async () => {
+    const page = await on('demos.example.com', `/s/${linkB.token}`);
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('Secret roadmap tour');
+    expect((await on('demos.example.com', `/embed/${linkB.token}`)).statusCode).toBe(404);
+    expect((await on('demos.example.com', `/s/${linkB.token}/preview-image`)).statusCode).toBe(404);
+    expect((await on('demos.example.com', `/v1/viewer/${linkB.token}`)).statusCode).toBe(404);
+    const events = await t.app.inject({
+      method: 'POST',
+      url: `/v1/viewer/${linkB.token}/events`,
+      headers: { host: 'demos.example.com' },
+      payload: { events: [{ id: crypto.randomUUID(), type: 'view_started', occurred_at: clock.now().toISOString() }] },
+    });
+    expect(events.statusCode).toBe(404);
+    const lead = await t.app.inject({ method: 'POST', url: `/v1/viewer/${linkB.token}/leads`, headers: { host: 'demos.example.com' }, payload: {} });
+    expect(lead.statusCode).toBe(404);
+    // The same link answers on the instance's own host.
+    expect((await on(APP_HOST, `/s/${linkB.token}`)).statusCode).toBe(200);
+  });
+
+  it('serves nothing of the app on a custom domain, and never honours the session there', async () => {
+    for (const url of ['/', '/demos', '/v1/demos', '/v1/account', '/v1/openapi.json', '/docs', '/healthz', '/oauth/authorize', '/tls/ask?domain=demos.example.com', '/mcp']) {
+      // A custom domain is not a server of the API document (its `servers` is APP_URL): nothing there is promised.
+      const res = await t.app.inject(unchecked({ method: 'GET' as const, url, headers: { host: 'demos.example.com', cookie: a.cookie, authorization: `Bearer ${keyA}` } }));
+      expect(res.statusCode, url).toBe(404);
+    }
+    const me = await a.inject({ method: 'GET', url: '/v1/account', headers: { host: APP_HOST } });
+    expect(me.statusCode).toBe(200);
+    // Another workspace's logo is not served there either.
+    expect((await on('demos.example.com', `/v1/workspace-logos/${b.workspaceId}/0123456789abcdef`)).statusCode).toBe(404);
+  });
+
+  it('takes X-Forwarded-Host only with TRUST_PROXY', async () => {
+    const spoofed = await a.inject({ method: 'GET', url: '/v1/account', headers: { host: APP_HOST, 'x-forwarded-host': 'demos.example.com' } });
+    expect(spoofed.statusCode).toBe(200);
+    const proxied = await createTestApp({
+      database: t.db,
+      config: { APP_URL: `https://${APP_HOST}`, TRUST_PROXY: true, DNS_SERVERS: [dns.address] },
+    });
+    try {
+      const viaProxy = await proxied.app.inject({ method: 'GET', url: `/s/${linkA.token}`, headers: { host: '127.0.0.1:3000', 'x-forwarded-host': 'demos.example.com' } });
+      expect(viaProxy.statusCode).toBe(200);
+      const app = await proxied.app.inject(unchecked({ method: 'GET' as const, url: '/v1/account', headers: { host: APP_HOST, cookie: a.cookie, 'x-forwarded-host': 'demos.example.com' } }));
+      expect(app.statusCode).toBe(404);
+      expect((await proxied.app.inject({ method: 'GET', url: `/s/${linkB.token}`, headers: { 'x-forwarded-host': 'demos.example.com' } })).statusCode).toBe(404);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('lets only the workspace that verifies hold a name: a CNAME cannot take it, a TXT of another workspace neither', async () => {
+    const claim = await add(b, 'demos.example.com');
+    expect(claim.statusCode, claim.body).toBe(201);
+    const claimB = claim.json().data;
+    expect(txtOf(claimB).value).not.toBe(txtOf(domainA).value);
+    dns.cname.set('demos.example.com', APP_HOST);
+    const byCname = await verify(b, claimB.id);
+    expect(byCname.statusCode, byCname.body).toBe(409);
+    // Still A's.
+    expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
+    expect((await on('demos.example.com', `/s/${linkB.token}`)).statusCode).toBe(404);
+    // Another workspace's id is a 404, an editor is refused.
+    expect((await verify(b, domainA.id)).statusCode).toBe(404);
+    expect((await b.inject({ method: 'DELETE', url: `/v1/domains/${domainA.id}` })).statusCode).toBe(404);
+    const editor = await t.member(a, 'editor');
+    expect((await editor.inject({ method: 'GET', url: '/v1/domains' })).statusCode).toBe(403);
+    await b.inject({ method: 'DELETE', url: `/v1/domains/${claimB.id}` });
+    dns.cname.delete('demos.example.com');
+  });
+
+  it('verifies by CNAME a name no one else claims, and a TXT of another workspace takes it over', async () => {
+    dns.cname.set('go.example.org', `${APP_HOST}.`);
+    const mine = (await add(b, 'go.example.org')).json().data;
+    expect((await verify(b, mine.id)).json().data).toMatchObject({ status: 'verified', verified_by: 'cname' });
+    expect((await on('go.example.org', `/s/${linkB.token}`)).statusCode).toBe(200);
+    const theirs = (await add(a, 'go.example.org')).json().data;
+    dns.txt.set(txtOf(theirs).name, [txtOf(theirs).value]);
+    expect((await verify(a, theirs.id)).json().data).toMatchObject({ status: 'verified', verified_by: 'txt' });
+    expect((await b.inject({ method: 'GET', url: `/v1/domains/${mine.id}` })).json().data).toMatchObject({
+      status: 'pending',
+      last_error: expect.stringContaining('TXT'),
+    });
+    expect((await on('go.example.org', `/s/${linkB.token}`)).statusCode).toBe(404);
+    expect((await on('go.example.org', `/s/${linkA.token}`)).statusCode).toBe(200);
+    // Held by a TXT: a CNAME cannot take it back.
+    expect((await verify(b, mine.id)).statusCode).toBe(409);
+    // With two claims and no holder, a CNAME alone verifies neither.
+    dns.cname.set('two.example.org', APP_HOST);
+    const first = (await add(a, 'two.example.org')).json().data;
+    const second = (await add(b, 'two.example.org')).json().data;
+    for (const [who, row] of [[a, first], [b, second]] as const) {
+      expect((await verify(who, row.id)).json().data).toMatchObject({ status: 'pending', last_error: expect.stringContaining('another workspace') });
+    }
+    expect((await on(APP_HOST, '/tls/ask?domain=two.example.org')).statusCode).toBe(404);
+  });
+
+  it('stops serving a domain whose records stay gone past the grace (re-check)', async () => {
+    const txt = txtOf(domainA);
+    dns.txt.delete(txt.name);
+    clock.advance(7 * 3600_000);
+    const first = await t.ctx.services.domains.domains.recheckDue(6 * 3600_000);
+    expect(first).toEqual({ checked: expect.any(Number), lost: 0 });
+    let row = (await a.inject({ method: 'GET', url: `/v1/domains/${domainA.id}` })).json().data;
+    expect(row).toMatchObject({ status: 'verified', failing_since: expect.any(String), last_error: expect.stringContaining('TXT') });
+    expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
+    clock.advance(7 * 3600_000);
+    const second = await t.ctx.services.domains.domains.recheckDue(6 * 3600_000);
+    expect(second.lost).toBeGreaterThanOrEqual(1);
+    row = (await a.inject({ method: 'GET', url: `/v1/domains/${domainA.id}` })).json().data;
+    expect(row.status).toBe('failed');
+    expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(404);
+    expect((await on(APP_HOST, '/tls/ask?domain=demos.example.com')).statusCode).toBe(404);
+    // The records back and verified again: served again.
+    dns.txt.set(txt.name, [txt.value]);
+    expect((await verify(a, domainA.id)).json().data.status).toBe('verified');
+    expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
+  });
+
+  it('forgets a removed domain at once: 404 there, no certificate, links back on APP_URL', async () => {
+    const res = await a.inject({ method: 'DELETE', url: `/v1/domains/${domainA.id}` });
+    expect(res.statusCode).toBe(204);
+    expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(404);
+    expect((await on('demos.example.com', `/v1/viewer/${linkA.token}`)).statusCode).toBe(404);
+    expect((await on(APP_HOST, '/tls/ask?domain=demos.example.com')).statusCode).toBe(404);
+    const shareUrl = async () =>
+      (await t.app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: { authorization: `Bearer ${keyA}` } })).json().data.url;
+    // Links move to the workspace's other verified domain (the oldest left), then back to APP_URL.
+    expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
+    const rest = (await a.inject({ method: 'GET', url: '/v1/domains' })).json().data as { id: string; hostname: string }[];
+    await a.inject({ method: 'DELETE', url: `/v1/domains/${rest.find((d) => d.hostname === 'go.example.org')?.id}` });
+    expect(await shareUrl()).toBe(`https://${APP_HOST}/s/${linkA.token}`);
+    expect((await on('go.example.org', `/s/${linkA.token}`)).statusCode).toBe(404);
+    const audit = await a.inject({ method: 'GET', url: '/v1/audit-log?per_page=100' });
+    const actions = (audit.json().data as { action: string }[]).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['domain.added', 'domain.verified', 'domain.unverified', 'domain.removed']));
+  });
+});
