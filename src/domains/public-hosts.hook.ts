@@ -18,18 +18,26 @@ function isPublicSurface(request: FastifyRequest, workspaceId: string): boolean 
   return request.url === '/favicon.svg';
 }
 
-const UNKNOWN_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Unknown domain</title></head>
+const plainPage = (title: string, text: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#333">
-<h1 style="font-size:1.25rem">Nothing is published on this domain</h1>
-<p>This address is not (or no longer) a verified custom domain of any workspace here.</p></body></html>`;
+<h1 style="font-size:1.25rem">${title}</h1><p>${text}</p></body></html>`;
+const UNKNOWN = {
+  message: 'No workspace serves this domain',
+  page: plainPage('Nothing is published on this domain', 'This address is not (or no longer) a verified custom domain here.'),
+};
+const ELSEWHERE = {
+  message: 'Not found on this domain',
+  page: plainPage('Nothing here', 'This domain serves shared demos only: open the link you were sent.'),
+};
 
-function refuse(request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply | undefined {
+/** A browser gets a plain page; anything else (the API, scripts) the one error body. */
+function refuse(request: FastifyRequest, reply: FastifyReply, answer: typeof UNKNOWN): FastifyReply | undefined {
   const accept = request.headers.accept ?? '';
   if (request.method === 'GET' && !request.url.startsWith('/v1/') && accept.includes('text/html')) {
-    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(UNKNOWN_PAGE);
+    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(answer.page);
   }
-  throw new AppError('not_found', message);
+  throw new AppError('not_found', answer.message);
 }
 
 /**
@@ -49,12 +57,12 @@ export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHost
     const host = hostKey(request.host ?? '');
     if (own.has(host) || isInstanceAlias(host)) return;
     const workspaceId = await hosts.ownerOf(host);
-    if (!workspaceId) return refuse(request, reply, 'No workspace serves this domain');
+    if (!workspaceId) return refuse(request, reply, UNKNOWN);
     request.publicHost = { workspaceId, hostname: host };
     if (request.cookies) {
       delete request.cookies[SESSION_COOKIE];
       delete request.cookies[CSRF_COOKIE];
     }
-    if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, 'Not found on this domain');
+    if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, ELSEWHERE);
   });
 }

@@ -1,0 +1,92 @@
+// A custom domain in a real browser: Chromium resolves demos.example.test to this machine
+// (--host-resolver-rules), so the share link is opened on the domain by its Host, as a viewer would.
+import { mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_BASE_ARGS } from '../../src/generation/chromium';
+import { CHROMIUM, launchBrowser } from '../helpers/browser';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createShare, demoWithSteps } from '../helpers/shares';
+import type { TestSession } from '../helpers/test-app';
+
+const SHOTS = 'test-results/screenshots';
+const DOMAIN = 'demos.example.test';
+// launchBrowser says loudly when there is no Chromium; this test needs its own flags.
+const browser: Browser | null = (await launchBrowser().then((b) => b?.close().then(() => b)))
+  ? await chromium.launch({ executablePath: CHROMIUM.path as string, args: [...CHROMIUM_BASE_ARGS, `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`] })
+  : null;
+
+describe.skipIf(!browser)('a custom domain in Chromium', () => {
+  let server: TestServer;
+  let dns: TestDnsServer;
+  let admin: TestSession;
+  let mine: { token: string; url: string };
+  let theirs: { token: string };
+  let origin: string;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    dns = await startDnsServer();
+    server = await startTestServer({ selfUrl: true, config: { DNS_SERVERS: [dns.address] } });
+    origin = `http://${DOMAIN}:${new URL(server.url).port}`;
+    admin = await server.signUp();
+    const key = await server.apiKey('all', admin);
+    await admin.inject({ method: 'PATCH', url: '/v1/workspace', payload: { name: 'Acme', branding: { brand_color: '#b45309' } } });
+    const added = (await admin.inject({ method: 'POST', url: '/v1/domains', payload: { hostname: DOMAIN } })).json().data;
+    const txt = added.records.find((r: { type: string }) => r.type === 'TXT');
+    dns.txt.set(txt.name, [txt.value]);
+    expect((await admin.inject({ method: 'POST', url: `/v1/domains/${added.id}/verify` })).json().data.status).toBe('verified');
+    mine = await createShare(server, key, await demoWithSteps(server, key, 2), { password: 'open-sesame' });
+    const other = await server.signUp();
+    theirs = await createShare(server, await server.apiKey('all', other), await demoWithSteps(server, await server.apiKey('all', other), 1));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await dns?.close();
+  });
+
+  async function open(path: string, width: number): Promise<{ page: Page; status: number | undefined }> {
+    const context = await browser!.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const res = await page.goto(`${origin}${path}`);
+    return { page, status: res?.status() };
+  }
+
+  it('opens the workspace’s link on its domain, in its brand, with a cookie for that host only', async () => {
+    // The link the API hands out names the domain (http: APP_URL here, so http:, and the test's port added).
+    expect(mine.url).toBe(`http://${DOMAIN}/s/${mine.token}`);
+    for (const width of [1280, 390]) {
+      const { page, status } = await open(`/s/${mine.token}`, width);
+      expect(status).toBe(200);
+      await page.getByRole('heading', { name: 'Acme shared a demo with you' }).waitFor();
+      const accent = await page.getByRole('button', { name: 'View demo' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+      expect(accent).toBe('rgb(180, 83, 9)');
+      await page.getByLabel('Password').fill('open-sesame');
+      await page.getByRole('button', { name: 'View demo' }).click();
+      await page.locator('.ds-count', { hasText: 'Step 1 of 2' }).waitFor();
+      expect(new URL(page.url()).host).toBe(new URL(origin).host);
+      await page.screenshot({ path: `${SHOTS}/custom-domain-${width}.png` });
+      const cookies = await page.context().cookies();
+      const viewer = cookies.filter((c) => c.name.startsWith('ds_view_'));
+      expect(viewer).toHaveLength(1);
+      // Host-only: the cookie belongs to demos.example.test exactly, not to a parent domain.
+      expect(viewer[0]?.domain).toBe(DOMAIN);
+      expect(cookies.some((c) => c.name === 'ds_session')).toBe(false);
+      await page.context().close();
+    }
+  });
+
+  it('shows nothing of another workspace there, nor the app', async () => {
+    const { page, status } = await open(`/s/${theirs.token}`, 1280);
+    expect(status).toBe(404);
+    expect(await page.locator('body').innerText()).not.toContain('Secret roadmap');
+    await page.screenshot({ path: `${SHOTS}/custom-domain-other-workspace.png` });
+    const app = await page.goto(`${origin}/demos`);
+    expect(app?.status()).toBe(404);
+    expect(await page.locator('h1').innerText()).toBe('Nothing here');
+    await page.context().close();
+  });
+});
