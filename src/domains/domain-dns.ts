@@ -1,5 +1,6 @@
 // The DNS look-ups that verify a domain: the TXT record with the workspace's token, or a CNAME to the instance.
 import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { VerificationMethod } from './domains.tables';
 
 /** The TXT record's name for a domain: under the domain, so creating it needs control of the zone. */
@@ -48,6 +49,7 @@ export function createDomainDns(servers: readonly string[], timeoutMs = 3000): D
       } catch (error) {
         problems.push(`TXT ${txtName(hostname)}: ${explain(error, 'TXT')}`);
       }
+      if (isIP(cnameTarget)) return { method: null, error: problems.join('; ') };
       try {
         const targets = await resolver.resolveCname(hostname);
         if (targets.some((t) => lower(t) === lower(cnameTarget))) return { method: 'cname', error: null };

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
 import { text } from '../core/text';
@@ -90,7 +91,10 @@ export function toDomain(row: DomainRow, cnameTarget: string, scheme: string): z
     failing_since: row.failingSince ? iso(row.failingSince) : null,
     records: [
       { type: 'TXT', name: txtName(row.hostname), value: txtValue(row.verificationToken), purpose: 'Proves that this workspace controls the domain.' },
-      { type: 'CNAME', name: row.hostname, value: cnameTarget, purpose: 'Sends the domain’s visitors to this instance.' },
+      // A CNAME names a host: an instance reached by an IP address (development) has none to offer.
+      ...(isIP(cnameTarget)
+        ? []
+        : [{ type: 'CNAME' as const, name: row.hostname, value: cnameTarget, purpose: 'Sends the domain’s visitors to this instance.' }]),
     ],
     created_at: iso(row.createdAt),
   };

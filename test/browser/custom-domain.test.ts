@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../src/generation/chromium';
-import { CHROMIUM, launchBrowser } from '../helpers/browser';
+import { CHROMIUM, launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps } from '../helpers/shares';
@@ -88,5 +88,28 @@ describe.skipIf(!browser)('a custom domain in Chromium', () => {
     expect(app?.status()).toBe(404);
     expect(await page.locator('h1').innerText()).toBe('Nothing here');
     await page.context().close();
+  });
+
+  it('lets an admin add a domain, read the records to create and verify it in Settings → Workspace (1280 and 390 px)', async () => {
+    for (const [width, name] of [[1280, 'wide.example.test'], [390, 'phone.example.test']] as const) {
+      const { context, page } = await signedInPage(browser!, server.url, admin, { width, height: 900 });
+      await page.goto(`${server.url}/settings/workspace`);
+      const verified = page.getByRole('region', { name: DOMAIN });
+      await verified.getByText('Verified').waitFor();
+      await page.getByLabel('Domain', { exact: true }).fill(name.toUpperCase());
+      await page.getByRole('button', { name: 'Add domain' }).click();
+      const card = page.getByRole('region', { name });
+      await card.getByText('Not verified yet').waitFor();
+      expect(await card.getByText(`_demoshare.${name}`).isVisible()).toBe(true);
+      await card.getByRole('button', { name: 'Verify now' }).click();
+      await card.getByText(/no TXT record found/).waitFor();
+      expect(await overflowing(page)).toEqual([]);
+      await page.locator("#domains").screenshot({ path: `${SHOTS}/settings-domains-${width}.png` });
+      // A name that cannot be one is refused on its field.
+      await page.getByLabel('Domain', { exact: true }).fill('https://x.example.test/path');
+      await page.getByRole('button', { name: 'Add domain' }).click();
+      await page.getByText(/host name only/).waitFor();
+      await context.close();
+    }
   });
 });

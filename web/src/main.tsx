@@ -15,6 +15,7 @@ import './styles/page.css';
 import './styles/layout.css';
 import './styles/demos.css';
 import './styles/webhooks.css';
+import './styles/domains.css';
 import './styles/audit.css';
 
 // The page of this address starts loading now, beside the session check, instead of after it.

@@ -11,6 +11,7 @@ import { useResource } from '../../lib/use-resource';
 import { useSession } from '../../session/session-context';
 import { useCan } from '../../session/use-can';
 import { BrandingSection } from './branding-section';
+import { DomainsSection } from './domains-section';
 import { ShareDefaultsSection } from './share-defaults-section';
 import { ViewerErasureSection } from './viewer-erasure-section';
 import { WorkspaceNameSection } from './workspace-name-section';
@@ -38,6 +39,7 @@ export function WorkspaceSettingsPage() {
           <ShareDefaultsSection settings={settings.data} canManage={canManage} onSaved={saved} />
         </>
       ) : null}
+      {allowed('domains.manage') ? <DomainsSection /> : null}
       {allowed('viewers.erase') ? <ViewerErasureSection /> : null}
       <section className="card">
         <div className="card-header row row-between">
