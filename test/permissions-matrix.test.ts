@@ -44,6 +44,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   sessions: 'session',
   recordings: 'recording',
   hubs: 'hub',
+  domains: 'domain',
 };
 const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry' };
 
@@ -85,6 +86,8 @@ const lastOfAll = (route: RouteAccess) => (route.url === '/v1/auth/logout' ? 1 :
 function contractScope(method: string, url: string): Scope | null {
   const read = method === 'GET';
   if (/^\/v1\/(auth|account|api-keys|invitations|oauth\/authorize|oauth\/authorizations|workspace)(\/|$)/.test(url)) return null;
+  // Custom domains: where the workspace's links answer, a workspace setting: web session only, as the workspace's.
+  if (url.startsWith('/v1/domains')) return null;
   // The audit log's own scope, beside the contract's eight (DESIGN.md, "Extending the contract").
   if (/^\/v1\/audit-log(\.csv)?$/.test(url)) return 'audit:read';
   // The leads of lead forms: their own scope beside the contract's eight (docs/leads.md).

@@ -204,7 +204,7 @@ export function createDomainsService(deps: DomainsDeps) {
         const now = deps.clock.now();
         const result = await db.transaction(async (tx) => {
           const [current] = (await repo.lockClaims(tx, row.hostname)).filter((c) => c.id === row.id);
-          if (!current || current.status !== 'verified') return { lost: false };
+          if (current?.status !== 'verified') return { lost: false };
           if (verdict.method) {
             await repo.updateDomain(tx, row.id, { lastCheckedAt: now, lastError: null, failingSince: null, consecutiveFailures: 0, updatedAt: now });
             return { lost: false };

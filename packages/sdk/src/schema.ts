@@ -1487,6 +1487,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom domains
+         * @description Web application (session sign-in) only; roles: admin. Oldest first, with each one’s status and the DNS records to create. Links use the oldest verified one.
+         */
+        get: operations["listCustomDomains"];
+        put?: never;
+        /**
+         * Add a custom domain
+         * @description Web application (session sign-in) only; roles: admin. Adds the name as `pending` with a fresh verification token: create the records it lists, then verify. 400 for a name that cannot be a custom domain (`details` names `hostname`) or past 20 domains; 409 `conflict` when this workspace already has it. Another workspace may have added the same name: only the one that verifies holds it.
+         */
+        post: operations["addCustomDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom domain
+         * @description Web application (session sign-in) only; roles: admin.
+         */
+        get: operations["getCustomDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom domain
+         * @description Web application (session sign-in) only; roles: admin. From the next request on the domain answers 404 and the proxy gets no new certificate for it; links go back to APP_URL.
+         */
+        delete: operations["removeCustomDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a custom domain
+         * @description Web application (session sign-in) only; roles: admin. Looks up the TXT record, then the CNAME, now. 200 either way: `status` says whether it is verified and `last_error` what was found instead. A CNAME does not verify a name another workspace also claims (the TXT record does), and a TXT verification takes the name over from a workspace holding it by CNAME alone. 409 `conflict` when another workspace holds it verified by its TXT record.
+         */
+        post: operations["verifyCustomDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/shares": {
         parameters: {
             query?: never;
@@ -2891,7 +2959,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "domains.manage" | "ai.manage" | "audit.read")[];
             /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
             email_delivery: boolean;
         };
@@ -3051,7 +3119,7 @@ export interface components {
             /** @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w */
             id: string;
             /** @enum {string} */
-            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key" | "oauth_app" | "system";
@@ -3064,7 +3132,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "user" | "session" | "member" | "api_key" | "demo" | "share" | "webhook" | "oauth_app" | "oauth_grant" | "workspace" | "viewer";
+                type: "user" | "session" | "member" | "api_key" | "demo" | "share" | "webhook" | "oauth_app" | "oauth_grant" | "workspace" | "viewer" | "domain";
                 id: string | null;
                 /** @description A readable name of the target when the entry was written. */
                 label: string | null;
@@ -3795,6 +3863,72 @@ export interface components {
             description: string;
             /** @description The model that wrote it, as the API names it. */
             model: string;
+        };
+        DomainRecord: {
+            /** @enum {string} */
+            type: "TXT" | "CNAME";
+            /** @description The record’s full name. */
+            name: string;
+            /** @description What it must hold (TXT) or point at (CNAME). */
+            value: string;
+            /** @description What the record is for, in words for the admin. */
+            purpose: string;
+        };
+        /**
+         * @example {
+         *       "id": "dom_01jd3n4p6q8r0s2t4v6w8x0y2z",
+         *       "hostname": "demos.example.com",
+         *       "url": "https://demos.example.com",
+         *       "status": "verified",
+         *       "verified_by": "txt",
+         *       "verified_at": "2026-11-21T10:25:00.000Z",
+         *       "last_checked_at": "2026-11-24T04:00:00.000Z",
+         *       "last_error": null,
+         *       "failing_since": null,
+         *       "records": [
+         *         {
+         *           "type": "TXT",
+         *           "name": "_demoshare.demos.example.com",
+         *           "value": "demoshare-verification=Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1",
+         *           "purpose": "Proves that this workspace controls the domain."
+         *         },
+         *         {
+         *           "type": "CNAME",
+         *           "name": "demos.example.com",
+         *           "value": "app.demoshare.example",
+         *           "purpose": "Sends the domain’s visitors to this instance."
+         *         }
+         *       ],
+         *       "created_at": "2026-11-21T10:20:00.000Z"
+         *     }
+         */
+        Domain: {
+            id: string;
+            /** @description Lower-case ASCII (punycode for an internationalised name), without a trailing dot. */
+            hostname: string;
+            /** @description The origin share links, hubs and embeds use once the domain is verified. */
+            url: string;
+            /**
+             * @description `pending`: not verified yet (create the records, then verify); `verified`: served, and links use it; `failed`: its records were missing at every re-check for DOMAIN_RECHECK_GRACE, so it is no longer served: fix the records and verify again.
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "failed";
+            /** @description Which record verified it: `txt` or `cname`. */
+            verified_by: ("txt" | "cname") | null;
+            verified_at: string | null;
+            /** @description The last verification or scheduled re-check. */
+            last_checked_at: string | null;
+            /** @description What the last check found instead of a verifying record; null after a passing one. */
+            last_error: string | null;
+            /** @description A verified domain: the first failed re-check since the last passing one. */
+            failing_since: string | null;
+            /** @description The DNS records to create: the TXT record (either it or the CNAME verifies; only the TXT proves which workspace owns the name when several claim it) and the CNAME that sends visitors here (an apex domain uses its provider’s ALIAS/ANAME or A records instead). */
+            records: components["schemas"]["DomainRecord"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
         };
         /**
          * @example {
@@ -16641,6 +16775,526 @@ export interface operations {
             };
         };
     };
+    listCustomDomains: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "hostname": "demos.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The host name viewers will open, such as `demos.example.com`. Case, a trailing dot and Unicode (stored as punycode) are normalised; a URL, a port, a wildcard, an IP address, localhost and the instance’s own host name (or a name under it) are refused with 400.
+                     * @example demos.example.com
+                     */
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listShareLinks: {
         parameters: {
             query?: never;
@@ -24020,7 +24674,7 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
@@ -24121,7 +24775,7 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
