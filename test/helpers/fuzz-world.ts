@@ -87,6 +87,10 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   ).data;
   const delivery = (await expectStatus(await call({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test` }), 201, 'webhook test')).data;
 
+  const domain = (
+    await expectStatus(await session.inject({ method: 'POST', url: '/v1/domains', payload: { hostname: `${uniqueEmail('d').split('@')[0]?.replace(/[^a-z0-9]/g, '')}.example.com` } }), 201, 'domain')
+  ).data;
+
   const spareKey = (await expectStatus(await session.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'spare', scopes: ['demos:read'] } }), 201, 'spare key')).data;
   const invited = (await expectStatus(await call({ method: 'POST', url: '/v1/team/members', payload: { email: uniqueEmail('invited'), role: 'editor' } }), 201, 'invitation')).data;
   const invitationToken = String(invited.invitation?.url ?? '').split('/invite/')[1];
@@ -168,6 +172,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       view: views.data[0].id,
       webhook: webhook.id,
       delivery: delivery.id,
+      domain: domain.id,
       apiKey: spareKey.id,
       member: invited.id,
       invitationToken,
@@ -238,6 +243,7 @@ export function worldKey(path: string, param: string): string {
       ['/v1/oauth/apps/', 'oauthApp'],
       ['/v1/oauth/authorizations/', 'grant'],
       ['/v1/webhooks/', 'webhook'],
+      ['/v1/domains/', 'domain'],
       ['/v1/shares/', 'share'],
       ['/v1/account/sessions/', 'session'],
       ['/v1/recordings/', 'recording'],
