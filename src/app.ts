@@ -37,6 +37,7 @@ import { recorderExtensionModule } from './recorder-extension/recorder-extension
 import { ACCESS_TOKEN_PREFIX } from './oauth/token-issuing';
 import { protectedResourceMetadataUrl } from './oauth/well-known.routes';
 import { sharesModule } from './shares/shares.module';
+import { slackModule } from './slack/slack.module';
 import { teamModule } from './team/team.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { hubsModule } from './hubs/hubs.module';
@@ -72,6 +73,7 @@ const MODULES: readonly AnyModule[] = [
   sharesModule,
   analyticsModule,
   notificationsModule,
+  slackModule,
   translationsModule,
   viewingModule,
   hubsModule,

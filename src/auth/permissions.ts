@@ -118,6 +118,8 @@ export const PERMISSIONS = {
   'ai.manage': { scope: null, roles: ADMINS },
   /** Beyond the contract's eight scopes: a SIEM reads the log with a key or token of an admin (docs/audit-log.md). */
   'audit.read': { scope: 'audit:read', roles: ADMINS },
+  /** The workspace's Slack alerts (Settings → Slack): its webhook URL is a secret, so admins, in the web app. */
+  'slack.manage': { scope: null, roles: ADMINS },
 } as const satisfies Record<string, { scope: Scope | null; roles: readonly Role[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;

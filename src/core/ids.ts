@@ -46,6 +46,8 @@ export const ID_PREFIXES = {
   hubEntry: 'hent',
   hubOpen: 'hopn',
   domain: 'dom',
+  slackDestination: 'slk',
+  slackMessage: 'slm',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -51,6 +51,20 @@ async function digestFor(
 }
 
 /**
+ * One workspace's digest of `day` (all demos, or those `createdBy` created), views by its members left out;
+ * null on a day without views. What the Slack digest posts (src/slack), the same figures as the e-mail.
+ *
+ * @example
+ * ```ts
+ * const digest = await workspaceDigest(ctx, 'ws_...', '2026-11-27');
+ * ```
+ */
+export async function workspaceDigest(ctx: Pick<NotificationsContext, 'db'>, workspaceId: string, day: string, createdBy?: string) {
+  const memberEmails = new Set(await repo.memberEmails(ctx.db, workspaceId));
+  return digestFor(ctx, workspaceId, day, createdBy, (e) => memberEmails.has(e));
+}
+
+/**
  * The digests of `day` (a UTC date, by default yesterday's): one per member who asked, if anything happened.
  * Each is queued in the transaction that claims it, so a retried run sends none twice. Returns how many.
  *

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../auth/permissions';
 import type { Executor } from '../db/client';
-import { sendDigests } from './daily-digest';
+import { sendDigests, workspaceDigest } from './daily-digest';
 import { type NotificationSettings, notificationSettings, updateNotificationSettings } from './notification-settings';
 import type { NotificationsContext, NotificationsDeps } from './notifications-context';
 import { type IdentifiedJob, queueViewerNotice, sendViewerNotices } from './viewer-notices';
@@ -32,6 +32,8 @@ export function createNotificationsService({ database, ...deps }: NotificationsD
     leadCaptured: (tx: Executor, job: LeadJob) => queueLeadNotice(ctx, tx, job),
     sendLeadNotices: (job: LeadJob) => sendLeadNotices(ctx, job),
     sendDigests: (day?: string) => sendDigests(ctx, day),
+    /** A workspace's figures of a day as the digest tells them, for another channel (Slack); null without views. */
+    digest: (workspaceId: string, day: string, createdBy?: string) => workspaceDigest(ctx, workspaceId, day, createdBy),
   };
 }
 

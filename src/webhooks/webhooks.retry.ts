@@ -1,32 +1,8 @@
 // When the next attempt of a failed delivery runs: the configured delays, or the receiver's Retry-After.
-/** Longest Retry-After we honour: a receiver cannot park a delivery for longer than a day. */
-const MAX_RETRY_AFTER_MS = 86_400_000;
-const JITTER = 0.1;
+import { parseRetryAfter } from '../core/retry-schedule';
 
-/**
- * The wait before the retry that follows failed attempt `attempt` (1 for the first attempt), or null when
- * the schedule is used up. ±10 % jitter spreads retries of many deliveries that failed together (a
- * receiver outage) so that they do not all come back in the same second.
- */
-export function retryDelay(attempt: number, schedule: number[], random: () => number = Math.random): number | null {
-  const base = schedule[attempt - 1];
-  if (base === undefined) return null;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
-}
-
-/** Retry-After as seconds or an HTTP date, in ms from `now`; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: Date): number | null {
-  if (!value) return null;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) return null;
-    ms = at - now.getTime();
-  }
-  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
-}
+// The schedule itself is shared with the Slack alerts (core/retry-schedule.ts).
+export { parseRetryAfter, retryDelay } from '../core/retry-schedule';
 
 export type AttemptVerdict =
   | { kind: 'succeeded' }

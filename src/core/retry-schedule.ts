@@ -1,0 +1,42 @@
+// When the next attempt of a failed outgoing request runs: the schedule's delays, or the receiver's Retry-After (webhooks, Slack).
+/** Longest Retry-After we honour: a receiver cannot park a delivery for longer than a day. */
+const MAX_RETRY_AFTER_MS = 86_400_000;
+const JITTER = 0.1;
+
+/**
+ * The wait before the retry that follows failed attempt `attempt` (1 for the first attempt), or null when
+ * the schedule is used up. ±10 % jitter spreads retries of many deliveries that failed together (a
+ * receiver outage) so that they do not all come back in the same second.
+ *
+ * @example
+ * ```ts
+ * retryDelay(1, [60_000, 300_000]); // about 60 000
+ * retryDelay(3, [60_000, 300_000]); // null: give up
+ * ```
+ */
+export function retryDelay(attempt: number, schedule: readonly number[], random: () => number = Math.random): number | null {
+  const base = schedule[attempt - 1];
+  if (base === undefined) return null;
+  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/**
+ * Retry-After as seconds or an HTTP date, in ms from `now`; null when absent or unreadable.
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter('30', new Date()); // 30 000
+ * ```
+ */
+export function parseRetryAfter(value: string | undefined, now: Date): number | null {
+  if (!value) return null;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return null;
+    ms = at - now.getTime();
+  }
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}

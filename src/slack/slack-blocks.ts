@@ -1,0 +1,195 @@
+// Block Kit messages a sales rep can act on: who, which company, which demo, how far, and a button to the journey.
+import type { SlackAlert } from './slack.tables';
+
+/** Slack's limits (api.slack.com/reference/block-kit): what a message may hold before Slack refuses it. */
+export const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, contextElements: 10, buttonUrl: 3000, text: 4000 };
+
+type Text = { type: 'mrkdwn' | 'plain_text'; text: string; emoji?: boolean };
+export type Block =
+  | { type: 'section'; text?: Text; fields?: Text[] }
+  | { type: 'context'; elements: Text[] }
+  | { type: 'divider' }
+  | { type: 'actions'; elements: Array<{ type: 'button'; text: Text; url: string; style?: 'primary'; action_id: string }> };
+
+/** The JSON Slack's incoming webhooks take. */
+export interface SlackPayload {
+  text: string;
+  blocks: Block[];
+  unfurl_links: false;
+  unfurl_media: false;
+}
+
+/**
+ * Escapes Slack's three control characters in user-given text (a viewer's name, a demo's title), so that
+ * `<!channel>` or `<https://evil|click>` in a name is shown as typed instead of pinging or linking.
+ *
+ * @example
+ * ```ts
+ * escapeMrkdwn('Tom & <Jerry>'); // 'Tom &amp; &lt;Jerry&gt;'
+ * ```
+ */
+export function escapeMrkdwn(raw: string): string {
+  return raw.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * User text escaped and cut to `max` characters after escaping (an entity is never cut in half), on one line.
+ *
+ * @example
+ * ```ts
+ * clip('a'.repeat(5000), 100).length; // 100, ending in '…'
+ * ```
+ */
+export function clip(raw: string, max: number, oneLine = true): string {
+  const source = oneLine ? raw.replace(/\s+/g, ' ').trim() : raw.trim();
+  let escaped = escapeMrkdwn(source);
+  if (escaped.length <= max) return escaped;
+  // Cut the raw text, then escape: an entity is never cut in half.
+  let keep = max - 1;
+  for (;;) {
+    if (keep <= 0) return '…';
+    escaped = `${escapeMrkdwn(source.slice(0, keep))}…`;
+    if (escaped.length <= max) return escaped;
+    // An escaped character takes at most five: this never cuts more than it must.
+    keep -= Math.max(1, Math.ceil((escaped.length - max) / 5));
+  }
+}
+
+/** Lines joined under a budget, the rest counted: `…and 12 more`. Lines are already mrkdwn. */
+export function lines(items: string[], max = LIMITS.sectionText): string {
+  const out: string[] = [];
+  let used = 0;
+  for (const [i, line] of items.entries()) {
+    const tail = `\n…and ${items.length - i} more`;
+    if (used + line.length + 1 + tail.length > max) return `${out.join('\n')}${tail}`;
+    out.push(line);
+    used += line.length + 1;
+  }
+  return out.join('\n');
+}
+
+const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const field = (label: string, value: string): Text => ({ type: 'mrkdwn', text: `*${label}*\n${value}`.slice(0, LIMITS.field) });
+const button = (text: string, url: string, id: string, primary = false) => ({
+  type: 'button' as const,
+  text: { type: 'plain_text' as const, text, emoji: false },
+  url: url.slice(0, LIMITS.buttonUrl),
+  action_id: id,
+  ...(primary ? { style: 'primary' as const } : {}),
+});
+/** Slack shows the time in each reader's own time zone; the fallback is UTC. */
+const when = (at: Date) =>
+  `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} at {time}|${at.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+
+/** Everything an alert about one viewer says. Strings are raw user text: escaped here. */
+export interface ViewerAlert {
+  alert: Exclude<SlackAlert, 'daily_digest'>;
+  workspace: string;
+  demo: { title: string; url: string };
+  viewer: { email: string | null; name: string | null };
+  /** The lead form's company, the personalised link's, or the address's domain; null for a free-mail or anonymous viewer. */
+  company: string | null;
+  link: string | null;
+  /** How far they got, in words ("Finished all 12 steps in 3 min 4 s"). */
+  progress: string | null;
+  /** A lead form's answers besides name and e-mail. */
+  answers: Array<[string, string]>;
+  journeyUrl: string;
+  leadsUrl?: string;
+  at: Date;
+}
+
+const VERB: Record<ViewerAlert['alert'], { emoji: string; verb: string }> = {
+  viewer_opened: { emoji: ':eyes:', verb: 'opened' },
+  demo_finished: { emoji: ':checkered_flag:', verb: 'finished' },
+  lead_captured: { emoji: ':inbox_tray:', verb: 'sent the form in' },
+};
+
+/**
+ * The message for one viewer: a headline a rep reads in the notification, the facts as fields, a button
+ * to the journey (and to the leads for a lead), and when.
+ *
+ * @example
+ * ```ts
+ * const { text, blocks } = viewerAlertMessage({ alert: 'viewer_opened', demo: { title: 'Tour', url }, ... });
+ * ```
+ */
+export function viewerAlertMessage(a: ViewerAlert): SlackPayload {
+  const { emoji, verb } = VERB[a.alert];
+  const who = a.viewer.name?.trim() || a.viewer.email || 'An anonymous viewer';
+  const from = a.company ? ` from ${a.company}` : '';
+  const headline = `${clip(who, 200)}${a.company ? ` from *${clip(a.company, 200)}*` : ''} ${verb} *${clip(a.demo.title, 300)}*`;
+  const fields: Text[] = [];
+  const viewer = [a.viewer.name?.trim() ? clip(a.viewer.name, 200) : null, a.viewer.email ? `<mailto:${clip(a.viewer.email, 320)}|${clip(a.viewer.email, 320)}>` : null]
+    .filter(Boolean)
+    .join('\n');
+  fields.push(field('Viewer', viewer || 'Anonymous'));
+  fields.push(field('Company', a.company ? clip(a.company, 300) : a.viewer.email ? 'Individual (free e-mail address)' : 'Unknown'));
+  fields.push(field('Demo', `<${a.demo.url}|${clip(a.demo.title, 500)}>`));
+  if (a.progress) fields.push(field('Progress', clip(a.progress, 500)));
+  if (a.link) fields.push(field('Link', clip(a.link, 500)));
+  const blocks: Block[] = [section(`${emoji} ${headline}`), { type: 'section', fields: fields.slice(0, LIMITS.fields) }];
+  if (a.answers.length > 0) {
+    const answers = a.answers.slice(0, LIMITS.fields).map(([label, value]) => field(clip(label, 100), clip(value, 1000, false) || '—'));
+    blocks.push({ type: 'section', fields: answers });
+  }
+  const actions = [button('Open the journey', a.journeyUrl, 'journey', true)];
+  if (a.leadsUrl) actions.push(button('All leads', a.leadsUrl, 'leads'));
+  blocks.push({ type: 'actions', elements: actions });
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `${clip(a.workspace, 200)} · ${when(a.at)}` }] });
+  const text = `${who}${from} ${verb} “${a.demo.title}”`;
+  return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
+}
+
+/** What the digest says about a day (the notifications' digest, with the addresses the buttons open). */
+export interface DigestFacts {
+  workspace: string;
+  day: string;
+  views: number;
+  completed: number;
+  demos: Array<{ title: string; views: number; completed: number }>;
+  newCompanies: Array<{ domain: string; viewers: number }>;
+  viewers: Array<{ email: string; name: string | null; demo: string; completed: boolean }>;
+  analyticsUrl: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The daily digest: the day's figures, the demos by views, new companies and who viewed, each list cut
+ * to what a section holds, with a button to the analytics.
+ *
+ * @example
+ * ```ts
+ * const payload = digestMessage({ workspace: 'Acme', day: '2026-11-28', views: 3, ... });
+ * ```
+ */
+export function digestMessage(d: DigestFacts): SlackPayload {
+  const headline = `:bar_chart: *${clip(d.workspace, 200)}* on ${d.day}: ${plural(d.views, 'view')}, ${d.completed} completed`;
+  const blocks: Block[] = [section(headline)];
+  blocks.push(section(`*Demos*\n${lines(d.demos.map((x) => `• ${clip(x.title, 200)}: ${plural(x.views, 'view')}, ${x.completed} completed`), LIMITS.sectionText - 20)}`));
+  if (d.newCompanies.length > 0) {
+    blocks.push(section(`*New companies*\n${lines(d.newCompanies.map((c) => `• ${clip(c.domain, 200)} (${plural(c.viewers, 'viewer')})`), LIMITS.sectionText - 20)}`));
+  }
+  if (d.viewers.length > 0) {
+    const who = d.viewers.map((v) => `• ${clip(v.name || v.email, 120)}${v.name ? ` (${clip(v.email, 200)})` : ''}: ${clip(v.demo, 200)}${v.completed ? ' :white_check_mark:' : ''}`);
+    blocks.push(section(`*Who viewed*\n${lines(who, LIMITS.sectionText - 20)}`));
+  }
+  blocks.push({ type: 'actions', elements: [button('Open analytics', d.analyticsUrl, 'analytics', true)] });
+  const text = `${d.workspace} on ${d.day}: ${plural(d.views, 'view')}, ${d.completed} completed`;
+  return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
+}
+
+/** The message a URL is checked with when it is saved (and by "Send a test message"). */
+export function testMessage(workspace: string, who: string): SlackPayload {
+  const text = `Demoshare is connected: alerts of ${workspace} will arrive here.`;
+  return {
+    text: clip(text, LIMITS.text),
+    blocks: [
+      section(`:white_check_mark: Demoshare is connected: alerts of *${clip(workspace, 200)}* will arrive in this channel.`),
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `Set up by ${clip(who, 300)}` }] },
+    ],
+    unfurl_links: false,
+    unfurl_media: false,
+  };
+}
