@@ -26,6 +26,7 @@ export const ApiKeysPage = lazyPage(() => import('../pages/settings/api-keys-pag
 export const OAuthAppsPage = lazyPage(() => import('../pages/settings/oauth-apps-page'), (m) => m.OAuthAppsPage);
 export const WebhooksPage = lazyPage(() => import('../pages/webhooks/webhooks-page'), (m) => m.WebhooksPage);
 export const WebhookDetailPage = lazyPage(() => import('../pages/webhooks/webhook-detail-page'), (m) => m.WebhookDetailPage);
+export const SlackSettingsPage = lazyPage(() => import('../pages/slack/slack-settings-page'), (m) => m.SlackSettingsPage);
 export const AiSettingsPage = lazyPage(() => import('../pages/settings/ai-settings-page'), (m) => m.AiSettingsPage);
 export const AuditLogPage = lazyPage(() => import('../pages/settings/audit-log-page'), (m) => m.AuditLogPage);
 export const NotFoundPage = lazyPage(() => import('../pages/not-found-page'), (m) => m.NotFoundPage);

@@ -5,12 +5,13 @@ import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
+import { SlackSection } from './slack-section';
 
 /** The signed-in person's own account, the same in every workspace they belong to. */
 export function AccountPage() {
   return (
     <>
-      <PageHeader title="Your account" description="Your profile, sign-in, sessions and notifications. All but notifications are the same in every workspace you belong to." />
+      <PageHeader title="Your account" description="Your profile, sign-in, sessions, notifications and Slack alerts. All but notifications and Slack are the same in every workspace you belong to." />
       <div className="stack">
         <ProfileSection />
         <EmailSection />
@@ -18,6 +19,7 @@ export function AccountPage() {
         <SessionsSection />
         <AuthorizedAppsSection />
         <NotificationsSection />
+        <SlackSection />
       </div>
     </>
   );

@@ -33,7 +33,11 @@ const reached = (v: View) => (v.steps_viewed.length === 0 ? 0 : Math.max(...v.st
 
 /** Recent viewers; a row opens that view's journey through the steps. Admins can erase an identified viewer. */
 export function ViewersTable({ demoId, views, stepCount, onErased }: { demoId: string; views: View[]; stepCount: number; onErased(): void }) {
-  const [open, setOpen] = useState<{ demoId: string; viewId: string } | null>(null);
+  // `?view=<id>` opens that view's journey at once: the address Slack alerts' "Open the journey" button links to.
+  const [open, setOpen] = useState<{ demoId: string; viewId: string } | null>(() => {
+    const viewId = new URLSearchParams(window.location.search).get('view');
+    return viewId ? { demoId, viewId } : null;
+  });
   const [erasing, setErasing] = useState<string | null>(null);
   const mayErase = useCan()('viewers.erase');
   const columns: Column<View>[] = [

@@ -45,6 +45,11 @@ export function SettingsLayout() {
             Webhooks
           </NavLink>
         ) : null}
+        {allowed('slack.manage') ? (
+          <NavLink to="/settings/slack" className="tab">
+            Slack
+          </NavLink>
+        ) : null}
         {allowed('audit.read') ? (
           // "Audit" (and "OAuth") on phones, so that an admin's six tabs fit a 390 px screen; named in full for assistive tech.
           <NavLink to="/settings/audit-log" className="tab" aria-label="Audit log">
