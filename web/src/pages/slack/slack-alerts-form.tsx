@@ -3,9 +3,8 @@ import type { SlackAlert, SlackOwner, SlackSettings, SlackTestResult, slackApi }
 import { ApiError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { ChoicePicker } from '../../components/choice-picker';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { SelectField, TextField } from '../../components/field';
+import { Checkbox, SelectField, TextField } from '../../components/field';
 import { useFormSubmit } from '../../components/form-dialog';
 import { useToast } from '../../components/toast';
 import { formatDateTime } from '../../lib/format';
@@ -97,16 +96,23 @@ export function SlackAlertsForm({
             form.clearError('url');
           }}
         />
-        <ChoicePicker
-          name="alerts"
-          legend="Alerts"
-          hint="Views by members of the workspace are never posted."
-          options={ALERTS}
-          descriptions={Object.fromEntries(ALERTS.map((a) => [a, `${ALERT_LABELS[a]}: ${ALERT_DESCRIPTIONS[a]}`])) as Record<SlackAlert, string>}
-          value={alerts}
-          onChange={setAlerts}
-          error={form.errors.alerts}
-        />
+        <fieldset className="field">
+          <legend className="field-label">Alerts</legend>
+          <p className="field-hint">Views by members of the workspace are never posted.</p>
+          <div className="stack slack-alerts">
+            {ALERTS.map((alert) => (
+              <Checkbox
+                key={alert}
+                label={ALERT_LABELS[alert]}
+                description={ALERT_DESCRIPTIONS[alert]}
+                name="alerts"
+                value={alert}
+                checked={alerts.includes(alert)}
+                onChange={(e) => setAlerts(ALERTS.filter((a) => (a === alert ? e.target.checked : alerts.includes(a))))}
+              />
+            ))}
+          </div>
+        </fieldset>
         {owner === 'account' ? (
           <SelectField label="About" name="scope" value={scope} onChange={(e) => setScope(e.target.value as SlackSettings['scope'])}>
             <option value="all">Every demo of the workspace</option>
@@ -124,7 +130,7 @@ export function SlackAlertsForm({
             </Alert>
           )
         ) : null}
-        <div className="row">
+        <div className="row row-wrap">
           <Button type="submit" variant="primary" loading={form.busy}>
             {settings.connected ? 'Save' : 'Connect Slack'}
           </Button>

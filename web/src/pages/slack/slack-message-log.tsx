@@ -15,6 +15,7 @@ import { ALERT_LABELS } from './slack-alerts-form';
 const TONE: Record<SlackMessage['status'], BadgeTone> = { pending: 'accent', sending: 'accent', sent: 'success', failed: 'danger', cancelled: 'neutral' };
 const LABEL: Record<SlackMessage['status'], string> = { pending: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' };
 const POLL_MS = 1500;
+const IDLE_POLL_MS = 10_000;
 
 /** Slack writes `&amp;` for what it shows as `&`: the log shows it as the channel does. */
 const asShown = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -43,9 +44,10 @@ export function SlackMessageLog({ api, version, enabled }: { api: ReturnType<typ
     mounted.current = true;
   }, [reload, page, status, version]);
 
+  // Soon while a message is on its way; otherwise now and then, so new alerts show up on an open page.
   useEffect(() => {
-    if (!(log.data?.rows ?? []).some((m) => m.status === 'pending' || m.status === 'sending')) return;
-    const timer = setTimeout(() => void reload(), POLL_MS);
+    const busy = (log.data?.rows ?? []).some((m) => m.status === 'pending' || m.status === 'sending');
+    const timer = setTimeout(() => void reload(), busy ? POLL_MS : IDLE_POLL_MS);
     return () => clearTimeout(timer);
   }, [log.data, reload]);
 
