@@ -46,7 +46,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   hubs: 'hub',
   domains: 'domain',
 };
-const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry' };
+const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry', message_id: 'slackMessage' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');

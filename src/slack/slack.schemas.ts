@@ -116,7 +116,26 @@ export const slackMessageSchema = z
     created_at: timestamp,
     completed_at: timestamp.nullable(),
   })
-  .meta({ id: 'SlackMessage' });
+  .meta({
+    id: 'SlackMessage',
+    examples: [
+      {
+        id: 'slm_01jd3n4p6q8r0s2t4v6w8x0y2z',
+        alert: 'viewer_opened',
+        summary: 'Jane Doe from acme.com opened “Product tour”',
+        status: 'failed',
+        attempts: 6,
+        max_attempts: 6,
+        next_attempt_at: null,
+        last_attempt_at: '2026-11-28T18:00:00.000Z',
+        last_status_code: 500,
+        last_error: 'Slack answered 500 rollup_error',
+        event_id: 'evt_01jd3n4p6q8r0s2t4v6w8x0y2a',
+        created_at: '2026-11-28T10:00:00.000Z',
+        completed_at: '2026-11-28T18:00:00.000Z',
+      },
+    ],
+  });
 
 export function toSlackMessage(row: MessageRow): z.infer<typeof slackMessageSchema> {
   return {

@@ -11,6 +11,7 @@ import { leads } from '../leads/leads.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
+import { slackMessages } from '../slack/slack.tables';
 import { columnName } from '../db/column-name';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -229,6 +230,19 @@ export async function deleteNotificationRecords(db: Executor, workspaceId: strin
     delete from ${notificationsSent}
     where ${notificationsSent.memberId} in (select ${members.id} from ${members} where ${members.workspaceId} = ${workspaceId})
       and lower(right(${notificationsSent.subject}, ${email.length + 1})) = ${`:${email}`}
+    returning 1`);
+  return rowsOf(rows).length;
+}
+
+/**
+ * Slack alerts that name the viewer, sent or waiting (src/slack): the alert about them, and a digest that
+ * lists them. Deleted: a message waiting for a retry is then never sent.
+ */
+export async function deleteSlackMessages(db: Executor, workspaceId: string, email: string): Promise<number> {
+  const rows = await db.execute(sql`
+    delete from ${slackMessages}
+    where ${slackMessages.workspaceId} = ${workspaceId}
+      and (${slackMessages.viewerEmail} = ${email} or strpos(lower(${slackMessages.body}), ${email}) > 0)
     returning 1`);
   return rowsOf(rows).length;
 }

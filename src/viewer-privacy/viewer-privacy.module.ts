@@ -10,6 +10,7 @@ import { notificationsSent } from '../notifications/notifications.tables';
 import { shares } from '../shares/shares.tables';
 import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewSteps, viewerSessions, views, workspaceDailySketches } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
+import { slackMessages } from '../slack/slack.tables';
 
 declare module '../module' {
   interface Services {
@@ -25,7 +26,7 @@ declare module '../module' {
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',
   owns: { permissions: ['viewers.erase'] },
-  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries] },
+  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries, slackMessages] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
   jobs: registerViewRetentionJob,

@@ -23,7 +23,7 @@ export const erasureSchema = z
     webhook_deliveries: count('Webhook delivery bodies whose address was blanked.'),
     webhook_deliveries_cancelled: count('Of these, deliveries not sent yet, cancelled rather than sent.'),
     webhook_response_excerpts: count('Logged receiver responses that echoed the address, removed.'),
-    notification_records: count('Records and queued jobs of e-mail notifications about this viewer, removed.'),
+    notification_records: count('Records and queued jobs of e-mail notifications, and Slack alerts (sent or waiting), about this viewer, removed.'),
     leads: count('Leads the viewer sent through lead forms (with the address, or from their sessions), removed.'),
     demos_recomputed: count('Demos whose analytics were rebuilt from their remaining views.'),
     days_recomputed: count('Demo-days rebuilt (views, steps, unique viewers, links, companies).'),

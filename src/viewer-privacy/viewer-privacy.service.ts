@@ -134,6 +134,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       const excerpts = await erasure.redactAttemptExcerpts(tx, auth.workspaceId, addressPattern(email));
       const notices =
         (await erasure.deleteNotificationRecords(tx, auth.workspaceId, email)) +
+        (await erasure.deleteSlackMessages(tx, auth.workspaceId, email)) +
         (await deps.queue.deleteJobs(tx, VIEWER_QUEUE, { workspaceId: auth.workspaceId, email })) +
         (await deps.queue.deleteJobs(tx, LEAD_QUEUE, { workspaceId: auth.workspaceId, email }));
 
