@@ -3135,8 +3135,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "domains.manage" | "ai.manage" | "audit.read")[];
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "ai.manage" | "audit.read" | "slack.manage")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "domains.manage" | "ai.manage" | "audit.read" | "slack.manage")[];
             /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
             email_delivery: boolean;
         };
