@@ -42,6 +42,7 @@ import { teamModule } from './team/team.module';
 import { viewerPrivacyModule } from './viewer-privacy/viewer-privacy.module';
 import { hubsModule } from './hubs/hubs.module';
 import { viewingModule } from './viewing/viewing.module';
+import { experimentsModule } from './experiments/experiments.module';
 import { leadsModule } from './leads/leads.module';
 import { rendersModule } from './renders/renders.module';
 import { stalenessModule } from './staleness/staleness.module';
@@ -77,6 +78,7 @@ const MODULES: readonly AnyModule[] = [
   translationsModule,
   viewingModule,
   hubsModule,
+  experimentsModule,
   leadsModule,
   rendersModule,
   stalenessModule,

@@ -48,6 +48,8 @@ export const ID_PREFIXES = {
   domain: 'dom',
   slackDestination: 'slk',
   slackMessage: 'slm',
+  experiment: 'exp',
+  experimentArm: 'arm',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -29,13 +29,14 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
      */
     state: (id: string) => repo.findDemoState(db, id),
     /**
-     * The version viewers are served (the newest), as rows, for rendering it elsewhere (the viewer
-     * payload); never the draft. Undefined for a demo never published.
+     * The version viewers are served (the newest, or version `number`: an A/B test arm's pinned one), as
+     * rows, for rendering it elsewhere (the viewer payload); never the draft. Undefined for a demo never
+     * published, or without that version.
      */
-    published: async (workspaceId: string, id: string): Promise<(DemoContent & { version: number }) | undefined> => {
+    published: async (workspaceId: string, id: string, number?: number): Promise<(DemoContent & { version: number }) | undefined> => {
       const found = await repo.findDemo(db, workspaceId, id);
       if (!found) return undefined;
-      const latest = await repo.latestVersion(db, id);
+      const latest = number === undefined ? await repo.latestVersion(db, id) : await versions.findVersion(db, id, number);
       if (!latest) return undefined;
       const rows = rowsOf(id, latest.snapshot, latest.publishedAt);
       return {

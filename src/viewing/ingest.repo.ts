@@ -46,6 +46,8 @@ export interface ViewCandidate {
   userAgent: string | null;
   /** The viewer session was opened by a signed-in member. */
   internal: boolean;
+  /** The A/B test arm served; null: none. */
+  armId: string | null;
 }
 
 export interface OpenView extends ViewState {
@@ -84,17 +86,18 @@ export async function claimAndOpenViews(
     ),
     opened as (
       insert into views (id, workspace_id, demo_id, share_id, version, session_id, viewer_email, viewer_name,
-        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent, internal, company)
+        anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent, internal, company, arm_id)
       select v.id, v.workspace_id, v.demo_id, v.share_id, v.version, v.session_id, v.viewer_email, v.viewer_name,
         v.anonymous_id, '{1}', 1, ${now}::timestamptz, ${now}::timestamptz, v.referrer, v.user_agent,
         -- A member's own session, or a member's address (invited ones too): the workspace's own traffic.
         v.internal or exists (
           select 1 from members m where m.workspace_id = v.workspace_id and m.email = lower(v.viewer_email)
         ),
-        case when v.viewer_email like '%@%' then lower(split_part(v.viewer_email, '@', 2)) end
+        case when v.viewer_email like '%@%' then lower(split_part(v.viewer_email, '@', 2)) end,
+        v.arm_id
       from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
         version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
-        user_agent text, internal boolean)
+        user_agent text, internal boolean, arm_id text)
       where v.session_id in (select session_id from claimed)
       order by v.session_id
       on conflict (session_id) do update set session_id = excluded.session_id

@@ -21,6 +21,10 @@ export interface IngestItem {
   stepCount: number;
   /** The published version the viewer plays: a new view records it. */
   version: number | null;
+  /** The demo the viewer plays (an A/B test arm's, or the link's); absent: the session's. */
+  demoId?: string;
+  /** The A/B test arm served, recorded on a new view. */
+  armId?: string | null;
   events: IngestEvent[];
 }
 
@@ -107,7 +111,8 @@ export function createIngestion(deps: IngestionDeps) {
         : []),
     ]);
     if (problems.length > 0) throw invalid('Some events name a step this demo does not have', problems);
-    return ingest({ session, shareId: link.share.id, stepCount, version: link.version, events });
+    // Under an A/B test `link` is the viewer's arm: its demo, version and step count (link-arms.ts).
+    return ingest({ session, shareId: link.share.id, stepCount, version: link.version, events, demoId: link.share.demoId, armId: link.arm?.id ?? null });
   }
 
   return {
@@ -164,7 +169,7 @@ async function claimEvents(tx: Executor, items: IngestItem[], now: Date) {
     const candidate = candidates.get(session.id) ?? {
       id: newId('view', now.getTime()),
       workspaceId: session.workspaceId,
-      demoId: session.demoId,
+      demoId: item.demoId ?? session.demoId,
       shareId: item.shareId,
       version: item.version,
       sessionId: session.id,
@@ -174,6 +179,7 @@ async function claimEvents(tx: Executor, items: IngestItem[], now: Date) {
       referrer: null,
       userAgent: session.userAgent,
       internal: session.internal,
+      armId: item.armId ?? null,
     };
     candidate.referrer ??= item.events.find((e) => e.referrer)?.referrer ?? null;
     candidates.set(session.id, candidate);

@@ -23,6 +23,11 @@ export interface LinkState {
   /** The version viewers are served (null: never published), whose step numbers events name: 1..stepCount. */
   version: number | null;
   stepCount: number;
+  /**
+   * Set when an A/B test serves this viewer one of its arms (link-arms.ts `servedLink`): `share.demoId`,
+   * `version` and `stepCount` are then the arm's. Never cached in `links`: it is one viewer's.
+   */
+  arm?: { id: string; experimentId: string; pinned: boolean };
 }
 
 export interface DemoPayload {

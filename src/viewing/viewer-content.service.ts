@@ -40,6 +40,9 @@ export interface ViewerContentDeps {
  * const content = createViewerContent({ gates: { ...kernel, cache }, cache, demos: demos.reader, assetOrigin: '' });
  * const json = (await content.demo(token, sessionToken, visitor)).json;
  */
+/** The payload's validator; an A/B test arm's names the arm too, so a viewer moved to another arm never gets a 304 for the old one. */
+const etagOf = (json: string, link: LinkState) => `W/"${sha256Hex(link.arm ? `${link.arm.id}\n${json}` : json).slice(0, 32)}"`;
+
 export function createViewerContent(deps: ViewerContentDeps) {
   const { cache, gates } = deps;
   const base = deps.assetOrigin.replace(/\/+$/, '');
@@ -48,22 +51,25 @@ export function createViewerContent(deps: ViewerContentDeps) {
     const { share } = link;
     const cacheTags = () => [tags.share(share.id), tags.demo(share.demoId), tags.workspace(share.workspaceId)];
     const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
-    const found = await cache.payloads.load(token, cacheTags, async () => {
-      const demo = await deps.demos.published(share.workspaceId, share.demoId);
+    // One entry per A/B test arm: each arm is another demo (or version), with its own assets and forms.
+    const key = link.arm ? `${token}|arm:${link.arm.id}` : token;
+    const pinned = link.arm?.pinned ? (link.version ?? undefined) : undefined;
+    const found = await cache.payloads.load(key, cacheTags, async () => {
+      const demo = await deps.demos.published(share.workspaceId, share.demoId, pinned);
       if (!demo) return undefined;
       const languages = deps.translations ? await deps.translations.languages(share.demoId) : { languages: [], sourceLang: 'en' };
       const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
       // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
       const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: null, languages: languages.languages }));
-      return { json, etag: `W/"${sha256Hex(json).slice(0, 32)}"`, assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps), languages };
+      return { json, etag: etagOf(json, link), assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps), languages };
     });
     if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
     const lang = found.languages && preferences.length > 0 ? pickLanguage(preferences, found.languages.languages, found.languages.sourceLang) : null;
     if (!lang || !deps.translations) return found;
     const translations = deps.translations;
     // The same tags: a change to the demo or its translations (announced as the demo's) drops every language.
-    const translated = await cache.payloads.load(`${token}|${lang}`, cacheTags, async () => {
-      const demo = await deps.demos.published(share.workspaceId, share.demoId);
+    const translated = await cache.payloads.load(`${key}|${lang}`, cacheTags, async () => {
+      const demo = await deps.demos.published(share.workspaceId, share.demoId, pinned);
       const localized = demo && (await translations.translate(share.demoId, demo, lang));
       if (!localized) return undefined;
       const built = buildPayload(localized.content, assetUrl, brandOf(link.workspace, base), share.variables);
@@ -75,7 +81,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
       const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: lang, languages: [...languages.languages] }));
       return {
         json,
-        etag: `W/"${sha256Hex(json).slice(0, 32)}"`,
+        etag: etagOf(json, link),
         assetIds: built.assetIds,
         patchSets: built.patchSets,
         // Lead forms are checked against the original's: a translated label does not change what a field takes.

@@ -10,6 +10,7 @@ import type { LinkState, ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 import type { WarningLog } from '../core/log';
+import { type LinkArms, servedLink } from './link-arms';
 
 export type Gate = 'password' | 'identification' | 'ready';
 
@@ -34,6 +35,8 @@ export interface ResolveDeps {
   clock: Clock;
   cache: Pick<ViewerCache, 'links' | 'sessions'>;
   log: WarningLog;
+  /** A/B tests (the experiments module's, read when called): the arm a viewer session is served. */
+  readonly arms?: LinkArms;
 }
 
 export const gateError = (gate: string, code: 'not_found' | 'gone' | 'unauthorized' | 'forbidden', message: string) =>
@@ -108,6 +111,34 @@ async function findSession(deps: ResolveDeps, sessionToken: string | undefined, 
   return session;
 }
 
+/** Arms written to sessions by this process, while its cached session rows still say otherwise. */
+const assigned = new Map<string, string>();
+
+/**
+ * The link as this viewer is served it: under an A/B test, the arm's demo. The arm is the session's own
+ * once given (written on the session, so a viewer stays on it); a new one is picked by weight from the
+ * viewer's e-mail when known (the same person gets the same arm on another device, without cookies) or
+ * from the session's random key. Without a session: the first arm.
+ */
+async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessionRow | undefined): Promise<LinkState> {
+  const arms = deps.arms;
+  if (!arms) return link;
+  const sticky = session ? (assigned.get(session.id) ?? session.armId) : null;
+  const arm = await arms.serve(link.share.id, sticky, session ? (session.viewerEmail ?? session.anonymousId) : null);
+  if (!arm) return link;
+  if (session && sticky !== arm.armId) {
+    try {
+      await repo.updateViewerSession(deps.database.db, session.id, { armId: arm.armId });
+      if (assigned.size >= 50_000) assigned.clear();
+      assigned.set(session.id, arm.armId);
+    } catch (error) {
+      // The arm is still served; the next request picks the same one from the same key.
+      deps.log.warn({ err: error, share_id: link.share.id }, 'could not record a viewer session arm');
+    }
+  }
+  return servedLink(link, arm);
+}
+
 /**
  * The link-level gates, in DESIGN.md's order (unknown or revoked → expired → not published); `visitor`
  * set: denials are recorded. Answers the gate the viewer stands at next.
@@ -118,19 +149,21 @@ export async function resolve(
   sessionToken: string | undefined,
   visitor?: Visitor,
 ): Promise<Resolved> {
-  const link = await findLink(deps, token);
-  if (!link) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
-  const { share } = link;
-  const session = await findSession(deps, sessionToken, share);
+  const found = await findLink(deps, token);
+  if (!found) throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
+  const session = await findSession(deps, sessionToken, found.share);
   const identity = { email: session?.viewerEmail, name: session?.viewerName };
-  if (share.revokedAt) {
-    if (visitor) await recordDecision(deps, share, 'revoked', visitor, identity);
+  if (found.share.revokedAt) {
+    if (visitor) await recordDecision(deps, found.share, 'revoked', visitor, identity);
     throw gateError('link', 'not_found', 'This link does not exist or has been revoked');
   }
-  if (share.expiresAt && share.expiresAt <= deps.clock.now()) {
-    if (visitor) await recordDecision(deps, share, 'expired', visitor, identity);
+  if (found.share.expiresAt && found.share.expiresAt <= deps.clock.now()) {
+    if (visitor) await recordDecision(deps, found.share, 'expired', visitor, identity);
     throw gateError('expired', 'gone', 'This link has expired');
   }
+  // Under an A/B test the arm's demo is what must be published: its own state replaces the link's.
+  const link = await servedTo(deps, found, session);
+  const { share } = link;
   // A published demo always has a version; without one there would be nothing to serve but the draft.
   if (link.demoStatus !== 'published' || link.version === null) {
     if (visitor) await recordDecision(deps, share, 'not_published', visitor, identity);

@@ -2,6 +2,7 @@
 import { defineModule } from '../module';
 import type { LinkViewers } from '../shares/link-viewers';
 import { createLinkViewers } from './link-viewers';
+import type { LinkArms } from './link-arms';
 import { ViewerCache } from './viewer-cache';
 import { createViewerContent, type ViewerContent } from './viewer-content.service';
 import { registerViewerJobs } from './viewer.jobs';
@@ -51,14 +52,17 @@ export const viewingModule = defineModule({
     permissions: ['analytics.read'],
   },
   reads: { tables: [members, sessions, demos, demoVersions, shares, workspaces] },
-  needs: ['demos', 'shares', 'notifications', 'translations'],
+  // experiments is built after viewing: its port (which arm a viewer is served) is read when a viewer calls.
+  needs: ['demos', 'shares', 'notifications', 'translations', 'experiments'],
   create(kernel, deps) {
     const { config } = kernel;
     const cache = new ViewerCache(kernel.changes);
-    const ingestion = createIngestion({ ...kernel, cache, countLinkViews: deps.shares.linkViewCounter });
+    const arms: LinkArms = { serve: async (...args) => deps.experiments?.linkArms.serve(...args) };
+    const ingestion = createIngestion({ ...kernel, cache, arms, countLinkViews: deps.shares.linkViewCounter });
     const gateDeps: ViewerGatesDeps = {
       ...kernel,
       cache,
+      arms,
       passwordAttempts: config.SHARE_PASSWORD_ATTEMPTS,
       passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
       sessionTtlMs: config.VIEWER_SESSION_TTL,

@@ -1,5 +1,6 @@
 // The viewing domain's tables: viewer sessions and the access log (each belongs to its link and goes with
 // it), the views, their steps and the daily roll-ups analytics reads.
+import { sql } from 'drizzle-orm';
 import { bigserial, boolean, date, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { workspaces } from '../workspaces/workspaces.tables';
 import { demos } from '../demos/demos.tables';
@@ -30,6 +31,8 @@ export const viewerSessions = pgTable(
     anonymousId: text('anonymous_id').notNull(),
     /** Opened by a signed-in member of the workspace: their views are internal traffic. */
     internal: boolean('internal').notNull().default(false),
+    /** The A/B test arm (experiment_arms.id) this session was given: the viewer stays on it. Null: none yet. */
+    armId: text('arm_id'),
     referrer: text('referrer'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
@@ -109,8 +112,12 @@ export const views = pgTable(
      * used, `k:<step>:<element>` CTA clicked, `f:<step>:<stage>` form stage. At most 500 (MAX_PATH_MARKS).
      */
     pathMarks: text('path_marks').array().notNull().default([]),
+    /** The A/B test arm (experiment_arms.id) served when the view started; null: no experiment. */
+    armId: text('arm_id'),
   },
   (t) => [
+    // The per-arm figures of an experiment (experiments.repo.ts); most views have no arm.
+    index('views_arm_idx').on(t.armId).where(sql`arm_id is not null`),
     index('views_demo_started_idx').on(t.demoId, t.startedAt),
     index('views_demo_email_idx').on(t.demoId, t.viewerEmail),
     // A viewer's journey lists their views of every demo.

@@ -1,0 +1,164 @@
+// A/B tests on share links: start one, read it, stop it keeping a winner, remove it, and its figures per arm.
+import type { AuthContext } from '../auth/permissions';
+import { type Changes, tags } from '../core/changes';
+import type { Clock } from '../core/clock';
+import { conflict, invalid, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Database } from '../db/client';
+import type { DemoReader } from '../demos/demos.reader';
+import type { SharesService } from '../shares/shares.service';
+import { liveArm } from './experiment-serving';
+import * as repo from './experiments.repo';
+import { toExperiment, toResults } from './experiments.schemas';
+import type { ExperimentMetric } from './experiments.tables';
+import { analyse } from './significance';
+
+export interface ExperimentsDeps {
+  database: Pick<Database, 'db'>;
+  clock: Clock;
+  changes: Pick<Changes, 'announce'>;
+  /** The link, within the caller's workspace (404 otherwise; read when called: shares is built first). */
+  readonly shares: Pick<SharesService, 'get'>;
+  demos: Pick<DemoReader, 'find' | 'versionStepCount'>;
+}
+
+export interface NewExperiment {
+  name?: string;
+  metric?: ExperimentMetric;
+  arms: Array<{ demoId: string; version?: number | null; weight: number; label?: string }>;
+}
+
+/**
+ * A/B tests: one running experiment per link at a time; the viewing gates ask `linkArms`
+ * (experiment-serving.ts) which arm a viewer gets. Every change is announced as the link's, so the viewer
+ * caches of the link (its state, its payloads per arm) drop at once.
+ *
+ * @example
+ * const experiments = createExperimentsService({ ...kernel, shares: deps.shares.shares, demos: deps.demos.reader });
+ * await experiments.start(auth, shareId, { arms: [{ demoId: a, weight: 1 }, { demoId: b, weight: 1 }] });
+ * const results = await experiments.results(auth, shareId);
+ */
+export function createExperimentsService(deps: ExperimentsDeps) {
+  const { db } = deps.database;
+
+  /** Arms: demos of the workspace, published, the version pinned existing, no two the same. */
+  async function checkArms(auth: AuthContext, arms: NewExperiment['arms']) {
+    const seen = new Set<string>();
+    const labels: string[] = [];
+    for (const [i, arm] of arms.entries()) {
+      const found = await deps.demos.find(auth.workspaceId, arm.demoId);
+      // Another workspace's demo is no demo at all: the same answer as an unknown id.
+      if (!found) throw invalid('Every arm must be a demo of this workspace', [{ field: `arms.${i}.demo_id`, message: 'no such demo in this workspace' }]);
+      if (found.demo.status !== 'published') {
+        throw invalid('Every arm must be a published demo', [{ field: `arms.${i}.demo_id`, message: 'this demo is not published' }]);
+      }
+      if (arm.version != null && (await deps.demos.versionStepCount(arm.demoId, arm.version)) === undefined) {
+        throw invalid('A pinned version must be a published version of its demo', [{ field: `arms.${i}.version`, message: 'this demo has no such version' }]);
+      }
+      const key = `${arm.demoId}|${arm.version ?? 'newest'}`;
+      if (seen.has(key)) throw invalid('Arms must be distinct', [{ field: `arms.${i}`, message: 'another arm serves the same demo and version' }]);
+      seen.add(key);
+      labels.push(arm.label ?? `${found.demo.title}${arm.version != null ? ` v${arm.version}` : ''}`.slice(0, 60));
+    }
+    return labels;
+  }
+
+  /** The link's newest experiment with which arms serve now; 404 for a link of another workspace or without one. */
+  async function current(auth: AuthContext, shareId: string) {
+    const share = await deps.shares.get(auth, shareId);
+    const found = await repo.latestExperiment(db, auth.workspaceId, share.id);
+    if (!found) throw notFound('Experiment');
+    const serving = new Set((await repo.servingArms(db, share.id)).filter((a) => liveArm(a)).map((a) => a.armId));
+    return { ...found, view: toExperiment(found.experiment, found.arms, serving) };
+  }
+
+  async function start(auth: AuthContext, shareId: string, input: NewExperiment) {
+    const share = await deps.shares.get(auth, shareId);
+    const labels = await checkArms(auth, input.arms);
+    const now = deps.clock.now();
+    const id = newId('experiment', now.getTime());
+    try {
+      await db.transaction((tx) =>
+        repo.insertExperiment(
+          tx,
+          {
+            id,
+            workspaceId: auth.workspaceId,
+            shareId: share.id,
+            name: input.name ?? '',
+            metric: input.metric ?? 'completion',
+            status: 'running',
+            startedAt: now,
+            createdById: auth.memberId,
+            createdAt: now,
+          },
+          input.arms.map((arm, position) => ({
+            id: newId('experimentArm', now.getTime()),
+            experimentId: id,
+            position,
+            label: labels[position]!,
+            demoId: arm.demoId,
+            version: arm.version ?? null,
+            weight: arm.weight,
+          })),
+        ),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('This link already has a running experiment: stop it first');
+      throw error;
+    }
+    await deps.changes.announce(tags.share(share.id));
+    return (await current(auth, share.id)).view;
+  }
+
+  /** Stops the running experiment; the link serves `winnerArmId` (undefined: the significant winner; null: its own demo). */
+  async function stop(auth: AuthContext, shareId: string, winnerArmId: string | null | undefined) {
+    const { experiment, arms } = await current(auth, shareId);
+    if (experiment.status !== 'running') throw conflict('This experiment is already stopped');
+    let winner = winnerArmId;
+    if (winner === undefined) {
+      winner = (await verdictOf(experiment.metric, arms)).winnerArmId;
+      if (!winner) {
+        throw conflict('No arm has won yet (the sample is too small or no difference is significant): name the arm to keep in winner_arm_id, or null');
+      }
+    }
+    if (winner !== null && !arms.some((a) => a.id === winner)) {
+      throw invalid('winner_arm_id must be an arm of this experiment', [{ field: 'winner_arm_id', message: 'not an arm of this experiment' }]);
+    }
+    const stopped = await repo.stopExperiment(db, experiment.id, winner, deps.clock.now());
+    if (!stopped) throw conflict('This experiment is already stopped');
+    await deps.changes.announce(tags.share(experiment.shareId));
+    return (await current(auth, shareId)).view;
+  }
+
+  /** Removes the link's newest experiment and its figures: the link serves its own demo again. */
+  async function remove(auth: AuthContext, shareId: string) {
+    const { experiment } = await current(auth, shareId);
+    await repo.deleteExperiment(db, experiment.id);
+    await deps.changes.announce(tags.share(experiment.shareId));
+  }
+
+  async function verdictOf(metric: ExperimentMetric, arms: repo.ArmRow[]) {
+    const figures = await repo.armFigures(db, arms.map((a) => a.id));
+    const successes = (f: repo.ArmFigures) =>
+      metric === 'completion' ? f.completions : metric === 'form_conversion' ? f.formConversions : f.ctaClicks;
+    return { figures, ...analyse(figures.map((f) => ({ id: f.armId, n: f.views, x: successes(f) }))) };
+  }
+
+  /** Figures per arm and the significance of the difference on the experiment's metric (running or stopped). */
+  async function results(auth: AuthContext, shareId: string) {
+    const { experiment, arms, view } = await current(auth, shareId);
+    const { figures, ...significance } = await verdictOf(experiment.metric, arms);
+    return toResults(view, figures, significance);
+  }
+
+  return { start, current: async (auth: AuthContext, shareId: string) => (await current(auth, shareId)).view, stop, remove, results };
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+export type ExperimentsService = ReturnType<typeof createExperimentsService>;
+
