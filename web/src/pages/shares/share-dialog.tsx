@@ -13,6 +13,7 @@ import { useToast } from '../../components/toast';
 import { formatDate, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { AccessLogDialog } from './access-log-dialog';
+import { ExperimentDialog } from '../experiments/experiment-dialog';
 import { ShareForm } from './share-form';
 import './shares.css';
 
@@ -33,6 +34,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
   const [embedding, setEmbedding] = useState<Share | null>(null);
   const [revoking, setRevoking] = useState<Share | null>(null);
   const [auditing, setAuditing] = useState<Share | null>(null);
+  const [testing, setTesting] = useState<Share | null>(null);
   const notify = useToast();
 
   return (
@@ -121,6 +123,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
                     onEdit={() => setView({ kind: 'edit', share })}
                     onEmbed={() => setEmbedding(share)}
                     onLog={() => setAuditing(share)}
+                    onTest={() => setTesting(share)}
                     onRevoke={() => setRevoking(share)}
                   />
                 ))}
@@ -148,6 +151,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
       ) : null}
 
       {auditing ? <AccessLogDialog share={auditing} onClose={() => setAuditing(null)} /> : null}
+      {testing ? <ExperimentDialog share={testing} demo={demo} onClose={() => setTesting(null)} /> : null}
 
       {revoking ? (
         <ConfirmDialog
@@ -175,12 +179,14 @@ function ShareRow({
   onEdit,
   onEmbed,
   onLog,
+  onTest,
   onRevoke,
 }: {
   share: Share;
   onEdit(): void;
   onEmbed(): void;
   onLog(): void;
+  onTest(): void;
   onRevoke(): void;
 }) {
   const expired = share.expires_at !== null && new Date(share.expires_at).getTime() <= Date.now();
@@ -229,6 +235,9 @@ function ShareRow({
         </Button>
         <Button size="sm" onClick={onLog} aria-label={`Access log of ${name}`}>
           Access log
+        </Button>
+        <Button size="sm" onClick={onTest} aria-label={`A/B test of ${name}`}>
+          A/B test
         </Button>
         <Button size="sm" variant="ghost" className="btn-danger-text" onClick={onRevoke} aria-label={`Revoke ${name}`}>
           Revoke
