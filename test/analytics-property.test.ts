@@ -226,6 +226,99 @@ describe('analytics: every figure equals a brute-force computation over the raw 
     );
   }, 240_000);
 
+  /**
+   * A/B tests: random arms (demos of different lengths, random weights) and random viewers (anonymous,
+   * identified, members; completing, converting on a form, clicking a CTA; some coming back). Each viewer's
+   * arm is the demo its payload names; the per-arm results must equal a brute-force count over those
+   * viewers, each viewer must keep its arm, and each arm's demo must count exactly the views its arm served.
+   */
+  it('holds for the per-arm figures of A/B tests', async () => {
+    const viewer = fc.record({
+      who: fc.integer({ min: -1, max: 2 }),
+      member: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+      completes: fc.boolean(),
+      form: fc.boolean(),
+      cta: fc.boolean(),
+      returns: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 2, maxLength: 3 }),
+        fc.array(viewer, { minLength: 0, maxLength: 9 }),
+        async (weights, viewers) => {
+          clock.set(new Date(BASE + 50 * DAY));
+          const demos: Array<{ id: string; steps: number; title: string }> = [];
+          for (const [i] of weights.entries()) {
+            const steps = i + 2;
+            const id = await demoWithSteps(t, key, steps, false);
+            const title = `Arm ${i} ${randomUUID().slice(0, 8)}`;
+            expect((await t.app.inject({ method: 'PATCH', url: `/v1/demos/${id}`, headers: bearer(key), payload: { title, status: 'published' } })).statusCode).toBe(200);
+            demos.push({ id, steps, title });
+          }
+          const link = await createShare(t, key, demos[0]!.id);
+          const started = await t.app.inject({
+            method: 'POST',
+            url: `/v1/shares/${link.id}/experiment`,
+            headers: bearer(key),
+            payload: { metric: 'form_conversion', arms: demos.map((d, i) => ({ demo_id: d.id, weight: weights[i] })) },
+          });
+          expect(started.statusCode, started.body).toBe(201);
+          const served: Array<{ arm: number; email: string | null; session: string; internal: boolean } & fc.Infer<typeof viewer>> = [];
+          for (const [i, plan] of viewers.entries()) {
+            const v = viewerClient(t, link.token, `192.0.2.${(i % 200) + 1}`);
+            await v.call('GET', '');
+            const email = plan.member ? memberEmail : plan.who >= 0 ? `arm-viewer${plan.who}@acme.test` : null;
+            if (email) expect((await v.call('POST', '/identify', { name: 'Viewer', email })).statusCode).toBe(200);
+            const title = (await v.call('GET', '/demo')).json().data.title as string;
+            const arm = demos.findIndex((d) => d.title === title);
+            expect(arm).toBeGreaterThanOrEqual(0);
+            const last = demos[arm]!.steps;
+            const events = [ev('view_started'), ev('step_reached', { step_number: last, seconds_on_previous: 2 })];
+            if (plan.cta) events.push(ev('cta_clicked', { step_number: last, element_id: 'k1' }));
+            if (plan.form) events.push(ev('form_shown', { step_number: 1 }), ev('form_submitted', { step_number: 1 }));
+            expect((await v.call('POST', '/events', { events })).statusCode).toBe(202);
+            if (plan.returns) {
+              // Back on the same session: the same arm, and the view goes on.
+              expect((await v.call('GET', '/demo')).json().data.title).toBe(title);
+            }
+            if (plan.completes) expect((await v.call('POST', '/events', { events: [ev('completed', { seconds_on_previous: 1 })] })).statusCode).toBe(202);
+            served.push({ ...plan, arm, email, session: v.jar.values().next().value ?? String(i), internal: plan.member });
+          }
+          const res = await t.app.inject({ method: 'GET', url: `/v1/shares/${link.id}/experiment/results`, headers: bearer(key) });
+          expect(res.statusCode, res.body).toBe(200);
+          const ratio = (a: number, b: number) => (b > 0 ? round4(a / b) : 0);
+          const expected = demos.map((_, arm) => {
+            const mine = served.filter((s) => s.arm === arm && !s.internal);
+            const completions = mine.filter((s) => s.completes).length;
+            const forms = mine.filter((s) => s.form).length;
+            const ctas = mine.filter((s) => s.cta).length;
+            return {
+              views: mine.length,
+              unique_viewers: new Set(mine.map((s) => s.email ?? s.session)).size,
+              completions,
+              completion_rate: ratio(completions, mine.length),
+              form_conversions: forms,
+              form_conversion_rate: ratio(forms, mine.length),
+              cta_clicks: ctas,
+              cta_click_rate: ratio(ctas, mine.length),
+            };
+          });
+          const data = res.json().data;
+          expect(data.arms.map(({ arm_id: _, label: __, comparison: ___, ...figures }: Record<string, unknown>) => figures)).toEqual(expected);
+          // Fewer than 100 views an arm: never a verdict.
+          expect(data.significance).toMatchObject({ verdict: 'too_small', winner_arm_id: null, metric: 'form_conversion' });
+          // Each arm's demo counts the views its arm served, its own analytics included.
+          for (const [arm, demo] of demos.entries()) {
+            const url = `/v1/demos/${demo.id}/analytics?start_date=${day(49)}&end_date=${day(51)}`;
+            const figures = (await t.app.inject({ method: 'GET', url, headers: bearer(key) })).json().data;
+            expect(figures.total_views).toBe(expected[arm]!.views);
+          }
+        },
+      ),
+      { numRuns: process.env.CI ? 6 : 4, seed: 20261129 },
+    );
+  }, 240_000);
+
   it('answers a range whose end is before its start with a 400 naming both', async () => {
     const demoId = await demoWithSteps(t, key, 1);
     const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/analytics?start_date=2026-03-10&end_date=2026-03-09`, headers: bearer(key) });

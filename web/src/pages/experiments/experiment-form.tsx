@@ -37,7 +37,12 @@ export function ExperimentForm({
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const set = (i: number, patch: Partial<ArmDraft>) => setArms((all) => all.map((a, k) => (k === i ? { ...a, ...patch } : a)));
+  const set = (i: number, patch: Partial<ArmDraft>) => {
+    setArms((all) => all.map((a, k) => (k === i ? { ...a, ...patch } : a)));
+    // An edited field's old error would mislead until the next submit.
+    const field = { demoId: 'demo_id', version: 'version', weight: 'weight' }[Object.keys(patch)[0] as keyof ArmDraft];
+    setErrors(({ [`arms.${i}.${field}`]: _, ...rest }) => rest);
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
