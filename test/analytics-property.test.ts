@@ -263,7 +263,7 @@ describe('analytics: every figure equals a brute-force computation over the raw 
             payload: { metric: 'form_conversion', arms: demos.map((d, i) => ({ demo_id: d.id, weight: weights[i] })) },
           });
           expect(started.statusCode, started.body).toBe(201);
-          const served: Array<{ arm: number; email: string | null; session: string; internal: boolean } & fc.Infer<typeof viewer>> = [];
+          const served: Array<{ arm: number; email: string | null; session: string; internal: boolean; completes: boolean; form: boolean; cta: boolean }> = [];
           for (const [i, plan] of viewers.entries()) {
             const v = viewerClient(t, link.token, `192.0.2.${(i % 200) + 1}`);
             await v.call('GET', '');

@@ -1,10 +1,36 @@
 // The experiments' side of viewing's LinkArms port: which arm of a link's A/B test a viewer is served.
+import { createHash } from 'node:crypto';
 import { type Changes, tags } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
 import type { Database } from '../db/client';
 import type { LinkArms, ServedArm } from '../viewing/link-arms';
-import { pickArm } from './arm-assignment';
 import * as repo from './experiments.repo';
+
+export interface WeightedArm {
+  id: string;
+  weight: number;
+}
+
+/**
+ * The arm of `arms` (in their order) for `key` in experiment `salt`: the SHA-256 of both, read as a number
+ * in [0, 1), falls in one arm's share of the total weight. The same key always gets the same arm while
+ * the arms and weights stay; keys spread over the arms in proportion to their weights.
+ *
+ * @example
+ * pickArm('exp_1', 'ana@acme.test', [{ id: 'a', weight: 1 }, { id: 'b', weight: 3 }]); // 'b' three times in four
+ */
+export function pickArm(salt: string, key: string, arms: readonly WeightedArm[]): string | undefined {
+  const total = arms.reduce((sum, arm) => sum + arm.weight, 0);
+  if (total <= 0) return undefined;
+  // 48 bits: exact in a double, and far finer than any weight split.
+  const point = (Number.parseInt(createHash('sha256').update(`${salt}\n${key}`).digest('hex').slice(0, 12), 16) / 2 ** 48) * total;
+  let edge = 0;
+  for (const arm of arms) {
+    edge += arm.weight;
+    if (point < edge) return arm.id;
+  }
+  return arms.at(-1)?.id;
+}
 
 /** A link's newest experiment as served: the arms a viewer may get now, and the winner a stopped one keeps. */
 export interface Serving {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, normalCdf, twoProportionZTest } from './significance';
-import { pickArm } from './arm-assignment';
+import { pickArm } from './experiment-serving';
 
 describe('normalCdf', () => {
   it('matches the standard normal table (reference values from erfc, Python math)', () => {

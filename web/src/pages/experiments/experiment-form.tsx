@@ -9,6 +9,8 @@ import { PlusIcon } from '../../components/icons';
 import { useResource } from '../../lib/use-resource';
 
 interface ArmDraft {
+  /** Stable across removals, for React's list. */
+  key: number;
   demoId: string;
   version: string;
   weight: string;
@@ -30,17 +32,17 @@ export function ExperimentForm({
   const [name, setName] = useState('');
   const [metric, setMetric] = useState<Experiment['metric']>('completion');
   const [arms, setArms] = useState<ArmDraft[]>([
-    { demoId: demo.id, version: '', weight: '1' },
-    { demoId: '', version: '', weight: '1' },
+    { key: 0, demoId: demo.id, version: '', weight: '1' },
+    { key: 1, demoId: '', version: '', weight: '1' },
   ]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const set = (i: number, patch: Partial<ArmDraft>) => {
+  const set = (i: number, patch: Partial<Omit<ArmDraft, 'key'>>) => {
     setArms((all) => all.map((a, k) => (k === i ? { ...a, ...patch } : a)));
     // An edited field's old error would mislead until the next submit.
-    const field = { demoId: 'demo_id', version: 'version', weight: 'weight' }[Object.keys(patch)[0] as keyof ArmDraft];
+    const field = { demoId: 'demo_id', version: 'version', weight: 'weight' }[Object.keys(patch)[0] as 'demoId' | 'version' | 'weight'];
     setErrors(({ [`arms.${i}.${field}`]: _, ...rest }) => rest);
   };
 
@@ -93,7 +95,7 @@ export function ExperimentForm({
         <legend className="field-label">Arms</legend>
         <p className="field-hint">The first arm is the control: the others are compared with it. Published demos of this workspace only.</p>
         {arms.map((arm, i) => (
-          <div className="ab-arm-row" key={i} aria-label={`Arm ${i + 1}`} role="group">
+          <fieldset className="ab-arm-row" key={arm.key} aria-label={`Arm ${i + 1}`}>
             <SelectField label={`Arm ${i + 1}: demo`} value={arm.demoId} error={errors[`arms.${i}.demo_id`]} onChange={(e) => set(i, { demoId: e.target.value })}>
               <option value="">Choose a demo…</option>
               {options.map((d) => (
@@ -124,11 +126,11 @@ export function ExperimentForm({
                 Remove
               </Button>
             ) : null}
-          </div>
+          </fieldset>
         ))}
         {arms.length < 10 ? (
           <div>
-            <Button size="sm" icon={<PlusIcon />} onClick={() => setArms([...arms, { demoId: '', version: '', weight: '1' }])}>
+            <Button size="sm" icon={<PlusIcon />} onClick={() => setArms([...arms, { key: Math.max(...arms.map((a) => a.key)) + 1, demoId: '', version: '', weight: '1' }])}>
               Add an arm
             </Button>
           </div>
