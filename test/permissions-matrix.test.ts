@@ -96,6 +96,8 @@ function contractScope(method: string, url: string): Scope | null {
   if (url.startsWith('/v1/oauth/apps')) return 'oauth_apps:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
+  // A link's A/B test results are figures of views, like analytics (docs/ab-tests.md); the test itself is the link's.
+  if (url === '/v1/shares/:id/experiment/results') return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
   // Erasing a viewer deletes views, as deleting a demo does: demos:write (admins only, by the table).
   if (url === '/v1/viewer-erasures') return 'demos:write';

@@ -5,7 +5,7 @@ import { text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import type { ArmFigures, ArmRow, ExperimentRow } from './experiments.repo';
 import { EXPERIMENT_METRICS, EXPERIMENT_STATUSES } from './experiments.tables';
-import type { Significance } from './significance';
+import { SIGNIFICANCE_METHOD, type Significance } from './significance';
 
 export const MAX_ARMS = 10;
 export const MAX_WEIGHT = 1000;
@@ -65,6 +65,23 @@ export const startExperimentBody = z
     ],
   });
 
+const ARM_A = 'arm_01jd3k7q9x8v2m4n6p0r5s7ta1';
+const ARM_B = 'arm_01jd3k7q9x8v2m4n6p0r5s7ta2';
+const EXPERIMENT_EXAMPLE = {
+  id: 'exp_01jd3k7q9x8v2m4n6p0r5s7t9y',
+  share_id: 'shr_01jd3k7q9x8v2m4n6p0r5s7t9z',
+  name: 'Short tour vs full tour',
+  metric: 'completion',
+  status: 'running',
+  winner_arm_id: null,
+  arms: [
+    { id: ARM_A, label: 'Short tour', demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9w', version: null, weight: 1, share: 0.5, serving: true },
+    { id: ARM_B, label: 'Full tour v3', demo_id: 'demo_01jd3k7q9x8v2m4n6p0r5s7t9x', version: 3, weight: 1, share: 0.5, serving: true },
+  ],
+  started_at: '2026-11-21T10:00:00.000Z',
+  stopped_at: null,
+};
+
 export const stopExperimentBody = z
   .object({
     winner_arm_id: idSchema('experimentArm')
@@ -76,7 +93,8 @@ export const stopExperimentBody = z
           'Left out: the winner the significance test named (409 when it has named none yet).',
       }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ winner_arm_id: ARM_B }, { winner_arm_id: null }, {}] });
 
 export const armSchema = z
   .object({
@@ -108,7 +126,7 @@ export const experimentSchema = z
     started_at: timestamp,
     stopped_at: timestamp.nullable(),
   })
-  .meta({ id: 'Experiment' });
+  .meta({ id: 'Experiment', examples: [EXPERIMENT_EXAMPLE] });
 
 const rate = z.number().meta({ description: 'Count / views, 0 without views (4 decimals).' });
 
@@ -151,7 +169,40 @@ export const experimentResultsSchema = z
       leader_arm_id: idSchema('experimentArm').nullable().meta({ description: 'The arm with the highest rate so far, significant or not.' }),
     }),
   })
-  .meta({ id: 'ExperimentResults' });
+  .meta({
+    id: 'ExperimentResults',
+    examples: [
+      {
+        experiment: EXPERIMENT_EXAMPLE,
+        arms: [
+          { arm_id: ARM_A, label: 'Short tour', views: 1000, unique_viewers: 940, completions: 200, completion_rate: 0.2, form_conversions: 50, form_conversion_rate: 0.05, cta_clicks: 120, cta_click_rate: 0.12, comparison: null },
+          {
+            arm_id: ARM_B,
+            label: 'Full tour v3',
+            views: 1000,
+            unique_viewers: 951,
+            completions: 250,
+            completion_rate: 0.25,
+            form_conversions: 61,
+            form_conversion_rate: 0.061,
+            cta_clicks: 133,
+            cta_click_rate: 0.133,
+            comparison: { difference: 0.05, z: 2.6774, p_value: 0.00742, significant: true },
+          },
+        ],
+        significance: {
+          method: SIGNIFICANCE_METHOD,
+          metric: 'completion',
+          alpha: 0.05,
+          corrected_alpha: 0.05,
+          min_views_per_arm: 100,
+          verdict: 'winner',
+          winner_arm_id: ARM_B,
+          leader_arm_id: ARM_B,
+        },
+      },
+    ],
+  });
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 

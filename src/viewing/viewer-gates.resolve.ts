@@ -120,23 +120,27 @@ const assigned = new Map<string, string>();
  * viewer's e-mail when known (the same person gets the same arm on another device, without cookies) or
  * from the session's random key. Without a session: the first arm.
  */
-async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessionRow | undefined): Promise<LinkState> {
+async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessionRow | undefined) {
   const arms = deps.arms;
-  if (!arms) return link;
+  if (!arms) return { link };
   const sticky = session ? (assigned.get(session.id) ?? session.armId) : null;
   const arm = await arms.serve(link.share.id, sticky, session ? (session.viewerEmail ?? session.anonymousId) : null);
-  if (!arm) return link;
-  if (session && sticky !== arm.armId) {
-    try {
-      await repo.updateViewerSession(deps.database.db, session.id, { armId: arm.armId });
-      if (assigned.size >= 50_000) assigned.clear();
-      assigned.set(session.id, arm.armId);
-    } catch (error) {
-      // The arm is still served; the next request picks the same one from the same key.
-      deps.log.warn({ err: error, share_id: link.share.id }, 'could not record a viewer session arm');
-    }
-  }
-  return servedLink(link, arm);
+  if (!arm) return { link };
+  // Written only once the viewer is past the gates: a refused request changes nothing.
+  const keep =
+    session && sticky !== arm.armId
+      ? async () => {
+          try {
+            await repo.updateViewerSession(deps.database.db, session.id, { armId: arm.armId });
+            if (assigned.size >= 50_000) assigned.clear();
+            assigned.set(session.id, arm.armId);
+          } catch (error) {
+            // The arm is still served; the next request picks the same one from the same key.
+            deps.log.warn({ err: error, share_id: link.share.id }, 'could not record a viewer session arm');
+          }
+        }
+      : undefined;
+  return { link: servedLink(link, arm), keep };
 }
 
 /**
@@ -162,14 +166,16 @@ export async function resolve(
     throw gateError('expired', 'gone', 'This link has expired');
   }
   // Under an A/B test the arm's demo is what must be published: its own state replaces the link's.
-  const link = await servedTo(deps, found, session);
+  const { link, keep } = await servedTo(deps, found, session);
   const { share } = link;
   // A published demo always has a version; without one there would be nothing to serve but the draft.
   if (link.demoStatus !== 'published' || link.version === null) {
     if (visitor) await recordDecision(deps, share, 'not_published', visitor, identity);
     throw gateError('not_published', 'not_found', 'This demo is not published yet');
   }
-  return { link, session, gate: gateOf(share, session) };
+  const gate = gateOf(share, session);
+  if (gate === 'ready') await keep?.();
+  return { link, session, gate };
 }
 
 /**
