@@ -2479,6 +2479,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shares/{id}/experiment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the A/B test of a link
+         * @description Scope `shares:read`; roles: admin, editor, viewer. The link's newest experiment, running or stopped. 404 when the link has none (or is another workspace's).
+         */
+        get: operations["getBTestOfLink"];
+        put?: never;
+        /**
+         * Start an A/B test
+         * @description Scope `shares:write`; roles: admin, editor. The link serves two or more arms (demos of this workspace, or published versions of them) by weight; each viewer stays on the arm first shown (see docs/ab-tests.md). 400 `invalid_request` names the arm at fault: not a published demo of this workspace, a version it does not have, two arms alike, a weight that is not a positive integer, fewer than two arms. 409 `conflict` while the link has a running experiment. 404 for a link of another workspace or revoked.
+         */
+        post: operations["startBTest"];
+        /**
+         * Remove the A/B test of a link
+         * @description Scope `shares:write`; roles: admin, editor. Running or stopped: the link serves its own demo again, and the experiment's figures are gone (the views stay, as views of their demos).
+         */
+        delete: operations["removeBTestOfLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shares/{id}/experiment/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an A/B test, keeping the winner
+         * @description Scope `shares:write`; roles: admin, editor. From now on every viewer of the link gets `winner_arm_id` (null: the link's own demo); the figures per arm stay readable. Left out, the winner is the one the significance test named: 409 `conflict` when it named none yet (too small a sample, or no significant difference), or when the experiment is already stopped. 400 for an arm of another experiment.
+         */
+        post: operations["stopBTestKeepingWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shares/{id}/experiment/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results of an A/B test
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. Per arm: views, distinct viewers, completions, form conversions and CTA clicks (views that did it, with their rates), the workspace's own traffic left out. `significance` names its method (a two-proportion z-test of each arm against the first, Bonferroni-corrected) and gives no winner below the minimum sample (`verdict: too_small`).
+         */
+        get: operations["resultsOfBTest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/viewer/{token}/leads": {
         parameters: {
             query?: never;
@@ -6137,6 +6205,210 @@ export interface components {
                 identified_at: string | null;
                 demos_opened: number;
             }[];
+        };
+        ExperimentArm: {
+            /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            label: string;
+            /** @description Null once the demo was deleted (the arm serves nothing; its figures stay). */
+            demo_id: string | null;
+            /** @description The pinned version; null: the newest published one. */
+            version: number | null;
+            weight: number;
+            /** @description weight / sum of weights: the expected part of new viewers. */
+            share: number;
+            /** @description Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is skipped; its viewers move to the other arms by weight at their next request. */
+            serving: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
+         *       "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
+         *       "name": "Short tour vs full tour",
+         *       "metric": "completion",
+         *       "status": "running",
+         *       "winner_arm_id": null,
+         *       "arms": [
+         *         {
+         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *           "label": "Short tour",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "version": null,
+         *           "weight": 1,
+         *           "share": 0.5,
+         *           "serving": true
+         *         },
+         *         {
+         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *           "label": "Full tour v3",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
+         *           "version": 3,
+         *           "weight": 1,
+         *           "share": 0.5,
+         *           "serving": true
+         *         }
+         *       ],
+         *       "started_at": "2026-11-21T10:00:00.000Z",
+         *       "stopped_at": null
+         *     }
+         */
+        Experiment: {
+            /** @example exp_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @example shr_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            share_id: string;
+            name: string;
+            /**
+             * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
+             * @enum {string}
+             */
+            metric: "completion" | "form_conversion" | "cta_click";
+            /**
+             * @description `running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link's own demo).
+             * @enum {string}
+             */
+            status: "running" | "stopped";
+            /** @description The arm kept when stopped; null while running or when none was kept. */
+            winner_arm_id: string | null;
+            arms: components["schemas"]["ExperimentArm"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            started_at: string;
+            stopped_at: string | null;
+        };
+        /**
+         * @example {
+         *       "experiment": {
+         *         "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
+         *         "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
+         *         "name": "Short tour vs full tour",
+         *         "metric": "completion",
+         *         "status": "running",
+         *         "winner_arm_id": null,
+         *         "arms": [
+         *           {
+         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *             "label": "Short tour",
+         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *             "version": null,
+         *             "weight": 1,
+         *             "share": 0.5,
+         *             "serving": true
+         *           },
+         *           {
+         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *             "label": "Full tour v3",
+         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
+         *             "version": 3,
+         *             "weight": 1,
+         *             "share": 0.5,
+         *             "serving": true
+         *           }
+         *         ],
+         *         "started_at": "2026-11-21T10:00:00.000Z",
+         *         "stopped_at": null
+         *       },
+         *       "arms": [
+         *         {
+         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *           "label": "Short tour",
+         *           "views": 1000,
+         *           "unique_viewers": 940,
+         *           "completions": 200,
+         *           "completion_rate": 0.2,
+         *           "form_conversions": 50,
+         *           "form_conversion_rate": 0.05,
+         *           "cta_clicks": 120,
+         *           "cta_click_rate": 0.12,
+         *           "comparison": null
+         *         },
+         *         {
+         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *           "label": "Full tour v3",
+         *           "views": 1000,
+         *           "unique_viewers": 951,
+         *           "completions": 250,
+         *           "completion_rate": 0.25,
+         *           "form_conversions": 61,
+         *           "form_conversion_rate": 0.061,
+         *           "cta_clicks": 133,
+         *           "cta_click_rate": 0.133,
+         *           "comparison": {
+         *             "difference": 0.05,
+         *             "z": 2.6774,
+         *             "p_value": 0.00742,
+         *             "significant": true
+         *           }
+         *         }
+         *       ],
+         *       "significance": {
+         *         "method": "Two-proportion z-test (pooled standard error, two-sided) of each arm against the first arm, Bonferroni-corrected for the number of comparisons",
+         *         "metric": "completion",
+         *         "alpha": 0.05,
+         *         "corrected_alpha": 0.05,
+         *         "min_views_per_arm": 100,
+         *         "verdict": "winner",
+         *         "winner_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *         "leader_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2"
+         *       }
+         *     }
+         */
+        ExperimentResults: {
+            experiment: components["schemas"]["Experiment"];
+            arms: {
+                /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                arm_id: string;
+                label: string;
+                /** @description Views started on this arm (the workspace's own traffic left out). */
+                views: number;
+                /** @description Distinct viewers: by e-mail, else by viewer session. */
+                unique_viewers: number;
+                completions: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                completion_rate: number;
+                /** @description Views that submitted a lead form. */
+                form_conversions: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                form_conversion_rate: number;
+                /** @description Views that clicked a call to action at least once. */
+                cta_clicks: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                cta_click_rate: number;
+                /** @description Against the first arm (the control), on the metric; null for the first arm. */
+                comparison: {
+                    /** @description This arm's rate of the metric minus the first arm's. */
+                    difference: number;
+                    z: number;
+                    /** @description Two-sided. */
+                    p_value: number;
+                    /** @description p_value < corrected_alpha. */
+                    significant: boolean;
+                } | null;
+            }[];
+            significance: {
+                /** @description The test, named. */
+                method: string;
+                /**
+                 * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
+                 * @enum {string}
+                 */
+                metric: "completion" | "form_conversion" | "cta_click";
+                alpha: number;
+                /** @description alpha / (arms − 1) (Bonferroni). */
+                corrected_alpha: number;
+                /** @description No verdict before every arm has this many views (and 5 successes and 5 failures). */
+                min_views_per_arm: number;
+                /**
+                 * @description `too_small`: the sample is too small to say; `no_difference`: no arm differs significantly; `winner`: see winner_arm_id.
+                 * @enum {string}
+                 */
+                verdict: "too_small" | "no_difference" | "winner";
+                winner_arm_id: string | null;
+                /** @description The arm with the highest rate so far, significant or not. */
+                leader_arm_id: string | null;
+            };
         };
         /**
          * @example {
@@ -23897,6 +24169,556 @@ export interface operations {
             };
             /** @description `gone`: the link or record has expired or was used up. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBTestOfLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Experiment"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startBTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Short tour vs full tour",
+                 *       "metric": "completion",
+                 *       "arms": [
+                 *         {
+                 *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+                 *           "weight": 1
+                 *         },
+                 *         {
+                 *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
+                 *           "weight": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What is being tested, e.g. "Short tour vs full tour". */
+                    name?: string;
+                    /**
+                     * @description Left out: `completion`.
+                     * @enum {string}
+                     */
+                    metric?: "completion" | "form_conversion" | "cta_click";
+                    /** @description Two to 10 arms, distinct (no two name the same demo and version). The first is the control: the others are compared with it. */
+                    arms: {
+                        /**
+                         * @description A demo of the same workspace, published.
+                         * @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w
+                         */
+                        demo_id: string;
+                        /** @description A published version of that demo to serve (`demo_versions`' number). Null or left out: its newest published version, as it changes. */
+                        version?: number | null;
+                        /** @description A positive integer up to 1000: the arm gets weight / (sum of weights) of new viewers. */
+                        weight: number;
+                        /** @description A name for the arm. Left out: the demo's title (and `v<version>` when pinned). */
+                        label?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Experiment"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeBTestOfLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopBTestKeepingWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The arm to keep: the link serves it to every viewer from now on. Null: the link serves its own demo again. Left out: the winner the significance test named (409 when it has named none yet). */
+                    winner_arm_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Experiment"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resultsOfBTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExperimentResults"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
