@@ -7,7 +7,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import { demoParams } from '../demos/demo-fields.schemas';
 import type { ModuleContext, Services } from '../module';
-import { SESSION_HEADER, viewerCookieName, visitorOf } from '../viewing/viewer.routes';
+import { consentPending, SESSION_HEADER, viewerCookieName, visitorOf } from '../viewing/viewer.routes';
 import { viewerParams } from '../viewing/viewer.schemas';
 import {
   CSV_COLUMNS,
@@ -74,7 +74,8 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
     async (request, reply) => {
       const { token } = request.params;
       const { receipt, created } = await leads.submit(token, sessionTokenOf(request, token), visitorOf(request), request.body);
-      if (receipt.session_token) {
+      // Before the embedding page's consent (docs/consent.md) the token rides in X-Viewer-Session only.
+      if (receipt.session_token && !consentPending(request)) {
         reply.setCookie(viewerCookieName(token), receipt.session_token, {
           httpOnly: true,
           sameSite: 'lax',

@@ -20,12 +20,13 @@ const list = (values: string[]) => JSON.stringify(values);
 
 export interface ViewerSession {
   id: string;
-  anonymousId: string;
+  /** Null: a session opened before consent (docs/consent.md). */
+  anonymousId: string | null;
 }
 
 /** The viewer sessions identified with `email`: their visitor ids tie views begun before identification to it. */
 export async function findSessions(db: Executor, workspaceId: string, email: string): Promise<ViewerSession[]> {
-  const rows = rowsOf<{ id: string; anonymous_id: string }>(
+  const rows = rowsOf<{ id: string; anonymous_id: string | null }>(
     await db.execute(sql`
       select ${viewerSessions.id}, ${viewerSessions.anonymousId} from ${viewerSessions}
       where ${viewerSessions.workspaceId} = ${workspaceId} and lower(${viewerSessions.viewerEmail}) = ${email}

@@ -102,7 +102,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         auth.workspaceId,
         email,
         sessions.map((s) => s.id),
-        sessions.map((s) => s.anonymousId),
+        sessions.flatMap((s) => (s.anonymousId ? [s.anonymousId] : [])),
       );
       // The sessions of the views too: one that never identified but whose view was tied to the address.
       const sessionIds = [...new Set([...sessions.map((s) => s.id), ...removed.views.flatMap((v) => (v.sessionId ? [v.sessionId] : []))])];
@@ -114,7 +114,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       for (const v of removed.views) pairs.set(`${v.demoId}|${v.day}`, { demoId: v.demoId, day: v.day });
       await rollups.rebuildDemoDays(tx, auth.workspaceId, [...pairs.values()], {
         email,
-        anonymousIds: [...new Set([...sessions.map((s) => s.anonymousId), ...removed.views.flatMap((v) => (v.anonymousId ? [v.anonymousId] : []))])],
+        anonymousIds: [...new Set([...sessions.flatMap((s) => (s.anonymousId ? [s.anonymousId] : [])), ...removed.views.flatMap((v) => (v.anonymousId ? [v.anonymousId] : []))])],
       });
       await rollups.subtractPathMarks(tx, removed.views);
       const shareIds = [...new Set(removed.views.flatMap((v) => (v.shareId ? [v.shareId] : [])))];

@@ -41,7 +41,8 @@ export interface ViewCandidate {
   sessionId: string;
   viewerEmail: string | null;
   viewerName: string | null;
-  anonymousId: string;
+  /** Null: opened before consent (docs/consent.md). */
+  anonymousId: string | null;
   referrer: string | null;
   userAgent: string | null;
   /** The viewer session was opened by a signed-in member. */

@@ -21,6 +21,11 @@ export interface Visitor {
   referrer: string | null;
   /** The web app's session cookie, when the browser has one: a member's own views are internal. */
   appSession?: string;
+  /**
+   * The page that embeds the player has not granted consent yet (`X-Viewer-Consent: pending`,
+   * docs/consent.md): no cookie is set and a new session gets no visitor id.
+   */
+  consentPending?: boolean;
 }
 
 export interface Resolved {

@@ -25,7 +25,8 @@ export async function ensureSession(
     demoId: share.demoId,
     workspaceId: share.workspaceId,
     passwordVersion: null,
-    anonymousId: randomToken(12),
+    // Before consent the view counts without a visitor id (docs/consent.md); consent gives it one.
+    anonymousId: visitor.consentPending ? null : randomToken(12),
     referrer: visitor.referrer?.slice(0, 2048) ?? null,
     userAgent: visitor.userAgent?.slice(0, 500) ?? null,
     createdAt: now,

@@ -8,6 +8,7 @@ import { linkWorkspace, type ResolveDeps, recordDecision, requireReady, resolve 
 import { state } from './viewer-gates.state';
 import { identifyByLead, viewOfSession } from './viewer-gates.form';
 import { ensureSession, openDelegated } from './viewer-gates.session';
+import { consent } from './viewer-consent';
 
 /** What the gates need: what resolving a link reads, and what the password and identification gates change. */
 export interface ViewerGatesDeps extends ResolveDeps {
@@ -46,6 +47,8 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     recordDecision: (...args: Tail<Parameters<typeof recordDecision>>) => recordDecision(deps, ...args),
     // For demo hubs (src/hubs): a session on an entry's link, already past the gates the hub checked.
     openDelegated: (...args: Tail<Parameters<typeof openDelegated>>) => openDelegated(deps, ...args),
+    /** The embedding page's consent (docs/consent.md). */
+    consent: (...args: Tail<Parameters<typeof consent>>) => consent(deps, ...args),
   };
 }
 

@@ -71,6 +71,9 @@ const errors = {
 };
 /** Where a player that cannot use cookies (a cross-site iframe) sends its session token. */
 export const SESSION_HEADER = 'x-viewer-session';
+/** `pending` from a player whose embedding page has not granted consent: no cookie, no visitor id (docs/consent.md). */
+export const CONSENT_HEADER = 'x-viewer-consent';
+export const consentPending = (request: FastifyRequest) => request.headers[CONSENT_HEADER] === 'pending';
 
 /** If-None-Match, compared weakly (RFC 9110 §13.1.2): a list of tags or `*`. */
 function matches(request: FastifyRequest, etag: string): boolean {
@@ -92,6 +95,7 @@ export function visitorOf(request: FastifyRequest): Visitor {
     referrer: typeof referer === 'string' ? referer : null,
     // A member previewing their own link: their views are the workspace's own traffic.
     appSession: request.cookies[SESSION_COOKIE] || undefined,
+    consentPending: consentPending(request),
   };
 }
 
@@ -108,13 +112,15 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
   };
 
   async function answer(
+    request: FastifyRequest,
     reply: FastifyReply,
     token: string,
     result: { gate: Gate; share: ShareRow; link: LinkState; session?: ViewerSessionRow; issued?: string },
   ) {
     const view = gateView(result.share, result.session, viewer.brand(result.link), await viewer.preview(result.link));
     reply.header('cache-control', 'no-store');
-    if (result.issued) {
+    // Before consent the token lives in the player's memory only and rides in X-Viewer-Session.
+    if (result.issued && !consentPending(request)) {
       reply.setCookie(viewerCookieName(token), result.issued, {
         httpOnly: true,
         sameSite: 'lax',
@@ -147,7 +153,9 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
           'Public. 404 for an unknown or revoked link, 410 (`gone`) for an expired one, 404 "This demo is not ' +
           'published yet" while the demo is not published (`details[0].message` names the gate: `link`, ' +
           '`expired`, `not_published`). Otherwise the gate the viewer must pass next. A viewer who may play ' +
-          'gets a viewer session (cookie) here.',
+          'gets a viewer session (cookie) here. With `X-Viewer-Consent: pending` (an embed whose page has not granted ' +
+          'consent, docs/consent.md) no route of the viewer API sets a cookie, and a new session has no visitor id: its ' +
+          '`session_token` is sent back in `X-Viewer-Session` only.',
         params: viewerParams,
         response: { 200: dataEnvelope(viewerStateSchema), ...errors },
       },
@@ -155,7 +163,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.state(token, sessionToken(request, token), visitorOf(request));
-      return ok(request, await answer(reply, token, result));
+      return ok(request, await answer(request, reply, token, result));
     },
   );
 
@@ -179,7 +187,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.unlock(token, sessionToken(request, token), request.body.password, visitorOf(request));
-      return ok(request, await answer(reply, token, result));
+      return ok(request, await answer(request, reply, token, result));
     },
   );
 
@@ -203,7 +211,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.identify(token, sessionToken(request, token), request.body, visitorOf(request));
-      return ok(request, await answer(reply, token, result));
+      return ok(request, await answer(request, reply, token, result));
     },
   );
 
@@ -231,7 +239,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
     async (request, reply) => {
       const { token } = request.params;
       const result = await viewer.access(token, sessionToken(request, token), request.body, visitorOf(request));
-      return ok(request, await answer(reply, token, result));
+      return ok(request, await answer(request, reply, token, result));
     },
   );
 

@@ -101,6 +101,20 @@ export const accessBody = z
   })
   .strict()
   .meta({ examples: [{ password: 'lighthouse-42', name: 'Jane Doe', email: 'jane@acme.com' }] });
+export const consentBody = z
+  .object({
+    granted: z.boolean().meta({
+      description: 'true: the host page granted consent (the viewer cookie is set and the view gets its visitor id); false: denied or withdrawn (the cookie is expired).',
+    }),
+  })
+  .strict()
+  .meta({ examples: [{ granted: true }] });
+export const consentSchema = z
+  .object({
+    granted: z.boolean().meta({ description: 'The decision as recorded for this request.' }),
+    session: z.boolean().meta({ description: 'Whether a viewer session came with the request (header or cookie); without one there was nothing to change.' }),
+  })
+  .meta({ id: 'ViewerConsent', examples: [{ granted: true, session: true }] });
 export const identifyBody = z
   .object({
     name: text().trim().min(1).max(100),

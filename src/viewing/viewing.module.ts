@@ -8,6 +8,7 @@ import { createViewerContent, type ViewerContent } from './viewer-content.servic
 import { registerViewerJobs } from './viewer.jobs';
 import { viewerPages } from './viewer.pages';
 import { viewerRoutes } from './viewer.routes';
+import { viewerConsentRoutes } from './viewer-consent.routes';
 import { createViewerGates, type ViewerGates, type ViewerGatesDeps } from './viewer-gates';
 import { createIngestion, type Ingestion } from './ingestion';
 import { viewsRoutes } from './views.routes';
@@ -93,6 +94,7 @@ export const viewingModule = defineModule({
   routes(app, ctx) {
     viewsRoutes(app, ctx);
     viewerRoutes(app, ctx);
+    viewerConsentRoutes(app, ctx);
   },
   pages: viewerPages,
   jobs: registerViewerJobs,

@@ -27,8 +27,11 @@ export const viewerSessions = pgTable(
     passwordVersion: integer('password_version'),
     viewerName: text('viewer_name'),
     viewerEmail: text('viewer_email'),
-    /** Stable per session: counts anonymous visitors in unique_viewers. */
-    anonymousId: text('anonymous_id').notNull(),
+    /**
+     * Stable per session: counts anonymous visitors in unique_viewers. Null while the page that embeds the
+     * player has not granted consent (docs/consent.md): such a view counts, not as a unique viewer.
+     */
+    anonymousId: text('anonymous_id'),
     /** Opened by a signed-in member of the workspace: their views are internal traffic. */
     internal: boolean('internal').notNull().default(false),
     /** The A/B test arm (experiment_arms.id) this session was given: the viewer stays on it. Null: none yet. */
