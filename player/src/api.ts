@@ -1,4 +1,5 @@
 import type { BootConfig } from './config';
+import { type Consent, consentedStorage, grantedConsent } from './consent';
 import { languageQuery } from './language';
 import type { PlayableDemo, TrackedEvent, ViewerState } from './wire';
 
@@ -36,34 +37,61 @@ function handedSession(): string | null {
   return match[1] ?? null;
 }
 
-export function viewerApi(boot: BootConfig) {
+/** `consent`: the page's (consent.ts); before it is granted the session lives in memory and no cookie is asked for. */
+export function viewerApi(boot: BootConfig, consent: Consent = grantedConsent()) {
   const base = `${boot.apiBase}/v1/viewer/${encodeURIComponent(boot.token)}`;
   const sessionKey = `demoshare:session:${boot.token}`;
+  const stored = consentedStorage(consent, () => sessionStorage);
   // The session normally rides in an HttpOnly cookie, but a cookie is not sent from a cross-site iframe
-  // (SameSite, third-party cookie blocking): the same token then goes in X-Viewer-Session.
-  let session: string | null = handedSession();
-  try {
-    session ??= sessionStorage.getItem(sessionKey);
-  } catch {
-    // Blocked storage: only a handed session, if any.
-  }
+  // (SameSite, third-party cookie blocking), nor set before consent: the same token then goes in X-Viewer-Session.
+  // A session handed by a hub comes first (in memory only).
+  const handed = handedSession();
+  let session: string | null = handed ?? stored.get(sessionKey);
+  /** A session issued while consent was pending (or handed by a hub): consent asks the server for its cookie. */
+  let cookieless = handed !== null;
 
-  function remember(state: { session_token?: string } | undefined) {
+  function remember(state: { session_token?: string } | undefined, askedPending: boolean) {
     if (!state?.session_token) return;
     session = state.session_token;
-    try {
-      sessionStorage.setItem(sessionKey, session);
-    } catch {
-      // Blocked storage: the token lives as long as the page.
-    }
+    cookieless = askedPending;
+    stored.set(sessionKey, session);
+    // Consent came while the request was on its way: the answer set no cookie, so ask for it now.
+    if (askedPending && consent.granted()) void tellConsent(true);
   }
 
+  /** Where cookies go: the API's origin when it is not this page's; never before consent. */
+  const credentials = (): RequestCredentials => (!consent.granted() ? 'omit' : boot.apiBase ? 'include' : 'same-origin');
+
   function headers(json: boolean): Record<string, string> {
-    const out: Record<string, string> = { accept: 'application/json' };
+    const out: Record<string, string> = { accept: 'application/json', ...consent.headers() };
     if (json) out['content-type'] = 'application/json';
     if (session) out[SESSION_HEADER] = session;
     return out;
   }
+
+  /** The embedding page decided (docs/consent.md): the server sets or expires the cookie of this session. */
+  async function tellConsent(granted: boolean) {
+    if (!session) return;
+    if (granted && !cookieless) return;
+    try {
+      // With the cookie even when withdrawing: a response read without credentials cannot expire it.
+      await call('POST', '/consent', { granted }, { credentials: boot.apiBase ? 'include' : 'same-origin' });
+      if (granted) cookieless = false;
+    } catch {
+      // The cookie is a convenience: the session goes on in memory and X-Viewer-Session.
+    }
+  }
+
+  consent.onChange((granted) => {
+    if (granted) {
+      if (session) stored.set(sessionKey, session);
+      void tellConsent(true);
+    } else {
+      stored.remove(sessionKey);
+      cookieless = true;
+      void tellConsent(false);
+    }
+  });
 
   async function call<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
     let response: Response;
@@ -71,7 +99,7 @@ export function viewerApi(boot: BootConfig) {
       response = await fetch(base + path, {
         method,
         // The gates are remembered in an HttpOnly cookie; the API may sit on another origin than the page.
-        credentials: boot.apiBase ? 'include' : 'same-origin',
+        credentials: credentials(),
         headers: headers(body !== undefined),
         body: body === undefined ? undefined : JSON.stringify(body),
         ...init,
@@ -97,26 +125,28 @@ export function viewerApi(boot: BootConfig) {
     return json?.data as T;
   }
 
-  const gate = async (request: Promise<ViewerState>) => {
-    const state = await request;
-    remember(state);
+  const gate = async (request: () => Promise<ViewerState>) => {
+    const pending = !consent.granted();
+    const state = await request();
+    remember(state, pending);
     return state;
   };
 
   return {
     eventsUrl: `${base}/events`,
-    state: () => gate(call<ViewerState>('GET', '')),
-    unlock: (password: string) => gate(call<ViewerState>('POST', '/unlock', { password })),
-    identify: (name: string, email: string) => gate(call<ViewerState>('POST', '/identify', { name, email })),
+    state: () => gate(() => call<ViewerState>('GET', '')),
+    unlock: (password: string) => gate(() => call<ViewerState>('POST', '/unlock', { password })),
+    identify: (name: string, email: string) => gate(() => call<ViewerState>('POST', '/identify', { name, email })),
     /** The one gate form: password, name and e-mail in one submit (only the fields the state asks for). */
-    access: (form: { password?: string; name?: string; email?: string }) => gate(call<ViewerState>('POST', '/access', form)),
+    access: (form: { password?: string; name?: string; email?: string }) => gate(() => call<ViewerState>('POST', '/access', form)),
     /** In the viewer's language where the demo has it (language.ts), else the original. */
     demo: () => call<PlayableDemo>('GET', `/demo${languageQuery()}`),
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
     /** The lead form that stands in for the identification gate: its answer may start the viewer's session. */
     gateLead: async (lead: LeadBody) => {
+      const pending = !consent.granted();
       const answer = await call<{ id: string; identified: boolean; gate?: string; session_token?: string }>('POST', '/leads', lead);
-      remember(answer);
+      remember(answer, pending);
       return answer;
     },
     /** A lead form's values; `id` is made by the player, so a resent lead is stored once. */
@@ -126,7 +156,7 @@ export function viewerApi(boot: BootConfig) {
       fetch(base + path, {
         method: 'POST',
         keepalive: true,
-        credentials: boot.apiBase ? 'include' : 'same-origin',
+        credentials: credentials(),
         headers: headers(true),
         body: JSON.stringify(Array.isArray(events) ? { events } : events),
       }).then(
@@ -158,7 +188,7 @@ export function viewerApi(boot: BootConfig) {
       try {
         const response = await fetch(url, {
           headers: session ? { [SESSION_HEADER]: session } : {},
-          credentials: boot.apiBase ? 'include' : 'same-origin',
+          credentials: credentials(),
         });
         return response.ok ? await response.text() : null;
       } catch {

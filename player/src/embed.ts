@@ -11,7 +11,11 @@ export type HostMessage =
   | { type: 'cta_clicked'; url: string; step_number?: number; element_id?: string }
   | { type: 'chapter_selected'; step_number: number; chapter_id: string }
   | { type: 'action_taken'; step_number: number; element_id: string; action_type: string; target_step?: number }
-  | { type: 'form_shown' | 'form_submitted'; step_number: number };
+  | { type: 'form_shown' | 'form_submitted'; step_number: number }
+  // docs/consent.md: the player waits for the page's consent (answer with a `demoshare:consent` message),
+  // and acknowledges each decision it took.
+  | { type: 'consent_pending' }
+  | { type: 'consent_changed'; granted: boolean };
 
 export function postToHost(message: HostMessage) {
   if (window.parent === window) return;

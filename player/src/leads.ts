@@ -1,4 +1,5 @@
 import { type LeadBody, type ViewerApi, ViewerError } from './api';
+import { type Consent, consentedStorage, grantedConsent } from './consent';
 import { uuid } from './tracker';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -14,25 +15,37 @@ export type LeadResult =
  * Lead form submissions (POST /v1/viewer/:token/leads). Each gets its id once and stays in localStorage
  * until the server has answered it, so a dropped network, a closed tab or a reload never loses it: it is
  * resent with the same id (the server stores it once) with backoff, on page hide, and on the next visit.
+ * Before the embedding page consents (docs/consent.md) the queue is in memory only, and written once it does.
  */
-export function createLeads(api: Pick<ViewerApi, 'lead' | 'keepalive'>, token: string) {
+export function createLeads(api: Pick<ViewerApi, 'lead' | 'keepalive'>, token: string, consent: Consent = grantedConsent()) {
   const key = `demoshare:leads:${token}`;
-  let queue: LeadBody[] = [];
+  const stored = consentedStorage(consent, () => localStorage);
   let failures = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  try {
-    queue = JSON.parse(localStorage.getItem(key) ?? '[]') as LeadBody[];
-  } catch {
-    queue = [];
+  const load = (): LeadBody[] => {
+    try {
+      const list = JSON.parse(stored.get(key) ?? '[]') as unknown;
+      return Array.isArray(list) ? (list as LeadBody[]) : [];
+    } catch {
+      return [];
+    }
+  };
+  let queue: LeadBody[] = load();
+
+  /** Blocked storage (third-party frames) or no consent: the lead lives as long as the page. */
+  function save() {
+    stored.set(key, JSON.stringify(queue));
   }
 
-  function save() {
-    try {
-      localStorage.setItem(key, JSON.stringify(queue));
-    } catch {
-      // Blocked storage (third-party frames): the lead lives as long as the page.
-    }
-  }
+  consent.onChange((granted) => {
+    if (!granted) return stored.remove(key);
+    // Leads an earlier visit left unsent join the ones in memory, and are sent.
+    const mine = new Set(queue.map((l) => l.id));
+    const earlier = load().filter((l) => !mine.has(l.id));
+    queue.push(...earlier);
+    save();
+    if (earlier.length) void flush();
+  });
 
   const forget = (id: string) => {
     queue = queue.filter((l) => l.id !== id);

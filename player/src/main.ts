@@ -2,6 +2,8 @@ import './player.css';
 import { ViewerError, viewerApi } from './api';
 import { applyBrand, brandLogo, pageTitle, readBrand } from './brand';
 import { readBootConfig } from './config';
+import { createConsent } from './consent';
+import { postToHost } from './embed';
 import { h } from './dom';
 import { gateScreen, problemScreen } from './gates';
 import { createLeads, type Leads } from './leads';
@@ -48,7 +50,11 @@ if (offline) {
 } else if (!boot) {
   fail(new ViewerError(404, 'not_found', 'No demo link'), () => location.reload());
 } else {
-  const api = viewerApi(boot);
+  // Before anything is stored: an embed opened with ?consent=pending waits for its page (docs/consent.md).
+  const consent = createConsent(location.search);
+  consent.onChange((granted) => postToHost({ type: 'consent_changed', granted }));
+  if (consent.state() !== 'granted') postToHost({ type: 'consent_pending' });
+  const api = viewerApi(boot, consent);
   let tracker: Tracker | null = null;
   let leads: Leads | null = null;
 
@@ -126,8 +132,8 @@ if (offline) {
     // The tab's title as the header shows it: personalised by the link's values and the URL's.
     const titleVars = collectVariables({ link: demo.variables ?? null, url: new URLSearchParams(location.search) });
     document.title = pageTitle(fillText(demo.title, titleVars), readBrand(demo.brand) ?? boot!.brand);
-    tracker ??= new Tracker(api, boot!.token);
-    leads ??= createLeads(api, boot!.token);
+    tracker ??= new Tracker(api, boot!.token, consent);
+    leads ??= createLeads(api, boot!.token, consent);
     mountPlayer(root, {
       demo,
       assets: api,

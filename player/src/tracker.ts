@@ -1,4 +1,5 @@
 import { type ViewerApi, ViewerError } from './api';
+import { type Consent, consentedStorage, grantedConsent } from './consent';
 import type { PathEvent, TrackedEvent } from './wire';
 
 /** The events every server takes; the others (paths, issue 29) go in batches of their own. */
@@ -21,7 +22,7 @@ export function uuid(): string {
 
 /**
  * Sends viewing events in small batches. Every event gets its id once and is kept (in sessionStorage,
- * where allowed) until the server has accepted it, so a retry, a beacon on page hide and a reload in the
+ * where allowed and once the embedding page consented: docs/consent.md; in memory before) until the server has accepted it, so a retry, a beacon on page hide and a reload in the
  * same tab all resend the same ids and the server's idempotency keeps the view from counting twice.
  */
 export class Tracker {
@@ -32,17 +33,25 @@ export class Tracker {
   /** The server refused a batch of path events (one older than them): they are no longer sent. */
   private pathRefused = false;
   private readonly key: string;
+  private readonly stored: ReturnType<typeof consentedStorage>;
 
   constructor(
     private readonly api: Pick<ViewerApi, 'events' | 'keepalive'>,
     token: string,
+    consent: Consent = grantedConsent(),
   ) {
     this.key = `demoshare:events:${token}`;
-    try {
-      this.queue = JSON.parse(sessionStorage.getItem(this.key) ?? '[]') as TrackedEvent[];
-    } catch {
-      this.queue = [];
-    }
+    this.stored = consentedStorage(consent, () => sessionStorage);
+    this.queue = this.load();
+    // Consent given: what is queued in memory is written (with what an earlier page of the tab left);
+    // withdrawn: what was written is cleared, and the queue goes on in memory.
+    consent.onChange((granted) => {
+      if (!granted) return this.stored.remove(this.key);
+      const mine = new Set(this.queue.map((e) => e.id));
+      this.queue.push(...this.load().filter((e) => !mine.has(e.id)));
+      this.save();
+      if (this.queue.length) this.schedule(0);
+    });
     if (this.queue.length) this.schedule(0);
     // pagehide fires on bfcache and unload alike; visibilitychange covers mobile tab switches that never unload.
     addEventListener('pagehide', () => this.beacon());
@@ -65,12 +74,18 @@ export class Tracker {
     return this.queue;
   }
 
-  private save() {
+  private load(): TrackedEvent[] {
     try {
-      sessionStorage.setItem(this.key, JSON.stringify(this.queue));
+      const list = JSON.parse(this.stored.get(this.key) ?? '[]') as unknown;
+      return Array.isArray(list) ? (list as TrackedEvent[]) : [];
     } catch {
-      // Storage can be blocked (third-party iframes): events then live as long as the page.
+      return [];
     }
+  }
+
+  /** Storage can be blocked (third-party iframes) or not consented to: events then live as long as the page. */
+  private save() {
+    this.stored.set(this.key, JSON.stringify(this.queue));
   }
 
   private schedule(delay: number) {
