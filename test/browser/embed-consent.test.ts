@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps } from '../helpers/shares';
 import { bearer } from '../helpers/test-app';
@@ -63,6 +63,8 @@ describe.skipIf(!browser)('consent-aware embed in a host page of another origin 
   let token: string;
   let host: Server;
   let hostPort: number;
+  /** What the share dialog's test pastes into a host page (served at /pasted). */
+  let pasted = '';
   const contexts: BrowserContext[] = [];
 
   const api = async (method: 'GET' | 'PATCH', url: string, payload?: object) => {
@@ -72,7 +74,8 @@ describe.skipIf(!browser)('consent-aware embed in a host page of another origin 
   };
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // APP_URL is the server's own origin: the share dialog's embed code names it.
+    server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     key = await server.apiKey('all');
     demoId = await demoWithSteps(server, key, 4, false);
@@ -85,6 +88,10 @@ describe.skipIf(!browser)('consent-aware embed in a host page of another origin 
     // The host page, and a frame of a third origin on it that tries to grant consent in the page's stead.
     host = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
+      if (req.url === '/pasted') {
+        return res.end(`<!doctype html><title>Pasted</title>${pasted}
+<script>window.received = []; addEventListener('message', (e) => { if (e.data && e.data.source === 'demoshare') window.received.push(e.data); });</script>`);
+      }
       if (req.url === '/intruder') {
         return res.end(`<!doctype html><script>
 setInterval(() => { try { parent.frames[0].postMessage({ type: 'demoshare:consent', granted: true }, '*'); } catch {} }, 50);
@@ -224,5 +231,48 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     await frameLocator.getByRole('button', { name: 'Click 1' }).click();
     await frameLocator.getByLabel('Work e-mail').waitFor();
     expect((await figures()).total_views).toBe(start.total_views + 1);
+  });
+
+  it('offers the consent option in the share dialog, whose code and consent call work as pasted (1280 and 390 px)', async () => {
+    const session = await server.signUp();
+    const ownKey = await server.apiKey('all', session);
+    const ownDemo = await demoWithSteps(server, ownKey, 2);
+    await createShare(server, ownKey, ownDemo, { name: 'Pricing page' });
+    let code = '';
+    let call = '';
+    for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+      const { context, page } = await signedInPage(browser!, server.url, session, viewport);
+      contexts.push(context);
+      await page.goto(`${server.url}/demos`);
+      await page.getByRole('button', { name: 'Share Secret roadmap tour' }).click();
+      await page.getByRole('button', { name: 'Embed code for Pricing page' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Embed this demo' });
+      const plain = await dialog.getByLabel('Embed code').inputValue();
+      expect(plain).not.toContain('consent');
+      expect(await dialog.getByLabel('Consent call').count()).toBe(0);
+      await dialog.getByLabel('Wait for the site’s cookie consent').check();
+      code = await dialog.getByLabel('Embed code').inputValue();
+      call = await dialog.getByLabel('Consent call').inputValue();
+      expect(code).toMatch(new RegExp(`src="${server.url}/embed/[A-Za-z0-9_-]+\\?consent=pending"`));
+      expect(call).toContain(`postMessage({ type: 'demoshare:consent', granted: true }, '${server.url}')`);
+      expect(await overflowing(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/embed-consent-dialog-${label}.png`, animations: 'disabled' });
+    }
+
+    // Pasted as given into another site's page: nothing stored until the consent call runs; then the session is kept.
+    pasted = code;
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`http://127.0.0.1:${hostPort}/pasted`);
+    await page.frameLocator('iframe').locator('.ds-count', { hasText: 'Step 1 of 2' }).waitFor();
+    await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'consent_pending'));
+    const frame = page.frames().find((f) => f.url().startsWith(`${server.url}/embed/`))!;
+    expect(await storageOf(frame)).toEqual(NOTHING);
+    expect(await context.cookies()).toEqual([]);
+    await page.evaluate(call);
+    await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toEqual([expect.stringMatching(/^ds_view_/)]);
+    expect(Object.keys((await granted(frame)).session).filter((k) => k.startsWith('demoshare:session:'))).toHaveLength(1);
   });
 });

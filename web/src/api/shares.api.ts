@@ -25,11 +25,26 @@ export const sharesApi = {
  * The snippet a site pastes to embed a demo: a box that keeps the demo's proportions at any width, with
  * the player filling it. Lazy-loaded, so a demo far down a page costs nothing until it is scrolled to.
  */
-export function embedCode(share: Pick<Share, 'embed_url'>, title: string): string {
+/**
+ * The iframe to paste into a page. `waitForConsent`: the player stores nothing (no cookie, no storage) until
+ * the page grants consent with `consentCall` (docs/consent.md).
+ */
+export function embedCode(share: Pick<Share, 'embed_url'>, title: string, waitForConsent = false): string {
   const safeTitle = title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const src = new URL(share.embed_url);
+  if (waitForConsent) src.searchParams.set('consent', 'pending');
   return (
     '<div style="position:relative;width:100%;aspect-ratio:16/10;min-height:420px">' +
-    `<iframe src="${share.embed_url}" title="${safeTitle}" loading="lazy" allow="fullscreen; clipboard-write" ` +
+    `<iframe src="${src.href.replace(/&/g, '&amp;')}" title="${safeTitle}" loading="lazy" allow="fullscreen; clipboard-write" ` +
     'style="position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:12px"></iframe></div>'
+  );
+}
+
+/** The line a page runs when its consent tool decides (`granted` true, or false to withdraw): docs/consent.md. */
+export function consentCall(share: Pick<Share, 'embed_url'>, granted = true): string {
+  const origin = new URL(share.embed_url).origin;
+  return (
+    `document.querySelector('iframe[src^="${origin}/embed/"]').contentWindow` +
+    `.postMessage({ type: 'demoshare:consent', granted: ${granted} }, '${origin}');`
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { embedCode, linkName, type Share, sharesApi } from '../../api/shares.api';
+import { linkName, type Share, sharesApi } from '../../api/shares.api';
 import { workspaceApi } from '../../api/workspace.api';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
@@ -14,6 +14,7 @@ import { formatDate, formatRelative } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { AccessLogDialog } from './access-log-dialog';
 import { ExperimentDialog } from '../experiments/experiment-dialog';
+import { EmbedCode } from './embed-code';
 import { ShareForm } from './share-form';
 import './shares.css';
 
@@ -86,7 +87,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
               Send it to your viewers, or embed the demo in a page.
             </Alert>
             <CopyField label="Link" value={view.share.url} />
-            <CopyField label="Embed code" value={embedCode(view.share, demo.title)} />
+            <EmbedCode share={view.share} title={demo.title} />
             <div className="row row-end">
               <Button variant="primary" onClick={() => setView({ kind: 'list' })}>
                 Done
@@ -141,7 +142,7 @@ export function ShareDialog({ demo, onClose }: { demo: ShareableDemo; onClose():
           footer={<Button onClick={() => setEmbedding(null)}>Done</Button>}
         >
           <div className="stack">
-            <CopyField label="Embed code" value={embedCode(embedding, demo.title)} />
+            <EmbedCode share={embedding} title={demo.title} />
             <p className="field-hint">
               The embedded player tells the page around it where the viewer is (step reached, hotspot clicked, completed) through
               <code> postMessage</code>; see the player documentation.
