@@ -63,7 +63,8 @@ export const workspaceAnalyticsQuery = z.object({ ...range, granularity }).stric
 
 const pct = Math.round(STANDARD_ERROR * 1000) / 10;
 export const UNIQUE_VIEWERS_TEXT =
-  '`unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started. ' +
+  '`unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started (a view begun ' +
+  'in an embed before its page granted consent has no visitor id until consent comes, docs/consent.md). ' +
   `Exact while the range holds at most 20,000 views (ANALYTICS_EXACT_VIEWERS_UP_TO; always with \`version\`); beyond that, estimated ` +
   `from daily HyperLogLog sketches with a standard error of ${pct}% (within ${Math.round(pct * 3 * 10) / 10}% ` +
   'in 99.7% of cases).';
