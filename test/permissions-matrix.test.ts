@@ -260,6 +260,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'POST /v1/oauth/revoke',
       'POST /v1/oauth/token',
       'POST /v1/viewer/:token/access',
+      'POST /v1/viewer/:token/consent',
       'POST /v1/viewer/:token/events',
       'POST /v1/viewer/:token/identify',
       'POST /v1/viewer/:token/leads',
