@@ -46,6 +46,8 @@ async function storageOf(frame: Frame): Promise<Stored | 'blocked'> {
     }
   });
 }
+/** Answers may be slow on a loaded machine: poll until they come (no clock is asserted). */
+const POLL = { timeout: 20_000, interval: 100 };
 const NOTHING = { local: {}, session: {}, databases: [], caches: [] };
 /** The frame's storage where the browser grants it (the same-site host page does). */
 async function granted(frame: Frame): Promise<Stored> {
@@ -150,7 +152,7 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     await frameLocator.getByLabel('Work e-mail').fill('jane@acme.test');
     await frameLocator.getByRole('button', { name: 'Send' }).click();
     await frameLocator.locator('.ds-count', { hasText: 'Step 3 of 4' }).waitFor();
-    await expect.poll(async () => (await figures()).total_views).toBe(1);
+    await expect.poll(async () => (await figures()).total_views, POLL).toBe(1);
 
     // The intruding frame has been posting "granted" all along: it is not the embedding parent.
     expect((await received(page)).some((m) => m.type === 'consent_changed')).toBe(false);
@@ -167,7 +169,7 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
       (window as unknown as { received: { type: string; granted?: boolean }[] }).received.some((m) => m.type === 'consent_changed' && m.granted),
     );
     // Today's behaviour: the session in sessionStorage, the unsent lead in localStorage, the HttpOnly cookie.
-    await expect.poll(async () => (await embedCookies(context)).map((c) => c.name)).toEqual([expect.stringMatching(/^ds_view_/)]);
+    await expect.poll(async () => (await embedCookies(context)).map((c) => c.name), POLL).toEqual([expect.stringMatching(/^ds_view_/)]);
     const [cookie] = await embedCookies(context);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     const after = await granted(frame);
@@ -177,13 +179,13 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     // Not reloaded: same document, same step, same view (now a unique viewer).
     expect(await frame.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     await frameLocator.locator('.ds-count', { hasText: 'Step 3 of 4' }).waitFor();
-    await expect.poll(async () => (await figures()).unique_viewers).toBe(1);
+    await expect.poll(async () => (await figures()).unique_viewers, POLL).toBe(1);
     expect((await figures()).total_views).toBe(1);
 
     // The lead leaves the queue once the server can be reached.
     leadsBlocked = false;
     await frame.evaluate(() => dispatchEvent(new Event('online')));
-    await expect.poll(async () => (await granted(frame)).local[`demoshare:leads:${token}`]).toBe('[]');
+    await expect.poll(async () => (await granted(frame)).local[`demoshare:leads:${token}`], POLL).toBe('[]');
     expect(((await api('GET', `/leads?demo_id=${demoId}`)) as { email: string }[]).map((l) => l.email)).toEqual(['jane@acme.test']);
     await frameLocator.getByRole('button', { name: 'Click 3' }).click();
     await frameLocator.locator('.ds-count', { hasText: 'Step 4 of 4' }).waitFor();
@@ -194,10 +196,10 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     await page.waitForFunction(() =>
       (window as unknown as { received: { type: string; granted?: boolean }[] }).received.some((m) => m.type === 'consent_changed' && m.granted === false),
     );
-    await expect.poll(async () => embedCookies(context)).toEqual([]);
+    await expect.poll(async () => embedCookies(context), POLL).toEqual([]);
     expect(await storageOf(frame)).toEqual(NOTHING);
     await frameLocator.getByRole('button', { name: 'Click 4' }).click();
-    await expect.poll(async () => (await figures()).completion_rate).toBe(1);
+    await expect.poll(async () => (await figures()).completion_rate, POLL).toBe(1);
     expect(await storageOf(frame)).toEqual(NOTHING);
     expect(await embedCookies(context)).toEqual([]);
     expect(await figures()).toMatchObject({ total_views: 1, unique_viewers: 1 });
@@ -219,7 +221,7 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     // A third-party frame: Chromium may refuse it storage altogether; where it allows it, it is empty.
     expect([NOTHING, 'blocked']).toContainEqual(await storageOf(frame));
     expect(await context.cookies()).toEqual([]);
-    await expect.poll(async () => (await figures()).total_views).toBe(start.total_views + 1);
+    await expect.poll(async () => (await figures()).total_views, POLL).toBe(start.total_views + 1);
     expect((await figures()).unique_viewers).toBe(start.unique_viewers);
     await page.screenshot({ path: `${SHOTS}/embed-consent-pending-phone.png`, animations: 'disabled' });
 
@@ -227,7 +229,7 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     await page.waitForFunction(() =>
       (window as unknown as { received: { type: string; granted?: boolean }[] }).received.some((m) => m.type === 'consent_changed' && m.granted),
     );
-    await expect.poll(async () => (await figures()).unique_viewers).toBe(start.unique_viewers + 1);
+    await expect.poll(async () => (await figures()).unique_viewers, POLL).toBe(start.unique_viewers + 1);
     await frameLocator.getByRole('button', { name: 'Click 1' }).click();
     await frameLocator.getByLabel('Work e-mail').waitFor();
     expect((await figures()).total_views).toBe(start.total_views + 1);
@@ -272,7 +274,7 @@ window.consent = (granted) => document.querySelector('iframe').contentWindow.pos
     expect(await storageOf(frame)).toEqual(NOTHING);
     expect(await context.cookies()).toEqual([]);
     await page.evaluate(call);
-    await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toEqual([expect.stringMatching(/^ds_view_/)]);
+    await expect.poll(async () => (await context.cookies()).map((c) => c.name), POLL).toEqual([expect.stringMatching(/^ds_view_/)]);
     expect(Object.keys((await granted(frame)).session).filter((k) => k.startsWith('demoshare:session:'))).toHaveLength(1);
   });
 });
