@@ -1636,7 +1636,7 @@ export interface paths {
         };
         /**
          * Workspace analytics
-         * @description Scope `analytics:read`; roles: admin, editor, viewer. Totals over every demo of the workspace, an optional series, and the ten demos with the most views. Every figure uses the same range: whole UTC days, a view counting on the day it started (and its completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless `include_internal=true`. `unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started. Exact while the range holds at most 20,000 views (ANALYTICS_EXACT_VIEWERS_UP_TO; always with `version`); beyond that, estimated from daily HyperLogLog sketches with a standard error of 1.6% (within 4.8% in 99.7% of cases).
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. Totals over every demo of the workspace, an optional series, and the ten demos with the most views. Every figure uses the same range: whole UTC days, a view counting on the day it started (and its completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless `include_internal=true`. `unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started (a view begun in an embed before its page granted consent has no visitor id until consent comes, docs/consent.md). Exact while the range holds at most 20,000 views (ANALYTICS_EXACT_VIEWERS_UP_TO; always with `version`); beyond that, estimated from daily HyperLogLog sketches with a standard error of 1.6% (within 4.8% in 99.7% of cases).
          */
         get: operations["workspaceAnalytics"];
         put?: never;
@@ -1656,7 +1656,7 @@ export interface paths {
         };
         /**
          * Demo analytics
-         * @description Scope `analytics:read`; roles: admin, editor, viewer. completion_rate = completed views / views; avg_time_seconds = mean view duration; per step: views that reached it, mean seconds on it, and the share of those views that ended there without completing. Every figure uses the same range: whole UTC days, a view counting on the day it started (and its completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless `include_internal=true`. `unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started. Exact while the range holds at most 20,000 views (ANALYTICS_EXACT_VIEWERS_UP_TO; always with `version`); beyond that, estimated from daily HyperLogLog sketches with a standard error of 1.6% (within 4.8% in 99.7% of cases). `series` (with `granularity`) has one entry per period of the range, empty ones included (from the first to the last day with views when no bounds are given; at most 3660 periods, else a 400). Step numbers are those of the version each view played; `version` narrows the figures to one version.
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. completion_rate = completed views / views; avg_time_seconds = mean view duration; per step: views that reached it, mean seconds on it, and the share of those views that ended there without completing. Every figure uses the same range: whole UTC days, a view counting on the day it started (and its completion with it); an end before the start is a 400 naming both. Internal traffic is left out unless `include_internal=true`. `unique_viewers`: distinct e-mail addresses, else visitor ids, as the view had them when it started (a view begun in an embed before its page granted consent has no visitor id until consent comes, docs/consent.md). Exact while the range holds at most 20,000 views (ANALYTICS_EXACT_VIEWERS_UP_TO; always with `version`); beyond that, estimated from daily HyperLogLog sketches with a standard error of 1.6% (within 4.8% in 99.7% of cases). `series` (with `granularity`) has one entry per period of the range, empty ones included (from the first to the last day with views when no bounds are given; at most 3660 periods, else a 400). Step numbers are those of the version each view played; `version` narrows the figures to one version.
          */
         get: operations["demoAnalytics"];
         put?: never;
@@ -2084,7 +2084,7 @@ export interface paths {
         };
         /**
          * Viewer: link state
-         * @description Public. 404 for an unknown or revoked link, 410 (`gone`) for an expired one, 404 "This demo is not published yet" while the demo is not published (`details[0].message` names the gate: `link`, `expired`, `not_published`). Otherwise the gate the viewer must pass next. A viewer who may play gets a viewer session (cookie) here.
+         * @description Public. 404 for an unknown or revoked link, 410 (`gone`) for an expired one, 404 "This demo is not published yet" while the demo is not published (`details[0].message` names the gate: `link`, `expired`, `not_published`). Otherwise the gate the viewer must pass next. A viewer who may play gets a viewer session (cookie) here. With `X-Viewer-Consent: pending` (an embed whose page has not granted consent, docs/consent.md) no route of the viewer API sets a cookie, and a new session has no visitor id: its `session_token` is sent back in `X-Viewer-Session` only.
          */
         get: operations["viewerLinkState"];
         put?: never;
@@ -2209,6 +2209,26 @@ export interface paths {
          * @description Public, gated, bound to the viewer session. Up to 100 events (view_started, step_reached, completed, and the path events of interactive demos: chapter_selected, action_taken, cta_clicked, form_shown, form_started, form_submitted). 202 once they are stored; an event id seen before is ignored (`duplicates`). step_number and target_step must be steps of the demo; seconds_on_previous is capped at 3600. A field that does not belong to an event type is a 400.
          */
         post: operations["viewerRecordEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/viewer/{token}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Viewer: consent granted or withdrawn
+         * @description Public. Sent by the player when the page that embeds it grants or withdraws consent (docs/consent.md), with the session it was given in `X-Viewer-Session`. `granted: true`: the viewer cookie is set (as the link state sets it without `X-Viewer-Consent: pending`), the session gets a visitor id, and so does its view if it began before consent (it then counts as a unique viewer). `granted: false`: the cookie is expired; views already counted stay counted. Without a session there is nothing to change (`session: false`). 404 for an unknown or revoked link, 410 for an expired one; no other gate applies.
+         */
+        post: operations["viewerConsentGrantedOrWithdrawn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5901,6 +5921,18 @@ export interface components {
             };
             /** @description Only when a new viewer session was started. Same value as the cookie; a player that cannot use cookies (a cross-site iframe) sends it back in `X-Viewer-Session`. */
             session_token?: string;
+        };
+        /**
+         * @example {
+         *       "granted": true,
+         *       "session": true
+         *     }
+         */
+        ViewerConsent: {
+            /** @description The decision as recorded for this request. */
+            granted: boolean;
+            /** @description Whether a viewer session came with the request (header or cookie); without one there was nothing to change. */
+            session: boolean;
         };
         /**
          * @example {
@@ -22169,6 +22201,118 @@ export interface operations {
             };
             /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`: the link or record has expired or was used up. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewerConsentGrantedOrWithdrawn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "granted": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true: the host page granted consent (the viewer cookie is set and the view gets its visitor id); false: denied or withdrawn (the cookie is expired). */
+                    granted: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ViewerConsent"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,1 @@
+ALTER TABLE "viewer_sessions" ALTER COLUMN "anonymous_id" DROP NOT NULL;
