@@ -97,29 +97,3 @@ describe('GuardedCache entries', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 });
-
-describe('GuardedCache with a version check', () => {
-  it('serves a hit only while the caller says it is current, and reloads (and keeps) the newer value when not', async () => {
-    const cache = new GuardedCache<{ body: string; revision: number }>(new Changes(switchableBus()), 60_000, 100);
-    let revision = 1;
-    let loads = 0;
-    const read = () => {
-      const seen = revision; // the stamp the caller read before the load, as demo reads do
-      return cache.load(
-        'demo',
-        () => [tags.demo('d')],
-        async () => ({ body: `body ${++loads}`, revision: seen }),
-        undefined,
-        (hit) => hit.revision === seen,
-      );
-    };
-
-    expect((await read())?.body).toBe('body 1');
-    expect((await read())?.body).toBe('body 1');
-    // Another process wrote (no announcement has reached this one): the stamp moved, the hit is not served.
-    revision = 2;
-    expect((await read())?.body).toBe('body 2');
-    expect((await read())?.body).toBe('body 2');
-    expect(loads).toBe(2);
-  });
-});

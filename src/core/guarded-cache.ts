@@ -47,20 +47,16 @@ export class GuardedCache<V> {
   /**
    * The cached value of `key`, or `loader`'s, stored with `tags(value)` unless a change overtook it.
    * `until(value)`, when given, ends the entry early: when what it shows stops being right on its own
-   * (a link that expires). `current(value)`, when given, is asked of a hit before it is served: a caller
-   * that has just read a version stamp (one primary-key lookup) passes it here, so a write committed by
-   * another process is seen by the next read there, before the bus has carried its announcement.
+   * (a link that expires).
    */
   async load(
     key: string,
     tags: (value: V) => Tag[],
     loader: () => Promise<V | undefined>,
     until?: (value: V) => Date | null,
-    current?: (value: V) => boolean,
   ): Promise<V | undefined> {
     const hit = this.get(key);
-    if (hit !== undefined && (!current || current(hit))) return hit;
-    if (hit !== undefined) this.entries.delete(key);
+    if (hit !== undefined) return hit;
     const epoch = this.changes.epoch;
     const value = await loader();
     if (value !== undefined && epoch === this.changes.epoch && this.changes.live) {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { page } from './envelope';
+import { listEnvelope, page } from './envelope';
+import { invalid } from './errors';
 
 /**
  * Items per page when `per_page` is not given.
@@ -86,4 +87,131 @@ export async function paginate<L extends { total: number }, T>(
   const { query } = request;
   const loaded = await load(toLimitOffset(query));
   return page(request, items(loaded), { total: loaded.total, page: query.page, perPage: query.per_page });
+}
+
+/** Where a keyset page starts: after the row with this id (and, should that row be gone, this time). */
+export interface Keyset {
+  at: Date;
+  id: string;
+}
+
+/** A page's window: an offset (page numbers), or `after` a row (a cursor) with `offset` 0. */
+export interface PageWindow extends LimitOffset {
+  after: Keyset | null;
+}
+
+const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,400}$/;
+
+/**
+ * `page`, `per_page` and `cursor`: the lists whose offsets grow (demos, views, deliveries, the audit log)
+ * also page by keyset. `cursor` is the `meta.next_cursor` of the page before, opaque to clients.
+ *
+ * @example
+ * ```ts
+ * import { cursorPaginationQuery } from './pagination';
+ *
+ * cursorPaginationQuery.parse({ cursor: 'WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd' });
+ * ```
+ */
+export const cursorPaginationQuery = paginationQuery.extend({
+  cursor: z
+    .string()
+    .regex(CURSOR_PATTERN)
+    .optional()
+    .meta({
+      description:
+        'The `meta.next_cursor` of the page before: the next page by keyset, which costs the same however deep ' +
+        '(a `page` number makes the database read and skip every row before it), and which rows added or removed ' +
+        'meanwhile cannot shift. Leave `page` out with it.',
+    }),
+});
+
+export type CursorPaginationQuery = z.infer<typeof cursorPaginationQuery>;
+
+/**
+ * A list envelope whose `meta` also carries `next_cursor`.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { cursorListEnvelope } from './pagination';
+ *
+ * const response = { 200: cursorListEnvelope(z.object({ id: z.string() })) };
+ * ```
+ */
+export function cursorListEnvelope<T extends z.ZodType>(item: T) {
+  const base = listEnvelope(item);
+  return base.extend({
+    meta: base.shape.meta.extend({
+      next_cursor: z
+        .string()
+        .nullable()
+        .meta({
+          description: 'Send as `cursor` for the next page (same filters and `per_page`); null on the last page.',
+          example: 'WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd',
+        }),
+    }),
+  });
+}
+
+/** The cursor of the page after `row`: its time and id, and the number of the page it opens. */
+export function encodeCursor(row: Keyset, nextPage: number): string {
+  return Buffer.from(JSON.stringify([row.at.toISOString(), row.id, nextPage])).toString('base64url');
+}
+
+/** A cursor back into its row and page number; a 400 on anything this server did not make. */
+export function decodeCursor(cursor: string): { after: Keyset; page: number } {
+  try {
+    const [at, id, page] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const when = typeof at === 'string' ? new Date(at) : new Date(Number.NaN);
+    if (typeof id === 'string' && id.length > 0 && id.length <= 100 && Number.isInteger(page) && (page as number) >= 2 && !Number.isNaN(when.getTime())) {
+      return { after: { at: when, id }, page: page as number };
+    }
+  } catch {
+    // Not JSON: refused below like any other malformed cursor.
+  }
+  throw invalid('cursor is not one this server gave (send meta.next_cursor as it came)', [
+    { field: 'cursor', message: 'Unknown cursor' },
+  ]);
+}
+
+/**
+ * The handler of a list that pages by number or by cursor: `load` gets the window (one row more than a
+ * page, which tells whether another follows), and the answer is the usual `{data, meta: {total, page,
+ * per_page}}` with `meta.next_cursor`. `total` counts every row the filters match, whichever way the page
+ * was asked for.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyRequest } from 'fastify';
+ * import { type CursorPaginationQuery, type PageWindow, paginateByKeyset } from './pagination';
+ *
+ * declare const request: FastifyRequest & { query: CursorPaginationQuery };
+ * declare function listDemos(window: PageWindow): Promise<{ rows: { id: string; createdAt: Date }[]; total: number }>;
+ * const body = await paginateByKeyset(request, listDemos, (row) => ({ at: row.createdAt, id: row.id }), (l) => l.rows);
+ * ```
+ */
+export async function paginateByKeyset<L extends { rows: unknown[]; total: number }, T>(
+  request: FastifyRequest & { query: CursorPaginationQuery },
+  load: (window: PageWindow) => Promise<L>,
+  keyOf: (row: L['rows'][number]) => Keyset,
+  items: (loaded: L) => T[],
+) {
+  const { cursor, per_page: perPage } = request.query;
+  let pageNumber = request.query.page;
+  let after: Keyset | null = null;
+  if (cursor !== undefined) {
+    if (pageNumber !== 1) {
+      throw invalid('page does not combine with cursor: the cursor says where the page starts', [
+        { field: 'page', message: 'leave it out when cursor is given' },
+      ]);
+    }
+    ({ after, page: pageNumber } = decodeCursor(cursor));
+  }
+  const loaded = await load({ limit: perPage + 1, offset: after ? 0 : (pageNumber - 1) * perPage, after });
+  const more = loaded.rows.length > perPage;
+  const rows = more ? loaded.rows.slice(0, perPage) : loaded.rows;
+  const body = page(request, items({ ...loaded, rows }), { total: loaded.total, page: pageNumber, perPage });
+  const last = rows.at(-1);
+  return { ...body, meta: { ...body.meta, next_cursor: more && last ? encodeCursor(keyOf(last), pageNumber + 1) : null } };
 }

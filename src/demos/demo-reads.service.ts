@@ -1,7 +1,9 @@
-// The read side of demos, apart from the writes: the rendered detail of GET /v1/demos/:id is cached and served only while the demo's revision and brand colour still match.
+// The read side of demos, apart from the writes: the rendered detail of GET /v1/demos/:id is cached until a change to the demo or its workspace is announced.
+import type { SQL } from 'drizzle-orm';
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
+import type { PageWindow } from '../core/pagination';
 import { notFound } from '../core/errors';
 import { GuardedCache } from '../core/guarded-cache';
 import type { Database } from '../db/client';
@@ -18,6 +20,11 @@ export interface FirstLink {
 /** The port through which demos read their share links (implemented by shares/share-links.ts). */
 export interface DemoLinks {
   firstActive(demoIds: readonly string[]): Promise<Map<string, FirstLink>>;
+  /**
+   * The same link's token as a correlated subquery on a demo id of the caller's statement: the list folds
+   * it into its page query (one statement) while the links' table stays the shares module's.
+   */
+  firstActiveToken(demoId: SQL): SQL<string | null>;
 }
 
 export interface DemoReadsDeps {
@@ -30,9 +37,6 @@ export interface DemoReadsDeps {
 /** A demo's detail as rendered for GET /v1/demos/:id, and until when it stays right on its own. */
 interface RenderedDetail {
   json: string;
-  /** The demo's revision and brand colour read before it was loaded (`findDemoVersion`). */
-  revision: number;
-  brandColor: string | null;
   /** When its share_url link expires and share_url moves to the next link; null when it never does. */
   staleAt: Date | null;
 }
@@ -41,19 +45,9 @@ interface RenderedDetail {
 export function createDemoReads(deps: DemoReadsDeps) {
   const { db } = deps.database;
 
-  async function list(
-    auth: AuthContext,
-    filter: { status?: DemoStatus; search?: string },
-    page: { limit: number; offset: number },
-  ) {
-    const { rows, total } = await repo.listDemos(
-      db,
-      auth.workspaceId,
-      { status: filter.status, search: filter.search || undefined },
-      page,
-    );
-    const links = rows.length > 0 ? await deps.links.firstActive(rows.map((r) => r.demo.id)) : new Map<string, FirstLink>();
-    return { rows: rows.map((r) => ({ ...r, shareToken: links.get(r.demo.id)?.token ?? null })), total };
+  /** A page of the workspace's demos with step counts, latest versions, share_url tokens and the total: one query. */
+  function list(auth: AuthContext, filter: { status?: DemoStatus; search?: string }, window: PageWindow) {
+    return repo.listDemos(db, auth.workspaceId, { status: filter.status, search: filter.search || undefined }, window, deps.links.firstActiveToken);
   }
 
   async function load(auth: AuthContext, id: string) {
@@ -84,25 +78,21 @@ export function createDemoReads(deps: DemoReadsDeps) {
 
   /**
    * The demo rendered by `render`, from the cache until a change to it is announced; a miss loads the demo,
-   * its steps, hotspots and links. A load overtaken by any change is served but not kept. Every read first
-   * looks up the demo's revision (one primary-key lookup), so a write to the demo committed by any process
-   * is seen by the next read in every process, without waiting for the bus; a change to its share links
-   * (share_url) reaches other processes through the bus's announcement.
+   * its steps, hotspots and links. A hit costs no query: every write to the demo, its steps, hotspots,
+   * versions, links or generation, and to its workspace (the brand colour) announces its tag after the
+   * commit, heard here at once and in other processes through the bus, as the credential cache and the
+   * viewer's payload rely on. A load overtaken by any change is served but not kept, and while the bus is
+   * cut off nothing is served from the cache (GuardedCache).
    */
   async function getRendered(auth: AuthContext, id: string, render: (found: Loaded) => string): Promise<string> {
-    const version = await repo.findDemoVersion(db, auth.workspaceId, id);
-    if (!version) throw notFound('Demo');
     const detail = await details.load(
       `${auth.workspaceId}:${id}`,
       () => [tags.demo(id), tags.workspace(auth.workspaceId)],
       async () => {
-        // The version is the one read before this load: a write in between leaves a stale stamp, which
-        // only costs one more load on the next read, never a stale body served.
         const { shareExpiresAt, ...found } = await load(auth, id);
-        return { json: render(found), staleAt: shareExpiresAt, ...version };
+        return { json: render(found), staleAt: shareExpiresAt };
       },
       (rendered) => rendered.staleAt,
-      (rendered) => rendered.revision === version.revision && rendered.brandColor === version.brandColor,
     );
     // `load` throws for a demo that is not there: a detail is always found.
     return detail!.json;

@@ -1,8 +1,10 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
-import { prepared } from '../db/prepared';
+import { afterRow } from '../db/keyset';
+import type { PageWindow } from '../core/pagination';
 import type { DemoSnapshot } from './demo-snapshot';
+import type { DemoSummaryRow } from './demos.schemas';
 import { assets, type chapters, type DemoStatus, demoVersions, demos, hotspots, steps } from './demos.tables';
 
 export type DemoRow = typeof demos.$inferSelect;
@@ -24,11 +26,45 @@ export async function insertDemo(db: Executor, row: typeof demos.$inferInsert) {
   return created!;
 }
 
+/** The columns a list item shows (demos.schemas.ts toDemo): not the configuration, nor generation bookkeeping. */
+const listedColumns: { [K in keyof DemoSummaryRow]: (typeof demos)[K] } = {
+  id: demos.id,
+  title: demos.title,
+  sourceUrl: demos.sourceUrl,
+  type: demos.type,
+  status: demos.status,
+  generateWithAi: demos.generateWithAi,
+  createdAt: demos.createdAt,
+  updatedAt: demos.updatedAt,
+  publishedAt: demos.publishedAt,
+  thumbnailAssetId: demos.thumbnailAssetId,
+  generationStatus: demos.generationStatus,
+  generationError: demos.generationError,
+  generationErrorCode: demos.generationErrorCode,
+  generationStartedAt: demos.generationStartedAt,
+  generationFinishedAt: demos.generationFinishedAt,
+  generationCaptureMode: demos.generationCaptureMode,
+  generationWriter: demos.generationWriter,
+  createdById: demos.createdById,
+};
+
+/** Only a published demo shows its latest version and share_url: a draft's row costs no lookup for them. */
+const whenPublished = (value: SQL) => sql`case when "demos"."status" = 'published' then ${value} end`;
+
+/**
+ * One page of the workspace's demos, newest first, in one statement: each row with its step count, and
+ * when published its latest version and share_url token (`linkToken`, the shares module's correlated
+ * subquery on the demo's id); the total of the filter rides along as a subquery computed once. The order is
+ * the index demos_workspace_created_id_idx's, so a page reads its own rows (plus the skipped ones with an
+ * offset; `window.after`, a keyset, skips none). Only a page with no row, past the end, costs a second
+ * statement for the total.
+ */
 export async function listDemos(
   db: Executor,
   workspaceId: string,
   filter: { status?: DemoStatus; search?: string },
-  page: { limit: number; offset: number },
+  window: PageWindow,
+  linkToken: (demoId: SQL) => SQL<string | null>,
 ) {
   const conditions: (SQL | undefined)[] = [eq(demos.workspaceId, workspaceId)];
   if (filter.status) conditions.push(eq(demos.status, filter.status));
@@ -37,17 +73,25 @@ export async function listDemos(
     conditions.push(or(ilike(demos.title, pattern), ilike(demos.sourceUrl, pattern)));
   }
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ demo: demos, stepCount, latestVersion: latestVersionNumber })
-      .from(demos)
-      .where(where)
-      .orderBy(desc(demos.createdAt), desc(demos.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(demos).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  const total = sql<number>`(select count(*)::int from ${demos} where ${where})`.mapWith(Number);
+  const found = await db
+    .select({
+      demo: listedColumns,
+      stepCount,
+      latestVersion: sql<number | null>`${whenPublished(latestVersionNumber)}`,
+      shareToken: sql<string | null>`${whenPublished(linkToken(sql`"demos"."id"`))}`,
+      total,
+    })
+    .from(demos)
+    .where(window.after ? and(where, afterRow(demos, demos.createdAt, demos.id, window.after, 'desc')) : where)
+    .orderBy(desc(demos.createdAt), desc(demos.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const rows = found.map(({ total: _, ...row }) => row);
+  if (found[0]) return { rows, total: found[0].total };
+  if (window.offset === 0 && !window.after) return { rows, total: 0 };
+  const [counted] = await db.select({ n: count() }).from(demos).where(where);
+  return { rows, total: counted?.n ?? 0 };
 }
 
 export async function findDemo(db: Executor, workspaceId: string, id: string) {
@@ -369,25 +413,6 @@ export async function deleteAssets(db: Executor, demoId: string, ids: string[]) 
 export async function deleteAllSteps(db: Executor, demoId: string) {
   await deleteSteps(db, demoId, await listSteps(db, demoId));
 }
-
-/**
- * What decides whether a cached detail of the demo is still right although no announcement has arrived
- * (the write was made by another process): the demo's revision, bumped by every write to the demo, its
- * steps and hotspots in the write's transaction, and its workspace's brand colour. One primary-key lookup.
- */
-export async function findDemoVersion(db: Executor, workspaceId: string, id: string) {
-  const [row] = await prepared(db, 'demo_version', demoVersion).execute({ workspaceId, id });
-  return row;
-}
-
-const demoVersion = (db: Executor, name: string) =>
-  db
-    .select({ revision: demos.revision, brandColor: workspaces.brandColor })
-    .from(demos)
-    .innerJoin(workspaces, eq(workspaces.id, demos.workspaceId))
-    .where(and(eq(demos.workspaceId, sql.placeholder('workspaceId')), eq(demos.id, sql.placeholder('id'))))
-    .limit(1)
-    .prepare(name);
 
 /** The version viewers are served while the demo is published: the newest. */
 export async function latestVersion(db: Executor, demoId: string) {

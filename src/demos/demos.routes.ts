@@ -1,9 +1,9 @@
 import { actorOf } from '../audit/actor';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
-import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
+import { dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginate } from '../core/pagination';
+import { cursorListEnvelope, paginateByKeyset } from '../core/pagination';
 import { demoRouteErrors, demoParams } from './demo-fields.schemas';
 import { demoUrls, type UrlBuilder, createDemoBody, regenerateBody, demoDetailSchema, demoSchema, listDemosQuery, patchDemoBody, toDemo, toDemoDetail, toCreateDemoInput } from './demos.schemas';
 
@@ -27,15 +27,16 @@ export function demosRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         summary: 'List demos',
         description: 'Newest first; `search` matches title or source URL, case-insensitively.',
         querystring: listDemosQuery,
-        response: { 200: listEnvelope(demoSchema), ...errors },
+        response: { 200: cursorListEnvelope(demoSchema), ...errors },
       },
     },
     async (request) => {
       const { status, search } = request.query;
       const urls = await urlsOf(request);
-      return paginate(
+      return paginateByKeyset(
         request,
-        (range) => demos.list(callerOf(request), { status, search }, range),
+        (window) => demos.list(callerOf(request), { status, search }, window),
+        (r) => ({ at: r.demo.createdAt, id: r.demo.id }),
         ({ rows }) => rows.map((r) => toDemo(r.demo, r.stepCount, urls, r.shareToken, r.latestVersion)),
       );
     },

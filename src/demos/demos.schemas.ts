@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../config';
 import { shareUrls } from '../core/share-urls';
-import { paginationQuery } from '../core/pagination';
+import { cursorPaginationQuery } from '../core/pagination';
 import { httpUrl, text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import { configurationPatch, configurationSchema, DEFAULT_CONFIGURATION, resolveConfiguration } from './demo-configuration.schemas';
@@ -17,7 +17,7 @@ import { stepSchema, toStep } from './steps.schemas';
 
 const title = text().trim().min(1).max(200);
 
-export const listDemosQuery = paginationQuery
+export const listDemosQuery = cursorPaginationQuery
   .extend({
     status: z.enum(DEMO_STATUSES).optional().meta({ description: 'Only demos in this status.' }),
     search: text()
@@ -216,8 +216,31 @@ export const demoDetailSchema = demoSchema
   });
 
 
+/** What a list item shows of a demo (the list selects these columns only). */
+export type DemoSummaryRow = Pick<
+  DemoRow,
+  | 'id'
+  | 'title'
+  | 'sourceUrl'
+  | 'type'
+  | 'status'
+  | 'generateWithAi'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'publishedAt'
+  | 'thumbnailAssetId'
+  | 'generationStatus'
+  | 'generationError'
+  | 'generationErrorCode'
+  | 'generationStartedAt'
+  | 'generationFinishedAt'
+  | 'generationCaptureMode'
+  | 'generationWriter'
+  | 'createdById'
+>;
+
 export function toDemo(
-  row: DemoRow,
+  row: DemoSummaryRow,
   stepCount: number,
   urls: UrlBuilder,
   shareToken: string | null = null,

@@ -83,8 +83,8 @@ export const demos = pgTable(
     /** The first step's image, kept in step with every step change. */
     thumbnailAssetId: text('thumbnail_asset_id').references((): AnyPgColumn => assets.id, { onDelete: 'set null' }),
     /**
-     * Bumped by every write to the demo, its steps or its hotspots (the repository's update functions do it):
-     * a cached detail is served only while its revision is current.
+     * Bumped by every write to the demo, its steps or its hotspots (the repository's update functions do it).
+     * Caches do not read it: they drop a demo's entries on its announced change (demo-reads.service.ts).
      */
     revision: integer('revision').notNull().default(1),
     /** The stable key a demo file names it by (`demoshare demos push`): unique in its workspace, or none (docs/demo-format.md). */
@@ -93,7 +93,9 @@ export const demos = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('demos_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    // The list's order (newest first, id breaking ties; read backwards): a page, by offset or by keyset, reads
+    // its rows in index order with no sort of the whole workspace (demos.repo.ts listDemos).
+    index('demos_workspace_created_id_idx').on(t.workspaceId, t.createdAt, t.id),
     uniqueIndex('demos_workspace_key_uq').on(t.workspaceId, t.key).where(sql`key is not null`),
     index('demos_generating_idx').on(t.status).where(sql`status = 'generating'`),
     check('demos_status_ck', sql`${t.status} in ('generating', 'draft', 'published', 'archived')`),

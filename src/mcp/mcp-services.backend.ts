@@ -52,7 +52,7 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
       const { rows, total } = await deps.demos.list(
         auth,
         { status: q.status as DemoStatus | undefined, search: q.search },
-        toLimitOffset(q),
+        { ...toLimitOffset(q), after: null },
       );
       const urls = await urlsNow();
       return {

@@ -1,5 +1,5 @@
-// The share-links port demos reads share_url through (DemoLinks), as the query it is: shares owns the links' table, and demos never queries it.
-import { and, asc, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+// The share-links port demos reads share_url through (DemoLinks), as the query it is (or the subquery the demos list folds in): shares owns the links' table, and demos never names it.
+import { and, asc, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import type { DemoLinks } from '../demos/demo-reads.service';
 import { shares } from './shares.tables';
@@ -25,6 +25,15 @@ export async function firstActiveLinks(db: Executor, demoIds: readonly string[])
 }
 
 /**
+ * The token of the demo's share_url link as a correlated subquery on `demoId` (a column of the caller's
+ * statement): the demos list folds it into its page query, one statement for the page. The same link as
+ * firstActiveLinks (never a hub entry's), by the index shares_demo_idx (demo_id, created_at).
+ */
+export function firstActiveTokenOf(demoId: SQL): SQL<string | null> {
+  return sql<string | null>`(select s."token" from ${shares} s where s."demo_id" = ${demoId} and s."revoked_at" is null and s."hub_id" is null and (s."expires_at" is null or s."expires_at" > now()) order by s."created_at", s."id" limit 1)`;
+}
+
+/**
  * The demos' share_url, answered from the links' table for the demos domain (which never reads it).
  *
  * @example
@@ -37,5 +46,6 @@ export function createShareLinks(database: Pick<Database, 'db'>): DemoLinks {
       const rows = await firstActiveLinks(database.db, demoIds);
       return new Map(rows.map((r) => [r.demoId, { token: r.token, expiresAt: r.expiresAt }]));
     },
+    firstActiveToken: firstActiveTokenOf,
   };
 }

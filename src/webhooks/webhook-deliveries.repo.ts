@@ -1,17 +1,14 @@
 // Deliveries and their attempts: the delivery queue (claim, retry schedule) and the delivery log, in one table pair.
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from './webhooks.tables';
+import type { PageWindow } from '../core/pagination';
+import { afterRow } from '../db/keyset';
+import { type DeliveryStatus, webhookAttempts, webhookDeliveries, webhooks } from './webhooks.tables';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 export type NewAttempt = typeof webhookAttempts.$inferInsert;
-
-interface Page {
-  limit: number;
-  offset: number;
-}
 
 export async function insertDelivery(db: Executor, row: NewDelivery) {
   const [created] = await db.insert(webhookDeliveries).values(row).returning();
@@ -23,17 +20,34 @@ export async function insertDeliveries(tx: Executor, rows: NewDelivery[]) {
   if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing();
 }
 
-export async function listDeliveries(db: Executor, webhookId: string, status: DeliveryStatus | undefined, page: Page) {
+/**
+ * A page of the webhook's deliveries, newest first, with the total of the filter in the same statement (a
+ * subquery computed once), and only when the webhook is the workspace's: one statement for a page. An empty
+ * answer says nothing of the webhook; the caller looks it up then (and counts, past the end).
+ */
+export async function listDeliveries(
+  db: Executor,
+  workspaceId: string,
+  webhookId: string,
+  status: DeliveryStatus | undefined,
+  window: PageWindow,
+) {
   const where = and(eq(webhookDeliveries.webhookId, webhookId), status ? eq(webhookDeliveries.status, status) : undefined);
-  const rows = await db
-    .select()
+  const own = sql`exists (select 1 from ${webhooks} w where w."id" = ${webhookId} and w."workspace_id" = ${workspaceId})`;
+  const found = await db
+    .select({ delivery: webhookDeliveries, total: sql<number>`(select count(*)::int from ${webhookDeliveries} where ${where})`.mapWith(Number) })
     .from(webhookDeliveries)
-    .where(where)
+    .where(and(where, own, window.after ? afterRow(webhookDeliveries, webhookDeliveries.createdAt, webhookDeliveries.id, window.after, 'desc') : undefined))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .limit(window.limit)
+    .offset(window.offset);
+  return { rows: found.map((r) => r.delivery), total: found[0]?.total ?? 0 };
+}
+
+export async function countDeliveries(db: Executor, webhookId: string, status: DeliveryStatus | undefined) {
+  const where = and(eq(webhookDeliveries.webhookId, webhookId), status ? eq(webhookDeliveries.status, status) : undefined);
   const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return total?.n ?? 0;
 }
 
 export async function findDelivery(db: Executor, webhookId: string, id: string) {

@@ -2,7 +2,7 @@ import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok, } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginate, paginationQuery } from '../core/pagination';
+import { cursorListEnvelope, cursorPaginationQuery, paginate, paginateByKeyset, paginationQuery } from '../core/pagination';
 import {
   createWebhookBody,
   deliveriesQuery,
@@ -168,14 +168,15 @@ export function webhooksRoutes(app: ZodApp, ctx: ModuleContext<Services['webhook
         summary: 'List deliveries',
         description: `Newest first, each with every attempt (status or error, duration, response excerpt).`,
         params: webhookParams,
-        querystring: paginationQuery.extend(deliveriesQuery.shape),
-        response: { 200: listEnvelope(deliverySchema), ...errors },
+        querystring: cursorPaginationQuery.extend(deliveriesQuery.shape),
+        response: { 200: cursorListEnvelope(deliverySchema), ...errors },
       },
     },
     async (request) =>
-      paginate(
+      paginateByKeyset(
         request,
-        (range) => webhooks.listDeliveries(callerOf(request), request.params.id, request.query.status, range),
+        (window) => webhooks.listDeliveries(callerOf(request), request.params.id, request.query.status, window),
+        ({ row }) => ({ at: row.createdAt, id: row.id }),
         ({ rows }) => rows.map((r) => toDelivery(r.row, r.attempts)),
       ),
   );

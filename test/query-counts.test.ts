@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresBus } from '../src/core/bus';
+import { openDatabase } from '../src/db/client';
+import { createTestDatabase, TEST_DATABASE_URL } from './helpers/database';
+import { countQueries } from './helpers/query-count';
+import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+
+// What the hot reads cost the database, counted at the driver: a cached authenticated read sends nothing,
+// a list page one statement (two past the end). Counts, not timings: the figures are in bench/.
+describe('statements per request', () => {
+  let t: TestApp;
+  let key: string;
+  let queries: ReturnType<typeof countQueries>;
+  const call = (method: string, url: string, payload?: object) =>
+    t.app.inject({ method: method as 'GET', url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  /** The statements one request sent. */
+  async function statements(url: string) {
+    queries.take();
+    const res = await call('GET', url);
+    expect(res.statusCode, res.body).toBe(200);
+    return { sent: queries.take(), body: res.json() };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    key = await t.apiKey('all');
+    queries = countQueries(t.db.database);
+  });
+  afterAll(async () => {
+    queries?.stop();
+    await t?.close();
+  });
+
+  it('serves a cached demo detail, key and all, without a statement, and a write is seen at once', async () => {
+    const demo = (await call('POST', '/v1/demos', { title: 'Cached' })).json().data;
+    await call('POST', `/v1/demos/${demo.id}/steps`, { title: 'One' });
+    const first = await statements(`/v1/demos/${demo.id}`);
+    expect(first.sent.length).toBeGreaterThan(0);
+    const again = await statements(`/v1/demos/${demo.id}`);
+    expect(again.sent).toEqual([]);
+    expect(again.body.data).toEqual(first.body.data);
+    // The write announces the demo: the next read loads it again, and shows it.
+    expect((await call('PATCH', `/v1/demos/${demo.id}`, { title: 'Renamed' })).statusCode).toBe(200);
+    const after = await statements(`/v1/demos/${demo.id}`);
+    expect(after.sent.length).toBeGreaterThan(0);
+    expect(after.body.data.title).toBe('Renamed');
+    expect((await statements(`/v1/demos/${demo.id}`)).sent).toEqual([]);
+  });
+
+  it('lists members in one statement, the key from cache', async () => {
+    await statements('/v1/team/members');
+    expect((await statements('/v1/team/members')).sent).toHaveLength(1);
+  });
+
+  describe('the demos list', () => {
+    const titles: string[] = [];
+    let published: { id: string; share: string };
+
+    beforeAll(async () => {
+      const before = (await call('GET', '/v1/demos?per_page=100')).json().meta.total as number;
+      expect(before).toBeLessThan(5);
+      for (let i = 0; i < 25; i++) {
+        const res = await call('POST', '/v1/demos', { title: `Listed ${i}` });
+        titles.unshift(res.json().data.title);
+      }
+      // One published demo with a link: share_url and published_version come from the same statement.
+      const id = (await call('GET', '/v1/demos?per_page=1')).json().data[0].id as string;
+      await call('POST', `/v1/demos/${id}/steps`, { title: 'Step' });
+      expect((await call('PATCH', `/v1/demos/${id}`, { status: 'published' })).statusCode).toBe(200);
+      const share = (await call('POST', `/v1/demos/${id}/shares`, {})).json().data.url as string;
+      published = { id, share };
+    });
+
+    it('answers a page of 20 with counts, versions, links and the total in one statement', async () => {
+      await statements('/v1/demos?per_page=20'); // the key is cached from here on
+      const { sent, body } = await statements('/v1/demos?per_page=20');
+      expect(sent).toHaveLength(1);
+      expect(body.data).toHaveLength(20);
+      expect(body.meta).toMatchObject({ page: 1, per_page: 20, total: body.meta.total });
+      const first = body.data[0];
+      expect(first).toMatchObject({ id: published.id, step_count: 1, published_version: 1 });
+      expect(first.share_url).toBe(published.share);
+      expect(body.data[1]).toMatchObject({ share_url: null, published_version: null, step_count: 0 });
+    });
+
+    it('pages by cursor through the same rows as by number, each page one statement', async () => {
+      const byNumber: string[] = [];
+      const total = (await call('GET', '/v1/demos?per_page=7')).json().meta.total as number;
+      for (let page = 1; (page - 1) * 7 < total; page++) {
+        byNumber.push(...(await call('GET', `/v1/demos?per_page=7&page=${page}`)).json().data.map((d: { id: string }) => d.id));
+      }
+      const byCursor: string[] = [];
+      let url = '/v1/demos?per_page=7';
+      for (let page = 1; ; page++) {
+        const { sent, body } = await statements(url);
+        expect(sent).toHaveLength(1);
+        expect(body.meta).toMatchObject({ total, page, per_page: 7 });
+        byCursor.push(...body.data.map((d: { id: string }) => d.id));
+        if (!body.meta.next_cursor) break;
+        url = `/v1/demos?per_page=7&cursor=${body.meta.next_cursor}`;
+      }
+      expect(byCursor).toEqual(byNumber);
+      expect(new Set(byCursor).size).toBe(total);
+    });
+
+    it('keeps a cursor right when rows are added meanwhile, and refuses one it did not make', async () => {
+      const first = (await call('GET', '/v1/demos?per_page=5')).json();
+      await call('POST', '/v1/demos', { title: 'Added meanwhile' });
+      const second = (await call('GET', `/v1/demos?per_page=5&cursor=${first.meta.next_cursor}`)).json();
+      const byNumber = (await call('GET', '/v1/demos?per_page=6&page=2')).json();
+      // The page after the first five as it was: the new demo, first in the list now, shifts no row.
+      expect(second.data.map((d: { id: string }) => d.id)).toEqual(byNumber.data.slice(0, 5).map((d: { id: string }) => d.id));
+      const bad = await call('GET', '/v1/demos?cursor=bm90LWEtY3Vyc29y');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.details).toEqual([{ field: 'cursor', message: 'Unknown cursor' }]);
+      const both = await call('GET', `/v1/demos?page=2&cursor=${first.meta.next_cursor}`);
+      expect(both.statusCode).toBe(400);
+    });
+
+    it('costs a second statement only past the end, for the total', async () => {
+      const { sent, body } = await statements('/v1/demos?per_page=20&page=50');
+      expect(body.data).toEqual([]);
+      expect(body.meta.total).toBeGreaterThan(25);
+      expect(sent).toHaveLength(2);
+    });
+  });
+
+  it('lists a webhook\'s deliveries with their attempts in two statements, by number or by cursor', async () => {
+    const hook = await call('POST', '/v1/webhooks', { url: 'https://93.184.215.14/hooks/demoshare', events: ['demo.viewed'] });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const id = hook.json().data.id as string;
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.unshift((await call('POST', `/v1/webhooks/${id}/test`)).json().data.id);
+    const { sent, body } = await statements(`/v1/webhooks/${id}/deliveries?per_page=2`);
+    expect(sent).toHaveLength(2);
+    expect(body.meta).toMatchObject({ total: 5, page: 1, per_page: 2 });
+    const seen = body.data.map((d: { id: string }) => d.id);
+    let cursor = body.meta.next_cursor as string | null;
+    while (cursor) {
+      const next = await statements(`/v1/webhooks/${id}/deliveries?per_page=2&cursor=${cursor}`);
+      expect(next.sent.length).toBeLessThanOrEqual(2);
+      expect(next.body.meta.total).toBe(5);
+      seen.push(...next.body.data.map((d: { id: string }) => d.id));
+      cursor = next.body.meta.next_cursor;
+    }
+    expect(seen).toEqual(made);
+    // Another workspace's webhook is still a 404, found out when its page comes back empty.
+    const other = await t.apiKey('all');
+    const foreign = await t.app.inject({ method: 'GET', url: `/v1/webhooks/${id}/deliveries`, headers: bearer(other) });
+    expect(foreign.statusCode).toBe(404);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('the cached demo detail across processes (PostgreSQL LISTEN/NOTIFY bus)', () => {
+  it('a write through one app instance reaches the detail another one cached, by the announcement alone', async () => {
+    const shared = await createTestDatabase();
+    const url = shared.url!;
+    const otherDatabase = await openDatabase({ url, poolSize: 2 });
+    const a = await createTestApp({ database: shared, bus: await createPostgresBus(shared.database) });
+    const b = await createTestApp({
+      database: { database: otherDatabase, url, drop: () => otherDatabase.close() },
+      bus: await createPostgresBus(otherDatabase),
+    });
+    const queries = countQueries(otherDatabase);
+    try {
+      const key = await a.apiKey('all');
+      const id = (await a.app.inject({ method: 'POST', url: '/v1/demos', headers: bearer(key), payload: { title: 'Before' } })).json().data.id;
+      const read = async () => (await b.app.inject({ method: 'GET', url: `/v1/demos/${id}`, headers: bearer(key) })).json().data.title;
+      expect(await read()).toBe('Before');
+      queries.take();
+      expect(await read()).toBe('Before');
+      expect(queries.take()).toEqual([]); // B serves it from its cache
+      await a.app.inject({ method: 'PATCH', url: `/v1/demos/${id}`, headers: bearer(key), payload: { title: 'After' } });
+      let title = await read();
+      for (let i = 0; i < 60 && title !== 'After'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        title = await read();
+      }
+      expect(title).toBe('After');
+    } finally {
+      queries.stop();
+      await b.close();
+      await otherDatabase.close().catch(() => {});
+      await a.close();
+      await shared.drop();
+    }
+  });
+});
