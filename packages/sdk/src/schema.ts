@@ -10896,6 +10896,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
+                /** @description The `meta.next_cursor` of the page before: the next page by keyset, which costs the same however deep (a `page` number makes the database read and skip every row before it), and which rows added or removed meanwhile cannot shift. Leave `page` out with it. */
+                cursor?: string;
                 /** @description Only demos in this status. */
                 status?: "generating" | "draft" | "published" | "archived";
                 /** @description Case-insensitive substring of the title or the source URL. */
@@ -10921,6 +10923,11 @@ export interface operations {
                             total: number;
                             page: number;
                             per_page: number;
+                            /**
+                             * @description Send as `cursor` for the next page (same filters and `per_page`); null on the last page.
+                             * @example WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd
+                             */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -17050,6 +17057,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
+                /** @description The `meta.next_cursor` of the page before: the next page by keyset, which costs the same however deep (a `page` number makes the database read and skip every row before it), and which rows added or removed meanwhile cannot shift. Leave `page` out with it. */
+                cursor?: string;
                 /** @description Only deliveries in this state. */
                 status?: "pending" | "delivering" | "succeeded" | "failed" | "cancelled";
             };
@@ -17075,6 +17084,11 @@ export interface operations {
                             total: number;
                             page: number;
                             per_page: number;
+                            /**
+                             * @description Send as `cursor` for the next page (same filters and `per_page`); null on the last page.
+                             * @example WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd
+                             */
+                            next_cursor: string | null;
                         };
                     };
                 };
