@@ -100,6 +100,35 @@ describe('custom domains', () => {
     const page = await on(APP_HOST, `/s/${linkA.token}`);
     expect(page.body).toContain(`<meta property="og:url" content="https://demos.example.com/s/${linkA.token}">`);
     expect((await on(APP_HOST, '/tls/ask?domain=DEMOS.example.com.')).statusCode).toBe(200);
+    // A hub's addresses, and the links its entries open, are on the domain too.
+    const hub = await t.app.inject({ method: 'POST', url: '/v1/hubs', headers: { authorization: `Bearer ${keyA}` }, payload: { name: 'Demo center', title: 'See it work' } });
+    expect(hub.statusCode, hub.body).toBe(201);
+    const { id: hubId, url: hubUrl, embed_url: hubEmbed } = hub.json().data as { id: string; url: string; embed_url: string };
+    const hubToken = hubUrl.split('/h/')[1]!;
+    expect(hubUrl).toBe(`https://demos.example.com/h/${hubToken}`);
+    expect(hubEmbed).toBe(`https://demos.example.com/embed/h/${hubToken}`);
+    const listed = await t.app.inject({ method: 'GET', url: '/v1/hubs', headers: { authorization: `Bearer ${keyA}` } });
+    expect(listed.json().data[0].url).toBe(hubUrl);
+    const collection = await t.app.inject({ method: 'POST', url: `/v1/hubs/${hubId}/collections`, headers: { authorization: `Bearer ${keyA}` }, payload: { name: 'Start here' } });
+    const entry = await t.app.inject({
+      method: 'POST',
+      url: `/v1/hubs/${hubId}/entries`,
+      headers: { authorization: `Bearer ${keyA}` },
+      payload: { demo_id: demoA, collection_id: collection.json().data.id },
+    });
+    expect(entry.statusCode).toBe(201);
+    const hubPage = await on('demos.example.com', `/h/${hubToken}`);
+    expect(hubPage.statusCode).toBe(200);
+    expect(hubPage.body).toContain(`<meta property="og:url" content="${hubUrl}">`);
+    const state = await on('demos.example.com', `/v1/hub-viewer/${hubToken}`);
+    expect(state.statusCode).toBe(200);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/v1/hub-viewer/${hubToken}/entries/${entry.json().data.id}/open`,
+      headers: { host: 'demos.example.com', cookie: [state.cookies].flat().map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().data.page_url).toMatch(/^https:\/\/demos\.example\.com\/s\//);
   });
 
   it('serves the workspace’s links on its domain, with a host-only viewer cookie', async () => {

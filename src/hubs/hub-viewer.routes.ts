@@ -7,7 +7,6 @@ import { bytesResponse, dataEnvelope, errorEnvelope, ok } from '../core/envelope
 import { assertServedHere } from '../core/http/public-host';
 import type { ZodApp } from '../core/http/types';
 import { IMAGE_TYPES } from '../core/image-sniff';
-import { shareUrls } from '../core/share-urls';
 import { viewerCookieName, visitorOf } from '../viewing/viewer.routes';
 import { hubAccessBody, hubOpenSchema, hubViewerEntryParams, hubViewerParams, hubViewerStateSchema, toHubViewerState } from './hub-viewer.schemas';
 import type { HubViewer } from './hub-viewer.service';
@@ -33,7 +32,6 @@ export function hubViewerRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']
   const { viewer } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
   const config = { public: true, viewer: true } as const;
-  const urls = shareUrls(ctx.config.APP_URL);
   const maxAge = Math.floor(ctx.config.VIEWER_SESSION_TTL / 1000);
   const here = (request: FastifyRequest) => (workspaceId: string) => assertServedHere(request, workspaceId, 'Hub');
 
@@ -128,6 +126,7 @@ export function hubViewerRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']
       const opened = await viewer.open(token, sessionToken(request, token), entry_id, visitorOf(request), here(request));
       reply.header('cache-control', 'no-store');
       setCookie(request, reply, viewerCookieName(opened.shareToken), opened.sessionToken);
+      const urls = await ctx.origins.shareUrls(opened.hub.workspaceId);
       return ok(request, {
         share_token: opened.shareToken,
         page_url: urls.page(opened.shareToken),

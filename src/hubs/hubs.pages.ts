@@ -9,7 +9,6 @@ import { AppError } from '../core/errors';
 import { escapeHtml } from '../core/html';
 import { assertServedHere } from '../core/http/public-host';
 import type { ZodApp } from '../core/http/types';
-import { shareUrls } from '../core/share-urls';
 import type { Brand } from '../workspaces/branding';
 
 const HUB_ROOT = fileURLToPath(new URL('../../dist/hub', import.meta.url));
@@ -57,7 +56,6 @@ export async function hubsPages(app: ZodApp, ctx: ModuleContext<Services['hubs']
       },
     });
   }
-  const urls = shareUrls(ctx.config.APP_URL);
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
   const self = api === new URL(ctx.config.APP_URL).origin ? "'self'" : `'self' ${api}`;
 
@@ -68,6 +66,7 @@ export async function hubsPages(app: ZodApp, ctx: ModuleContext<Services['hubs']
     try {
       const { hub } = await ctx.services.viewer.resolve(token, undefined, (workspaceId) => assertServedHere(request, workspaceId, 'Hub'));
       brand = await ctx.services.viewer.brand(hub);
+      const urls = await ctx.origins.shareUrls(hub.workspaceId);
       const url = embed ? urls.hubEmbed(token) : urls.hub(token);
       const meta = (attr: string, key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
       head = [

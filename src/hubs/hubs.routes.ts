@@ -4,7 +4,6 @@ import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
-import { shareUrls } from '../core/share-urls';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, resolveDateRange } from '../core/time';
 import { hubAnalyticsSchema, toHubAnalytics } from './hub-analytics.schemas';
 import { createHubBody, hubDetailSchema, hubParams, hubSchema, patchHubBody, toHub, toHubDetail, toHubInput } from './hubs.schemas';
@@ -21,7 +20,8 @@ const analyticsQuery = z
 
 export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
   const { hubs, analytics } = ctx.services;
-  const urls = shareUrls(ctx.config.APP_URL);
+  // On the workspace's verified custom domain when it has one (core/public-origins.ts), like its links.
+  const urlsOf = (request: { auth?: { workspaceId: string } }) => ctx.origins.shareUrls(callerOf(request).workspaceId);
 
   // POST /v1/hubs — create a hub
   app.post(
@@ -42,7 +42,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
     async (request, reply) => {
       const hub = await hubs.create(callerOf(request), { ...toHubInput(request.body), name: request.body.name });
       reply.code(201);
-      return ok(request, toHub(hub, urls));
+      return ok(request, toHub(hub, await urlsOf(request)));
     },
   );
 
@@ -59,12 +59,14 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
         response: { 200: listEnvelope(hubSchema), ...errors },
       },
     },
-    async (request) =>
-      paginate(
+    async (request) => {
+      const urls = await urlsOf(request);
+      return paginate(
         request,
         (range) => hubs.list(callerOf(request), range),
         (loaded) => loaded.rows.map((h) => toHub(h, urls)),
-      ),
+      );
+    },
   );
 
   // GET /v1/hubs/:id — one hub with its collections and entries
@@ -82,7 +84,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
     },
     async (request) => {
       const { hub, collections, entries } = await hubs.detail(callerOf(request), request.params.id);
-      return ok(request, toHubDetail(hub, collections, entries, urls));
+      return ok(request, toHubDetail(hub, collections, entries, await urlsOf(request)));
     },
   );
 
@@ -102,7 +104,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
         response: { 200: dataEnvelope(hubSchema), ...errors },
       },
     },
-    async (request) => ok(request, toHub(await hubs.update(callerOf(request), request.params.id, toHubInput(request.body)), urls)),
+    async (request) => ok(request, toHub(await hubs.update(callerOf(request), request.params.id, toHubInput(request.body)), await urlsOf(request))),
   );
 
   // DELETE /v1/hubs/:id — delete a hub and revoke its entries' links
