@@ -44,6 +44,7 @@ import { hubsModule } from './hubs/hubs.module';
 import { viewingModule } from './viewing/viewing.module';
 import { experimentsModule } from './experiments/experiments.module';
 import { leadsModule } from './leads/leads.module';
+import { crmModule } from './crm/crm.module';
 import { rendersModule } from './renders/renders.module';
 import { stalenessModule } from './staleness/staleness.module';
 import { offlineModule } from './offline/offline.module';
@@ -80,6 +81,7 @@ const MODULES: readonly AnyModule[] = [
   hubsModule,
   experimentsModule,
   leadsModule,
+  crmModule,
   rendersModule,
   stalenessModule,
   offlineModule,

@@ -218,6 +218,11 @@ const settingsSchema = z.object({
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().optional(),
   AI_TIMEOUT: duration('20s'),
+  /** HubSpot's API (operator config: a test or a proxy points it elsewhere); no trailing slash kept. */
+  HUBSPOT_API_URL: z
+    .url()
+    .default('https://api.hubapi.com')
+    .transform((v) => v.replace(/\/+$/, '')),
 });
 
 /**

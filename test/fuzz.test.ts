@@ -8,6 +8,7 @@ import { engine } from './helpers/database';
 import { changedTables, type FingerprintIgnore, fingerprinter } from './helpers/db-fingerprint';
 import { type Operation, operationsOf, type Plan, planArbitrary, resolvePlan, shapePlans } from './helpers/fuzz-requests';
 import { buildWorld, type World, worldKey } from './helpers/fuzz-world';
+import { HubSpotServer } from './helpers/hubspot-server';
 import { schemaArbitrary } from './helpers/schema-arbitrary';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -62,9 +63,12 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
   let world: World;
   let doc: { paths: Record<string, Record<string, never>> };
   let operations: Operation[];
+  // Saving a HubSpot token asks HubSpot first: a local one, as no test reaches the internet.
+  let hubspot: HubSpotServer;
 
   beforeAll(async () => {
     const many = 1_000_000;
+    hubspot = await new HubSpotServer().start();
     t = await createTestApp({
       // A small body limit makes "too large" cheap to reach.
       // Dynamic registration is on so that its endpoint is fuzzed too.
@@ -76,6 +80,7 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
         OAUTH_DYNAMIC_REGISTRATION: true,
         // Custom domains' verification asks a port where nothing answers: refused at once, never the internet.
         DNS_SERVERS: ['127.0.0.1:9'],
+        HUBSPOT_API_URL: hubspot.url,
       },
     });
     const served = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
@@ -85,7 +90,10 @@ describe(`fuzzing every operation of the OpenAPI document (${engine}, seed ${SEE
     world = await buildWorld(t);
     console.log(`fuzz world built in ${Date.now() - started} ms`);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await hubspot?.close();
+  });
 
   it('derives the operations from the served document', () => {
     expect(operations.length).toBeGreaterThan(80);

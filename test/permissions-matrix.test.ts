@@ -93,6 +93,8 @@ function contractScope(method: string, url: string): Scope | null {
   // The leads of lead forms: their own scope beside the contract's eight (docs/leads.md).
   if (/^\/v1\/(leads|demos\/:id\/leads)(\.csv)?$/.test(url)) return 'leads:read';
   if (url.startsWith('/v1/webhooks')) return 'webhooks:write';
+  // The CRM connection holds a workspace secret (a HubSpot token), like Settings → AI: web-app sessions only (docs/crm.md).
+  if (url.startsWith('/v1/crm/')) return null;
   if (url.startsWith('/v1/oauth/apps')) return 'oauth_apps:write';
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';

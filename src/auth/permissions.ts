@@ -116,6 +116,8 @@ export const PERMISSIONS = {
   'domains.manage': { scope: null, roles: ADMINS },
   /** The workspace's AI model and its key (Settings → AI): a secret of the workspace, so admins, in the web app. */
   'ai.manage': { scope: null, roles: ADMINS },
+  /** The HubSpot connection, its token, sync log and re-sync (Settings → HubSpot, docs/crm.md): a secret of the workspace, so admins, in the web app. */
+  'crm.manage': { scope: null, roles: ADMINS },
   /** Beyond the contract's eight scopes: a SIEM reads the log with a key or token of an admin (docs/audit-log.md). */
   'audit.read': { scope: 'audit:read', roles: ADMINS },
   /** The workspace's Slack alerts (Settings → Slack): its webhook URL is a secret, so admins, in the web app. */

@@ -50,6 +50,7 @@ export const ID_PREFIXES = {
   slackMessage: 'slm',
   experiment: 'exp',
   experimentArm: 'arm',
+  crmSync: 'crms',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

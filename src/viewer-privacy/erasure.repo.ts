@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { members } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { events } from '../events/events.tables';
+import { crmSyncItems } from '../crm/crm.tables';
 import { leads } from '../leads/leads.tables';
 import { notificationsSent } from '../notifications/notifications.tables';
 import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
@@ -244,6 +245,15 @@ export async function deleteSlackMessages(db: Executor, workspaceId: string, ema
     delete from ${slackMessages}
     where ${slackMessages.workspaceId} = ${workspaceId}
       and (${slackMessages.viewerEmail} = ${email} or strpos(lower(${slackMessages.body}), ${email}) > 0)
+    returning 1`);
+  return rowsOf(rows).length;
+}
+
+/** The HubSpot sync items about this viewer (their e-mail, name and notes' text): the sync log forgets them too. */
+export async function deleteCrmSyncItems(db: Executor, workspaceId: string, email: string): Promise<number> {
+  const rows = await db.execute(sql`
+    delete from ${crmSyncItems}
+    where ${crmSyncItems.workspaceId} = ${workspaceId} and ${crmSyncItems.email} = ${email}
     returning 1`);
   return rowsOf(rows).length;
 }

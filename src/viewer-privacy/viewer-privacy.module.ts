@@ -1,3 +1,4 @@
+import { crmSyncItems } from '../crm/crm.tables';
 import { defineModule } from '../module';
 import { registerViewRetentionJob } from './view-retention';
 import { viewerPrivacyRoutes } from './viewer-privacy.routes';
@@ -26,7 +27,7 @@ declare module '../module' {
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',
   owns: { permissions: ['viewers.erase'] },
-  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries, slackMessages] },
+  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries, crmSyncItems, slackMessages] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
   jobs: registerViewRetentionJob,

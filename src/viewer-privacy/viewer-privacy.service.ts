@@ -30,6 +30,7 @@ export interface ErasureCounts {
   webhook_deliveries_cancelled: number;
   webhook_response_excerpts: number;
   notification_records: number;
+  crm_sync_items: number;
   leads: number;
   demos_recomputed: number;
   days_recomputed: number;
@@ -149,6 +150,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         webhook_deliveries_cancelled: redacted.cancelled,
         webhook_response_excerpts: excerpts,
         notification_records: notices,
+        crm_sync_items: await erasure.deleteCrmSyncItems(tx, auth.workspaceId, email),
         leads: leadsErased,
         demos_recomputed: new Set(removed.views.map((v) => v.demoId)).size,
         days_recomputed: pairs.size,

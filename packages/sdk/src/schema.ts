@@ -2667,6 +2667,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crm/hubspot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * HubSpot connection
+         * @description Web application (session sign-in) only; roles: admin. Whether a HubSpot private-app token is saved, whether the sync runs or is paused (and why), and how many items of the sync log are in each state. The token is never returned.
+         */
+        get: operations["hubspotConnection"];
+        /**
+         * Connect HubSpot
+         * @description Web application (session sign-in) only; roles: admin. Checks the token with HubSpot (`GET /crm/v3/objects/contacts?limit=1`), then saves it encrypted. From then on each identified viewer and each lead becomes or updates a HubSpot contact by e-mail, and views, completions and leads are added to its timeline as notes (docs/crm.md). Replacing the token keeps the sync log and resumes a paused sync; events from before the first connection are not synced. 400 when HubSpot refuses the token (401, or 403 for a missing scope), with its message; 503 when HubSpot cannot be reached or rate-limits the check (nothing saved). Recorded in the audit log (`workspace.changed`, without the token).
+         */
+        put: operations["connectHubSpot"];
+        post?: never;
+        /**
+         * Disconnect HubSpot
+         * @description Web application (session sign-in) only; roles: admin. Deletes the token, the items waiting to be synced and the sync log; what HubSpot has stays there. 204 also when nothing was connected. Recorded in the audit log (`workspace.changed`).
+         */
+        delete: operations["disconnectHubSpot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/hubspot/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * HubSpot sync log
+         * @description Web application (session sign-in) only; roles: admin. One item per synced event, newest first: the contact (by e-mail) and whether it was created or updated, the note added to its timeline, the attempts, and what HubSpot answered when it failed.
+         */
+        get: operations["hubspotSyncLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/hubspot/resync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-sync with HubSpot
+         * @description Web application (session sign-in) only; roles: admin. Queues the finished items (succeeded or failed) of one contact, of everything since a date, or of the whole log, for the sync to send again: each contact is upserted again, and a note is created only where none was recorded, so a re-sync never duplicates a note. Items waiting or in flight are left as they are. 409 when HubSpot is not connected.
+         */
+        post: operations["reSyncWithHubSpot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demos/{id}/renders": {
         parameters: {
             query?: never;
@@ -3223,7 +3291,7 @@ export interface components {
              *       "analytics.read"
              *     ]
              */
-            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "domains.manage" | "ai.manage" | "audit.read" | "slack.manage")[];
+            permissions: ("demos.read" | "demos.write" | "demos.delete" | "viewers.erase" | "analytics.read" | "leads.read" | "shares.read" | "shares.write" | "team.read" | "team.write" | "webhooks.manage" | "keys.manage" | "keys.manage_all" | "oauth_apps.manage" | "oauth_grants.manage" | "oauth_grants.manage_all" | "account.read" | "workspace.read" | "workspace.manage" | "domains.manage" | "ai.manage" | "crm.manage" | "audit.read" | "slack.manage")[];
             /** @description Whether this server sends e-mail (its operator set SMTP_URL). False: verification, password-reset, invitation and notification e-mails only reach the server's log, so a client must not tell anyone to look in their inbox. */
             email_delivery: boolean;
         };
@@ -5312,6 +5380,7 @@ export interface components {
          *       "webhook_deliveries_cancelled": 0,
          *       "webhook_response_excerpts": 0,
          *       "notification_records": 2,
+         *       "crm_sync_items": 0,
          *       "leads": 1,
          *       "demos_recomputed": 2,
          *       "days_recomputed": 2,
@@ -5339,6 +5408,8 @@ export interface components {
             webhook_response_excerpts: number;
             /** @description Records and queued jobs of e-mail notifications, and Slack alerts (sent or waiting), about this viewer, removed. */
             notification_records: number;
+            /** @description HubSpot sync items (the sync log’s rows, with the address and the notes’ text) about this viewer, removed; HubSpot keeps what it was sent. */
+            crm_sync_items: number;
             /** @description Leads the viewer sent through lead forms (with the address, or from their sessions), removed. */
             leads: number;
             /** @description Demos whose analytics were rebuilt from their remaining views. */
@@ -6525,6 +6596,133 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @example {
+         *       "connected": true,
+         *       "status": "active",
+         *       "paused_reason": null,
+         *       "token_last4": "9f3a",
+         *       "connected_at": "2026-11-28T10:00:00.000Z",
+         *       "last_sync_at": "2026-11-29T09:12:00.000Z",
+         *       "rate_limited_until": null,
+         *       "api_url": "https://api.hubapi.com",
+         *       "counts": {
+         *         "pending": 0,
+         *         "syncing": 0,
+         *         "succeeded": 42,
+         *         "failed": 1
+         *       }
+         *     }
+         */
+        HubSpotConnection: {
+            /** @description Whether a token is saved. */
+            connected: boolean;
+            /**
+             * @description `active`: syncing. `paused`: HubSpot refused the saved token (401/403: revoked, expired or missing a scope); events are still queued and go out once an admin saves a token HubSpot accepts. `not_connected`: no token.
+             * @enum {string}
+             */
+            status: "not_connected" | "active" | "paused";
+            /** @description Why the sync is paused, with HubSpot’s own message; null when it is not. */
+            paused_reason: string | null;
+            /** @description The saved token’s last four characters; the token itself is never returned. */
+            token_last4: string | null;
+            /** @description Since when events are synced (the first connection); null when not connected. */
+            connected_at: string | null;
+            /** @description When the sync last sent HubSpot a batch; null before the first. */
+            last_sync_at: string | null;
+            /** @description HubSpot asked to wait (429) until then; null when it did not, or that time has passed. */
+            rate_limited_until: string | null;
+            /** @description The HubSpot API address this instance calls (HUBSPOT_API_URL). */
+            api_url: string;
+            /** @description How many items of the sync log are in each state. */
+            counts: {
+                /** @description Items waiting for their (next) attempt, or for a working token. */
+                pending: number;
+                /** @description Items being sent now. */
+                syncing: number;
+                /** @description Items whose contact (and note) HubSpot has. */
+                succeeded: number;
+                /** @description Items given up on: HubSpot refused the input, or every retry failed. Re-sync tries them again. */
+                failed: number;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "crms_01jd3n4p6q8r0s2t4v6w8x0y2z",
+         *       "event_id": "evt_01jd3n4p6q8r0s2t4v6w8x0y2a",
+         *       "event": "demo.completed",
+         *       "email": "ada@example.com",
+         *       "occurred_at": "2026-11-29T09:10:00.000Z",
+         *       "status": "succeeded",
+         *       "attempts": 0,
+         *       "next_attempt_at": null,
+         *       "contact_id": "51",
+         *       "contact_action": "updated",
+         *       "note": true,
+         *       "note_id": "9001",
+         *       "last_status_code": null,
+         *       "last_error": null,
+         *       "completed_at": "2026-11-29T09:10:01.000Z",
+         *       "created_at": "2026-11-29T09:10:00.000Z"
+         *     }
+         */
+        CrmSyncItem: {
+            /** @description The item’s id (`crms_…`). */
+            id: string;
+            /** @description The outbox event it comes from, as webhooks carry it. */
+            event_id: string;
+            /**
+             * @description The event’s kind.
+             * @enum {string}
+             */
+            event: "viewer.identified" | "demo.viewed" | "demo.completed" | "lead.captured";
+            /** @description The contact’s e-mail, lower-cased: HubSpot finds or creates the contact by it. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (the note’s `hs_timestamp`).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurred_at: string;
+            /**
+             * @description `pending`, `syncing`, `succeeded` or `failed`.
+             * @enum {string}
+             */
+            status: "pending" | "syncing" | "succeeded" | "failed";
+            /** @description Failed attempts so far; a 429 or a paused token does not count one. */
+            attempts: number;
+            /** @description When a pending item is tried next; null otherwise. */
+            next_attempt_at: string | null;
+            /** @description The HubSpot contact’s id, once upserted. */
+            contact_id: string | null;
+            /** @description Whether this item’s upsert created the contact in HubSpot or updated one that was there; null before the upsert. */
+            contact_action: ("created" | "updated") | null;
+            /** @description Whether this event adds a note to the contact’s timeline (views, completions, leads; not an identification alone). */
+            note: boolean;
+            /** @description The HubSpot note’s id, once created. Set once: retries and re-syncs never create a second note. */
+            note_id: string | null;
+            /** @description HubSpot’s HTTP status in the last failed attempt; null when it succeeded or there was no answer. */
+            last_status_code: number | null;
+            /** @description What went wrong last, with HubSpot’s message; null once succeeded. */
+            last_error: string | null;
+            /** @description When it succeeded or was given up on. */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was queued.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "queued": 12
+         *     }
+         */
+        CrmResyncResult: {
+            /** @description How many finished items were queued again. */
+            queued: number;
         };
         /**
          * @example {
@@ -25451,6 +25649,484 @@ export interface operations {
             };
             /** @description `not_found`: no such record in this workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubspotConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubSpotConnection"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connectHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The token to sync with. HubSpot is asked once (one contact read) before it is saved. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "pat-na1-00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A HubSpot private app’s access token (Settings → Integrations → Private apps in HubSpot), with the scopes `crm.objects.contacts.read` and `crm.objects.contacts.write`. Write-only: stored encrypted and never returned (only its last four characters are).
+                     * @example pat-na1-00000000-0000-0000-0000-000000000000
+                     */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubSpotConnection"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disconnectHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hubspotSyncLog: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only items in this state. */
+                status?: "pending" | "syncing" | "succeeded" | "failed";
+                /** @description Only this contact’s items. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmSyncItem"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reSyncWithHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Which finished items to sync again; both narrow, neither (or no body) means every item in the log. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Only this contact’s items (the e-mail a viewer or lead gave).
+                     */
+                    email?: string;
+                    /** @description Only items of events that happened at or after this date or instant. */
+                    since?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmResyncResult"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,5 +28,6 @@ export const WebhooksPage = lazyPage(() => import('../pages/webhooks/webhooks-pa
 export const WebhookDetailPage = lazyPage(() => import('../pages/webhooks/webhook-detail-page'), (m) => m.WebhookDetailPage);
 export const SlackSettingsPage = lazyPage(() => import('../pages/slack/slack-settings-page'), (m) => m.SlackSettingsPage);
 export const AiSettingsPage = lazyPage(() => import('../pages/settings/ai-settings-page'), (m) => m.AiSettingsPage);
+export const HubSpotSettingsPage = lazyPage(() => import('../pages/settings/hubspot-settings-page'), (m) => m.HubSpotSettingsPage);
 export const AuditLogPage = lazyPage(() => import('../pages/settings/audit-log-page'), (m) => m.AuditLogPage);
 export const NotFoundPage = lazyPage(() => import('../pages/not-found-page'), (m) => m.NotFoundPage);

@@ -10,6 +10,7 @@ import {
   ApiKeysPage,
   AppLayout,
   AiSettingsPage,
+  HubSpotSettingsPage,
   AuditLogPage,
   ConsentPage,
   DemoAnalyticsPage,
@@ -95,6 +96,7 @@ export const ROUTES: RouteObject[] = [
                   { path: 'api/oauth', ...page(OAuthAppsPage) },
                   { path: 'webhooks', ...page(WebhooksPage, webhooksOnly) },
                   { path: 'webhooks/:id', ...page(WebhookDetailPage, webhooksOnly) },
+                  { path: 'hubspot', ...page(HubSpotSettingsPage) },
                   {
                     path: 'audit-log',
                     ...page(AuditLogPage, (element) => (

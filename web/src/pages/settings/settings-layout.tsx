@@ -50,6 +50,11 @@ export function SettingsLayout() {
             Slack
           </NavLink>
         ) : null}
+        {allowed('crm.manage') ? (
+          <NavLink to="/settings/hubspot" className="tab">
+            HubSpot
+          </NavLink>
+        ) : null}
         {allowed('audit.read') ? (
           // "Audit" (and "OAuth") on phones, so that an admin's six tabs fit a 390 px screen; named in full for assistive tech.
           <NavLink to="/settings/audit-log" className="tab" aria-label="Audit log">

@@ -17,6 +17,7 @@ const RESULT_ROWS: Array<[keyof ViewerErasure, string]> = [
   ['webhook_deliveries', 'Webhook delivery bodies blanked'],
   ['webhook_deliveries_cancelled', 'Webhook deliveries cancelled'],
   ['notification_records', 'Notification records'],
+  ['crm_sync_items', 'HubSpot sync log entries'],
   ['leads', 'Leads'],
   ['demos_recomputed', 'Demos whose analytics were rebuilt'],
 ];

@@ -1,0 +1,34 @@
+import { demos } from '../demos/demos.tables';
+import { defineModule } from '../module';
+import { registerCrmJobs } from './crm.jobs';
+import { crmOutboxConsumer } from './crm.notes';
+import { notifySync } from './crm.repo';
+import { crmRoutes } from './crm.routes';
+import { type CrmService, createCrmService } from './crm.service';
+
+declare module '../module' {
+  interface Services {
+    crm: { crm: CrmService };
+  }
+}
+
+/**
+ * CRM sync with HubSpot: a workspace's private-app token (sealed, checked on save), identified viewers and
+ * leads upserted as contacts by e-mail, views, completions and leads added to their timelines as notes,
+ * batched and retried from the outbox, with a sync log and re-sync.
+ *
+ * @example
+ * // app.ts lists it; events reach it through the outbox (kernel.outbox), never through a call:
+ * await services.crm.crm.connect(auth, { token: 'pat-na1-...' }, actor);
+ */
+export const crmModule = defineModule({
+  name: 'crm',
+  owns: { tables: 'crm.tables.ts', ids: ['crmSync'], permissions: ['crm.manage'] },
+  reads: { tables: [demos] },
+  create: (kernel) => {
+    kernel.outbox.add('crm', crmOutboxConsumer(kernel.config.APP_URL, notifySync));
+    return { crm: createCrmService(kernel) };
+  },
+  routes: crmRoutes,
+  jobs: registerCrmJobs,
+});

@@ -1,0 +1,90 @@
+// Outbox events as sync items: which events reach HubSpot, for which e-mail, and the note each one adds to the contact's timeline.
+import { newId } from '../core/ids';
+import type { Executor } from '../db/client';
+import type { OutboxEvent } from '../events/outbox';
+import * as repo from './crm.repo';
+
+/** The kinds the sync takes: identified viewers and leads become contacts; views, completions and leads become notes. */
+export const SYNCED_KINDS = ['viewer.identified', 'demo.viewed', 'demo.completed', 'lead.captured'] as const;
+
+/**
+ * The reference every note carries: letters and digits only, so HubSpot's search finds it as one token
+ * (CONTAINS_TOKEN). It is how an attempt whose answer never came finds out whether its note was made.
+ *
+ * @example noteToken('evt_01jz...') // 'demoshare01jz...'
+ */
+export function noteToken(eventId: string): string {
+  return `demoshare${eventId.replace(/[^a-zA-Z0-9]/g, '')}`;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+type Data = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/** The e-mail an event is about, lower-cased; null for an anonymous view (nothing to sync). */
+export function emailOf(event: Pick<OutboxEvent, 'kind' | 'data'>): string | null {
+  const data = event.data as Data;
+  const email = event.kind === 'lead.captured' ? str(data.email) : str(data.viewer_email);
+  return email ? email.toLowerCase() : null;
+}
+
+function nameOf(event: Pick<OutboxEvent, 'kind' | 'data'>): string | null {
+  const data = event.data as Data;
+  return str(event.kind === 'lead.captured' ? data.name : data.viewer_name);
+}
+
+/** The note's HTML (HubSpot shows hs_note_body as rich text), or null for a kind that only upserts the contact. */
+export function noteBody(event: Pick<OutboxEvent, 'id' | 'kind' | 'data'>, title: string, appUrl: string): string | null {
+  const data = event.data as Data;
+  const demo = `“${escapeHtml(title)}”`;
+  let what: string;
+  if (event.kind === 'demo.viewed') what = `<p><strong>Viewed the demo</strong> ${demo}.</p>`;
+  else if (event.kind === 'demo.completed') {
+    const seconds = typeof data.completion_time === 'number' ? ` in ${Math.round(data.completion_time)} s` : '';
+    what = `<p><strong>Finished the demo</strong> ${demo}${seconds}.</p>`;
+  } else if (event.kind === 'lead.captured') {
+    const values = data.values && typeof data.values === 'object' ? Object.entries(data.values as Data) : [];
+    const lines = values.map(([k, v]) => `<li>${escapeHtml(k)}: ${escapeHtml(typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v))}</li>`).join('');
+    what = `<p><strong>Sent a form</strong> in the demo ${demo}.</p>${lines ? `<ul>${lines}</ul>` : ''}`;
+  } else return null;
+  const link = `${appUrl}/demos/${encodeURIComponent(String(data.demo_id ?? ''))}/analytics`;
+  return `${what}<p>Demoshare · <a href="${escapeHtml(link)}">the demo’s analytics</a> · ref ${noteToken(event.id)}</p>`;
+}
+
+/**
+ * The CRM's outbox consumer: in the dispatcher's transaction, each event of a synced kind with an e-mail,
+ * in a workspace connected to HubSpot since before it happened, becomes a pending item. Nothing is sent
+ * here; the sync worker does that, and a NOTIFY at commit wakes it.
+ */
+export function crmOutboxConsumer(appUrl: string, wake: (tx: Executor) => Promise<void>) {
+  return async (tx: Executor, batch: readonly OutboxEvent[], now: Date): Promise<void> => {
+    const synced = batch.filter((e) => (SYNCED_KINDS as readonly string[]).includes(e.kind) && emailOf(e));
+    if (synced.length === 0) return;
+    const connections = await repo.connectionsIn(tx, [...new Set(synced.map((e) => e.workspaceId))]);
+    const since = new Map(connections.map((c) => [c.workspaceId, c.connectedAt]));
+    const events = synced.filter((e) => {
+      const at = since.get(e.workspaceId);
+      return at !== undefined && e.createdAt >= at;
+    });
+    if (events.length === 0) return;
+    const titles = await repo.demoTitles(tx, [...new Set(events.map((e) => String((e.data as Data).demo_id ?? '')))]);
+    await repo.insertItems(
+      tx,
+      events.map((e) => ({
+        id: newId('crmSync'),
+        workspaceId: e.workspaceId,
+        eventId: e.id,
+        eventKind: e.kind,
+        email: emailOf(e)!,
+        name: nameOf(e),
+        noteBody: noteBody(e, titles.get(String((e.data as Data).demo_id ?? '')) ?? 'a demo', appUrl),
+        occurredAt: e.occurredAt,
+        status: 'pending' as const,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    );
+    await wake(tx);
+  };
+}
