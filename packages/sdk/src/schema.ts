@@ -5505,9 +5505,9 @@ export interface components {
             intro: string;
             cta_label: string | null;
             cta_url: string | null;
-            /** @description {APP_URL}/h/<token>: the hub’s page. */
+            /** @description {APP_URL}/h/<token>: the hub’s page, on the workspace’s verified custom domain when it has one. */
             url: string;
-            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe. */
+            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe (on the custom domain likewise). */
             embed_url: string;
             has_password: boolean;
             expires_at: string | null;
@@ -5576,9 +5576,9 @@ export interface components {
             intro: string;
             cta_label: string | null;
             cta_url: string | null;
-            /** @description {APP_URL}/h/<token>: the hub’s page. */
+            /** @description {APP_URL}/h/<token>: the hub’s page, on the workspace’s verified custom domain when it has one. */
             url: string;
-            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe. */
+            /** @description {APP_URL}/embed/h/<token>: the same hub for an iframe (on the custom domain likewise). */
             embed_url: string;
             has_password: boolean;
             expires_at: string | null;
