@@ -29,7 +29,7 @@ const database = await openDatabase({});
 const { app, close } = await startInProcessApp(database);
 const hubspot = await new HubSpotServer().start();
 try {
-  const { demo } = await seedDemo(app, ['demos:read'], 1);
+  const { demo } = await seedDemo(app, ['demos:read', 'demos:write'], 1);
   // The one workspace of this fresh database: the bench's account.
   const [{ id: ws }] = (await database.db.select({ id: workspaces.id }).from(workspaces).limit(1)) as [{ id: string }];
   const key = deriveKey('bench-secret', 'sealing');
