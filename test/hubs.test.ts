@@ -199,6 +199,13 @@ describe('demo hubs', () => {
     expect((await v.call('GET', '')).json().data.gate).toBe('password');
     const old = await t.app.inject({ method: 'GET', url: `/v1/viewer/${opened.share_token}`, headers: { 'x-viewer-session': opened.session_token } });
     expect(old.json().data.gate).toBe('password');
+
+    // Erasing the viewer (docs/sharing.md, Viewer privacy) removes their hub session, with its lead answers.
+    const erased = await call('POST', '/v1/viewer-erasures', { email: 'jane@acme.com' });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().data.viewer_sessions).toBeGreaterThanOrEqual(3);
+    const after = (await call('GET', `/v1/hubs/${hub.id}/analytics`)).json().data;
+    expect(after.recent_visitors).toEqual([]);
   });
 
   it('sets no cookie for a viewer whose page has not been granted consent: the session rides in headers', async () => {

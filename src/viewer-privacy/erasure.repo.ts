@@ -13,6 +13,7 @@ import { notificationsSent } from '../notifications/notifications.tables';
 import { ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
 import { slackMessages } from '../slack/slack.tables';
+import { hubSessions } from '../hubs/hubs.tables';
 import { columnName } from '../db/column-name';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -254,6 +255,18 @@ export async function deleteCrmSyncItems(db: Executor, workspaceId: string, emai
   const rows = await db.execute(sql`
     delete from ${crmSyncItems}
     where ${crmSyncItems.workspaceId} = ${workspaceId} and ${crmSyncItems.email} = ${email}
+    returning 1`);
+  return rowsOf(rows).length;
+}
+
+/**
+ * The viewer's sessions on the workspace's hubs (src/hubs): their name, e-mail and lead-form answers. The
+ * demos they opened stay counted (hub_opens lose the session, not the count).
+ */
+export async function deleteHubSessions(db: Executor, workspaceId: string, email: string): Promise<number> {
+  const rows = await db.execute(sql`
+    delete from ${hubSessions}
+    where ${hubSessions.workspaceId} = ${workspaceId} and lower(${hubSessions.viewerEmail}) = ${email}
     returning 1`);
   return rowsOf(rows).length;
 }

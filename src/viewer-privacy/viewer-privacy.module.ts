@@ -12,6 +12,7 @@ import { shares } from '../shares/shares.tables';
 import { demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewSteps, viewerSessions, views, workspaceDailySketches } from '../viewing/viewing.tables';
 import { webhookAttempts, webhookDeliveries } from '../webhooks/webhooks.tables';
 import { slackMessages } from '../slack/slack.tables';
+import { hubSessions } from '../hubs/hubs.tables';
 
 declare module '../module' {
   interface Services {
@@ -27,7 +28,7 @@ declare module '../module' {
 export const viewerPrivacyModule = defineModule({
   name: 'viewerPrivacy',
   owns: { permissions: ['viewers.erase'] },
-  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries, crmSyncItems, slackMessages] },
+  reads: { tables: [members, demos, events, leads, notificationsSent, shares, demoDailySegments, demoDailySketches, demoDailyStats, demoDailyViewers, demoStepDailyStats, demoChapterDailyStats, demoChapterStepDailyStats, demoElementDailyStats, demoFormDailyStats, demoPathDailyStats, ingestedEvents, shareAccessLog, viewerSessions, views, viewSteps, workspaceDailySketches, webhookAttempts, webhookDeliveries, crmSyncItems, slackMessages, hubSessions] },
   create: (kernel) => ({ viewerPrivacy: createViewerPrivacyService(kernel) }),
   routes: viewerPrivacyRoutes,
   jobs: registerViewRetentionJob,

@@ -16,7 +16,7 @@ export const erasureSchema = z
   .object({
     views: count('Views removed: the address’s, and those of its viewer sessions begun before it identified.'),
     step_times: count('Per-step rows of those views (time spent on each step).'),
-    viewer_sessions: count('Viewer sessions removed (the viewer is signed out of the share page).'),
+    viewer_sessions: count('Viewer sessions removed, on links and on hubs (the viewer is signed out of the share page and the hub; a hub session holds the lead form’s answers too).'),
     dedup_ids: count('Event ids kept to de-duplicate retried viewer events, removed with their sessions.'),
     access_log_entries: count('Share access-log lines with the address, removed.'),
     webhook_events: count('Outbox events whose viewer_email and viewer_name (lead.captured: email, name and values) were blanked.'),

@@ -142,7 +142,7 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
       const counts: ErasureCounts = {
         views: removed.views.length,
         step_times: removed.stepRows,
-        viewer_sessions: gone.sessions,
+        viewer_sessions: gone.sessions + (await erasure.deleteHubSessions(tx, auth.workspaceId, email)),
         dedup_ids: gone.eventIds,
         access_log_entries: accessLog,
         webhook_events: events,
