@@ -428,7 +428,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
       });
     const expectAllShown = async () => {
       const { bar, tabs: shown } = await layout();
-      expect(shown.map((t) => t.name)).toEqual(['Workspace', 'AI', 'API keys', 'OAuth apps', 'Webhooks', 'Audit log']);
+      expect(shown.map((t) => t.name)).toEqual(['Workspace', 'AI', 'API keys', 'OAuth apps', 'Webhooks', 'Slack', 'HubSpot', 'Audit log']);
       for (const tab of shown) {
         expect(tab.left, `${tab.name} starts inside the bar`).toBeGreaterThanOrEqual(Math.max(0, bar.left) - 0.5);
         expect(tab.right, `${tab.name} ends inside the bar`).toBeLessThanOrEqual(Math.min(page.viewportSize()!.width, bar.right) + 0.5);
@@ -450,7 +450,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
 
     // From the keyboard: every tab takes focus in order, shows a focus ring and is followed with Enter.
     await tabs.getByRole('link', { name: 'Workspace' }).focus();
-    for (const name of ['AI', 'API keys', 'OAuth apps', 'Webhooks', 'Audit log']) {
+    for (const name of ['AI', 'API keys', 'OAuth apps', 'Webhooks', 'Slack', 'HubSpot', 'Audit log']) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent)).toBe(name);
       await expectAllShown();
@@ -459,7 +459,7 @@ describe.skipIf(!browser)('web app in Chromium', () => {
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).boxShadow)).not.toBe('none');
     await page.screenshot({ path: `${SHOTS}/settings-tab-focus-phone.png`, animations: 'disabled' });
     await page.keyboard.press('Enter');
-    await page.waitForURL('**/settings/webhooks');
+    await page.waitForURL('**/settings/hubspot');
     await expectAllShown();
     await page.setViewportSize(PHONE);
     await expectAllShown();
