@@ -5392,7 +5392,7 @@ export interface components {
             views: number;
             /** @description Per-step rows of those views (time spent on each step). */
             step_times: number;
-            /** @description Viewer sessions removed (the viewer is signed out of the share page). */
+            /** @description Viewer sessions removed, on links and on hubs (the viewer is signed out of the share page and the hub; a hub session holds the lead form’s answers too). */
             viewer_sessions: number;
             /** @description Event ids kept to de-duplicate retried viewer events, removed with their sessions. */
             dedup_ids: number;
