@@ -4,7 +4,7 @@ import { buildApp, registerJobs } from '../../src/app';
 import type { Role, Scope } from '../../src/auth/permissions';
 import { type Config, testConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
-import type { Bus } from '../../src/core/bus';
+import { type Bus, createPostgresBus } from '../../src/core/bus';
 import type { Clock } from '../../src/core/clock';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import { JobQueue } from '../../src/jobs/queue';
@@ -21,6 +21,7 @@ export interface TestAppOptions {
   jobs?: boolean;
   /** Build on this database instead of a fresh one (a second app instance); the caller drops it. */
   database?: TestDatabase;
+  /** Default: as `demoshare serve` picks it, PostgreSQL LISTEN/NOTIFY on PostgreSQL, so worker processes' changes reach this app. */
   bus?: Bus;
   redis?: Redis;
   /** The demo generator (default: none wired, every generation fails). */
@@ -79,7 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     queue,
     clock: options.clock,
     mailer: options.mailer,
-    bus: options.bus,
+    bus: options.bus ?? (db.database.kind === 'postgres' ? await createPostgresBus(db.database) : undefined),
     redis: options.redis,
     generator: options.generator,
   });
