@@ -96,20 +96,20 @@ describe.skipIf(!browser)('actions shown per role in Chromium', () => {
 
   it('offers an admin every action', async () => {
     expect(await offered('admin')).toEqual({
-      navLinks: ['Demos', 'Analytics', 'Leads', 'Team', 'Settings'],
+      navLinks: ['Demos', 'Hubs', 'Analytics', 'Leads', 'Team', 'Settings'],
       newDemo: 1,
       shareInList: 1,
       editor: { share: 1, publish: 1, archive: 1, delete: 1, titleEditable: true },
       invite: 1,
       roleSelects: 3,
-      tabs: ['Workspace', 'AI', 'API keys', 'OAuth apps', 'Webhooks', 'Audit log'],
+      tabs: ['Workspace', 'AI', 'API keys', 'OAuth apps', 'Webhooks', 'Slack', 'HubSpot', 'Audit log'],
       webhooksPage: 'shown',
     });
   });
 
   it('offers an editor editing and sharing, but no demo deletion, team, webhook or OAuth app management', async () => {
     expect(await offered('editor')).toEqual({
-      navLinks: ['Demos', 'Analytics', 'Leads', 'Team', 'Settings'],
+      navLinks: ['Demos', 'Hubs', 'Analytics', 'Leads', 'Team', 'Settings'],
       newDemo: 1,
       shareInList: 1,
       editor: { share: 1, publish: 1, archive: 1, delete: 0, titleEditable: true },
@@ -122,7 +122,7 @@ describe.skipIf(!browser)('actions shown per role in Chromium', () => {
 
   it('offers a viewer reading only', async () => {
     expect(await offered('viewer')).toEqual({
-      navLinks: ['Demos', 'Analytics', 'Leads', 'Team', 'Settings'],
+      navLinks: ['Demos', 'Hubs', 'Analytics', 'Leads', 'Team', 'Settings'],
       newDemo: 0,
       shareInList: 0,
       editor: { share: 0, publish: 0, archive: 0, delete: 0, titleEditable: false },
