@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Database } from '../src/db/client';
+import { seedViews } from '../src/viewing/seed-views';
 import { seedDemo } from './seed-demo';
 
 /**
@@ -35,6 +37,8 @@ export interface SeedContext {
   app: FastifyInstance;
   key: string;
   ids: Record<string, string>;
+  /** The server's database: for data written past the API (views through the real ingestion). */
+  database: Database;
 }
 
 const VIEWER_SESSIONS = 200;
@@ -72,8 +76,19 @@ async function seedListedDemos({ app }: SeedContext): Promise<Record<string, str
   return { listKey: auth.authorization.slice('Bearer '.length) };
 }
 
+/** Views of the demo the views list scenarios page through, over 30 days (src/viewing/seed-views.ts). */
+const LISTED_VIEWS = 2000;
+
+/** A published demo of 5 steps (its own account and key) with LISTED_VIEWS views, for the views list. */
+async function seedListedViews({ app, database }: SeedContext): Promise<Record<string, string>> {
+  const { call, auth, demo } = await seedDemo(app, ['demos:read', 'demos:write', 'analytics:read'], 5);
+  await call('PATCH', `/v1/demos/${demo.id}`, { status: 'published' }, auth);
+  await seedViews(database, { demoId: demo.id, views: LISTED_VIEWS, days: 30, seed: 3 });
+  return { viewsDemoId: demo.id, viewsKey: auth.authorization.slice('Bearer '.length) };
+}
+
 /** Extra data for scenarios; each returns ids to merge into `ids`. Runs in the server process. */
-export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [seedViewerDemo, seedListedDemos];
+export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>> = [seedViewerDemo, seedListedDemos, seedListedViews];
 
 export const SCENARIOS: Scenario[] = [
   { name: 'bare: constant', server: 'bare', path: () => '/const' },
@@ -103,6 +118,17 @@ export const SCENARIOS: Scenario[] = [
       headers: (ids) => ({ authorization: `Bearer ${ids.listKey}` }),
       baseline: 'bare: one PK SELECT',
       // One statement per page (test/query-counts.test.ts): half a primary-key SELECT for a page of 20.
+      target: perPage === 20 ? 0.5 : undefined,
+    }),
+  ),
+  ...[20, 100].map(
+    (perPage): Scenario => ({
+      name: `GET /v1/demos/:id/views?per_page=${perPage} (${LISTED_VIEWS} views)`,
+      server: 'app',
+      path: (ids) => `/v1/demos/${ids.viewsDemoId}/views?per_page=${perPage}`,
+      headers: (ids) => ({ authorization: `Bearer ${ids.viewsKey}` }),
+      baseline: 'bare: one PK SELECT',
+      // One statement per page, step times and total folded in (test/query-counts.test.ts).
       target: perPage === 20 ? 0.5 : undefined,
     }),
   ),

@@ -64,7 +64,7 @@ const key = created.json().data.key as string;
 const memberId = signup.json().data.member_id as string;
 const ids: Record<string, string> = { memberId, workspaceId: signup.json().data.workspace.id };
 // Further seeds (scenarios of other modules) get the app, the key and the ids so far.
-for (const seed of SEEDS) Object.assign(ids, await seed({ app, key, ids }));
+for (const seed of SEEDS) Object.assign(ids, await seed({ app, key, ids, database }));
 
 const bare = Fastify({ logger: false });
 // A constant: the cost of Fastify and HTTP alone.

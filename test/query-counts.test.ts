@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresBus } from '../src/core/bus';
 import { openDatabase } from '../src/db/client';
+import { seedViews } from '../src/viewing/seed-views';
 import { createTestDatabase, TEST_DATABASE_URL } from './helpers/database';
 import { countQueries } from './helpers/query-count';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
@@ -122,6 +123,64 @@ describe('statements per request', () => {
       expect(body.data).toEqual([]);
       expect(body.meta.total).toBeGreaterThan(25);
       expect(sent).toHaveLength(2);
+    });
+  });
+
+  describe('the views list', () => {
+    let demoId: string;
+
+    beforeAll(async () => {
+      demoId = (await call('POST', '/v1/demos', { title: 'Watched' })).json().data.id;
+      for (const title of ['One', 'Two', 'Three']) await call('POST', `/v1/demos/${demoId}/steps`, { title });
+      expect((await call('PATCH', `/v1/demos/${demoId}`, { status: 'published' })).statusCode).toBe(200);
+      await seedViews(t.db.database, { demoId, views: 23, days: 3, seed: 7 });
+    });
+
+    it('answers a page with step times, links and the total in one statement', async () => {
+      const { sent, body } = await statements(`/v1/demos/${demoId}/views?per_page=20`);
+      expect(sent).toHaveLength(1);
+      expect(body.data).toHaveLength(20);
+      expect(body.meta).toMatchObject({ page: 1, per_page: 20, total: 23 });
+      expect(body.data.some((v: { step_times: unknown[] }) => v.step_times.length > 0)).toBe(true);
+      for (const v of body.data as { steps_viewed: number[]; step_times: { number: number }[] }[]) {
+        expect(v.step_times.map((s) => s.number)).toEqual([...v.step_times.map((s) => s.number)].sort((a, b) => a - b));
+      }
+      // A date range of whole days counts on the daily roll-up, in the same statement.
+      const today = new Date().toISOString().slice(0, 10);
+      const ranged = await statements(`/v1/demos/${demoId}/views?per_page=5&start_date=2000-01-01&end_date=${today}`);
+      expect(ranged.sent).toHaveLength(1);
+      expect(ranged.body.meta.total).toBe(23);
+    });
+
+    it('pages by cursor through the same views as by number, each page one statement', async () => {
+      const byNumber: string[] = [];
+      for (let page = 1; page <= 4; page++) {
+        byNumber.push(...(await call('GET', `/v1/demos/${demoId}/views?per_page=7&page=${page}`)).json().data.map((v: { id: string }) => v.id));
+      }
+      const byCursor: string[] = [];
+      let url = `/v1/demos/${demoId}/views?per_page=7`;
+      for (let page = 1; ; page++) {
+        const { sent, body } = await statements(url);
+        expect(sent).toHaveLength(1);
+        expect(body.meta).toMatchObject({ total: 23, page, per_page: 7 });
+        byCursor.push(...body.data.map((v: { id: string }) => v.id));
+        if (!body.meta.next_cursor) break;
+        url = `/v1/demos/${demoId}/views?per_page=7&cursor=${body.meta.next_cursor}`;
+      }
+      expect(byCursor).toEqual(byNumber);
+      expect(new Set(byCursor).size).toBe(23);
+    });
+
+    it('costs a second statement only for an empty page: the total past the end, a 404 for another workspace', async () => {
+      const past = await statements(`/v1/demos/${demoId}/views?per_page=20&page=9`);
+      expect(past.body).toMatchObject({ data: [], meta: { total: 23, page: 9 } });
+      expect(past.sent).toHaveLength(2);
+      const other = await t.apiKey('all');
+      queries.take();
+      const foreign = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views`, headers: bearer(other) });
+      expect(foreign.statusCode).toBe(404);
+      const bad = await call('GET', `/v1/demos/${demoId}/views?cursor=bm90LWEtY3Vyc29y`);
+      expect(bad.statusCode).toBe(400);
     });
   });
 

@@ -12,7 +12,6 @@ import type { DemosService } from '../demos/demos.service';
 import type { DemoStatus } from '../demos/demos.tables';
 import type { SharesService } from '../shares/shares.service';
 import { shareSchema, toShare, toShareInput } from '../shares/shares.schemas';
-import type { ViewStepRow } from '../viewing/views.schemas';
 import { toView, viewSchema } from '../viewing/views.schemas';
 import type { ViewsService } from '../viewing/views.service';
 import type { Json, McpBackend } from './mcp-backend';
@@ -84,11 +83,9 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
     demoPaths: async (demoId, q) => encode(pathAnalyticsSchema, await deps.analytics.paths(auth, demoId, { ...range(q), version: q.version })),
     async listViews(demoId, q) {
       const filters = { ...range(q), viewerEmail: q.viewer_email };
-      const { rows, stepRows, total } = await deps.views.list(auth, demoId, filters, toLimitOffset(q));
-      const byView = new Map<string, ViewStepRow[]>();
-      for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
+      const { rows, total } = await deps.views.list(auth, demoId, filters, { ...toLimitOffset(q), after: null });
       return {
-        data: rows.map((r) => encode(viewSchema, toView(r, byView.get(r.id) ?? []))),
+        data: rows.map((r) => encode(viewSchema, toView(r, r.stepTimes))),
         meta: { total, page: q.page, per_page: q.per_page },
       };
     },

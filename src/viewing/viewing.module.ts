@@ -42,7 +42,7 @@ declare module '../module' {
  * // app.ts: one line in the module list, after the modules it reads while creating (demos, notifications).
  * const MODULES = [healthModule, ..., notificationsModule, viewingModule, ...];
  * // Another module names it in `needs` and gets its services:
- * const { rows } = await deps.viewing.views.list(auth, demoId, {}, { limit: 20, offset: 0 });
+ * const { rows } = await deps.viewing.views.list(auth, demoId, {}, { limit: 20, offset: 0, after: null });
  */
 export const viewingModule = defineModule({
   name: 'viewing',
@@ -86,7 +86,7 @@ export const viewingModule = defineModule({
           gates.access(token, sessionToken, form, visitor, async (link) => (await content.preview(link)).gateForm !== undefined),
       },
       cache,
-      views: createViewsService({ ...kernel, demos: deps.demos.reader }),
+      views: createViewsService(kernel),
       ingestion,
       linkViewers: createLinkViewers(kernel.database),
     };

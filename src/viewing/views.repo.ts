@@ -1,7 +1,9 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { PageWindow } from '../core/pagination';
 import type { Executor } from '../db/client';
+import { afterRow } from '../db/keyset';
 import { shares } from '../shares/shares.tables';
-import { demoDailyStats, viewSteps, views } from './viewing.tables';
+import { demoDailyStats, views } from './viewing.tables';
 
 export interface ViewFilter {
   from?: Date;
@@ -11,40 +13,67 @@ export interface ViewFilter {
   includeInternal?: boolean;
 }
 
-export async function listViews(db: Executor, demoId: string, filter: ViewFilter, page: { limit: number; offset: number }) {
+/** A listed view's time on each step it reached, in step order: all the list shows of its view_steps. */
+export interface StepTime {
+  stepNumber: number;
+  seconds: number;
+}
+
+// Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
+const stepTimes = sql<[number, number][]>`coalesce((select json_agg(json_build_array(s."step_number", s."seconds") order by s."step_number") from "view_steps" s where s."view_id" = "views"."id"), '[]'::json)`;
+
+/**
+ * One page of the demo's views, newest first, in one statement: each with its link's name and variables (a
+ * personalised link says which account watched) and its step times (a correlated subquery on view_steps'
+ * primary key), the total of the filter riding along as a subquery computed once (countOf). `window.after`
+ * pages by keyset on (started_at, id), through views_demo_started_idx, at the same cost however deep.
+ * The workspace is a condition on the rows themselves: an empty page says nothing of the demo, and the
+ * caller looks it up then (and counts, past the end).
+ */
+export async function listViews(db: Executor, workspaceId: string, demoId: string, filter: ViewFilter, window: PageWindow) {
+  const where = viewsWhere(demoId, filter);
+  const found = await db
+    .select({
+      view: getTableColumns(views),
+      linkName: shares.name,
+      linkVariables: shares.variables,
+      steps: stepTimes,
+      total: countOf(demoId, filter, where),
+    })
+    .from(views)
+    .leftJoin(shares, eq(shares.id, views.shareId))
+    .where(and(where, eq(views.workspaceId, workspaceId), window.after ? afterRow(views, views.startedAt, views.id, window.after, 'desc') : undefined))
+    .orderBy(desc(views.startedAt), desc(views.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const rows = found.map(({ view, linkName, linkVariables, steps }) => ({
+    ...view,
+    linkName,
+    linkVariables,
+    stepTimes: steps.map(([stepNumber, seconds]): StepTime => ({ stepNumber, seconds })),
+  }));
+  return { rows, total: found[0]?.total ?? 0 };
+}
+
+function viewsWhere(demoId: string, filter: ViewFilter): SQL | undefined {
   const conditions: SQL[] = [eq(views.demoId, demoId)];
   if (filter.from) conditions.push(gte(views.startedAt, filter.from));
   if (filter.to) conditions.push(lte(views.startedAt, filter.to));
   if (filter.viewerEmail) conditions.push(eq(views.viewerEmail, filter.viewerEmail.toLowerCase()));
   if (filter.version !== undefined) conditions.push(eq(views.version, filter.version));
   if (!filter.includeInternal) conditions.push(eq(views.internal, false));
-  const where = and(...conditions);
-  const [rows, total] = await Promise.all([
-    db
-      // With the link's name and variables: a personalised link says which account watched.
-      .select({ ...getTableColumns(views), linkName: shares.name, linkVariables: shares.variables })
-      .from(views)
-      .leftJoin(shares, eq(shares.id, views.shareId))
-      .where(where)
-      .orderBy(desc(views.startedAt), desc(views.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    countViews(db, demoId, filter, where),
-  ]);
-  const stepRows =
-    rows.length === 0
-      ? []
-      : await db
-          .select()
-          .from(viewSteps)
-          .where(
-            inArray(
-              viewSteps.viewId,
-              rows.map((r) => r.id),
-            ),
-          )
-          .orderBy(asc(viewSteps.stepNumber));
-  return { rows, stepRows, total };
+  return and(...conditions);
+}
+
+/**
+ * For a page that came back empty: whether the demo is the workspace's, and how many views match `filter`
+ * (a page past the end still says the total), in one statement.
+ */
+export async function emptyPage(db: Executor, workspaceId: string, demoId: string, filter: ViewFilter) {
+  const own = sql`exists (select 1 from "demos" d where d."id" = ${demoId} and d."workspace_id" = ${workspaceId})`;
+  const result = await db.execute(sql`select ${own} as own, ${countOf(demoId, filter, viewsWhere(demoId, filter))} as n`);
+  const row = (result as unknown as { rows: { own: boolean; n: number }[] }).rows[0];
+  return { own: row?.own === true, total: Number(row?.n ?? 0) };
 }
 
 const DAY_MS = 86_400_000;
@@ -53,26 +82,21 @@ const isDayEnd = (at: Date) => (at.getTime() + 1) % DAY_MS === 0;
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * How many views match `filter`. Counting the rows is linear in the demo's views (32 ms at 50,000 on PGlite,
- * bench/embedded-maintenance.ts); when the bounds are whole UTC days (a date, not a timestamp, in the query)
- * and no viewer is named, the daily roll-up holds the same number in one row per day, version and audience,
- * kept in the transaction that adds each view (ingest.repo.ts) and rebuilt or deleted with them
- * (viewer-privacy). Otherwise the rows are counted.
+ * How many views match `filter`, as a scalar subquery. Counting the rows is linear in the demo's views (32 ms
+ * at 50,000 on PGlite, bench/embedded-maintenance.ts); when the bounds are whole UTC days (a date, not a
+ * timestamp, in the query) and no viewer is named, the daily roll-up holds the same number in one row per
+ * day, version and audience, kept in the transaction that adds each view (ingest.repo.ts) and rebuilt or
+ * deleted with them (viewer-privacy). Otherwise the rows are counted.
  */
-async function countViews(db: Executor, demoId: string, filter: ViewFilter, where: SQL | undefined): Promise<number> {
+function countOf(demoId: string, filter: ViewFilter, where: SQL | undefined) {
   const wholeDays = (!filter.from || isDayStart(filter.from)) && (!filter.to || isDayEnd(filter.to));
   if (filter.viewerEmail || !wholeDays) {
-    const [row] = await db.select({ n: count() }).from(views).where(where);
-    return row?.n ?? 0;
+    return sql<number>`(select count(*)::int from ${views} where ${where})`.mapWith(Number);
   }
   const conditions: SQL[] = [eq(demoDailyStats.demoId, demoId)];
   if (filter.from) conditions.push(gte(demoDailyStats.day, dayOf(filter.from)));
   if (filter.to) conditions.push(lte(demoDailyStats.day, dayOf(filter.to)));
   if (filter.version !== undefined) conditions.push(eq(demoDailyStats.version, filter.version));
   if (!filter.includeInternal) conditions.push(eq(demoDailyStats.internal, false));
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${demoDailyStats.views}), 0)::int`.mapWith(Number) })
-    .from(demoDailyStats)
-    .where(and(...conditions));
-  return row?.n ?? 0;
+  return sql<number>`(select coalesce(sum(${demoDailyStats.views}), 0)::int from ${demoDailyStats} where ${and(...conditions)})`.mapWith(Number);
 }

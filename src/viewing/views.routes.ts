@@ -1,9 +1,9 @@
 import type { ModuleContext, Services } from '../module';
-import { errorEnvelope, listEnvelope } from '../core/envelope';
+import { errorEnvelope } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginate } from '../core/pagination';
+import { cursorListEnvelope, paginateByKeyset } from '../core/pagination';
 import { demoParams } from '../demos/demo-fields.schemas';
-import { listViewsQuery, toView, type ViewStepRow, viewSchema } from './views.schemas';
+import { listViewsQuery, toView, viewSchema } from './views.schemas';
 
 const tags = ['Views and analytics'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -23,10 +23,11 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>
           'One record per viewer session on the demo, newest first. `start_date` and ' +
           '`end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the ' +
           'start is a 400 naming both. `viewer_email` matches case-insensitively. Views of the workspace’s own ' +
-          'members (`internal`) are left out unless `include_internal=true`.',
+          'members (`internal`) are left out unless `include_internal=true`. Page by `page` or, deep into a long list, by ' +
+          '`cursor` (`meta.next_cursor`).',
         params: demoParams,
         querystring: listViewsQuery,
-        response: { 200: listEnvelope(viewSchema), ...errors },
+        response: { 200: cursorListEnvelope(viewSchema), ...errors },
       },
     },
     async (request) => {
@@ -38,14 +39,11 @@ export function viewsRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>
         version: q.version,
         includeInternal: q.include_internal,
       };
-      return paginate(
+      return paginateByKeyset(
         request,
-        (range) => views.list(callerOf(request), request.params.id, filters, range),
-        ({ rows, stepRows }) => {
-          const byView = new Map<string, ViewStepRow[]>();
-          for (const s of stepRows) byView.set(s.viewId, [...(byView.get(s.viewId) ?? []), s]);
-          return rows.map((r) => toView(r, byView.get(r.id) ?? []));
-        },
+        (window) => views.list(callerOf(request), request.params.id, filters, window),
+        (r) => ({ at: r.startedAt, id: r.id }),
+        ({ rows }) => rows.map((r) => toView(r, r.stepTimes)),
       );
     },
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '../core/pagination';
+import { cursorPaginationQuery } from '../core/pagination';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, timestamp } from '../core/time';
 import type { viewSteps, views } from './viewing.tables';
 import { text } from '../core/text';
@@ -25,7 +25,7 @@ const versionFilter = z.coerce
   .optional()
   .meta({ description: 'Only the views of this published version of the demo.' });
 
-export const listViewsQuery = paginationQuery
+export const listViewsQuery = cursorPaginationQuery
   .extend({
     ...range,
     viewer_email: text().trim().max(254).optional().meta({ description: 'Only views of this e-mail address.' }),
@@ -116,7 +116,7 @@ export const viewSchema = z
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-export function toView(row: ViewRow & Partial<ViewLinkColumns>, steps: ViewStepRow[]) {
+export function toView(row: ViewRow & Partial<ViewLinkColumns>, steps: Pick<ViewStepRow, 'stepNumber' | 'seconds'>[]) {
   return {
     id: row.id,
     demo_id: row.demoId,

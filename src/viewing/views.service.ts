@@ -1,14 +1,13 @@
 // The workspace's side of viewing: a demo's views listed for its owner (the viewer*.ts files are the public viewer's side).
 import type { AuthContext } from '../auth/permissions';
 import { notFound } from '../core/errors';
+import type { PageWindow } from '../core/pagination';
 import { resolveDateRange } from '../core/time';
 import type { Database } from '../db/client';
-import type { DemoReader } from '../demos/demos.reader';
 import * as repo from './views.repo';
 
 export interface ViewsDeps {
   database: Pick<Database, 'db'>;
-  demos: Pick<DemoReader, 'find'>;
 }
 
 export interface DateRange {
@@ -21,28 +20,30 @@ export interface DateRange {
  * traffic (MCP and the views route use it).
  *
  * @example
- * const views = createViewsService({ ...kernel, demos: demos.reader });
- * const { rows, total } = await views.list(auth, demoId, { startDate: '2026-11-01' }, { limit: 20, offset: 0 });
+ * const views = createViewsService(kernel);
+ * const { rows, total } = await views.list(auth, demoId, { startDate: '2026-11-01' }, { limit: 20, offset: 0, after: null });
  */
 export function createViewsService(deps: ViewsDeps) {
   const { db } = deps.database;
 
-  async function requireDemo(auth: AuthContext, demoId: string) {
-    const found = await deps.demos.find(auth.workspaceId, demoId);
-    if (!found) throw notFound('Demo');
-    return found;
-  }
-
+  /**
+   * One statement for a page with rows (views.repo.ts listViews); an empty page costs a second, which
+   * looks the demo up (a 404 outside the workspace) and counts the views past the end.
+   */
   async function list(
     auth: AuthContext,
     demoId: string,
     filter: DateRange & { viewerEmail?: string; version?: number; includeInternal?: boolean },
-    page: { limit: number; offset: number },
+    window: PageWindow,
   ) {
-    await requireDemo(auth, demoId);
     const { from, to } = resolveDateRange(filter.startDate, filter.endDate);
     const { viewerEmail, version, includeInternal } = filter;
-    return repo.listViews(db, demoId, { from, to, viewerEmail, version, includeInternal }, page);
+    const viewFilter = { from, to, viewerEmail, version, includeInternal };
+    const found = await repo.listViews(db, auth.workspaceId, demoId, viewFilter, window);
+    if (found.rows.length > 0) return found;
+    const empty = await repo.emptyPage(db, auth.workspaceId, demoId, viewFilter);
+    if (!empty.own) throw notFound('Demo');
+    return { rows: found.rows, total: empty.total };
   }
 
   return { list };

@@ -2064,7 +2064,7 @@ export interface paths {
         };
         /**
          * List views
-         * @description Scope `analytics:read`; roles: admin, editor, viewer. One record per viewer session on the demo, newest first. `start_date` and `end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the start is a 400 naming both. `viewer_email` matches case-insensitively. Views of the workspace’s own members (`internal`) are left out unless `include_internal=true`.
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. One record per viewer session on the demo, newest first. `start_date` and `end_date` bound `started_at` (a date is its whole UTC day; a timestamp is exact); an end before the start is a 400 naming both. `viewer_email` matches case-insensitively. Views of the workspace’s own members (`internal`) are left out unless `include_internal=true`. Page by `page` or, deep into a long list, by `cursor` (`meta.next_cursor`).
          */
         get: operations["listViews"];
         put?: never;
@@ -21497,6 +21497,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
+                /** @description The `meta.next_cursor` of the page before: the next page by keyset, which costs the same however deep (a `page` number makes the database read and skip every row before it), and which rows added or removed meanwhile cannot shift. Leave `page` out with it. */
+                cursor?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
@@ -21530,6 +21532,11 @@ export interface operations {
                             total: number;
                             page: number;
                             per_page: number;
+                            /**
+                             * @description Send as `cursor` for the next page (same filters and `per_page`); null on the last page.
+                             * @example WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd
+                             */
+                            next_cursor: string | null;
                         };
                     };
                 };
