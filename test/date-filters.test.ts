@@ -30,10 +30,11 @@ describe(`date parameters (${engine})`, () => {
   let admin: TestSession;
   let key: string;
   let demo: string;
+  let hub: string;
   let operations: DateOperation[];
 
   const get = (path: string, query: string) =>
-    admin.inject({ method: 'GET', url: `${path.replace('{id}', demo)}?${query}` }) as Promise<LightMyRequestResponse>;
+    admin.inject({ method: 'GET', url: `${path.replace('{id}', path.startsWith('/v1/hubs/') ? hub : demo)}?${query}` }) as Promise<LightMyRequestResponse>;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -42,6 +43,7 @@ describe(`date parameters (${engine})`, () => {
     demo = await demoWithSteps(t, key, 2, true);
     const share = await createShare(t, key, demo);
     await playView(t, share.token, { reached: 2, complete: true });
+    hub = (await t.app.inject({ method: 'POST', url: '/v1/hubs', headers: bearer(key), payload: { name: 'Tours' } })).json().data.id;
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     operations = [];
     for (const [path, methods] of Object.entries<Record<string, { parameters?: Array<{ in: string; name: string; schema: unknown }> }>>(doc.paths)) {
@@ -51,7 +53,7 @@ describe(`date parameters (${engine})`, () => {
   });
   afterAll(() => t?.close());
 
-  it('finds the routes that read dates in the document: views, every analytics route, leads, the audit log and their CSVs', () => {
+  it('finds the routes that read dates in the document: views, every analytics route (hubs’ too), leads, the audit log and their CSVs', () => {
     expect(operations.map((op) => op.path).sort()).toEqual(
       [
         '/v1/analytics',
@@ -64,6 +66,7 @@ describe(`date parameters (${engine})`, () => {
         '/v1/demos/{id}/leads',
         '/v1/demos/{id}/leads.csv',
         '/v1/demos/{id}/views',
+        '/v1/hubs/{id}/analytics',
         '/v1/leads',
         '/v1/leads.csv',
       ].sort(),

@@ -22,8 +22,9 @@ export function createHubAnalytics(deps: { database: Pick<Database, 'db'>; clock
   async function figures(auth: AuthContext, hubId: string, range: { from?: Date; to?: Date }) {
     const hub = await repo.findHub(db, auth.workspaceId, hubId);
     if (!hub) throw notFound('Hub');
-    // Exclusive bound: the end day's last millisecond, or this very instant, included.
-    const to = new Date((range.to ?? deps.clock.now()).getTime() + 1);
+    // Inclusive bound (the end day's last millisecond, or this very instant): one past it would be year
+    // 10000 for end_date=9999-12-31, which PostgreSQL cannot take.
+    const to = range.to ?? deps.clock.now();
     const from = range.from ?? new Date(to.getTime() - 30 * DAY);
     const entries = await repo.listEntries(db, hub.id);
     const [totals, opens, byLink, daysV, daysO, recent] = await Promise.all([
@@ -51,7 +52,7 @@ export function createHubAnalytics(deps: { database: Pick<Database, 'db'>; clock
     for (const d of daysO) days.set(d.day, { visits: days.get(d.day)?.visits ?? 0, opens: d.opens });
     return {
       from,
-      to: new Date(to.getTime() - 1),
+      to,
       visits: totals.visits,
       identifiedVisitors: totals.identified,
       demosOpened: opens.reduce((n, o) => n + o.opens, 0),

@@ -1,5 +1,5 @@
 // Queries of hub viewer sessions, opens and the hub's figures (its entry links' views included).
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { views } from '../viewing/viewing.tables';
 import { hubOpens, hubSessions } from './hubs.tables';
@@ -25,7 +25,7 @@ export async function insertOpen(db: Executor, row: typeof hubOpens.$inferInsert
   await db.insert(hubOpens).values(row);
 }
 
-/** Visits (sessions opened, members' own left out) and distinct identified visitors in [from, to). */
+/** Visits (sessions opened, members' own left out) and distinct identified visitors in [from, to]. */
 export async function visitTotals(db: Executor, hubId: string, from: Date, to: Date) {
   const [row] = await db
     .select({
@@ -33,21 +33,21 @@ export async function visitTotals(db: Executor, hubId: string, from: Date, to: D
       identified: sql<number>`count(distinct ${hubSessions.viewerEmail})::int`,
     })
     .from(hubSessions)
-    .where(and(eq(hubSessions.hubId, hubId), eq(hubSessions.internal, false), gte(hubSessions.createdAt, from), lt(hubSessions.createdAt, to)));
+    .where(and(eq(hubSessions.hubId, hubId), eq(hubSessions.internal, false), gte(hubSessions.createdAt, from), lte(hubSessions.createdAt, to)));
   return { visits: Number(row?.visits ?? 0), identified: Number(row?.identified ?? 0) };
 }
 
-/** Demos opened from the hub in [from, to), per entry. */
+/** Demos opened from the hub in [from, to], per entry. */
 export async function opensByEntry(db: Executor, hubId: string, from: Date, to: Date) {
   const rows = await db
     .select({ entryId: hubOpens.entryId, opens: count() })
     .from(hubOpens)
-    .where(and(eq(hubOpens.hubId, hubId), eq(hubOpens.internal, false), gte(hubOpens.at, from), lt(hubOpens.at, to)))
+    .where(and(eq(hubOpens.hubId, hubId), eq(hubOpens.internal, false), gte(hubOpens.at, from), lte(hubOpens.at, to)))
     .groupBy(hubOpens.entryId);
   return rows.map((r) => ({ entryId: r.entryId, opens: Number(r.opens) }));
 }
 
-/** Views started and completed in [from, to) on the given links (the hub's entries), per link. */
+/** Views started and completed in [from, to] on the given links (the hub's entries), per link. */
 export async function viewsByLink(db: Executor, shareIds: readonly string[], from: Date, to: Date) {
   if (shareIds.length === 0) return [];
   const rows = await db
@@ -62,20 +62,20 @@ export async function viewsByLink(db: Executor, shareIds: readonly string[], fro
         inArray(views.shareId, [...shareIds]),
         eq(views.internal, false),
         gte(views.startedAt, from),
-        lt(views.startedAt, to),
+        lte(views.startedAt, to),
       ),
     )
     .groupBy(views.shareId);
   return rows.map((r) => ({ shareId: r.shareId!, views: Number(r.views), completions: Number(r.completions) }));
 }
 
-/** Visits, opens per UTC day in [from, to). */
+/** Visits, opens per UTC day in [from, to]. */
 export async function dailyVisits(db: Executor, hubId: string, from: Date, to: Date) {
   const day = sql<string>`to_char(date_trunc('day', ${hubSessions.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await db
     .select({ day, visits: count() })
     .from(hubSessions)
-    .where(and(eq(hubSessions.hubId, hubId), eq(hubSessions.internal, false), gte(hubSessions.createdAt, from), lt(hubSessions.createdAt, to)))
+    .where(and(eq(hubSessions.hubId, hubId), eq(hubSessions.internal, false), gte(hubSessions.createdAt, from), lte(hubSessions.createdAt, to)))
     .groupBy(day);
   return rows.map((r) => ({ day: r.day, visits: Number(r.visits) }));
 }
@@ -85,7 +85,7 @@ export async function dailyOpens(db: Executor, hubId: string, from: Date, to: Da
   const rows = await db
     .select({ day, opens: count() })
     .from(hubOpens)
-    .where(and(eq(hubOpens.hubId, hubId), eq(hubOpens.internal, false), gte(hubOpens.at, from), lt(hubOpens.at, to)))
+    .where(and(eq(hubOpens.hubId, hubId), eq(hubOpens.internal, false), gte(hubOpens.at, from), lte(hubOpens.at, to)))
     .groupBy(day);
   return rows.map((r) => ({ day: r.day, opens: Number(r.opens) }));
 }

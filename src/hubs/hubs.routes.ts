@@ -14,7 +14,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404
 const analyticsQuery = z
   .object({
     start_date: dateFilter.optional().meta({ description: `First day (UTC, inclusive). Default: 30 days before end_date. ${DATE_FILTER_RANGE_TEXT}` }),
-    end_date: dateFilter.optional().meta({ description: 'Last day (UTC, inclusive). Default: now.' }),
+    end_date: dateFilter.optional().meta({ description: `Last day (UTC, inclusive). Default: now. ${DATE_FILTER_RANGE_TEXT}` }),
   })
   .strict();
 

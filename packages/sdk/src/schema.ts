@@ -23169,7 +23169,7 @@ export interface operations {
             query?: {
                 /** @description First day (UTC, inclusive). Default: 30 days before end_date. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 start_date?: string;
-                /** @description Last day (UTC, inclusive). Default: now. */
+                /** @description Last day (UTC, inclusive). Default: now. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
                 end_date?: string;
             };
             header?: never;
