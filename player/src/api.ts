@@ -1,4 +1,4 @@
-import type { BootConfig } from './config';
+import type { BootConfig, Bootstrap } from './config';
 import { type Consent, consentedStorage, grantedConsent } from './consent';
 import { languageQuery } from './language';
 import type { PlayableDemo, TrackedEvent, ViewerState } from './wire';
@@ -37,8 +37,11 @@ function handedSession(): string | null {
   return match[1] ?? null;
 }
 
-/** `consent`: the page's (consent.ts); before it is granted the session lives in memory and no cookie is asked for. */
-export function viewerApi(boot: BootConfig, consent: Consent = grantedConsent()) {
+/**
+ * `consent`: the page's (consent.ts); before it is granted the session lives in memory and no cookie is asked for.
+ * `bootstrap`: the page's answers to the first state and payload requests, used once each instead of asking.
+ */
+export function viewerApi(boot: BootConfig, consent: Consent = grantedConsent(), bootstrap: Bootstrap | null = null) {
   const base = `${boot.apiBase}/v1/viewer/${encodeURIComponent(boot.token)}`;
   const sessionKey = `demoshare:session:${boot.token}`;
   const stored = consentedStorage(consent, () => sessionStorage);
@@ -49,6 +52,13 @@ export function viewerApi(boot: BootConfig, consent: Consent = grantedConsent())
   let session: string | null = handed ?? stored.get(sessionKey);
   /** A session issued while consent was pending (or handed by a hub): consent asks the server for its cookie. */
   let cookieless = handed !== null;
+  // The page answered for the session it saw: with a session of our own that rode in no cookie (a hub's, or
+  // one kept in a frame that gets no cookies), the API would answer for ours, so ask it.
+  const usable = bootstrap && (session === null || (handed === null && bootstrap.cookie)) ? bootstrap : null;
+  let primedState = usable?.state ?? null;
+  // The payload only when it is in the languages this player would ask for.
+  const languages = usable?.lang ? `?lang=${encodeURIComponent(usable.lang)}` : '';
+  let primedDemo = usable?.demo && languageQuery() === languages ? usable.demo : null;
 
   function remember(state: { session_token?: string } | undefined, askedPending: boolean) {
     if (!state?.session_token) return;
@@ -134,13 +144,23 @@ export function viewerApi(boot: BootConfig, consent: Consent = grantedConsent())
 
   return {
     eventsUrl: `${base}/events`,
-    state: () => gate(() => call<ViewerState>('GET', '')),
+    state: () => {
+      // Each of the page's answers once: a retry, or a look after a gate, asks the server.
+      const first = primedState;
+      primedState = null;
+      if (!first) primedDemo = null;
+      return gate(async () => first ?? call<ViewerState>('GET', ''));
+    },
     unlock: (password: string) => gate(() => call<ViewerState>('POST', '/unlock', { password })),
     identify: (name: string, email: string) => gate(() => call<ViewerState>('POST', '/identify', { name, email })),
     /** The one gate form: password, name and e-mail in one submit (only the fields the state asks for). */
     access: (form: { password?: string; name?: string; email?: string }) => gate(() => call<ViewerState>('POST', '/access', form)),
     /** In the viewer's language where the demo has it (language.ts), else the original. */
-    demo: () => call<PlayableDemo>('GET', `/demo${languageQuery()}`),
+    demo: async () => {
+      const first = primedDemo;
+      primedDemo = null;
+      return first ?? call<PlayableDemo>('GET', `/demo${languageQuery()}`);
+    },
     events: (events: TrackedEvent[]) => call<void>('POST', '/events', { events }),
     /** The lead form that stands in for the identification gate: its answer may start the viewer's session. */
     gateLead: async (lead: LeadBody) => {

@@ -1,7 +1,7 @@
 import './player.css';
 import { ViewerError, viewerApi } from './api';
 import { applyBrand, brandLogo, pageTitle, readBrand } from './brand';
-import { readBootConfig } from './config';
+import { readBootConfig, readBootstrap } from './config';
 import { createConsent } from './consent';
 import { postToHost } from './embed';
 import { h } from './dom';
@@ -54,7 +54,7 @@ if (offline) {
   const consent = createConsent(location.search);
   consent.onChange((granted) => postToHost({ type: 'consent_changed', granted }));
   if (consent.state() !== 'granted') postToHost({ type: 'consent_pending' });
-  const api = viewerApi(boot, consent);
+  const api = viewerApi(boot, consent, readBootstrap());
   let tracker: Tracker | null = null;
   let leads: Leads | null = null;
 
@@ -134,6 +134,8 @@ if (offline) {
     document.title = pageTitle(fillText(demo.title, titleVars), readBrand(demo.brand) ?? boot!.brand);
     tracker ??= new Tracker(api, boot!.token, consent);
     leads ??= createLeads(api, boot!.token, consent);
+    // The view's first events wait for the first step's picture: on a busy server they would go before it.
+    const painted = tracker.hold();
     mountPlayer(root, {
       demo,
       assets: api,
@@ -144,6 +146,7 @@ if (offline) {
       known: gateValues,
       embed: boot!.embed,
       onFirstPaint: () => {
+        painted();
         performance.mark('demoshare:first-step');
         performance.measure('demoshare:open-to-first-step', { start: 0, end: 'demoshare:first-step' });
       },

@@ -32,6 +32,8 @@ export class Tracker {
   private failures = 0;
   /** The server refused a batch of path events (one older than them): they are no longer sent. */
   private pathRefused = false;
+  /** Sending waits for the first step's picture (hold): on a busy server the picture goes first. */
+  private held = false;
   private readonly key: string;
   private readonly stored: ReturnType<typeof consentedStorage>;
 
@@ -69,6 +71,22 @@ export class Tracker {
     this.schedule(type === 'view_started' || type === 'completed' ? 0 : DEBOUNCE_MS);
   }
 
+  /**
+   * Sends nothing until the returned release is called (the first step is on screen), or `maxMs` at most:
+   * a picture that never loads must not keep the view from being counted. A page hide still hands the
+   * queue to a keepalive request.
+   */
+  hold(maxMs = 2000): () => void {
+    this.held = true;
+    const release = () => {
+      if (!this.held) return;
+      this.held = false;
+      if (this.queue.length) this.schedule(0);
+    };
+    setTimeout(release, maxMs);
+    return release;
+  }
+
   /** Events not yet accepted by the server (for tests and the bench). */
   pending(): readonly TrackedEvent[] {
     return this.queue;
@@ -100,7 +118,7 @@ export class Tracker {
   }
 
   private async flush() {
-    if (this.sending || this.queue.length === 0) return;
+    if (this.sending || this.held || this.queue.length === 0) return;
     this.sending = true;
     // Path events never share a batch with the standard ones: a server that does not know them refuses
     // the whole batch, and that must never cost a view its steps or its completion.

@@ -12,12 +12,11 @@ import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
+import { isBrowserNavigation, type PageBootstrap, pageBootstrap, scriptJson } from './viewer-bootstrap';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
 
-/** JSON inside a script element: `<` escaped so that no value can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Link-preview tags (Open Graph, Twitter card) of a link that resolves; for the others, the neutral title. */
 function previewTags(preview: LinkPreview | undefined, pageUrl: string): string {
@@ -44,9 +43,9 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
     .join('\n');
 }
 
-function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand) {
+function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, bootstrap?: PageBootstrap) {
   // The brand comes with the page, so that even the password and identification forms wear it at once.
-  const config = scriptJson({ token, embed, status, ...(brand ? { brand } : {}) });
+  const config = scriptJson(JSON.stringify({ token, embed, status, ...(brand ? { brand } : {}) }));
   const body = playerBuilt
     ? '<div id="player"></div>'
     : `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
@@ -56,6 +55,12 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
   const assets = playerBuilt
     ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>'
     : '';
+  // The first step's picture is asked for with the page's own resources, not after the player has run.
+  const preload =
+    playerBuilt && bootstrap?.firstImage
+      ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(bootstrap.firstImage)}">\n`
+      : '';
+  const data = playerBuilt && bootstrap ? `<script id="demoshare-bootstrap" type="application/json">${bootstrap.json}</script>\n` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -63,7 +68,7 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
 <link rel="icon" type="image/svg+xml" href="/favicon.svg">
 ${head}
 <script id="demoshare-player-config" type="application/json">${config}</script>
-${assets}
+${data}${preload}${assets}
 </head><body>${body}</body></html>`;
 }
 
@@ -95,10 +100,13 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
   const self = api === new URL(ctx.config.APP_URL).origin ? "'self'" : `'self' ${api}`;
 
+  const bootstrapOf = pageBootstrap(ctx);
+
   async function page(request: FastifyRequest, token: string, embed: boolean, reply: FastifyReply) {
     let status = 200;
     let preview: LinkPreview | undefined;
     let brand: Brand | undefined;
+    let bootstrap: PageBootstrap | undefined;
     // Unfurls name the workspace's own address (its custom domain once verified), wherever the page was opened.
     let urls: ShareUrls = appUrls;
     try {
@@ -109,13 +117,15 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       brand = ctx.services.viewer.brand(link);
       // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
       preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
+      // What the player would ask first, answered in the page (viewer-bootstrap.ts): a browser's page load only.
+      if (playerBuilt && isBrowserNavigation(request, embed)) bootstrap = await bootstrapOf(request, reply, token);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
     }
     const csp = [
       "default-src 'none'",
-      // No inline script: the only inline element is a JSON data block, which never runs.
+      // No inline script: the only inline elements are JSON data blocks (config, bootstrap), which never run.
       "script-src 'self'",
       // http:/https: for images, styles and fonts serve the HTML snapshots only: the player shows them in
       // sandboxed srcdoc frames, which inherit this policy, and their resources are the captured site's.
@@ -132,13 +142,14 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
     reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
+      // Never kept by a shared cache: the page may carry this viewer's session (its cookie, its token).
+      .header('cache-control', 'private, no-store')
       .header('content-security-policy', csp)
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
     const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
-    return reply.send(shell(token, embed, playerBuilt, status, head, brand));
+    return reply.send(shell(token, embed, playerBuilt, status, head, brand, bootstrap));
   }
 
   // Each page load records a gate decision: on the viewer budget, like the API calls the player makes.

@@ -99,28 +99,26 @@ export function visitorOf(request: FastifyRequest): Visitor {
   };
 }
 
-/** The viewer JSON API: public, rate-limited per address, and gated link by link. */
-export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
-  const { viewer, ingestion } = ctx.services;
+/** What the gates answered for one request: the link state's inputs. */
+export type StateResult = { gate: Gate; share: ShareRow; link: LinkState; session?: ViewerSessionRow; issued?: string };
+
+/**
+ * The link state (GET /v1/viewer/:token and the gate forms' answers), with the session's cookie set when one
+ * was issued, unless consent is pending (then the token travels in the body and X-Viewer-Session only).
+ * The viewer page inlines the same answer (viewer.pages.ts).
+ *
+ * @example
+ * const answer = linkStateAnswer(ctx);
+ * return ok(request, await answer(reply, token, await viewer.state(token, session, visitor), false));
+ */
+export function linkStateAnswer(ctx: ModuleContext<Services['viewing']>) {
+  const { viewer } = ctx.services;
   const secure = ctx.config.APP_URL.startsWith('https:');
-  const config = { public: true, viewer: true } as const;
-  const onRequest = servedHere(viewer);
-
-  const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
-    const header = request.headers[SESSION_HEADER];
-    return request.cookies[viewerCookieName(token)] ?? (typeof header === 'string' ? header : undefined);
-  };
-
-  async function answer(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    token: string,
-    result: { gate: Gate; share: ShareRow; link: LinkState; session?: ViewerSessionRow; issued?: string },
-  ) {
+  return async (reply: FastifyReply, token: string, result: StateResult, pending: boolean) => {
     const view = gateView(result.share, result.session, viewer.brand(result.link), await viewer.preview(result.link));
     reply.header('cache-control', 'no-store');
     // Before consent the token lives in the player's memory only and rides in X-Viewer-Session.
-    if (result.issued && !consentPending(request)) {
+    if (result.issued && !pending) {
       reply.setCookie(viewerCookieName(token), result.issued, {
         httpOnly: true,
         sameSite: 'lax',
@@ -138,8 +136,23 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       ...view,
       ...(result.issued ? { session_token: result.issued } : {}),
     };
-  }
+  };
+}
 
+/** The viewer JSON API: public, rate-limited per address, and gated link by link. */
+export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
+  const { viewer, ingestion } = ctx.services;
+  const stateAnswer = linkStateAnswer(ctx);
+  const config = { public: true, viewer: true } as const;
+  const onRequest = servedHere(viewer);
+
+  const sessionToken = (request: FastifyRequest, token: string): string | undefined => {
+    const header = request.headers[SESSION_HEADER];
+    return request.cookies[viewerCookieName(token)] ?? (typeof header === 'string' ? header : undefined);
+  };
+
+  const answer = (request: FastifyRequest, reply: FastifyReply, token: string, result: StateResult) =>
+    stateAnswer(reply, token, result, consentPending(request));
   // GET /v1/viewer/:token — which gate the viewer stands at; nothing of the demo itself
   app.get(
     '/viewer/:token',
