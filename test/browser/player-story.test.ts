@@ -179,6 +179,19 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
       const json = await response.json();
       await route.fulfill({ response, json: { data: story(json.data) } });
     });
+    // The same payload where the viewer page inlines it for the player (docs/player.md, first paint).
+    await context.route(/\/(s|embed)\/[^/?]+(\?|$)/, async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(
+        /(<script id="demoshare-bootstrap" type="application\/json">)([\s\S]*?)(<\/script>)/,
+        (_, open: string, json: string, close: string) => {
+          const bootstrap = JSON.parse(json);
+          if (bootstrap.demo) bootstrap.demo = story(bootstrap.demo);
+          return open + JSON.stringify(bootstrap).replace(/</g, '\\u003c') + close;
+        },
+      );
+      await route.fulfill({ response, body });
+    });
     page.on('response', async (response) => {
       if (!response.url().endsWith('/events') || response.request().method() !== 'POST') return;
       if (response.status() >= 400) seen.refusedEvents++;
