@@ -192,7 +192,9 @@ describe.skipIf(!browser)('account pages (Chromium)', () => {
     // The sections above load after this one, as they may on a slow connection, and grow when they do.
     const above = await holdRequests(page, /\/v1\/(account\/sessions|oauth\/authorizations)/);
     await page.goto(`${server.url}/account#notifications`);
-    const mode = page.getByLabel('E-mail me');
+    // Account → Slack has an "About" choice of its own further down.
+    const section = page.getByRole('region', { name: 'Notifications' });
+    const mode = section.getByLabel('E-mail me');
     await mode.waitFor();
     expect(await mode.inputValue()).toBe('off');
     // The section is scrolled to, and stays there as the rest fills in: the link in every notification
@@ -209,17 +211,17 @@ describe.skipIf(!browser)('account pages (Chromium)', () => {
         (h) => h.getBoundingClientRect().top < 100 || window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
       );
     await expect.poll(placed, { timeout: 5_000 }).toBe(true);
-    expect(await page.getByLabel('About').isDisabled()).toBe(true);
+    expect(await section.getByLabel('About').isDisabled()).toBe(true);
 
     await mode.selectOption('daily');
     await page.getByText('Notifications saved').waitFor();
     await page.getByText('about the day before; nothing on a quiet day').waitFor();
-    await page.getByLabel('About').selectOption('mine');
+    await section.getByLabel('About').selectOption('mine');
     await expect.poll(() => page.getByText('Notifications saved').count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}/account-notifications-phone.png`, animations: 'disabled' });
 
     await page.reload();
-    await expect.poll(() => page.getByLabel('E-mail me').inputValue()).toBe('daily');
-    expect(await page.getByLabel('About').inputValue()).toBe('mine');
+    await expect.poll(() => section.getByLabel('E-mail me').inputValue()).toBe('daily');
+    expect(await section.getByLabel('About').inputValue()).toBe('mine');
   });
 });
