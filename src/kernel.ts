@@ -35,6 +35,7 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
   const sealing = deriveKey(deps.secretKey, 'sealing');
   const clock = deps.clock ?? systemClock;
   const { config, database } = deps;
+  const changes = new Changes(bus, (error) => log.warn({ err: error }, 'a change was not announced to other processes'));
   const reads =
     config.DATABASE_READ_URL && database.pool
       ? replicaRouting({
@@ -46,10 +47,10 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
           probeIntervalMs: config.DATABASE_READ_PROBE_INTERVAL,
           clock,
           bus,
-          onError: (error) => log.warn({ err: error }, 'the read replica could not be measured; reading the primary'),
+          changes,
+          onError: (error) => log.warn({ err: error }, 'the read replica failed or could not be measured; reading the primary'),
         })
       : primaryOnly(database.db);
-  const changes = new Changes(bus, (error) => log.warn({ err: error }, 'a change was not announced to other processes'));
   return {
     config: deps.config,
     database: deps.database,

@@ -2,6 +2,7 @@ import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError } from '../core/errors';
 import type { Database, Executor } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import type { Actor } from './actor';
 import { entriesAfter, feedPosition } from './audit-feed.repo';
 import { type AuditEntry, recordAudit } from './audit-recorder';
@@ -13,6 +14,8 @@ export interface AuditDeps {
   clock: Clock;
   /** AUDIT_LOG_RETENTION in milliseconds. */
   retentionMs: number;
+  /** Where the list and the export are read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 const EXPORT_BATCH = 500;
@@ -22,8 +25,10 @@ const RETENTION_BATCH = 5_000;
  * The audit log's own service: recording in a caller's transaction, the list, the feed in commit order,
  * the CSV export in batches, and the retention. Built by audit.module.ts; other domains call `recordAudit`.
  */
-export function createAuditService({ database, clock, retentionMs }: AuditDeps) {
+export function createAuditService({ database, clock, retentionMs, reads }: AuditDeps) {
   const { db } = database;
+  // The feed stays on the primary: a SIEM's cursor names the newest entry it got, which a replica may not have yet.
+  const reader = (auth: AuthContext) => reads?.reader(auth.workspaceId) ?? db;
 
   /** Writes one entry in `tx`, the transaction of the change it records. */
   function record(tx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
@@ -31,7 +36,7 @@ export function createAuditService({ database, clock, retentionMs }: AuditDeps) 
   }
 
   async function list(auth: AuthContext, filters: repo.AuditFilters, page: { limit: number; offset: number }) {
-    return repo.listEntries(db, auth.workspaceId, filters, page);
+    return repo.listEntries(reader(auth), auth.workspaceId, filters, page);
   }
 
   /**
@@ -52,8 +57,9 @@ export function createAuditService({ database, clock, retentionMs }: AuditDeps) 
   /** Every matching entry, newest first, a batch at a time: an export of any size in bounded memory. */
   async function* exportEntries(auth: AuthContext, filters: repo.AuditFilters): AsyncGenerator<repo.AuditRow> {
     let last: repo.AuditRow | undefined;
+    const from = reader(auth);
     for (;;) {
-      const batch = await repo.entriesBefore(db, auth.workspaceId, filters, last ?? null, EXPORT_BATCH);
+      const batch = await repo.entriesBefore(from, auth.workspaceId, filters, last ?? null, EXPORT_BATCH);
       yield* batch;
       if (batch.length < EXPORT_BATCH) return;
       last = batch[batch.length - 1];

@@ -7,6 +7,7 @@ import type { PageWindow } from '../core/pagination';
 import { notFound } from '../core/errors';
 import { GuardedCache } from '../core/guarded-cache';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import { sameSnapshot, snapshotOf } from './demo-snapshot';
 import * as repo from './demos.repo';
 import type { DemoStatus } from './demos.tables';
@@ -32,6 +33,8 @@ export interface DemoReadsDeps {
   clock: Clock;
   changes: Changes;
   links: DemoLinks;
+  /** Where the list is read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /** A demo's detail as rendered for GET /v1/demos/:id, and until when it stays right on its own. */
@@ -47,7 +50,8 @@ export function createDemoReads(deps: DemoReadsDeps) {
 
   /** A page of the workspace's demos with step counts, latest versions, share_url tokens and the total: one query. */
   function list(auth: AuthContext, filter: { status?: DemoStatus; search?: string }, window: PageWindow) {
-    return repo.listDemos(db, auth.workspaceId, { status: filter.status, search: filter.search || undefined }, window, deps.links.firstActiveToken);
+    const from = deps.reads?.reader(auth.workspaceId) ?? db;
+    return repo.listDemos(from, auth.workspaceId, { status: filter.status, search: filter.search || undefined }, window, deps.links.firstActiveToken);
   }
 
   async function load(auth: AuthContext, id: string) {

@@ -31,12 +31,17 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
     /**
      * The version viewers are served (the newest, or version `number`: an A/B test arm's pinned one), as
      * rows, for rendering it elsewhere (the viewer payload); never the draft. Undefined for a demo never
-     * published, or without that version.
+     * published, or without that version. `from`: where to read it (the viewer's payload may read a replica).
      */
-    published: async (workspaceId: string, id: string, number?: number): Promise<(DemoContent & { version: number }) | undefined> => {
-      const found = await repo.findDemo(db, workspaceId, id);
+    published: async (
+      workspaceId: string,
+      id: string,
+      number?: number,
+      from: Executor = db,
+    ): Promise<(DemoContent & { version: number }) | undefined> => {
+      const found = await repo.findDemo(from, workspaceId, id);
       if (!found) return undefined;
-      const latest = number === undefined ? await repo.latestVersion(db, id) : await versions.findVersion(db, id, number);
+      const latest = number === undefined ? await repo.latestVersion(from, id) : await versions.findVersion(from, id, number);
       if (!latest) return undefined;
       const rows = rowsOf(id, latest.snapshot, latest.publishedAt);
       return {

@@ -3,6 +3,7 @@ import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { notFound } from '../core/errors';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import * as visits from './hub-visits.repo';
 import * as repo from './hubs.repo';
 
@@ -16,10 +17,10 @@ const DAY = 86_400_000;
  * @example
  * const figures = await createHubAnalytics(kernel).figures(auth, hubId, { from: undefined, to: undefined });
  */
-export function createHubAnalytics(deps: { database: Pick<Database, 'db'>; clock: Clock }) {
-  const { db } = deps.database;
-
+export function createHubAnalytics(deps: { database: Pick<Database, 'db'>; clock: Clock; reads?: Pick<ReadRouting, 'reader'> }) {
   async function figures(auth: AuthContext, hubId: string, range: { from?: Date; to?: Date }) {
+    // Figures, like the analytics module's: read where the replica may serve them (db/read-replica.ts).
+    const db = deps.reads?.reader(auth.workspaceId) ?? deps.database.db;
     const hub = await repo.findHub(db, auth.workspaceId, hubId);
     if (!hub) throw notFound('Hub');
     // Inclusive bound (the end day's last millisecond, or this very instant): one past it would be year

@@ -6,6 +6,7 @@ import { hashPassword, randomToken } from '../core/crypto';
 import { invalid, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import type { DemoReader } from '../demos/demos.reader';
 import type { HubLinkGates, HubLinks } from '../shares/hub-links';
 import * as repo from './hubs.repo';
@@ -18,6 +19,8 @@ export interface HubsDeps {
   changes: Pick<Changes, 'announce'>;
   demos: Pick<DemoReader, 'find' | 'versionSnapshot' | 'asset'>;
   hubLinks: HubLinks;
+  /** Where the list is read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /** The gates every entry link of the hub carries: the hub's own (a lead form identifies too). */
@@ -150,7 +153,8 @@ export function createHubsService(deps: HubsDeps) {
   }
 
   return {
-    list: (auth: AuthContext, range: { limit: number; offset: number }) => repo.listHubs(db, auth.workspaceId, range),
+    list: (auth: AuthContext, range: { limit: number; offset: number }) =>
+      repo.listHubs(deps.reads?.reader(auth.workspaceId) ?? db, auth.workspaceId, range),
     get,
     detail,
     create,

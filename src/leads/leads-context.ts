@@ -4,11 +4,14 @@ import type { AuthContext } from '../auth/permissions';
 import type { Changes } from '../core/changes';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import type { DemoReader } from '../demos/demos.reader';
 import type { Services } from '../module';
 
 export interface LeadsContext {
   db: Database['db'];
+  /** Where the lists and the export are read (the replica when fit, db/read-replica.ts); absent: `db`. */
+  reads?: Pick<ReadRouting, 'reader'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
   /** The link's gates, its viewer sessions and the lead forms of the version it serves (viewing module). */

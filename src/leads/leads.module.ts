@@ -34,6 +34,7 @@ export const leadsModule = defineModule({
     return {
       leads: createLeadsService({
         db: kernel.database.db,
+        reads: kernel.reads,
         clock: kernel.clock,
         changes: kernel.changes,
         viewer: deps.viewing.viewer,

@@ -31,13 +31,14 @@ export function createLeadsService(ctx: LeadsContext) {
     /** A page of the workspace's leads (of one demo, with `demoId`), newest first. */
     async list(auth: AuthContext, filters: LeadFilters, range: { limit: number; offset: number }, demoRoute = false) {
       if (demoRoute) await requireDemo(auth, filters.demoId);
-      return repo.listLeads(ctx.db, auth.workspaceId, filters, range);
+      return repo.listLeads(ctx.reads?.reader(auth.workspaceId) ?? ctx.db, auth.workspaceId, filters, range);
     },
 
     /** Every lead the filters keep, newest first, for the CSV; at most EXPORT_MAX. */
     async exportRows(auth: AuthContext, filters: LeadFilters, demoRoute = false) {
       if (demoRoute) await requireDemo(auth, filters.demoId);
-      const { rows, total } = await repo.listLeads(ctx.db, auth.workspaceId, filters, { limit: EXPORT_MAX, offset: 0 });
+      const from = ctx.reads?.reader(auth.workspaceId) ?? ctx.db;
+      const { rows, total } = await repo.listLeads(from, auth.workspaceId, filters, { limit: EXPORT_MAX, offset: 0 });
       if (total > EXPORT_MAX) {
         throw new AppError('invalid_request', `More than ${EXPORT_MAX} leads: narrow start_date and end_date`, {
           details: [{ field: 'start_date', message: `the export holds at most ${EXPORT_MAX} leads` }],

@@ -3,6 +3,7 @@ import type { CredentialCache } from '../auth/credential-cache';
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import type { Mailer } from '../mail/mailer';
 import { createInvitationDelivery, type TeamWorkspaces } from './invitation-delivery';
 import { createMemberChanges } from './member-changes';
@@ -21,6 +22,8 @@ export interface TeamDeps {
   invitationTtlMs: number;
   log: Pick<FastifyBaseLogger, 'warn'>;
   workspaces: TeamWorkspaces;
+  /** Where the list is read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -38,7 +41,7 @@ export function createTeamService(deps: TeamDeps) {
 
   /** One page of the workspace's members (joined and invited), oldest first, with the total. */
   async function list(auth: AuthContext, page: { limit: number; offset: number }) {
-    return repo.listMembers(db, auth.workspaceId, page);
+    return repo.listMembers(deps.reads?.reader(auth.workspaceId) ?? db, auth.workspaceId, page);
   }
 
   return {

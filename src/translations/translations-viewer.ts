@@ -1,6 +1,7 @@
 // What viewers get of translations: a published version's reviewed languages, its text in one of them, its pages translated.
 import { TaggedCache } from '../core/cache';
 import { sha256Hex } from '../core/crypto';
+import type { Executor } from '../db/client';
 import type { DemoContent } from '../demos/demo-snapshot';
 import { patchesHash, patchImageIds } from '../demos/page-patches';
 import type { PagePatch } from '../demos/story.schemas';
@@ -21,14 +22,15 @@ import * as repo from './translations.repo';
 export function createTranslationsForViewers(deps: Pick<TranslationsDeps, 'db' | 'documents'>) {
   const pages = new TaggedCache<Promise<{ bytes: Buffer; etag: string }>>(10 * 60_000, 200);
 
-  async function languages(demoId: string) {
-    const rows = await repo.reviewedLanguages(deps.db, demoId);
+  /** `from`: where to read (the viewer's payload may read a replica); the database by default. */
+  async function languages(demoId: string, from: Executor = deps.db) {
+    const rows = await repo.reviewedLanguages(from, demoId);
     return { languages: rows.map((r) => r.lang), sourceLang: rows[0]?.sourceLang ?? 'en' };
   }
 
   /** The content in `lang` when that language is reviewed; undefined otherwise. `pages`: by HTML asset id. */
-  async function translate<T extends DemoContent>(demoId: string, content: T, lang: string) {
-    const row = await repo.findTranslation(deps.db, demoId, lang);
+  async function translate<T extends DemoContent>(demoId: string, content: T, lang: string, from: Executor = deps.db) {
+    const row = await repo.findTranslation(from, demoId, lang);
     if (row?.status !== 'reviewed') return undefined;
     const targets = currentTargets(unitsOf(content, new Map()), row.units);
     const translated = translateContent(content, targets, row.units);

@@ -3,6 +3,7 @@ import { tags } from '../core/changes';
 import { z } from 'zod';
 import { sha256Hex } from '../core/crypto';
 import { AppError } from '../core/errors';
+import type { ReadRouting } from '../db/read-replica';
 import type { DemoReader } from '../demos/demos.reader';
 import type { PatchedSnapshots } from '../demos/page-patches';
 import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
@@ -30,6 +31,8 @@ export interface ViewerContentDeps {
   assetOrigin: string;
   /** A demo's reviewed languages and its text in one (the translations module's); absent: the original only. */
   translations?: Pick<TranslationsForViewers, 'languages' | 'translate' | 'servePage'>;
+  /** Where a payload missing from the cache is read (the replica when fit, db/read-replica.ts); absent: the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -54,10 +57,22 @@ export function createViewerContent(deps: ViewerContentDeps) {
     // One entry per A/B test arm: each arm is another demo (or version), with its own assets and forms.
     const key = link.arm ? `${token}|arm:${link.arm.id}` : token;
     const pinned = link.arm?.pinned ? (link.version ?? undefined) : undefined;
+    /**
+     * The version the gates serve (`link`, read from the primary), and where it was read. A replica is asked
+     * only once it has replayed every change announced to the link, its demo and its workspace, and the
+     * workspace's writes (a publish, a redaction, a review of a translation: each announces the demo after its
+     * commit); should it still answer another version than the gates', the primary is asked.
+     */
+    const publishedDemo = async () => {
+      const from = deps.reads?.reader(share.workspaceId, cacheTags());
+      const demo = await deps.demos.published(share.workspaceId, share.demoId, pinned, from);
+      if (!from || demo?.version === link.version) return { demo, from };
+      return { demo: await deps.demos.published(share.workspaceId, share.demoId, pinned), from: undefined };
+    };
     const found = await cache.payloads.load(key, cacheTags, async () => {
-      const demo = await deps.demos.published(share.workspaceId, share.demoId, pinned);
+      const { demo, from } = await publishedDemo();
       if (!demo) return undefined;
-      const languages = deps.translations ? await deps.translations.languages(share.demoId) : { languages: [], sourceLang: 'en' };
+      const languages = deps.translations ? await deps.translations.languages(share.demoId, from) : { languages: [], sourceLang: 'en' };
       const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
       // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
       const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: null, languages: languages.languages }));
@@ -69,8 +84,8 @@ export function createViewerContent(deps: ViewerContentDeps) {
     const translations = deps.translations;
     // The same tags: a change to the demo or its translations (announced as the demo's) drops every language.
     const translated = await cache.payloads.load(`${key}|${lang}`, cacheTags, async () => {
-      const demo = await deps.demos.published(share.workspaceId, share.demoId, pinned);
-      const localized = demo && (await translations.translate(share.demoId, demo, lang));
+      const { demo, from } = await publishedDemo();
+      const localized = demo && (await translations.translate(share.demoId, demo, lang, from));
       if (!localized) return undefined;
       const built = buildPayload(localized.content, assetUrl, brandOf(link.workspace, base), share.variables);
       built.data.steps.forEach((step, i) => {

@@ -77,6 +77,7 @@ export const viewingModule = defineModule({
       snapshots: deps.demos.pagePatches.snapshots,
       assetOrigin: config.API_URL ?? '',
       translations: deps.translations.forViewers,
+      reads: kernel.reads,
     });
     return {
       viewer: {

@@ -4,10 +4,13 @@ import { notFound } from '../core/errors';
 import type { PageWindow } from '../core/pagination';
 import { resolveDateRange } from '../core/time';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import * as repo from './views.repo';
 
 export interface ViewsDeps {
   database: Pick<Database, 'db'>;
+  /** Where the list is read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 export interface DateRange {
@@ -39,9 +42,10 @@ export function createViewsService(deps: ViewsDeps) {
     const { from, to } = resolveDateRange(filter.startDate, filter.endDate);
     const { viewerEmail, version, includeInternal } = filter;
     const viewFilter = { from, to, viewerEmail, version, includeInternal };
-    const found = await repo.listViews(db, auth.workspaceId, demoId, viewFilter, window);
+    const reader = deps.reads?.reader(auth.workspaceId) ?? db;
+    const found = await repo.listViews(reader, auth.workspaceId, demoId, viewFilter, window);
     if (found.rows.length > 0) return found;
-    const empty = await repo.emptyPage(db, auth.workspaceId, demoId, viewFilter);
+    const empty = await repo.emptyPage(reader, auth.workspaceId, demoId, viewFilter);
     if (!empty.own) throw notFound('Demo');
     return { rows: found.rows, total: empty.total };
   }

@@ -19,7 +19,8 @@ export async function listDeliveries(
   status: DeliveryStatus | undefined,
   window: PageWindow,
 ) {
-  const { db } = deps.database;
+  // Deliveries the worker has just attempted may show the replica's bounded lag; a test sent by a member does not.
+  const db = deps.reads?.reader(auth.workspaceId) ?? deps.database.db;
   const { rows, total } = await deliveries.listDeliveries(db, auth.workspaceId, id, status, window);
   if (rows.length === 0) {
     await findOwnWebhook(db, auth, id);

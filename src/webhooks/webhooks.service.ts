@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import type { LimitOffset } from '../core/pagination';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 import { createWebhook } from './webhooks.create';
 import { deleteWebhook } from './webhooks.delete';
 import { getDelivery, listDeliveries } from './webhooks.delivery-log';
@@ -26,6 +27,8 @@ export interface WebhooksDeps {
   rotationGraceMs: number;
   /** The first attempt plus one per configured retry delay. */
   maxAttempts: number;
+  /** Where the lists (webhooks, deliveries) are read (the replica when fit, db/read-replica.ts); absent: `database`. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -48,7 +51,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
   return {
     /** A page of the workspace's webhooks. */
-    list: (auth: AuthContext, page: LimitOffset) => repo.listWebhooks(deps.database.db, auth.workspaceId, page),
+    list: (auth: AuthContext, page: LimitOffset) =>
+      repo.listWebhooks(deps.reads?.reader(auth.workspaceId) ?? deps.database.db, auth.workspaceId, page),
     get: (auth: AuthContext, id: string) => findOwnWebhook(deps.database.db, auth, id),
     create: bound(createWebhook),
     update: bound(updateWebhook),

@@ -10,8 +10,10 @@ import { freePort } from './free-port';
 export interface ReplicaPair {
   primaryUrl: string;
   replicaUrl: string;
-  /** Runs SQL on the standby (pause or resume its replay). */
-  onReplica(sql: string): Promise<void>;
+  /** Runs SQL on the standby (pause or resume its replay), answering its rows. */
+  onReplica<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<R[]>;
+  /** Stops the standby at once (as a crash would), for the rest of the pair's life. */
+  stopReplica(): void;
   stop(): Promise<void>;
 }
 
@@ -55,14 +57,15 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   const standbyDir = path.join(root, 'standby');
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const started: string[] = [];
-  const stop = async () => {
-    for (const dir of started.reverse()) {
-      try {
-        asPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', 'stop']);
-      } catch {
-        // Already down.
-      }
+  const halt = (dir: string) => {
+    try {
+      asPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', 'stop']);
+    } catch {
+      // Already down.
     }
+  };
+  const stop = async () => {
+    for (const dir of started.reverse()) halt(dir);
     rmSync(root, { recursive: true, force: true });
   };
   try {
@@ -94,14 +97,18 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   return {
     primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/demoshare`,
     replicaUrl: `postgres://postgres@127.0.0.1:${standbyPort}/demoshare`,
-    async onReplica(sql) {
+    async onReplica<R extends Record<string, unknown>>(sql: string, values?: unknown[]) {
       const client = new pg.Client({ host: '127.0.0.1', port: standbyPort, user: 'postgres', database: 'demoshare' });
       await client.connect();
       try {
-        await client.query(sql);
+        return (await client.query<R>(sql, values)).rows;
       } finally {
         await client.end();
       }
+    },
+    stopReplica() {
+      halt(standbyDir);
+      started.splice(started.indexOf(standbyDir), 1);
     },
     stop,
   };
