@@ -292,5 +292,6 @@ describe.skipIf(skip)('reads from a streaming replica', () => {
     await eventually(async () => (t.ctx.reads.lagMs() === null ? true : undefined), 15_000);
     const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(/^demoshare_read_replica_lag_seconds (\S+)$/m.exec(metrics)?.[1]).toBe('-1');
+    expect(/^demoshare_replica_read_fallbacks (\S+)$/m.exec(metrics)?.[1]).toBe(String(t.ctx.reads.served().fallbacks));
   });
 });

@@ -48,6 +48,14 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
       this.set({ served_by: 'primary' }, served.primary);
     },
   });
+  new Gauge({
+    name: 'demoshare_replica_read_fallbacks',
+    help: 'Statements the read replica failed since start (down, unreachable, or cancelled by its replay) that the primary then answered',
+    registers: [registry],
+    collect() {
+      this.set(ctx.reads.served().fallbacks);
+    },
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
