@@ -184,6 +184,34 @@ describe('statements per request', () => {
     });
   });
 
+  it('pages the audit log in one statement, total included, by number or by cursor', async () => {
+    for (let i = 0; i < 4; i++) await call('POST', '/v1/webhooks', { url: `https://93.184.215.14/hooks/audit-${i}`, events: ['demo.viewed'] });
+    const { sent, body } = await statements('/v1/audit-log?per_page=3');
+    expect(sent).toHaveLength(1);
+    const total = body.meta.total as number;
+    expect(total).toBeGreaterThanOrEqual(4);
+    const byNumber: string[] = [];
+    for (let page = 1; (page - 1) * 3 < total; page++) {
+      byNumber.push(...(await call('GET', `/v1/audit-log?per_page=3&page=${page}`)).json().data.map((e: { id: string }) => e.id));
+    }
+    const byCursor: string[] = [];
+    let url = '/v1/audit-log?per_page=3';
+    for (let page = 1; ; page++) {
+      const next = await statements(url);
+      expect(next.sent).toHaveLength(1);
+      expect(next.body.meta).toMatchObject({ total, page, per_page: 3 });
+      byCursor.push(...next.body.data.map((e: { id: string }) => e.id));
+      if (!next.body.meta.next_cursor) break;
+      url = `/v1/audit-log?per_page=3&cursor=${next.body.meta.next_cursor}`;
+    }
+    expect(byCursor).toEqual(byNumber);
+    expect(new Set(byCursor).size).toBe(total);
+    const past = await statements('/v1/audit-log?per_page=3&page=999');
+    expect(past.body.meta.total).toBe(total);
+    expect(past.sent).toHaveLength(2);
+    expect((await call('GET', `/v1/audit-log?after=start&cursor=${body.meta.next_cursor}`)).statusCode).toBe(400);
+  });
+
   it('lists a webhook\'s deliveries with their attempts in two statements, by number or by cursor', async () => {
     const hook = await call('POST', '/v1/webhooks', { url: 'https://93.184.215.14/hooks/demoshare', events: ['demo.viewed'] });
     expect(hook.statusCode, hook.body).toBe(201);

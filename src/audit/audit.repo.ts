@@ -1,6 +1,8 @@
 // Queries on the audit log; it names other domains' tables in SQL rather than importing them, since they import it (an import would be a cycle).
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { PageWindow } from '../core/pagination';
 import type { Db, Executor } from '../db/client';
+import { afterRow } from '../db/keyset';
 import type { Actor } from './actor';
 import type { ActorType } from './audit-actions';
 import { auditLog } from './audit.tables';
@@ -62,18 +64,24 @@ export function entriesWhere(workspaceId: string, f: AuditFilters): SQL | undefi
   );
 }
 
-/** A page, newest first, with the total in the same round trip (a window count). */
-export async function listEntries(db: Executor, workspaceId: string, f: AuditFilters, page: { limit: number; offset: number }) {
+/**
+ * A page, newest first, with the total of the filters in the same statement: a subquery computed once, which
+ * counts on audit_log_workspace_created_idx without reading the entries (a window count would read every
+ * matching entry before the first row of the page). `window.after` pages by keyset on (created_at, id), at
+ * the same cost however deep. Only a page past the end costs a second statement, for the total.
+ */
+export async function listEntries(db: Executor, workspaceId: string, f: AuditFilters, window: PageWindow) {
+  const where = entriesWhere(workspaceId, f);
   const found = await db
-    .select({ entry: auditLog, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ entry: auditLog, total: sql<number>`(select count(*)::int from ${auditLog} where ${where})`.mapWith(Number) })
     .from(auditLog)
-    .where(entriesWhere(workspaceId, f))
+    .where(window.after ? and(where, afterRow(auditLog, auditLog.createdAt, auditLog.id, window.after, 'desc')) : where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .limit(window.limit)
+    .offset(window.offset);
   const rows = found.map((r) => r.entry);
-  if (found[0] || page.offset === 0) return { rows, total: found[0]?.total ?? 0 };
-  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(auditLog).where(entriesWhere(workspaceId, f));
+  if (found[0] || (window.offset === 0 && !window.after)) return { rows, total: found[0]?.total ?? 0 };
+  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(auditLog).where(where);
   return { rows, total: counted?.n ?? 0 };
 }
 

@@ -4,7 +4,7 @@ import { csvLine } from '../core/csv';
 import { errorEnvelope, page } from '../core/envelope';
 import { AppError } from '../core/errors';
 import { callerOf, type ZodApp } from '../core/http/types';
-import { paginate } from '../core/pagination';
+import { paginateByKeyset } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
 import type { AuditRow } from './audit.repo';
 import { auditListEnvelope, CSV_HEADER, exportAuditQuery, listAuditQuery, toAuditEntry, toAuditFilters, toCsvCells } from './audit.schemas';
@@ -30,7 +30,8 @@ export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) 
           'Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). ' +
           `${filtersHelp} With \`after\` (an entry id, or \`start\`) the answer is the feed a SIEM polls instead: the entries after it, oldest first, ` +
           'and `meta.next` to send as `after` next time; `total` counts the entries after it that are ready, this page included. ' +
-          'An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed.',
+          'An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed. ' +
+          'Without `after`, page by `page` or, deep into the log, by `cursor` (`meta.next_cursor`; null in feed mode).',
         querystring: listAuditQuery,
         response: { 200: auditListEnvelope, ...errors },
       },
@@ -39,6 +40,11 @@ export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) 
       const filters = toAuditFilters(request.query);
       const { after, per_page: perPage } = request.query;
       if (after !== undefined) {
+        if (request.query.cursor !== undefined) {
+          throw new AppError('invalid_request', 'cursor does not combine with after: the feed goes on with meta.next', {
+            details: [{ field: 'cursor', message: 'leave it out when after is given' }],
+          });
+        }
         if (request.query.page !== 1) {
           throw new AppError('invalid_request', 'page does not combine with after: the feed goes on with meta.next', {
             details: [{ field: 'page', message: 'leave it out when after is given' }],
@@ -46,11 +52,12 @@ export function auditRoutes(app: ZodApp, ctx: ModuleContext<Services['audit']>) 
         }
         const fed = await audit.feed(callerOf(request), filters, after, perPage);
         const answer = page(request, fed.rows.map(toAuditEntry), { total: fed.total, page: 1, perPage });
-        return { ...answer, meta: { ...answer.meta, next: fed.next } };
+        return { ...answer, meta: { ...answer.meta, next_cursor: null, next: fed.next } };
       }
-      return paginate(
+      return paginateByKeyset(
         request,
-        (range) => audit.list(callerOf(request), filters, range),
+        (window) => audit.list(callerOf(request), filters, window),
+        (row) => ({ at: row.createdAt, id: row.id }),
         ({ rows }) => rows.map(toAuditEntry),
       );
     },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { listEnvelope } from '../core/envelope';
 import { idSchema } from '../core/ids';
-import { paginationQuery } from '../core/pagination';
+import { cursorListEnvelope, cursorPaginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 import { DATE_FILTER_RANGE_TEXT, dateFilter, iso, resolveDateRange, timestamp } from '../core/time';
 import { ACTOR_TYPES, AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './audit-actions';
@@ -38,7 +37,7 @@ const after = z
     example: 'aud_01jd3k7q9x8v2m4n6p0r5s7t9w',
   });
 
-export const listAuditQuery = paginationQuery.extend({ ...filters, after }).strict();
+export const listAuditQuery = cursorPaginationQuery.extend({ ...filters, after }).strict();
 export const exportAuditQuery = z.object(filters).strict();
 
 type FilterQuery = { [K in keyof typeof filters]?: z.infer<(typeof filters)[K]> };
@@ -141,8 +140,8 @@ export function toCsvCells(row: AuditRow): unknown[] {
   ];
 }
 
-/** The list's envelope, and in feed mode (`after`) the cursor to send next. */
-const auditList = listEnvelope(auditEntrySchema);
+/** The list's envelope, with `next_cursor` for the next page, and in feed mode (`after`) `next` to poll with. */
+const auditList = cursorListEnvelope(auditEntrySchema);
 export const auditListEnvelope = auditList.extend({
   meta: auditList.shape.meta.extend({
     next: z.string().optional().meta({

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { AppError } from '../core/errors';
+import type { PageWindow } from '../core/pagination';
 import type { Database, Executor } from '../db/client';
 import type { ReadRouting } from '../db/read-replica';
 import type { Actor } from './actor';
@@ -35,8 +36,8 @@ export function createAuditService({ database, clock, retentionMs, reads }: Audi
     return recordAudit(tx, clock, actor, entry);
   }
 
-  async function list(auth: AuthContext, filters: repo.AuditFilters, page: { limit: number; offset: number }) {
-    return repo.listEntries(reader(auth), auth.workspaceId, filters, page);
+  async function list(auth: AuthContext, filters: repo.AuditFilters, window: PageWindow) {
+    return repo.listEntries(reader(auth), auth.workspaceId, filters, window);
   }
 
   /**

@@ -121,7 +121,8 @@ export const views = pgTable(
   (t) => [
     // The per-arm figures of an experiment (experiments.repo.ts); most views have no arm.
     index('views_arm_idx').on(t.armId).where(sql`arm_id is not null`),
-    index('views_demo_started_idx').on(t.demoId, t.startedAt),
+    // The views list's order, (started_at, id) newest first: a page (or a keyset page) reads its own rows.
+    index('views_demo_started_idx').on(t.demoId, t.startedAt, t.id),
     index('views_demo_email_idx').on(t.demoId, t.viewerEmail),
     // A viewer's journey lists their views of every demo.
     index('views_workspace_email_idx').on(t.workspaceId, t.viewerEmail),

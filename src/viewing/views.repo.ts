@@ -2,7 +2,6 @@ import { and, desc, eq, getTableColumns, gte, lte, type SQL, sql } from 'drizzle
 import type { PageWindow } from '../core/pagination';
 import type { Executor } from '../db/client';
 import { afterRow } from '../db/keyset';
-import { shares } from '../shares/shares.tables';
 import { demoDailyStats, views } from './viewing.tables';
 
 export interface ViewFilter {
@@ -20,6 +19,16 @@ export interface StepTime {
 }
 
 // Spelled out: Drizzle leaves column names unqualified inside a select list, which a subquery misreads.
+// Subqueries rather than a join: they run for the page's rows only, after the sort and the limit.
+const linkName = sql<string | null>`(select l."name" from "shares" l where l."id" = "views"."share_id")`;
+const linkVariables = sql<Record<string, string> | null>`(select l."variables" from "shares" l where l."id" = "views"."share_id")`;
+/**
+ * The demo is the workspace's: a condition on no column of views, which the planner checks once, so the
+ * rows come from views_demo_started_idx in the list's order (a workspace_id condition made it combine
+ * two indexes and sort every view of the demo).
+ */
+const ownDemo = (workspaceId: string, demoId: string) =>
+  sql`exists (select 1 from "demos" d where d."id" = ${demoId} and d."workspace_id" = ${workspaceId})`;
 const stepTimes = sql<[number, number][]>`coalesce((select json_agg(json_build_array(s."step_number", s."seconds") order by s."step_number") from "view_steps" s where s."view_id" = "views"."id"), '[]'::json)`;
 
 /**
@@ -27,22 +36,21 @@ const stepTimes = sql<[number, number][]>`coalesce((select json_agg(json_build_a
  * personalised link says which account watched) and its step times (a correlated subquery on view_steps'
  * primary key), the total of the filter riding along as a subquery computed once (countOf). `window.after`
  * pages by keyset on (started_at, id), through views_demo_started_idx, at the same cost however deep.
- * The workspace is a condition on the rows themselves: an empty page says nothing of the demo, and the
- * caller looks it up then (and counts, past the end).
+ * Only the workspace's demo has rows: an empty page says nothing of the demo, and the caller looks it up
+ * then (and counts, past the end).
  */
 export async function listViews(db: Executor, workspaceId: string, demoId: string, filter: ViewFilter, window: PageWindow) {
   const where = viewsWhere(demoId, filter);
   const found = await db
     .select({
       view: getTableColumns(views),
-      linkName: shares.name,
-      linkVariables: shares.variables,
+      linkName,
+      linkVariables,
       steps: stepTimes,
       total: countOf(demoId, filter, where),
     })
     .from(views)
-    .leftJoin(shares, eq(shares.id, views.shareId))
-    .where(and(where, eq(views.workspaceId, workspaceId), window.after ? afterRow(views, views.startedAt, views.id, window.after, 'desc') : undefined))
+    .where(and(where, ownDemo(workspaceId, demoId), window.after ? afterRow(views, views.startedAt, views.id, window.after, 'desc') : undefined))
     .orderBy(desc(views.startedAt), desc(views.id))
     .limit(window.limit)
     .offset(window.offset);
@@ -70,8 +78,7 @@ function viewsWhere(demoId: string, filter: ViewFilter): SQL | undefined {
  * (a page past the end still says the total), in one statement.
  */
 export async function emptyPage(db: Executor, workspaceId: string, demoId: string, filter: ViewFilter) {
-  const own = sql`exists (select 1 from "demos" d where d."id" = ${demoId} and d."workspace_id" = ${workspaceId})`;
-  const result = await db.execute(sql`select ${own} as own, ${countOf(demoId, filter, viewsWhere(demoId, filter))} as n`);
+  const result = await db.execute(sql`select ${ownDemo(workspaceId, demoId)} as own, ${countOf(demoId, filter, viewsWhere(demoId, filter))} as n`);
   const row = (result as unknown as { rows: { own: boolean; n: number }[] }).rows[0];
   return { own: row?.own === true, total: Number(row?.n ?? 0) };
 }
