@@ -2980,7 +2980,7 @@ export interface paths {
         };
         /**
          * List audit log entries
-         * @description Scope `audit:read`; roles: admin. Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps). With `after` (an entry id, or `start`) the answer is the feed a SIEM polls instead: the entries after it, oldest first, and `meta.next` to send as `after` next time; `total` counts the entries after it that are ready, this page included. An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed.
+         * @description Scope `audit:read`; roles: admin. Security-relevant actions in the workspace, newest first. Entries are never changed or deleted, except by the retention (AUDIT_LOG_RETENTION). Filters combine: `actor` (a user, key or app id), `action`, `target` (the id of the record acted on), `start_date` and `end_date` (inclusive UTC days, or ISO timestamps). With `after` (an entry id, or `start`) the answer is the feed a SIEM polls instead: the entries after it, oldest first, and `meta.next` to send as `after` next time; `total` counts the entries after it that are ready, this page included. An entry is ready once every transaction that began before it has ended, so each one arrives exactly once, in the order of the feed. Without `after`, page by `page` or, deep into the log, by `cursor` (`meta.next_cursor`; null in feed mode).
          */
         get: operations["listAuditLogEntries"];
         put?: never;
@@ -27824,6 +27824,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
+                /** @description The `meta.next_cursor` of the page before: the next page by keyset, which costs the same however deep (a `page` number makes the database read and skip every row before it), and which rows added or removed meanwhile cannot shift. Leave `page` out with it. */
+                cursor?: string;
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
@@ -27857,6 +27859,11 @@ export interface operations {
                             total: number;
                             page: number;
                             per_page: number;
+                            /**
+                             * @description Send as `cursor` for the next page (same filters and `per_page`); null on the last page.
+                             * @example WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJkZW1vXzEiLDJd
+                             */
+                            next_cursor: string | null;
                             /**
                              * @description With `after` only: the `after` of the next poll, the last entry of this page, or the `after` sent when nothing new is ready.
                              * @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w
