@@ -13,7 +13,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchBrowser } from '../test/helpers/browser';
+import { launchBrowser, RECORD_FETCHES } from '../test/helpers/browser';
 import { keyedApi } from './api-call';
 import { benchScreenshot } from './recording-upload';
 
@@ -102,12 +102,7 @@ export async function benchFirstPaint(appUrl: string, key: string, runs = 15): P
     for (let i = -1; i < runs; i++) {
       const linkMs = await cold(async (page) => {
         // Each fetch the page starts, with its time, to count the API requests begun before the first step.
-        await page.addInitScript(`window.__fetches = [];
-          const original = window.fetch;
-          window.fetch = function (input, init) {
-            window.__fetches.push({ url: String(input instanceof Request ? input.url : input), at: performance.now() });
-            return original.apply(this, arguments);
-          };`);
+        await page.addInitScript(RECORD_FETCHES);
         await page.goto(link);
         const ms = await markTime(page, 'demoshare:first-step');
         if (i >= 0) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps } from '../helpers/shares';
-import { bearer } from '../helpers/test-app';
+import { keyData } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const browser: Browser | null = await launchBrowser();
@@ -69,11 +69,7 @@ describe.skipIf(!browser)('consent-aware embed in a host page of another origin 
   let pasted = '';
   const contexts: BrowserContext[] = [];
 
-  const api = async (method: 'GET' | 'PATCH', url: string, payload?: object) => {
-    const res = await server.app.inject({ method, url: `/v1${url}`, headers: bearer(key), ...(payload ? { payload } : {}) });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    return res.json().data;
-  };
+  const api = (method: 'GET' | 'PATCH', url: string, payload?: object) => keyData(server, key, method, url, payload);
 
   beforeAll(async () => {
     // APP_URL is the server's own origin: the share dialog's embed code names it.

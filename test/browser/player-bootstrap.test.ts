@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, RECORD_FETCHES } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createShare, demoWithSteps } from '../helpers/shares';
-import { bearer } from '../helpers/test-app';
+import { keyData } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const browser: Browser | null = await launchBrowser();
@@ -20,11 +20,7 @@ describe.skipIf(!browser)('the viewer page bootstrap (Chromium)', () => {
   let demoId: string;
   const contexts: BrowserContext[] = [];
 
-  const api = async (method: 'GET' | 'PATCH', url: string, payload?: object) => {
-    const res = await server.app.inject({ method, url: `/v1${url}`, headers: bearer(key), ...(payload ? { payload } : {}) });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    return res.json().data;
-  };
+  const api = (method: 'GET' | 'PATCH', url: string, payload?: object) => keyData(server, key, method, url, payload);
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
@@ -45,12 +41,7 @@ describe.skipIf(!browser)('the viewer page bootstrap (Chromium)', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     // Each fetch the page starts, with its time: what started before the first-step mark came before the paint.
-    await page.addInitScript(`window.__fetches = [];
-      const original = window.fetch;
-      window.fetch = function (input, init) {
-        window.__fetches.push({ url: String(input instanceof Request ? input.url : input), at: performance.now() });
-        return original.apply(this, arguments);
-      };`);
+    await page.addInitScript(RECORD_FETCHES);
     // API requests (assets aside) in the order the page made them.
     const requests: string[] = [];
     page.on('request', (request) => {

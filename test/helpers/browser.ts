@@ -76,3 +76,14 @@ export async function holdRequests(page: Page, pattern: RegExp) {
   });
   return { requested, release: () => release() };
 }
+
+/**
+ * An init script that keeps each fetch a page starts, with its time, in `window.__fetches`: what started
+ * before a performance mark came before it (the first paint's API requests, docs/player.md).
+ */
+export const RECORD_FETCHES = `window.__fetches = [];
+  const original = window.fetch;
+  window.fetch = function (input, init) {
+    window.__fetches.push({ url: String(input instanceof Request ? input.url : input), at: performance.now() });
+    return original.apply(this, arguments);
+  };`;

@@ -174,3 +174,10 @@ export function sessionFrom(app: FastifyInstance, email: string, res: LightMyReq
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Calls the API as `key` and returns the envelope's `data`; a status of 300 or more throws, with the body. */
+export async function keyData(t: Pick<TestApp, 'app'>, key: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
+  const res = await t.app.inject({ method, url: `/v1${url}`, headers: bearer(key), ...(payload ? { payload } : {}) });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json().data;
+}
