@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
+import type { DemoPayload } from './viewer-cache';
 import { CONSENT_HEADER, linkStateAnswer, viewerCookieName, visitorOf } from './viewer.routes';
 import { viewerStateSchema } from './viewer.schemas';
 
@@ -60,6 +61,16 @@ export function pageLanguages(request: FastifyRequest): string[] {
 export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
   const { viewer } = ctx.services;
   const stateAnswer = linkStateAnswer(ctx);
+  // By cached payload: a payload is parsed once for its first picture, not on every page load.
+  const firstImages = new WeakMap<DemoPayload, string | null>();
+  const firstImageOf = (payload: DemoPayload) => {
+    let found = firstImages.get(payload);
+    if (found === undefined) {
+      found = (JSON.parse(payload.json) as { steps: { image_url: string | null }[] }).steps[0]?.image_url ?? null;
+      firstImages.set(payload, found);
+    }
+    return found;
+  };
   return async (request: FastifyRequest, reply: FastifyReply, token: string): Promise<PageBootstrap> => {
     const consent = (request.query as { consent?: unknown }).consent;
     // ?consent=pending (or denied) is what makes the player send X-Viewer-Consent: pending (docs/consent.md).
@@ -74,7 +85,7 @@ export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
     if (result.gate === 'ready') {
       const payload = await viewer.demo(token, result.issued ?? cookie, visitor, languages);
       demo = `,"demo":${payload.json}`;
-      firstImage = (JSON.parse(payload.json) as { steps: { image_url: string | null }[] }).steps[0]?.image_url ?? null;
+      firstImage = firstImageOf(payload);
     }
     // `cookie`: whether the page saw the viewer's session cookie, for a player holding a session of its own.
     const json = `{"state":${state},"cookie":${cookie !== undefined},"lang":${JSON.stringify(languages.join(','))}${demo}}`;
