@@ -118,7 +118,13 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
       preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
       // What the player would ask first, answered in the page (viewer-bootstrap.ts): a browser's page load only.
-      if (playerBuilt && isBrowserNavigation(request, embed)) bootstrap = await bootstrapOf(request, reply, token);
+      // Only a speed-up: should it fail, the page goes out without it and the player asks the API as before.
+      if (playerBuilt && isBrowserNavigation(request, embed)) {
+        bootstrap = await bootstrapOf(request, reply, token).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'viewer page sent without its bootstrap; the player asks the API');
+          return undefined;
+        });
+      }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
