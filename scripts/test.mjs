@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite: the import-boundary checks and the generated architecture doc, lint, the OpenAPI lint, typecheck, then vitest on embedded PGlite and again (without
-// the browser tests) on a real PostgreSQL server, ending with one line "N passed, N failed" for the totals of both runs.
+// the API's clients: browser, SDK, MCP stdio) on a real PostgreSQL server, ending with one line "N passed, N failed" for the totals of both runs.
 // PostgreSQL: TEST_DATABASE_URL, or the local server at 127.0.0.1:5432 when one answers. Without one the
 // PostgreSQL run is skipped with a loud notice, except under CI=true, where a skip is a failure.
 import { spawnSync } from 'node:child_process';
@@ -94,12 +94,14 @@ vitest('pglite', { TEST_DATABASE_URL: '' });
 let pgUrl = process.env.TEST_DATABASE_URL;
 if (!pgUrl && (await reachable('127.0.0.1', 5432))) pgUrl = 'postgres://postgres@127.0.0.1:5432/test';
 if (pgUrl) {
-  // The browser tests (test/browser: the web app and the player in Chromium) run once, on PGlite above, the
-  // database a new instance runs on: what they check is the pages, and every request those pages make is
-  // covered on both engines by the API tests; they are the slowest files of the suite, and the run must stay short.
-  // TEST_BROWSER_ON_POSTGRES=1 runs them here too.
-  const browserHere = process.env.TEST_BROWSER_ON_POSTGRES === '1';
-  vitest('postgres', { TEST_DATABASE_URL: pgUrl }, browserHere ? [] : ['--exclude', 'test/browser/**']);
+  // The clients of the API run once, on PGlite above, the database a new instance runs on: the browser tests
+  // (test/browser: the web app and the player in Chromium), the SDK's (test/sdk) and the MCP server over
+  // stdio. What they check is the client, and every request they make is covered on both engines by the
+  // API tests; they are among the slowest files of the suite, and the run must stay short.
+  // TEST_CLIENTS_ON_POSTGRES=1 runs them here too.
+  const clientsHere = process.env.TEST_CLIENTS_ON_POSTGRES === '1';
+  const clients = ['test/browser/**', 'test/sdk/**', 'test/mcp-stdio.test.ts'];
+  vitest('postgres', { TEST_DATABASE_URL: pgUrl }, clientsHere ? [] : clients.flatMap((glob) => ['--exclude', glob]));
 } else {
   const notice = 'SKIPPED: the PostgreSQL run (no TEST_DATABASE_URL and nothing answers on 127.0.0.1:5432).';
   banner(`!!! ${notice}`);
