@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import type { DemoPayload } from './viewer-cache';
-import { CONSENT_HEADER, linkStateAnswer, viewerCookieName, visitorOf } from './viewer.routes';
+import { consentPending, linkStateAnswer, viewerCookieName, visitorOf } from './viewer.routes';
 import { viewerStateSchema } from './viewer.schemas';
 
 /** A page's bootstrap: the JSON text of the data block, and the first step's picture to preload. */
@@ -74,7 +74,7 @@ export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
   return async (request: FastifyRequest, reply: FastifyReply, token: string): Promise<PageBootstrap> => {
     const consent = (request.query as { consent?: unknown }).consent;
     // ?consent=pending (or denied) is what makes the player send X-Viewer-Consent: pending (docs/consent.md).
-    const pending = consent === 'pending' || consent === 'denied' || request.headers[CONSENT_HEADER] === 'pending';
+    const pending = consent === 'pending' || consent === 'denied' || consentPending(request);
     const cookie = request.cookies[viewerCookieName(token)];
     const visitor = { ...visitorOf(request), consentPending: pending };
     const result = await viewer.state(token, cookie, visitor);
