@@ -3,6 +3,7 @@ import type { CredentialCache } from '../auth/credential-cache';
 import type { Clock } from '../core/clock';
 import { hmacHex } from '../core/crypto';
 import type { Database } from '../db/client';
+import type { ReadRouting } from '../db/read-replica';
 
 /**
  * The API keys service's dependencies, as `api-keys.module.ts` builds them from the kernel.
@@ -19,6 +20,8 @@ export interface ApiKeysDeps {
   digestKey: Buffer;
   /** How long a rotated key keeps working (KEY_ROTATION_GRACE). */
   rotationGraceMs: number;
+  /** List pages read here: the replica when it is fit (db/read-replica.ts), else the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /** The context each verb function takes first (each names the part it uses with `Pick`). */

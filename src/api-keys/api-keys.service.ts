@@ -32,7 +32,7 @@ export function createApiKeysService({ database, ...deps }: ApiKeysDeps) {
       issueRecordedKey(ctx, workspaceId, memberId, input, actor),
     /** The caller's keys, or every key of the workspace for admins. */
     list: (auth: AuthContext, page: { limit: number; offset: number }) =>
-      repo.listKeys(ctx.db, auth.workspaceId, roleAllows(auth.role, 'keys.manage_all') ? undefined : auth.memberId, page),
+      repo.listKeys(ctx.reads?.reader(auth.workspaceId) ?? ctx.db, auth.workspaceId, roleAllows(auth.role, 'keys.manage_all') ? undefined : auth.memberId, page),
     rotate: (auth: AuthContext, id: string, actor: Actor, graceMs?: number) => rotateKey(ctx, auth, id, actor, graceMs),
     revoke: (auth: AuthContext, id: string, actor: Actor) => revokeKey(ctx, auth, id, actor),
     resolve: (token: string) => resolveApiKey(ctx, token),

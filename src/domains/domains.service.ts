@@ -13,6 +13,7 @@ import type { DomainDns } from './domain-dns';
 import { normaliseDomain } from './domain-name';
 import * as repo from './domains.repo';
 import { newId } from '../core/ids';
+import type { ReadRouting } from '../db/read-replica';
 
 /** Enough for a brand and its regions; a bound, so one workspace cannot fill the table. */
 export const DOMAINS_PER_WORKSPACE = 20;
@@ -26,6 +27,8 @@ export interface DomainsDeps {
   instanceHosts: readonly string[];
   /** What a CNAME must point at. */
   cnameTarget: string;
+  /** List pages read here: the replica when it is fit (db/read-replica.ts), else the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
   /** How long a verified domain may fail its re-checks before it stops being served. */
   recheckGraceMs: number;
 }
@@ -143,7 +146,7 @@ export function createDomainsService(deps: DomainsDeps) {
   }
 
   return {
-    list: (auth: AuthContext, page: LimitOffset) => repo.listDomains(db, auth.workspaceId, page),
+    list: (auth: AuthContext, page: LimitOffset) => repo.listDomains(deps.reads?.reader(auth.workspaceId) ?? db, auth.workspaceId, page),
     get: own,
     verify,
 

@@ -8,6 +8,7 @@ import { removeApp } from './oauth-app-removal';
 import { rotateClientSecret } from './oauth-app-secrets';
 import { setVerified } from './oauth-app-verification';
 import * as repo from './oauth.repo';
+import type { ReadRouting } from '../db/read-replica';
 
 /** What the OAuth apps service is built from (the kernel, and the key that digests client secrets). */
 export interface OAuthAppsDeps {
@@ -15,6 +16,8 @@ export interface OAuthAppsDeps {
   clock: Clock;
   credentials: CredentialCache;
   digestKey: Buffer;
+  /** List pages read here: the replica when it is fit (db/read-replica.ts), else the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -29,11 +32,11 @@ export interface OAuthAppsDeps {
  * const { app, clientSecret } = await oauthApps.create(auth, { name: 'CRM', redirectUris, scopes, isPublic: false }, actor);
  * ```
  */
-export function createOAuthAppsService({ database, clock, credentials, digestKey }: OAuthAppsDeps) {
+export function createOAuthAppsService({ database, clock, credentials, digestKey, reads }: OAuthAppsDeps) {
   const ctx = { db: database.db, clock, credentials, digestKey };
   return {
     create: (auth: AuthContext, input: NewOAuthApp, actor: Actor) => createApp(ctx, auth, input, actor),
-    list: (auth: AuthContext, page: { limit: number; offset: number }) => repo.listApps(ctx.db, auth.workspaceId, page),
+    list: (auth: AuthContext, page: { limit: number; offset: number }) => repo.listApps(reads?.reader(auth.workspaceId) ?? ctx.db, auth.workspaceId, page),
     rotateSecret: (auth: AuthContext, id: string, actor: Actor) => rotateClientSecret(ctx, auth, id, actor),
     remove: (auth: AuthContext, id: string, actor: Actor) => removeApp(ctx, auth, id, actor),
     setVerified: (clientId: string, verified: boolean) => setVerified(ctx, clientId, verified),

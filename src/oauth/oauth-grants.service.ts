@@ -7,12 +7,15 @@ import type { Clock } from '../core/clock';
 import type { Database } from '../db/client';
 import { revokeGrant } from './grant-revocation';
 import * as repo from './oauth.repo';
+import type { ReadRouting } from '../db/read-replica';
 
 /** What the grants service is built from: the kernel's database, clock and credential cache. */
 export interface OAuthGrantsDeps {
   database: Database;
   clock: Clock;
   credentials: CredentialCache;
+  /** List pages read here: the replica when it is fit (db/read-replica.ts), else the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface OAuthGrantsDeps {
  * await grants.revoke(auth, rows[0]!.grant.id, actorOf(request));
  * ```
  */
-export function createOAuthGrantsService({ database, clock, credentials }: OAuthGrantsDeps) {
+export function createOAuthGrantsService({ database, clock, credentials, reads }: OAuthGrantsDeps) {
   const { db } = database;
 
   /** The caller's own grants, or with `allMembers` (admins) every grant in the caller's workspace. */
@@ -34,7 +37,7 @@ export function createOAuthGrantsService({ database, clock, credentials }: OAuth
     if (allMembers && !roleAllows(auth.role, 'oauth_grants.manage_all')) {
       throw new AppError('forbidden', `Your role (${auth.role}) cannot list every member's authorisations: it requires admin`);
     }
-    return repo.listGrants(db, allMembers ? { workspaceId: auth.workspaceId } : { userId: auth.userId }, page);
+    return repo.listGrants(reads?.reader(auth.workspaceId) ?? db, allMembers ? { workspaceId: auth.workspaceId } : { userId: auth.userId }, page);
   }
 
   /** The user who gave it, or an admin of its workspace, may revoke a grant; to anyone else it does not exist. */

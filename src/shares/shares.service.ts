@@ -12,6 +12,7 @@ import * as repo from './shares.repo';
 import { revoke } from './shares.revoke';
 import { requireDemo } from './shares.rules';
 import { update } from './shares.update';
+import type { ReadRouting } from '../db/read-replica';
 
 export interface SharesDeps {
   database: Pick<Database, 'db'>;
@@ -22,6 +23,8 @@ export interface SharesDeps {
   shareDefaults(workspaceId: string): Promise<ShareDefaults>;
   /** The links' viewer sessions and access log (the viewing domain's): read when called. */
   readonly viewers: LinkViewers;
+  /** List pages read here: the replica when it is fit (db/read-replica.ts), else the primary. */
+  reads?: Pick<ReadRouting, 'reader'>;
 }
 
 /**
@@ -39,7 +42,7 @@ export function createSharesService(deps: SharesDeps) {
   /** The demo's active links, oldest first. */
   async function list(auth: AuthContext, demoId: string) {
     await requireDemo(deps, auth, demoId);
-    return repo.listShares(db, demoId);
+    return repo.listShares(deps.reads?.reader(auth.workspaceId) ?? db, demoId);
   }
 
   async function get(auth: AuthContext, id: string) {
