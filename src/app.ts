@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     await ctx.reads.close();
     // Threads the app started for itself; a pool it was given belongs to the caller (runtime.ts).
     if (!deps.documents) await ctx.documents.close();
+    if (deps.assetStore === undefined) await ctx.assetStore?.close();
   });
 
   return { app: app as unknown as FastifyInstance, ctx };

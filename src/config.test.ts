@@ -42,3 +42,20 @@ describe('SIGNUP', () => {
     expect(() => loadConfig({ SIGNUP: 'domains', SIGNUP_ALLOWED_DOMAINS: '@example.com' })).toThrow(/must be a domain such as example.com/);
   });
 });
+
+describe('ASSET_STORE', () => {
+  it('keeps assets in the database unless set; s3 needs a bucket, and keys come in pairs', async () => {
+    const { assetStoreOf } = await import('./asset-store');
+    expect(loadConfig({})).toMatchObject({ ASSET_STORE: 'database', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: false, S3_PREFIX: '', S3_TIMEOUT: 10_000 });
+    expect(assetStoreOf(loadConfig({}))).toBeUndefined();
+    expect(assetStoreOf(loadConfig({ ASSET_STORE: 'filesystem' }))?.kind).toBe('filesystem');
+    expect(() => loadConfig({ ASSET_STORE: 'disk' })).toThrow(/ASSET_STORE: /);
+    expect(() => loadConfig({ ASSET_STORE: 's3' })).toThrow(/S3_BUCKET: name the bucket/);
+    expect(() => loadConfig({ ASSET_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both/);
+    const s3 = loadConfig({ ASSET_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
+    expect(s3).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: true });
+    const store = assetStoreOf(s3)!;
+    expect(store.kind).toBe('s3');
+    await store.close();
+  });
+});

@@ -124,6 +124,22 @@ const settingsSchema = z.object({
     .string()
     .default('')
     .meta({ description: 'Comma-separated CIDR ranges that server-side fetches may reach despite the SSRF guard.' }),
+  ASSET_STORE: z.enum(['database', 'filesystem', 's3']).default('database').meta({
+    description:
+      'Where the bytes of demo assets (screenshots, snapshots) go: database (in their rows, as before), filesystem (content-addressed files under DATA_DIR/blobs) or s3 (any S3-compatible bucket, S3_*). Assets written before a change stay readable where they are (docs/object-storage.md).',
+  }),
+  S3_BUCKET: z.string().min(1).optional().meta({ description: 'ASSET_STORE=s3: the bucket (created beforehand).' }),
+  S3_ENDPOINT: optionalUrl.meta({ description: 'ASSET_STORE=s3: the store\'s address (MinIO, R2, …); unset: AWS S3 of S3_REGION.' }),
+  S3_REGION: z.string().min(1).default('us-east-1').meta({ description: 'ASSET_STORE=s3: the region to sign for (R2: auto).' }),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description: 'ASSET_STORE=s3: address the bucket in the path (endpoint/bucket/key), as MinIO and most self-hosted stores need.' }),
+  S3_PREFIX: z.string().default('').meta({ description: 'ASSET_STORE=s3: prepended to every object key, so that several instances can share a bucket.' }),
+  S3_TIMEOUT: duration('10s').meta({ description: 'ASSET_STORE=s3: how long one request to the store may take before it fails (an upload is then a 503).' }),
   STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
   RECORDING_STEP_MAX_BYTES: byteSize('24mb').meta({
     description: 'Largest request body of one recorded step (PUT /v1/recordings/{id}/steps/{number}): screenshot, snapshot and text.',
@@ -267,6 +283,12 @@ function crossChecks(config: Config): string[] {
   }
   if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
     problems.push('DATABASE_READ_URL: a read replica needs DATABASE_URL (its primary); the embedded database has none');
+  }
+  if (config.ASSET_STORE === 's3' && !config.S3_BUCKET) {
+    problems.push('S3_BUCKET: name the bucket that holds the assets when ASSET_STORE=s3');
+  }
+  if (!!config.S3_ACCESS_KEY_ID !== !!config.S3_SECRET_ACCESS_KEY) {
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither to use the SDK's default credentials (environment, instance or task role)");
   }
   return problems;
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { CredentialCache } from './auth/credential-cache';
 import type { Config } from './config';
+import type { BlobStore } from './core/blob-store/blob-store';
 import type { Bus } from './core/bus';
 import type { Changes } from './core/changes';
 import type { Clock } from './core/clock';
@@ -34,6 +35,11 @@ export interface AppDeps {
   generator?: GenerateDemo;
   /** The document workers, when the caller shares them (the runtime, with the generator); else the app makes its own and closes it. */
   documents?: DocumentPool;
+  /**
+   * Where new assets' bytes go: a blob store, or null for their database rows. Unset: ASSET_STORE's
+   * (asset-store.ts), which the app then closes; one given belongs to the caller.
+   */
+  assetStore?: BlobStore | null;
 }
 
 /**
@@ -63,6 +69,8 @@ export interface Kernel {
   /** A workspace's origin for share links, hubs and embeds: its verified custom domain, else APP_URL (src/domains). */
   origins: PublicOrigins;
   generator: GenerateDemo;
+  /** The blob store of new assets' bytes (ASSET_STORE), or undefined when they go in their database rows. */
+  assetStore: BlobStore | undefined;
   credentials: CredentialCache;
   secrets: {
     /** Keys API-key digests (HMAC), so a stolen table cannot be brute-forced offline without it. */

@@ -1,6 +1,7 @@
 // The infrastructure one app shares with its modules (database, clock, bus, caches, limits, mail), built once.
 import type { FastifyBaseLogger } from 'fastify';
 import { CredentialCache } from './auth/credential-cache';
+import { assetStoreOf } from './asset-store';
 import type { AppDeps, Kernel } from './context';
 import { createLocalBus } from './core/bus';
 import { Changes } from './core/changes';
@@ -72,6 +73,7 @@ export function createKernel(deps: AppDeps, log: FastifyBaseLogger): Kernel {
     outbox: new OutboxConsumers(),
     origins: new PublicOrigins(deps.config.APP_URL),
     generator: deps.generator ?? unavailableGenerator,
+    assetStore: deps.assetStore === undefined ? assetStoreOf(config) : (deps.assetStore ?? undefined),
     log,
   };
 }

@@ -29,7 +29,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   validation_error: 'well-formed, but what it describes cannot be accepted as it is (`details` names each problem)',
   rate_limited: 'too many requests: wait for `Retry-After` seconds',
   internal_error: 'an unexpected failure (never with details)',
-  unavailable: 'the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',
+  unavailable: 'the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds',
   ffmpeg_missing: 'this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it',
 };
 

@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import * as chapters from './chapters.repo';
 import { checkPagePatches } from './page-patches';
 import * as repo from './demos.repo';
-import { storeImage } from './step-assets';
+import { insertPlacedAsset, placeImage } from './step-assets';
 import { editSteps, type StepEditDeps } from './step-edit';
 import { resolveStepStory, type StepStoryInput } from './step-story';
 
@@ -24,6 +24,8 @@ export async function createStep(
   demoId: string,
   input: StepText & { number?: number; image?: Buffer },
 ) {
+  // The blob before the transaction: a store that is down is a 503 before anything is locked or written.
+  const placed = input.image ? await placeImage(deps.assetStore, input.image) : undefined;
   return editSteps(deps, auth, demoId, async (tx, demo, now) => {
     const existing = await repo.listSteps(tx, demo.id);
     const chapterIds = (await chapters.listChapters(tx, demo.id)).map((c) => c.id);
@@ -32,7 +34,7 @@ export async function createStep(
     const at = Math.min(input.number ?? existing.length + 1, existing.length + 1);
     // Targets by number name the steps as they are numbered before this one is inserted.
     const story = resolveStepStory(input, undefined, existing, chapterIds);
-    const image = input.image ? await storeImage(tx, demo, input.image, now) : undefined;
+    const image = placed ? { ...placed, id: await insertPlacedAsset(tx, demo, placed.placed, now) } : undefined;
     const [step] = await repo.insertSteps(tx, [
       {
         id: newId('step'),

@@ -26,11 +26,11 @@ export async function setDemoKey(db: Executor, id: string, key: string | null) {
   await db.update(demos).set({ key }).where(eq(demos.id, id));
 }
 
-/** The bytes, type and digest of assets of one demo, by id. */
+/** The type and digest of assets of one demo, by id, with their bytes or where they are (asset-bytes.ts withBytes). */
 export async function listAssets(db: Executor, demoId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return db
-    .select({ id: assets.id, contentType: assets.contentType, sha256: assets.sha256, bytes: assets.bytes })
+    .select({ id: assets.id, contentType: assets.contentType, sha256: assets.sha256, bytes: assets.bytes, blobKey: assets.blobKey })
     .from(assets)
     .where(and(eq(assets.demoId, demoId), inArray(assets.id, ids)));
 }

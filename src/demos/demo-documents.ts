@@ -12,6 +12,8 @@ import * as chapters from './chapters.repo';
 import { insertCreatedDemo } from './create-demo';
 import { storedConfiguration } from './demo-configuration.schemas';
 import * as docs from './demo-documents.repo';
+import { type AssetStore, placeBytes, withBytes } from './asset-bytes';
+import { insertPlacedAsset } from './step-assets';
 import { canonicalJson, type DemoContent, type DemoSnapshot, rowsOf, type SnapshotStep, snapshotOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
 import type { DemoRow } from './demos.repo';
@@ -58,6 +60,8 @@ export interface DemoDocumentsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Changes;
+  /** Where imported assets' bytes go, and exported ones are read from (undefined: their rows). */
+  assetStore: AssetStore;
 }
 
 export const stepLocalId = (index: number) => `step-${index + 1}`;
@@ -198,17 +202,8 @@ export function createDemoDocuments(deps: DemoDocumentsDeps) {
       if (!asset) throw new AppError('invalid_request', `The asset sha256:${digest} is missing`);
       let id = have.get(`${digest} ${asset.contentType}`);
       if (!id) {
-        id = newId('asset');
-        await repo.insertAsset(tx, {
-          id,
-          workspaceId: demo.workspaceId,
-          demoId: demo.id,
-          contentType: asset.contentType,
-          bytes: asset.bytes,
-          size: asset.bytes.length,
-          sha256: digest,
-          createdAt: now,
-        });
+        // The blob before its row, as every asset (asset-bytes.ts): a store that fails rolls the import back.
+        id = await insertPlacedAsset(tx, demo, await placeBytes(deps.assetStore, asset), now);
       }
       ids.set(digest, id);
     }
@@ -276,7 +271,7 @@ export function createDemoDocuments(deps: DemoDocumentsDeps) {
       const found = await repo.findDemo(db, auth.workspaceId, id);
       if (!found) throw notFound('Demo');
       const snapshot = await contentOf(db, found.demo, version);
-      const rows = await docs.listAssets(db, id, assetIdsIn(snapshot));
+      const rows = await withBytes(deps.assetStore, await docs.listAssets(db, id, assetIdsIn(snapshot)));
       const byId = new Map(rows.map((r) => [r.id, r]));
       const assets = new Map<string, PortableAsset>();
       for (const r of rows) assets.set(r.sha256, { contentType: r.contentType, bytes: r.bytes });

@@ -240,8 +240,8 @@ async function recordSuccess(ctx: Kernel, tx: Executor, demo: DemoRow, result: G
   const stepRows = [];
   for (const [index, step] of result.steps.entries()) {
     if (standIns[index]) continue;
-    const image = step.image ? await storeImage(tx, demo, step.image.data, now) : undefined;
-    const htmlAssetId = step.html ? (await storeHtml(tx, demo, step.html, now)).id : null;
+    const image = step.image ? await storeImage(tx, ctx.assetStore, demo, step.image.data, now) : undefined;
+    const htmlAssetId = step.html ? (await storeHtml(tx, ctx.assetStore, demo, step.html, now)).id : null;
     stepRows.push({
       id: stepIds[index]!,
       demoId: demo.id,

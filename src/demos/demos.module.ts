@@ -84,7 +84,7 @@ export const demosModule = defineModule({
     steps: createStepsService(kernel),
     chapters: createChaptersService(kernel),
     versions: createDemoVersions(kernel),
-    reader: createDemoReader(kernel.database),
+    reader: createDemoReader(kernel.database, kernel.assetStore),
     imports: createStepImports(kernel),
     documents: createDemoDocuments(kernel),
     redactions: createRedactions({

@@ -1,5 +1,6 @@
 // The demos domain's answers for other domains (shares, viewing, analytics): the only way they read demos.
 import type { Database, Executor } from '../db/client';
+import { type AssetStore, loadAsset } from './asset-bytes';
 import { type DemoContent, rowsOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
@@ -16,7 +17,7 @@ import * as repo from './demos.repo';
  * const state = await reader.state(demoId); // { status, version, stepCount } for the viewer's gates
  * ```
  */
-export function createDemoReader(database: Pick<Database, 'db'>) {
+export function createDemoReader(database: Pick<Database, 'db'>, assetStore?: AssetStore) {
   const { db } = database;
   return {
     /** A demo of the workspace with its step count; undefined for a demo of another workspace. */
@@ -70,8 +71,8 @@ export function createDemoReader(database: Pick<Database, 'db'>) {
       const found = number === undefined ? await repo.latestVersion(db, demoId) : await versions.findVersion(db, demoId, number);
       return found ? { number: found.number, snapshot: found.snapshot } : undefined;
     },
-    /** An asset of one demo. */
-    asset: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
+    /** An asset of one demo, with its bytes from wherever they are (the row or the asset store). */
+    asset: (demoId: string, assetId: string) => loadAsset(db, assetStore, demoId, assetId),
   };
 }
 

@@ -117,12 +117,23 @@ export const assets = pgTable(
       .notNull()
       .references((): AnyPgColumn => demos.id, { onDelete: 'cascade' }),
     contentType: text('content_type').notNull(),
-    bytes: bytea('bytes').notNull(),
+    /** The bytes themselves when ASSET_STORE=database (and for every asset written before another store was chosen). */
+    bytes: bytea('bytes'),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
+    /**
+     * Where the bytes are in the asset store (filesystem or S3, src/core/blob-store): its content-addressed key,
+     * or null when they are in `bytes`. Exactly one of the two is set.
+     */
+    blobKey: text('blob_key'),
     createdAt: createdAt(),
   },
-  (t) => [index('assets_demo_idx').on(t.demoId)],
+  (t) => [
+    index('assets_demo_idx').on(t.demoId),
+    // Garbage collection asks whether any asset still names a blob (blob-gc): one index probe per blob.
+    index('assets_blob_key_idx').on(t.blobKey).where(sql`blob_key is not null`),
+    check('assets_bytes_or_blob_ck', sql`(${t.bytes} is null) <> (${t.blobKey} is null)`),
+  ],
 );
 
 export const steps = pgTable(

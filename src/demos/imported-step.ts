@@ -1,6 +1,7 @@
 // A step made outside the editor (a recorded step) and how it becomes a step's rows and assets.
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
+import type { AssetStore } from './asset-bytes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
 import { storeHtml, storeImage } from './step-assets';
@@ -22,9 +23,9 @@ const TOOLTIP_MAX = 2000;
 const LABEL_MAX = 200;
 
 /** Stores the step's image and snapshot as assets; the step row's fields that show them and its text. */
-export async function writeStepContent(tx: Executor, demo: DemoRow, step: ImportedStep, now: Date) {
-  const image = step.image ? await storeImage(tx, demo, step.image, now) : undefined;
-  const html = step.html !== null ? await storeHtml(tx, demo, step.html, now) : undefined;
+export async function writeStepContent(tx: Executor, store: AssetStore, demo: DemoRow, step: ImportedStep, now: Date) {
+  const image = step.image ? await storeImage(tx, store, demo, step.image, now) : undefined;
+  const html = step.html !== null ? await storeHtml(tx, store, demo, step.html, now) : undefined;
   return {
     title: step.title,
     description: step.description,

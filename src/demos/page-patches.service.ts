@@ -3,10 +3,11 @@ import type { AuthContext } from '../auth/permissions';
 import type { Clock } from '../core/clock';
 import { notFound } from '../core/errors';
 import type { Database } from '../db/client';
+import { type AssetStore, loadAsset } from './asset-bytes';
 import * as repo from './demos.repo';
 import type { UrlBuilder } from './demos.schemas';
 import { createPatchedSnapshots, patchesHash, type ApplyPatches } from './page-patches';
-import { storeImage } from './step-assets';
+import { insertPlacedAsset, placeImage } from './step-assets';
 
 export interface PagePatchesDeps {
   database: Pick<Database, 'db'>;
@@ -14,6 +15,7 @@ export interface PagePatchesDeps {
   urls: UrlBuilder;
   /** The document workers' `applyPagePatches` (demos.module.ts wires it to `kernel.documents`). */
   apply: ApplyPatches;
+  assetStore: AssetStore;
 }
 
 /** An asset as a route sends it: its type, its bytes and their strong validator. */
@@ -46,7 +48,7 @@ export function createPagePatches(deps: PagePatchesDeps) {
   async function editorAsset(auth: Pick<AuthContext, 'workspaceId'>, demoId: string, assetId: string, hash?: string): Promise<SentAsset> {
     const demo = await repo.findDemo(db, auth.workspaceId, demoId);
     if (!demo) throw notFound('Demo');
-    const asset = await repo.findAsset(db, demoId, assetId);
+    const asset = await loadAsset(db, deps.assetStore, demoId, assetId);
     if (!asset) throw notFound('Asset');
     const plain = { contentType: asset.contentType, bytes: asset.bytes, etag: `"${asset.sha256}"` };
     if (!hash || !asset.contentType.startsWith('text/html')) return plain;
@@ -62,7 +64,9 @@ export function createPagePatches(deps: PagePatchesDeps) {
   async function uploadImage(auth: Pick<AuthContext, 'workspaceId'>, demoId: string, bytes: Buffer) {
     const found = await repo.findDemo(db, auth.workspaceId, demoId);
     if (!found) throw notFound('Demo');
-    const image = await db.transaction((tx) => storeImage(tx, found.demo, bytes, deps.clock.now()));
+    // The blob before the transaction: a store that is down is a 503 and no row names a missing blob.
+    const placed = await placeImage(deps.assetStore, bytes);
+    const image = { ...placed, id: await db.transaction((tx) => insertPlacedAsset(tx, found.demo, placed.placed, deps.clock.now())) };
     return {
       id: image.id,
       url: deps.urls.asset(demoId, image.id) as string,

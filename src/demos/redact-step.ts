@@ -10,9 +10,11 @@ import type { StepRow } from './demos.repo';
 import * as repo from './demos.repo';
 import { redactedImage, redactedSnapshot } from './redacted-assets';
 import type { RedactHtml } from './redact-snapshot';
-import { deleteAssetsNow, replaceAssetReferences } from './redactions.repo';
+import { blobKeysOf, deleteAssetsNow, isBlobNamed, replaceAssetReferences } from './redactions.repo';
 import type { RedactionsInput } from './redactions.schemas';
-import { storeAsset } from './step-assets';
+import { insertPlacedAsset } from './step-assets';
+import { type AssetStore, placeBytes } from './asset-bytes';
+import type { WarningLog } from '../core/log';
 
 /** What blurring a step needs. */
 export interface RedactionsDeps {
@@ -20,6 +22,9 @@ export interface RedactionsDeps {
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
   redactHtml: RedactHtml;
+  /** Where the blurred bytes go, and the originals are removed from once nothing names them. */
+  assetStore: AssetStore;
+  log: WarningLog;
 }
 
 /**
@@ -56,8 +61,12 @@ export async function redactStep(
     throw invalid(message, missing);
   }
   // The snapshot first: it is quick, and a selector that matches nothing refuses the whole request.
-  const snapshot = await redactedSnapshot(database, deps.redactHtml, step, input);
-  const image = await redactedImage(database, step, input);
+  const snapshot = await redactedSnapshot(database, deps.assetStore, deps.redactHtml, step, input);
+  const image = await redactedImage(database, deps.assetStore, step, input);
+  // The blurred blobs before the transaction: a store that is down is a 503 and nothing changed.
+  const placedSnapshot = snapshot ? await placeBytes(deps.assetStore, snapshot) : undefined;
+  const placedImage = image ? await placeBytes(deps.assetStore, image) : undefined;
+  let originals: string[] = [];
 
   const result = await db.transaction(async (tx) => {
     const demo = await repo.lockDemo(tx, auth.workspaceId, demoId);
@@ -70,9 +79,10 @@ export async function redactStep(
     }
     const now = clock.now();
     const replaced = new Map<string, string>();
-    if (image && step.imageAssetId) replaced.set(step.imageAssetId, await storeAsset(tx, demo, image, now));
-    if (snapshot && step.htmlAssetId) replaced.set(step.htmlAssetId, await storeAsset(tx, demo, snapshot, now));
+    if (placedImage && step.imageAssetId) replaced.set(step.imageAssetId, await insertPlacedAsset(tx, demo, placedImage, now));
+    if (placedSnapshot && step.htmlAssetId) replaced.set(step.htmlAssetId, await insertPlacedAsset(tx, demo, placedSnapshot, now));
     const versions = await replaceAssetReferences(tx, demo.id, replaced);
+    originals = await blobKeysOf(tx, demo.id, [...replaced.keys()]);
     await deleteAssetsNow(tx, demo.id, [...replaced.keys()]);
     const updated = await repo.updateStep(tx, step.id, { editedAt: now, updatedAt: now });
     await repo.touchAfterStepChange(tx, demo.id, now);
@@ -98,5 +108,23 @@ export async function redactStep(
     return updated;
   });
   await changes.announce(tags.demo(demoId));
+  await removeUnnamedBlobs(deps, originals);
   return result;
+}
+
+/**
+ * A blurred original is gone from the store too, not only from the database, once no asset names it (equal
+ * bytes elsewhere share its content address and keep it). The blur is committed by then: a store that fails
+ * here is logged and leaves the blob to garbage collection, and the request still succeeds.
+ */
+async function removeUnnamedBlobs(deps: Pick<RedactionsDeps, 'database' | 'assetStore' | 'log'>, keys: string[]) {
+  const store = deps.assetStore;
+  if (!store) return;
+  for (const key of keys) {
+    try {
+      if (!(await isBlobNamed(deps.database.db, key))) await store.delete(key);
+    } catch (error) {
+      deps.log.warn({ err: error, blob: key }, 'a blurred original could not be removed from the asset store');
+    }
+  }
 }

@@ -4,7 +4,7 @@ import { conflict, type ErrorDetail, invalid } from '../core/errors';
 import { sniffImage } from '../core/image-sniff';
 import type { Database } from '../db/client';
 import type { StepRow } from './demos.repo';
-import * as repo from './demos.repo';
+import { type AssetStore, loadAsset } from './asset-bytes';
 import { redactImage, UndecodableImage } from './redact-image';
 import type { RedactHtml } from './redact-snapshot';
 import type { RedactionsInput } from './redactions.schemas';
@@ -13,12 +13,13 @@ import type { NewAsset } from './step-assets';
 /** The step's image with the regions obscured, or nothing when no region is given. */
 export async function redactedImage(
   database: Pick<Database, 'db'>,
+  store: AssetStore,
   step: StepRow,
   input: RedactionsInput,
 ): Promise<NewAsset | undefined> {
   const regions = input.regions ?? [];
   if (regions.length === 0 || !step.imageAssetId) return undefined;
-  const asset = await repo.findAsset(database.db, step.demoId, step.imageAssetId);
+  const asset = await loadAsset(database.db, store, step.demoId, step.imageAssetId);
   const info = asset ? sniffImage(asset.bytes) : null;
   if (!asset || !info) throw conflict('The step’s image could not be read: upload it again, then blur it');
   try {
@@ -36,13 +37,14 @@ export async function redactedImage(
  */
 export async function redactedSnapshot(
   database: Pick<Database, 'db'>,
+  store: AssetStore,
   redactHtml: RedactHtml,
   step: StepRow,
   input: RedactionsInput,
 ): Promise<NewAsset | undefined> {
   const selectors = input.selectors ?? [];
   if (selectors.length === 0 || !step.htmlAssetId) return undefined;
-  const asset = await repo.findAsset(database.db, step.demoId, step.htmlAssetId);
+  const asset = await loadAsset(database.db, store, step.demoId, step.htmlAssetId);
   if (!asset) throw conflict('The step’s snapshot could not be read');
   const { html, matches } = await redactHtml(asset.bytes.toString('utf8'), selectors).catch((error: unknown) => {
     // Stored before the nesting limit existed: there is no element the selectors could be checked against.

@@ -63,6 +63,22 @@ export async function replaceAssetReferences(db: Executor, demoId: string, repla
   return named.map((v) => v.number).sort((a, b) => a - b);
 }
 
+/** The blob keys of assets of the demo (those whose bytes are in the asset store), by id. */
+export async function blobKeysOf(db: Executor, demoId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ blobKey: assets.blobKey })
+    .from(assets)
+    .where(and(eq(assets.demoId, demoId), inArray(assets.id, ids), sql`${assets.blobKey} is not null`));
+  return [...new Set(rows.map((r) => r.blobKey!))];
+}
+
+/** Whether any asset, of any demo, still names the blob (content addresses are shared by equal bytes). */
+export async function isBlobNamed(db: Executor, blobKey: string) {
+  const [row] = await db.select({ id: assets.id }).from(assets).where(eq(assets.blobKey, blobKey)).limit(1);
+  return row !== undefined;
+}
+
 /** Deletes assets of the demo outright, whoever named them: call once nothing does any more. */
 export async function deleteAssetsNow(db: Executor, demoId: string, ids: string[]) {
   if (ids.length === 0) return;

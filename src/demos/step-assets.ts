@@ -1,45 +1,42 @@
 // Step images and HTML snapshots stored as assets of their demo (editor uploads, generation, recordings).
 import { AppError } from '../core/errors';
-import { sha256Hex } from '../core/crypto';
 import { newId } from '../core/ids';
 import { sniffImage } from '../core/image-sniff';
 import type { Executor } from '../db/client';
+import { type AssetStore, type NewAsset, type PlacedBytes, placeBytes } from './asset-bytes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
 
-/** Stores uploaded bytes as an asset of the demo, once they prove to be a PNG, JPEG or WebP image. */
-export async function storeImage(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, bytes: Buffer, now: Date) {
+export type { NewAsset } from './asset-bytes';
+
+/** An uploaded image put in the asset store, once its bytes prove to be a PNG, JPEG or WebP image. */
+export async function placeImage(store: AssetStore, bytes: Buffer) {
   const info = sniffImage(bytes);
   if (!info) {
     throw new AppError('unsupported_media_type', 'The body is not a PNG, JPEG or WebP image (checked from its bytes)');
   }
-  const id = await storeAsset(tx, demo, { contentType: info.contentType, bytes }, now);
-  return { id, ...info };
+  return { placed: await placeBytes(store, { contentType: info.contentType, bytes }), ...info };
+}
+
+/** Stores uploaded bytes as an asset of the demo, once they prove to be a PNG, JPEG or WebP image. */
+export async function storeImage(tx: Executor, store: AssetStore, demo: Pick<DemoRow, 'id' | 'workspaceId'>, bytes: Buffer, now: Date) {
+  const { placed, ...info } = await placeImage(store, bytes);
+  return { id: await insertPlacedAsset(tx, demo, placed, now), ...info };
 }
 
 /** Stores an HTML snapshot (already sanitised) as an asset of the demo. */
-export async function storeHtml(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, html: string, now: Date) {
-  return { id: await storeAsset(tx, demo, { contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html, 'utf8') }, now) };
+export async function storeHtml(tx: Executor, store: AssetStore, demo: Pick<DemoRow, 'id' | 'workspaceId'>, html: string, now: Date) {
+  return { id: await storeAsset(tx, store, demo, { contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html, 'utf8') }, now) };
 }
 
-/** Bytes that are to become an asset, and their type. */
-export interface NewAsset {
-  contentType: string;
-  bytes: Buffer;
+/** Stores bytes whose type is known as an asset of the demo (the blob first, then its row); returns its id. */
+export async function storeAsset(tx: Executor, store: AssetStore, demo: Pick<DemoRow, 'id' | 'workspaceId'>, asset: NewAsset, now: Date) {
+  return insertPlacedAsset(tx, demo, await placeBytes(store, asset), now);
 }
 
-/** Stores bytes whose type is known as an asset of the demo; returns its id. */
-export async function storeAsset(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, asset: NewAsset, now: Date) {
+/** The row of bytes already placed (placeBytes, placeImage): an asset of the demo; returns its id. */
+export async function insertPlacedAsset(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, placed: PlacedBytes, now: Date) {
   const id = newId('asset');
-  await repo.insertAsset(tx, {
-    id,
-    workspaceId: demo.workspaceId,
-    demoId: demo.id,
-    contentType: asset.contentType,
-    bytes: asset.bytes,
-    size: asset.bytes.length,
-    sha256: sha256Hex(asset.bytes),
-    createdAt: now,
-  });
+  await repo.insertAsset(tx, { id, workspaceId: demo.workspaceId, demoId: demo.id, ...placed, createdAt: now });
   return id;
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock';
 import { conflict, notFound } from '../core/errors';
 import type { Database, Executor } from '../db/client';
 import { emitEvent } from '../events/outbox';
+import type { AssetStore } from './asset-bytes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
 
@@ -14,6 +15,8 @@ export interface StepEditDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
+  /** Where uploaded images' bytes go (the kernel's): a blob store, or undefined for the database. */
+  assetStore: AssetStore;
 }
 
 /** A change to a locked demo's steps or hotspots, run inside the edit's transaction at `now`. */

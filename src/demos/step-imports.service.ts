@@ -11,11 +11,14 @@ import { insertCreatedDemo } from './create-demo';
 import { type ImportedStep, insertImportedHotspot, writeStepContent } from './imported-step';
 import { editInTransaction } from './step-edit';
 import { storeHtml, storeImage } from './step-assets';
+import type { AssetStore } from './asset-bytes';
 
 export interface StepImportsDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
   changes: Pick<Changes, 'announce'>;
+  /** Where the steps' images and snapshots go: a blob store, or undefined for the database. */
+  assetStore: AssetStore;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface StepImportsDeps {
  * await imports.committed(demoId);
  * ```
  */
-export function createStepImports({ database, clock, changes }: StepImportsDeps) {
+export function createStepImports({ database, clock, changes, assetStore }: StepImportsDeps) {
   const { db } = database;
   return {
     /**
@@ -74,7 +77,7 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
       return editInTransaction(tx, clock, auth, demoId, async (tx, demo, now) => {
         let position = (await repo.listSteps(tx, demo.id)).length;
         for await (const step of steps) {
-          const content = await writeStepContent(tx, demo, step, now);
+          const content = await writeStepContent(tx, assetStore, demo, step, now);
           const [row] = await repo.insertSteps(tx, [{ id: newId('step'), demoId: demo.id, position: ++position, ...content, createdAt: now }]);
           await insertImportedHotspot(tx, demo.id, row!.id, step, now);
         }
@@ -86,7 +89,7 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
       return editInTransaction(tx, clock, auth, demoId, async (tx, demo, now) => {
         const current = await repo.findStep(tx, demo.id, stepId);
         if (!current) throw notFound('Step');
-        await repo.updateStep(tx, current.id, await writeStepContent(tx, demo, step, now));
+        await repo.updateStep(tx, current.id, await writeStepContent(tx, assetStore, demo, step, now));
         await repo.deleteHotspotsOfStep(tx, current.id);
         await insertImportedHotspot(tx, demo.id, current.id, step, now);
         const replaced = [current.imageAssetId, current.htmlAssetId].filter((a): a is string => !!a);
@@ -103,8 +106,8 @@ export function createStepImports({ database, clock, changes }: StepImportsDeps)
       return editInTransaction(tx, clock, auth, demoId, async (tx, demo, now) => {
         const current = await repo.findStep(tx, demo.id, stepId);
         if (!current) throw notFound('Step');
-        const image = capture.image ? await storeImage(tx, demo, capture.image, now) : undefined;
-        const html = capture.html !== null ? await storeHtml(tx, demo, capture.html, now) : undefined;
+        const image = capture.image ? await storeImage(tx, assetStore, demo, capture.image, now) : undefined;
+        const html = capture.html !== null ? await storeHtml(tx, assetStore, demo, capture.html, now) : undefined;
         await repo.updateStep(tx, current.id, {
           ...(image ? { imageAssetId: image.id, width: image.width, height: image.height } : {}),
           ...(html ? { htmlAssetId: html.id } : {}),

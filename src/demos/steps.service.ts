@@ -4,6 +4,7 @@ import { createHotspot } from './create-hotspot';
 import { createStep } from './create-step';
 import { deleteHotspot } from './delete-hotspot';
 import { deleteStep } from './delete-step';
+import { loadAsset } from './asset-bytes';
 import * as repo from './demos.repo';
 import { replaceSteps } from './replace-steps';
 import { setStepImage } from './set-step-image';
@@ -32,7 +33,7 @@ export function createStepsService(deps: StepsDeps) {
     const { db } = deps.database;
     const demo = await repo.findDemo(db, auth.workspaceId, demoId);
     if (!demo) throw notFound('Demo');
-    const asset = await repo.findAsset(db, demoId, assetId);
+    const asset = await loadAsset(db, deps.assetStore, demoId, assetId);
     if (!asset) throw notFound('Asset');
     return asset;
   }

@@ -5,6 +5,11 @@ import type { Role, Scope } from '../../src/auth/permissions';
 import { type Config, testConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
 import { type Bus, createPostgresBus } from '../../src/core/bus';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BlobStore } from '../../src/core/blob-store/blob-store';
+import { createFilesystemStore } from '../../src/core/blob-store/filesystem-store';
 import type { Clock } from '../../src/core/clock';
 import type { GenerateDemo } from '../../src/demos/demos.generator';
 import { JobQueue } from '../../src/jobs/queue';
@@ -31,6 +36,8 @@ export interface TestAppOptions {
    * e-mail this server received (without SMTP the link comes back in the invitation's response).
    */
   smtp?: TestSmtpServer;
+  /** Where new assets' bytes go (a blob store, or null for the database); default: ASSET_STORE's. */
+  assetStore?: BlobStore | null;
   /** Check every response against the OpenAPI document (helpers/contract.ts); on unless `false`. */
   contract?: boolean;
 }
@@ -72,6 +79,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = options.database ?? (await createTestDatabase());
   const queue = new JobQueue(db.database, { work: options.jobs ?? false });
   if (options.jobs) await queue.start(() => {});
+  // TEST_ASSET_STORE=filesystem runs any test file with assets' bytes in a blob store of its own (asset-store.test.ts
+  // covers S3); unset, the default ASSET_STORE (database), as users run it.
+  const blobDir = options.assetStore === undefined && process.env.TEST_ASSET_STORE === 'filesystem' ? await mkdtemp(join(tmpdir(), 'demoshare-blobs-')) : undefined;
   const { app, ctx } = await buildApp({
     // Tests sign up many users from one address; the login budget has its own test (sessions.test.ts).
     config: testConfig({ RATE_LIMIT_LOGIN_PER_MINUTE: 10_000, ...options.config }),
@@ -83,6 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     bus: options.bus ?? (db.database.kind === 'postgres' ? await createPostgresBus(db.database) : undefined),
     redis: options.redis,
     generator: options.generator,
+    assetStore: blobDir ? createFilesystemStore(blobDir) : options.assetStore,
   });
   // Every response a test receives is checked against the OpenAPI document (helpers/contract.ts).
   if (options.contract !== false) checkResponses(app);
@@ -147,6 +158,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await queue.stop(2_000).catch(() => {});
       await ctx.bus.close();
       if (!options.database) await db.drop();
+      if (blobDir) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

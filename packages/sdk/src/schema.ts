@@ -7404,7 +7404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7457,7 +7457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7587,7 +7587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7677,7 +7677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7796,7 +7796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7879,7 +7879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7998,7 +7998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8069,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8160,7 +8160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8264,7 +8264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8383,7 +8383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +8454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8563,7 +8563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8670,7 +8670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8782,7 +8782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8898,7 +8898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8972,7 +8972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9043,7 +9043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9126,7 +9126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9215,7 +9215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9342,7 +9342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9449,7 +9449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9530,7 +9530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9600,7 +9600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9680,7 +9680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9796,7 +9796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9868,7 +9868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9993,7 +9993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10090,7 +10090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10205,7 +10205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10330,7 +10330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10413,7 +10413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10510,7 +10510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10644,7 +10644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10762,7 +10762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10854,7 +10854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10946,7 +10946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11076,7 +11076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11184,7 +11184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11346,7 +11346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11437,7 +11437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11520,7 +11520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11687,7 +11687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11815,7 +11815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11961,7 +11961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12079,7 +12079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12172,7 +12172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12311,7 +12311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12430,7 +12430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12571,7 +12571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12665,7 +12665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12807,7 +12807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12915,7 +12915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13015,7 +13015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13142,7 +13142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13235,7 +13235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13363,7 +13363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13490,7 +13490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13589,7 +13589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13694,7 +13694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13814,7 +13814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13953,7 +13953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14083,7 +14083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14192,7 +14192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14333,7 +14333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14434,7 +14434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14518,7 +14518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14720,7 +14720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14848,7 +14848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14945,7 +14945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15077,7 +15077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15232,7 +15232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15332,7 +15332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15462,7 +15462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15559,7 +15559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15679,7 +15679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15788,7 +15788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15871,7 +15871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15961,7 +15961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16100,7 +16100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16199,7 +16199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16282,7 +16282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16576,7 +16576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16706,7 +16706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16797,7 +16797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16880,7 +16880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17003,7 +17003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17119,7 +17119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17237,7 +17237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17345,7 +17345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17437,7 +17437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17556,7 +17556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17653,7 +17653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17784,7 +17784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17875,7 +17875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17958,7 +17958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18076,7 +18076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18170,7 +18170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18308,7 +18308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18399,7 +18399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18482,7 +18482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18620,7 +18620,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18719,7 +18719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18817,7 +18817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18919,7 +18919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19019,7 +19019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19117,7 +19117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19215,7 +19215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19307,7 +19307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19387,7 +19387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19500,7 +19500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19580,7 +19580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19711,7 +19711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19783,7 +19783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19899,7 +19899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19989,7 +19989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20107,7 +20107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20187,7 +20187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20318,7 +20318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20390,7 +20390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20506,7 +20506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20596,7 +20596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20714,7 +20714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20818,7 +20818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20939,7 +20939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21030,7 +21030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21123,7 +21123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21208,7 +21208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21343,7 +21343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21479,7 +21479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21595,7 +21595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21695,7 +21695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21824,7 +21824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21956,7 +21956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22095,7 +22095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22205,7 +22205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22315,7 +22315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22481,7 +22481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22593,7 +22593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22690,7 +22690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22835,7 +22835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22926,7 +22926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23009,7 +23009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23153,7 +23153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23249,7 +23249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23372,7 +23372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23456,7 +23456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23580,7 +23580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23711,7 +23711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23795,7 +23795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23924,7 +23924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24034,7 +24034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24118,7 +24118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24218,7 +24218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24356,7 +24356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24475,7 +24475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24557,7 +24557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24648,7 +24648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24808,7 +24808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24891,7 +24891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25016,7 +25016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25107,7 +25107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25287,7 +25287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25392,7 +25392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25484,7 +25484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25589,7 +25589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25681,7 +25681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25761,7 +25761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25875,7 +25875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25947,7 +25947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26039,7 +26039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26159,7 +26159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26258,7 +26258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26402,7 +26402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26494,7 +26494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26578,7 +26578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26674,7 +26674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26773,7 +26773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26891,7 +26891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26983,7 +26983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27103,7 +27103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27190,7 +27190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27281,7 +27281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27397,7 +27397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27511,7 +27511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27693,7 +27693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27806,7 +27806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27918,7 +27918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -28003,7 +28003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -28125,7 +28125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: the database is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
             503: {
                 headers: {
                     [name: string]: unknown;

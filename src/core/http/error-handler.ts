@@ -111,7 +111,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (appError.cause !== undefined) {
         // During an outage every request ends here for the same cause: one short line each, not a stack each.
         const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error)?.message;
-        request.log.warn({ cause }, 'database out of reach or out of connections: answered 503');
+        // The asset store's 503s (core/blob-store) say so; every other 503 with a cause is the database's.
+        const what = appError.message.startsWith('The asset store') ? 'asset store out of reach or refusing writes' : 'database out of reach or out of connections';
+        request.log.warn({ cause }, `${what}: answered 503`);
       }
     } else if (appError.status >= 500) {
       const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;

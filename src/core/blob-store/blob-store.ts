@@ -1,0 +1,74 @@
+// The asset store's port: content-addressed blobs kept outside the database (filesystem or S3), and its one failure.
+import { AppError } from '../errors';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/error-handler';
+
+/** Where assets' bytes live (ASSET_STORE): in their database rows, or in a blob store. */
+export type AssetStoreKind = 'database' | 'filesystem' | 's3';
+
+/**
+ * A store of immutable blobs by key. Keys are content addresses (`sha256/<hex>`, blobKeyOf): the same bytes
+ * always get the same key, so a put of bytes already there is harmless and two writers never disagree.
+ *
+ * @example
+ * ```ts
+ * import { blobKeyOf, type BlobStore } from './blob-store';
+ *
+ * declare const store: BlobStore, png: Buffer;
+ * const key = blobKeyOf(png);
+ * await store.put(key, png, 'image/png'); // durable once it resolves
+ * (await store.get(key))?.equals(png); // true
+ * ```
+ */
+export interface BlobStore {
+  readonly kind: Exclude<AssetStoreKind, 'database'>;
+  /** Stores the bytes under the key; resolves once they are durable. A failure is AppError `unavailable`. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The bytes under the key, or undefined when there are none. A failure is AppError `unavailable`. */
+  get(key: string): Promise<Buffer | undefined>;
+  exists(key: string): Promise<boolean>;
+  /** Removes the key's bytes; nothing there is not an error. */
+  delete(key: string): Promise<void>;
+  /** Lets go of connections and timers (the runtime's close). */
+  close(): Promise<void>;
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * The content address of a blob from its SHA-256 digest (hex): what an asset row keeps in `blob_key`.
+ *
+ * @example
+ * ```ts
+ * import { blobKeyOfDigest } from './blob-store';
+ *
+ * blobKeyOfDigest('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'); // 'sha256/e3b0c442…'
+ * ```
+ */
+export function blobKeyOfDigest(sha256: string): string {
+  if (!DIGEST.test(sha256)) throw new Error(`not a SHA-256 digest in hex: ${sha256}`);
+  return `sha256/${sha256}`;
+}
+
+/** The digest a key names, or undefined for a key that is not a content address (refused by every backend). */
+export function digestOfBlobKey(key: string): string | undefined {
+  const digest = key.startsWith('sha256/') ? key.slice('sha256/'.length) : '';
+  return DIGEST.test(digest) ? digest : undefined;
+}
+
+/**
+ * The 503 of a store that cannot be reached or refuses to write: like the database's, a retry after a few
+ * seconds may succeed, and nothing was referenced (the blob is written before its row).
+ *
+ * @example
+ * ```ts
+ * import { storeUnavailable } from './blob-store';
+ *
+ * throw storeUnavailable('write', new Error('connect ECONNREFUSED 127.0.0.1:9000'));
+ * ```
+ */
+export function storeUnavailable(doing: 'read' | 'write' | 'delete', cause: unknown): AppError {
+  return new AppError('unavailable', `The asset store could not ${doing} for the moment; retry in a few seconds`, {
+    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}

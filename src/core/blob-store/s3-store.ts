@@ -1,0 +1,100 @@
+// Blobs in any S3-compatible bucket (AWS S3, MinIO, R2) through the AWS SDK v3 client.
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { type BlobStore, digestOfBlobKey, storeUnavailable } from './blob-store';
+
+/** Where the bucket is and how to sign for it: the S3_* settings (README, docs/object-storage.md). */
+export interface S3StoreOptions {
+  bucket: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint?: string;
+  region: string;
+  /** Both or neither; neither: the SDK's default chain (environment, instance or task role). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO and most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Prepended to every key, so one bucket can hold several instances' blobs. */
+  prefix: string;
+  /** How long one request may take before it counts as a failure (and the upload as a 503). */
+  timeoutMs: number;
+}
+
+/**
+ * A blob store in an S3 bucket; the key `sha256/<hex>` is the object `<prefix>sha256/<hex>`. Checksums are
+ * sent only where S3 requires them: the SDK's default CRC32 trailers (aws-chunked uploads) are refused by
+ * several S3-compatible stores, and the asset row already keeps the SHA-256 of the bytes.
+ *
+ * @example
+ * ```ts
+ * import { createS3Store } from './s3-store';
+ *
+ * const store = createS3Store({ bucket: 'demoshare-assets', region: 'eu-west-1', forcePathStyle: false, prefix: '', timeoutMs: 10_000 });
+ * ```
+ */
+export function createS3Store(options: S3StoreOptions): BlobStore {
+  const client = new S3Client({
+    endpoint: options.endpoint,
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: Math.min(options.timeoutMs, 3000), requestTimeout: options.timeoutMs },
+    // One retry: a store that is down makes an upload wait for every attempt before its 503.
+    maxAttempts: 2,
+  });
+  const Bucket = options.bucket;
+  const keyOf = (key: string) => {
+    if (!digestOfBlobKey(key)) throw new Error(`not a blob key: ${key}`);
+    return `${options.prefix}${key}`;
+  };
+
+  return {
+    kind: 's3',
+    async put(key, bytes, contentType) {
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      } catch (error) {
+        throw storeUnavailable('write', error);
+      }
+    },
+    async get(key) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw storeUnavailable('read', error);
+      }
+    },
+    async exists(key) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw storeUnavailable('read', error);
+      }
+    },
+    async delete(key) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw storeUnavailable('delete', error);
+      }
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+function isMissing(error: unknown) {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  // By name only: a 404 NoSuchBucket is a misconfigured store, not a missing blob.
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound';
+}
