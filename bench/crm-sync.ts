@@ -3,8 +3,8 @@
  *
  * What the HubSpot sync (src/crm) costs on the embedded database, against the local HubSpot of the tests
  * (test/helpers/hubspot-server.ts): `events` demo.viewed events of `people` viewers fanned out by the outbox
- * dispatcher (the CRM consumer writing sync items in its transaction), then synced by the worker loop's
- * `syncOnce` until nothing is due. Prints the requests HubSpot received and each phase's time.
+ * dispatcher (the CRM consumer writing sync items in its transaction), then synced one round of the worker
+ * loop at a time (`runOnce`) until nothing is due. Prints the requests HubSpot received and each phase's time.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import { systemClock } from '../src/core/clock';
 import { deriveKey, seal } from '../src/core/crypto';
 import { crmOutboxConsumer } from '../src/crm/crm.notes';
 import { notifySync, saveConnection } from '../src/crm/crm.repo';
-import { CrmSyncWorker } from '../src/crm/crm.worker';
+import { crmSyncWorker } from '../src/crm/crm.worker';
 import { openDatabase } from '../src/db/client';
 import { emitEvents, OutboxConsumers } from '../src/events/outbox';
 import { dispatchBatch } from '../src/webhooks/webhooks.dispatcher';
@@ -60,7 +60,7 @@ try {
   while ((await dispatchBatch(database.db, new Date(), 6, consumers)) > 0) {}
   const dispatchMs = performance.now() - t0;
 
-  const worker = new CrmSyncWorker({
+  const worker = crmSyncWorker({
     database,
     clock: systemClock,
     sealingKey: key,
@@ -69,7 +69,7 @@ try {
   });
   t0 = performance.now();
   let batches = 0;
-  while (await worker.syncOnce()) batches++;
+  while ((await worker.runOnce()) > 0) batches++;
   const syncMs = performance.now() - t0;
 
   const count = (path: string) => hubspot.requests.filter((r) => r.path === path).length;

@@ -1,7 +1,7 @@
 // The CRM's background work: the HubSpot sync loop in worker processes.
 import pino from 'pino';
 import type { Kernel } from '../context';
-import { CrmSyncWorker } from './crm.worker';
+import { crmSyncWorker } from './crm.worker';
 
 /**
  * The sync runs in a loop of its own in every worker process, as webhook deliveries do: the items table is
@@ -10,7 +10,7 @@ import { CrmSyncWorker } from './crm.worker';
 export async function registerCrmJobs(ctx: Kernel) {
   if (!ctx.queue.runsWorkers) return;
   const { config } = ctx;
-  const worker = new CrmSyncWorker({
+  const worker = crmSyncWorker({
     database: ctx.database,
     clock: ctx.clock,
     sealingKey: ctx.secrets.sealing,

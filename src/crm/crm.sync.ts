@@ -1,4 +1,5 @@
 // One claimed batch of a workspace's items through HubSpot: contacts upserted, notes found or created, each item settled.
+import { nextAttemptAt } from '../core/delivery/retry-schedule';
 import type { HubSpotAnswer, HubSpotClient } from './hubspot.client';
 import { errorsOf, HUBSPOT_SEARCH_GROUPS, resultsOf } from './hubspot.client';
 import type { ItemSettlement, SyncItemRow } from './crm.repo';
@@ -196,12 +197,9 @@ function failed(
 ): ItemSettlement {
   const attempts = item.attempts + 1;
   const now = settings.now();
-  const base = options.final ? undefined : settings.retryDelays[attempts - 1];
-  if (base === undefined) {
-    return { status: 'failed', attempts, nextAttemptAt: null, lastStatusCode: status, lastError: message, completedAt: now };
-  }
-  const jitter = 0.9 + 0.2 * (settings.random ?? Math.random)();
-  return { status: 'pending', attempts, nextAttemptAt: new Date(now.getTime() + Math.round(base * jitter)), lastStatusCode: status, lastError: message };
+  const next = options.final ? null : nextAttemptAt(attempts, settings.retryDelays, now, null, settings.random);
+  if (!next) return { status: 'failed', attempts, nextAttemptAt: null, lastStatusCode: status, lastError: message, completedAt: now };
+  return { status: 'pending', attempts, nextAttemptAt: next, lastStatusCode: status, lastError: message };
 }
 
 /** firstname/lastname from the latest name given, split at the first space; none at all when no name was given. */

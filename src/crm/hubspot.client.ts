@@ -1,5 +1,5 @@
 // The HubSpot CRM v3 requests Demoshare makes, and what their answers mean for the sync.
-import { parseRetryAfter } from '../webhooks/webhooks.retry';
+import { parseRetryAfter } from '../core/delivery/retry-schedule';
 
 /** HubSpot's batch endpoints take at most 100 inputs. */
 export const HUBSPOT_BATCH_LIMIT = 100;

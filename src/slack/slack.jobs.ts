@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { ModuleContext, Services } from '../module';
 import { SLACK_DIGEST_QUEUE } from './slack.digest';
 import { deleteFinishedBefore } from './slack.repo';
-import { SlackWorker } from './slack.worker';
+import { slackWorker } from './slack.worker';
 
 export const SLACK_LOG_CLEANUP = 'maintenance.slack-log-cleanup';
 
@@ -26,7 +26,7 @@ export async function registerSlackJobs(ctx: ModuleContext<Services['slack']>) {
   await ctx.queue.schedule(SLACK_LOG_CLEANUP, '43 * * * *');
 
   if (!ctx.queue.runsWorkers) return;
-  const worker = new SlackWorker({
+  const worker = slackWorker({
     database: ctx.database,
     clock: ctx.clock,
     net: ctx.net,

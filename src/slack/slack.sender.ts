@@ -1,6 +1,6 @@
 // One POST of a message to an incoming webhook through the SSRF guard, and what Slack's answer means.
-import { BlockedUrlError, type SafeFetch } from '../core/net/safe-fetch';
-import { parseRetryAfter } from '../core/retry-schedule';
+import { classifyAnswer, describeSendError } from '../core/delivery/answers';
+import type { SafeFetch } from '../core/net/safe-fetch';
 
 /** What the log keeps of Slack's answer (it is a word: `ok`, `no_service`, `invalid_payload`). */
 const EXCERPT_BYTES = 512;
@@ -32,11 +32,11 @@ export interface SlackExchange {
 export function judgeSlackAnswer(status: number, headers: Record<string, string>, body: string, now: Date): SlackVerdict {
   const word = body.trim().replace(/\s+/g, ' ').slice(0, 200);
   const reason = `Slack answered ${status}${word ? ` ${word}` : ''}`;
-  if (status >= 200 && status < 300) return { kind: 'sent' };
+  const { kind, retryAfterMs } = classifyAnswer(status, headers, now);
+  if (kind === 'success') return { kind: 'sent' };
   if (status === 404 || status === 410 || status === 403) return { kind: 'dead', reason };
-  if (status >= 300 && status < 400) return { kind: 'retry', reason: `redirect (${status}) not followed`, retryAfterMs: null };
-  if (status === 429) return { kind: 'retry', reason, retryAfterMs: parseRetryAfter(headers['retry-after'], now) };
-  if (status === 408 || status >= 500) return { kind: 'retry', reason, retryAfterMs: status === 503 ? parseRetryAfter(headers['retry-after'], now) : null };
+  if (kind === 'redirect') return { kind: 'retry', reason: `redirect (${status}) not followed`, retryAfterMs: null };
+  if (kind === 'transient') return { kind: 'retry', reason, retryAfterMs };
   return { kind: 'rejected', reason };
 }
 
@@ -56,16 +56,6 @@ export async function postToSlack(net: SafeFetch, url: string, body: string, tim
     });
     return { verdict: judgeSlackAnswer(res.status, res.headers, res.body.toString('utf8'), now()), statusCode: res.status };
   } catch (error) {
-    return { verdict: { kind: 'retry', reason: describeError(error, timeoutMs), retryAfterMs: null }, statusCode: null };
+    return { verdict: { kind: 'retry', reason: describeSendError(error, timeoutMs), retryAfterMs: null }, statusCode: null };
   }
-}
-
-function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof BlockedUrlError) return error.message;
-  const err = error as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `timed out after ${timeoutMs / 1000} s`;
-  if (err?.cause instanceof BlockedUrlError) return err.cause.message;
-  const code = err?.code ?? err?.cause?.code;
-  const message = err?.cause?.message ?? err?.message ?? String(error);
-  return code ? `${code}: ${message}` : `network error: ${message}`;
 }

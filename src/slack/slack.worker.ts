@@ -1,15 +1,14 @@
-// The Slack send loop of a worker process: woken at commit (NOTIFY) or by its poll, it claims due messages and sends them.
+// The Slack send loop of a worker process (core/delivery): woken at commit (NOTIFY) or by its poll, it claims due messages and sends them.
+import { DeliveryLoop } from '../core/delivery/delivery-loop';
+import { nextAttemptAt } from '../core/delivery/retry-schedule';
 import type { Clock } from '../core/clock';
 import { unseal } from '../core/crypto';
 import type { SafeFetch } from '../core/net/safe-fetch';
-import { retryDelay } from '../core/retry-schedule';
 import { EVENTS_CHANNEL } from '../db/channels';
-import type { Database } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { postToSlack, type SlackExchange } from './slack.sender';
 import * as repo from './slack.repo';
 
-const MIN_SLEEP_MS = 20;
-const LEASE_MARGIN_MS = 30_000;
 /** Slack takes about one message a second per webhook: a few at once is plenty. */
 const CONCURRENCY = 4;
 
@@ -22,70 +21,17 @@ export interface SlackWorkerDeps {
   settings: { retryDelays: readonly number[]; timeoutMs: number; pollIntervalMs: number };
 }
 
-/**
- * The loop that sends Slack messages, one per worker process; the messages table is its queue, retry
- * schedule and log, as webhook deliveries are theirs. Claims are leased (SKIP LOCKED), so any number of
- * these run side by side and a killed one loses nothing: its claims are taken over when the lease ends.
- */
-export class SlackWorker {
-  private stopped = false;
-  private woken = false;
-  private release: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
-
-  constructor(private readonly deps: SlackWorkerDeps) {}
-
-  async start(): Promise<void> {
-    this.unlisten = await this.deps.database.listen(EVENTS_CHANNEL, () => this.wake());
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.unlisten?.().catch(() => {});
-    await this.loop;
-  }
-
-  wake(): void {
-    this.woken = true;
-    this.release?.();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.release = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(MIN_SLEEP_MS, ms));
-      this.release = done;
-    });
-  }
-
-  private async run(): Promise<void> {
-    const { database, clock, settings } = this.deps;
-    while (!this.stopped) {
-      this.woken = false;
-      try {
-        const now = clock.now();
-        const claims = await repo.claimDue(database.db, now, new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS), CONCURRENCY);
-        if (claims.length > 0) {
-          await Promise.all(claims.map((claim) => sendClaimed(this.deps, claim).catch((err) => this.deps.log.error({ err, message_id: claim.id }, 'slack attempt failed'))));
-          continue;
-        }
-        const due = await repo.nextDueAt(database.db);
-        await this.sleep(due ? Math.min(settings.pollIntervalMs, due.getTime() - clock.now().getTime()) : settings.pollIntervalMs);
-      } catch (error) {
-        if (this.stopped) break;
-        this.deps.log.error({ err: error }, 'slack send loop failed; retrying');
-        await this.sleep(settings.pollIntervalMs);
-      }
-    }
-  }
+/** The messages table is the loop's queue, retry schedule and log, as webhook deliveries are theirs. */
+export function slackWorker(deps: SlackWorkerDeps): DeliveryLoop<Db, repo.ClaimedMessage> {
+  return new DeliveryLoop(deps, {
+    name: 'slack send',
+    channel: EVENTS_CHANNEL,
+    concurrency: CONCURRENCY,
+    claimDue: repo.claimDue,
+    nextDueAt: repo.nextDueAt,
+    attempt: (claim) => sendClaimed(deps, claim),
+    logFields: (claim) => ({ message_id: claim.id }),
+  });
 }
 
 /**
@@ -137,12 +83,10 @@ function settlement(deps: SlackWorkerDeps, claim: repo.ClaimedMessage, exchange:
   const { verdict, statusCode } = exchange;
   const now = deps.clock.now();
   const outcome = { lastStatusCode: statusCode, lastError: verdict.kind === 'sent' ? null : verdict.reason };
-  if (verdict.kind === 'sent') return { status: 'sent', nextAttemptAt: null, completedAt: now, ...outcome };
-  if (verdict.kind !== 'retry') return { status: 'failed', nextAttemptAt: null, completedAt: now, ...outcome };
+  const ended = (status: 'sent' | 'failed'): repo.Settlement => ({ status, nextAttemptAt: null, completedAt: now, ...outcome });
+  if (verdict.kind !== 'retry') return ended(verdict.kind === 'sent' ? 'sent' : 'failed');
   // A message sent again from the log starts the schedule over: count attempts from where that round began.
-  const roundStart = claim.maxAttempts - (deps.settings.retryDelays.length + 1);
-  const scheduled = retryDelay(claim.attempt - Math.max(0, roundStart), deps.settings.retryDelays);
-  if (scheduled === null || claim.attempt >= claim.maxAttempts) return { status: 'failed', nextAttemptAt: null, completedAt: now, ...outcome };
-  // Retry-After moves the retry but never grants an attempt the schedule does not have.
-  return { status: 'pending', nextAttemptAt: new Date(now.getTime() + (verdict.retryAfterMs ?? scheduled)), completedAt: null, ...outcome };
+  const roundStart = Math.max(0, claim.maxAttempts - (deps.settings.retryDelays.length + 1));
+  const next = claim.attempt < claim.maxAttempts ? nextAttemptAt(claim.attempt - roundStart, deps.settings.retryDelays, now, verdict.retryAfterMs) : null;
+  return next ? { status: 'pending', nextAttemptAt: next, completedAt: null, ...outcome } : ended('failed');
 }

@@ -2,14 +2,16 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock';
 import { unseal } from '../core/crypto';
-import { BlockedUrlError, type SafeFetch } from '../core/net/safe-fetch';
+import { describeSendError } from '../core/delivery/answers';
+import { nextAttemptAt } from '../core/delivery/retry-schedule';
+import type { SafeFetch } from '../core/net/safe-fetch';
 import type { Database } from '../db/client';
 import type { Mailer } from '../mail/mailer';
 import * as deliveries from './webhook-deliveries.repo';
 import type { ClaimedDelivery, NewAttempt, Settlement } from './webhook-deliveries.repo';
 import * as hooks from './webhooks.repo';
 import type { WebhookRow } from './webhooks.repo';
-import { type AttemptVerdict, judgeResponse, retryDelay } from './webhooks.retry';
+import { type AttemptVerdict, judgeResponse } from './webhooks.retry';
 import { signatureHeaders } from './webhooks.signing';
 import type { WarningLog } from '../core/log';
 
@@ -119,7 +121,7 @@ async function send(deps: AttemptDeps, url: string, request: SignedRequest): Pro
     response = { status: res.status, headers: res.headers, excerpt: res.body.toString('utf8'), truncated: res.truncated };
     verdict = judgeResponse(res.status, res.headers, clock.now());
   } catch (error) {
-    verdict = { kind: 'retry', reason: describeError(error, settings.timeoutMs), retryAfterMs: null };
+    verdict = { kind: 'retry', reason: describeSendError(error, settings.timeoutMs), retryAfterMs: null };
   }
   return { verdict, response, durationMs: Math.round(performance.now() - t0), endedAt: clock.now() };
 }
@@ -131,11 +133,8 @@ function settlement(deps: AttemptDeps, claim: ClaimedDelivery, exchange: Exchang
   const ended = (status: 'succeeded' | 'failed'): Settlement => ({ status, nextAttemptAt: null, completedAt: endedAt, ...outcome });
   if (verdict.kind === 'succeeded') return ended('succeeded');
   if (verdict.kind === 'gone') return ended('failed');
-  const scheduled = retryDelay(claim.attempt, deps.settings.retryDelays);
-  if (scheduled === null) return ended('failed');
-  // Retry-After moves the retry sooner or later but never grants an attempt the schedule does not have.
-  const delay = verdict.retryAfterMs ?? scheduled;
-  return { status: 'pending', nextAttemptAt: new Date(endedAt.getTime() + delay), completedAt: null, ...outcome };
+  const next = nextAttemptAt(claim.attempt, deps.settings.retryDelays, endedAt, verdict.retryAfterMs);
+  return next ? { status: 'pending', nextAttemptAt: next, completedAt: null, ...outcome } : ended('failed');
 }
 
 function attemptRow(claim: ClaimedDelivery, hook: WebhookRow, request: SignedRequest, exchange: Exchange): NewAttempt {
@@ -210,16 +209,6 @@ async function notifyDisabled(deps: AttemptDeps, hook: WebhookRow, reason: Disab
       })
       .catch((error) => log.warn({ err: error, webhook_id: hook.id }, 'could not send the webhook-disabled e-mail'));
   }
-}
-
-function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof BlockedUrlError) return error.message;
-  const err = error as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `timed out after ${timeoutMs / 1000} s`;
-  if (err?.cause instanceof BlockedUrlError) return err.cause.message;
-  const code = err?.code ?? err?.cause?.code;
-  const message = err?.cause?.message ?? err?.message ?? String(error);
-  return code ? `${code}: ${message}` : `network error: ${message}`;
 }
 
 function humanDuration(ms: number): string {

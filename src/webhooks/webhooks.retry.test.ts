@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { judgeResponse, parseRetryAfter, retryDelay } from './webhooks.retry';
+import { judgeResponse } from './webhooks.retry';
 import { secretHint, signatureHeaders, standardWebhooksSecret } from './webhooks.signing';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
-
-describe('retryDelay', () => {
-  const schedule = [60_000, 300_000];
-  it('follows the schedule within ±10 % and stops after it', () => {
-    expect(retryDelay(1, schedule, () => 0)).toBe(54_000);
-    expect(retryDelay(1, schedule, () => 1)).toBe(66_000);
-    expect(retryDelay(2, schedule, () => 0.5)).toBe(300_000);
-    expect(retryDelay(3, schedule)).toBeNull();
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('reads seconds and HTTP dates, caps at a day, ignores garbage', () => {
-    expect(parseRetryAfter('120', NOW)).toBe(120_000);
-    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', NOW)).toBe(30_000);
-    expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', NOW)).toBe(0);
-    expect(parseRetryAfter('999999', NOW)).toBe(86_400_000);
-    expect(parseRetryAfter('soon', NOW)).toBeNull();
-    expect(parseRetryAfter(undefined, NOW)).toBeNull();
-  });
-});
 
 describe('judgeResponse', () => {
   it('classifies answers', () => {
@@ -31,9 +10,8 @@ describe('judgeResponse', () => {
     expect(judgeResponse(410, {}, NOW).kind).toBe('gone');
     expect(judgeResponse(301, { location: 'https://x/' }, NOW)).toMatchObject({ kind: 'retry', reason: expect.stringContaining('redirect') });
     expect(judgeResponse(429, { 'retry-after': '7' }, NOW)).toMatchObject({ kind: 'retry', retryAfterMs: 7_000 });
-    expect(judgeResponse(503, { 'retry-after': '7' }, NOW)).toMatchObject({ retryAfterMs: 7_000 });
-    // Retry-After means nothing on other statuses.
-    expect(judgeResponse(500, { 'retry-after': '7' }, NOW)).toMatchObject({ retryAfterMs: null });
+    // Every other failure is retried too (core/delivery/answers.test.ts: which statuses carry Retry-After).
+    expect(judgeResponse(400, {}, NOW)).toMatchObject({ kind: 'retry', reason: 'the receiver answered 400', retryAfterMs: null });
   });
 });
 

@@ -1,8 +1,5 @@
-// When the next attempt of a failed delivery runs: the configured delays, or the receiver's Retry-After.
-import { parseRetryAfter } from '../core/retry-schedule';
-
-// The schedule itself is shared with the Slack alerts (core/retry-schedule.ts).
-export { parseRetryAfter, retryDelay } from '../core/retry-schedule';
+// What a receiver's answer means for a webhook delivery; the schedule and the classes are every delivery's (core/delivery).
+import { classifyAnswer } from '../core/delivery/answers';
 
 export type AttemptVerdict =
   | { kind: 'succeeded' }
@@ -11,14 +8,14 @@ export type AttemptVerdict =
   /** 410 Gone: the receiver asks us to stop for good. */
   | { kind: 'gone'; reason: string };
 
-/** What an HTTP answer means for the delivery. Redirects are failures: following one could leave the URL that was checked. */
+/** What an HTTP answer means for the delivery: every failure but 410 is retried, a redirect included (never followed). */
 export function judgeResponse(status: number, headers: Record<string, string>, now: Date): AttemptVerdict {
-  if (status >= 200 && status < 300) return { kind: 'succeeded' };
+  const { kind, retryAfterMs } = classifyAnswer(status, headers, now);
+  if (kind === 'success') return { kind: 'succeeded' };
   if (status === 410) return { kind: 'gone', reason: 'the receiver answered 410 Gone' };
-  if (status >= 300 && status < 400) {
+  if (kind === 'redirect') {
     const to = headers.location ? ` to ${headers.location}` : '';
     return { kind: 'retry', reason: `redirect (${status})${to} not followed`, retryAfterMs: null };
   }
-  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], now) : null;
   return { kind: 'retry', reason: `the receiver answered ${status}`, retryAfterMs };
 }

@@ -14,7 +14,7 @@ if (!onPostgres) {
 }
 
 const WEBHOOK_TIMEOUT_MS = 3_000;
-// A claim's lease is WEBHOOK_TIMEOUT + 30 s (webhooks.worker.ts): a dead worker's claims are taken over then.
+// A claim's lease is WEBHOOK_TIMEOUT + 30 s (core/delivery/delivery-loop.ts): a dead worker's claims are taken over then.
 const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 30_000;
 const GENERATION_LEASE_MS = 6_000;
 const GENERATION_TIMEOUT_MS = 60_000;

@@ -1,4 +1,4 @@
-// When the next attempt of a failed outgoing request runs: the schedule's delays, or the receiver's Retry-After (webhooks, Slack).
+// When the next attempt of a failed outgoing request runs: the schedule's delays, or the receiver's Retry-After (webhooks, Slack, HubSpot).
 /** Longest Retry-After we honour: a receiver cannot park a delivery for longer than a day. */
 const MAX_RETRY_AFTER_MS = 86_400_000;
 const JITTER = 0.1;
@@ -18,6 +18,27 @@ export function retryDelay(attempt: number, schedule: readonly number[], random:
   const base = schedule[attempt - 1];
   if (base === undefined) return null;
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/**
+ * When the retry after failed attempt `attempt` runs, or null when the schedule is used up. Retry-After
+ * (`retryAfterMs`) moves the retry sooner or later but never grants an attempt the schedule does not have.
+ *
+ * @example
+ * ```ts
+ * nextAttemptAt(1, [60_000], endedAt, 5_000); // endedAt + 5 s; nextAttemptAt(2, ...) is null: give up
+ * ```
+ */
+export function nextAttemptAt(
+  attempt: number,
+  schedule: readonly number[],
+  endedAt: Date,
+  retryAfterMs: number | null = null,
+  random: () => number = Math.random,
+): Date | null {
+  const scheduled = retryDelay(attempt, schedule, random);
+  if (scheduled === null) return null;
+  return new Date(endedAt.getTime() + (retryAfterMs ?? scheduled));
 }
 
 /**
