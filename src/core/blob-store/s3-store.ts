@@ -1,5 +1,5 @@
 // Blobs in any S3-compatible bucket (AWS S3, MinIO, R2) through the AWS SDK v3 client.
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { type BlobStore, digestOfBlobKey, storeUnavailable } from './blob-store';
 
 /** Where the bucket is and how to sign for it: the S3_* settings (README, docs/object-storage.md). */
@@ -32,20 +32,27 @@ export interface S3StoreOptions {
  * ```
  */
 export function createS3Store(options: S3StoreOptions): BlobStore {
-  const client = new S3Client({
-    endpoint: options.endpoint,
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    credentials:
-      options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: Math.min(options.timeoutMs, 3000), requestTimeout: options.timeoutMs },
-    // One retry: a store that is down makes an upload wait for every attempt before its 503.
-    maxAttempts: 2,
-  });
+  // The SDK is loaded on the first request, not with the app: its import costs ~150 ms, which every process
+  // and test worker would pay for a store most instances do not use.
+  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> | undefined;
+  const connect = () =>
+    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        endpoint: options.endpoint,
+        region: options.region,
+        forcePathStyle: options.forcePathStyle,
+        credentials:
+          options.accessKeyId && options.secretAccessKey
+            ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            : undefined,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        requestHandler: { connectionTimeout: Math.min(options.timeoutMs, 3000), requestTimeout: options.timeoutMs },
+        // One retry: a store that is down makes an upload wait for every attempt before its 503.
+        maxAttempts: 2,
+      }),
+    })));
   const Bucket = options.bucket;
   const keyOf = (key: string) => {
     if (!digestOfBlobKey(key)) throw new Error(`not a blob key: ${key}`);
@@ -56,14 +63,16 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
     kind: 's3',
     async put(key, bytes, contentType) {
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
       } catch (error) {
         throw storeUnavailable('write', error);
       }
     },
     async get(key) {
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        const { sdk, client } = await connect();
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: keyOf(key) }));
         return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
       } catch (error) {
         if (isMissing(error)) return undefined;
@@ -72,7 +81,8 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
     },
     async exists(key) {
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
         return true;
       } catch (error) {
         if (isMissing(error)) return false;
@@ -81,14 +91,15 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
     },
     async delete(key) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
       } catch (error) {
         if (isMissing(error)) return;
         throw storeUnavailable('delete', error);
       }
     },
     async close() {
-      client.destroy();
+      if (loaded) (await loaded).client.destroy();
     },
   };
 }
