@@ -1,7 +1,7 @@
 // Demo assets in a blob store (ASSET_STORE=filesystem|s3): written through the store, served as before (immutable
 // URLs, the viewer's gates), a store that is down answers 503 with nothing referenced, and a blurred original
 // leaves the store. The S3 backend is tested against a real S3-compatible server (s3rver) over HTTP.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,7 +186,11 @@ describe('the filesystem store', () => {
       const digest = sha256Hex(bytes);
       const key = blobKeyOfDigest(digest);
       await store.put(key, bytes, 'text/html');
+      const file = join(dir, 'sha256', digest.slice(0, 2), digest.slice(2, 4), digest);
+      await utimes(file, new Date(0), new Date(0));
       await store.put(key, bytes, 'text/html');
+      // Put again: the same file, its time renewed.
+      expect((await stat(file)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
       expect(await readdir(join(dir, 'sha256', digest.slice(0, 2), digest.slice(2, 4)))).toEqual([digest]);
       expect((await store.get(key))?.equals(bytes)).toBe(true);
       await store.delete(key);

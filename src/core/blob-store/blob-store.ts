@@ -21,7 +21,10 @@ export type AssetStoreKind = 'database' | 'filesystem' | 's3';
  */
 export interface BlobStore {
   readonly kind: Exclude<AssetStoreKind, 'database'>;
-  /** Stores the bytes under the key; resolves once they are durable. A failure is AppError `unavailable`. */
+  /**
+   * Stores the bytes under the key; resolves once they are durable. Bytes already there are kept and their
+   * time renewed (a collector of unnamed blobs spares recent ones). A failure is AppError `unavailable`.
+   */
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The bytes under the key, or undefined when there are none. A failure is AppError `unavailable`. */
   get(key: string): Promise<Buffer | undefined>;

@@ -1,6 +1,6 @@
 // Blobs as files under DATA_DIR/blobs, sharded by digest, each written whole or not at all (temp file, fsync, rename).
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type BlobStore, digestOfBlobKey, storeUnavailable } from './blob-store';
 
@@ -31,8 +31,13 @@ export function createFilesystemStore(root: string): BlobStore {
     async put(key, bytes) {
       const path = pathOf(key);
       try {
-        // Content-addressed: a file already there holds these bytes (it was renamed into place whole).
-        if (await present(path)) return;
+        // Content-addressed: a file already there holds these bytes (it was renamed into place whole). Its time
+        // is renewed, as S3 renews an object put again: a collector's grace period counts from the last put.
+        if (await present(path)) {
+          const now = new Date();
+          await utimes(path, now, now);
+          return;
+        }
         const dir = dirname(path);
         await mkdir(dir, { recursive: true });
         const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
