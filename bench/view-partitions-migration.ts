@@ -1,8 +1,8 @@
 /**
  * `npm run bench:partitions [-- --views 1000000 --engine postgres --url postgres://postgres@127.0.0.1:5432/postgres]`
  *
- * What migration 0044 (views and view_steps partitioned by month, docs/partitioning.md) costs on an existing
- * instance: a fresh database migrated up to 0043, `views` views spread over the last twelve months (half with
+ * What migration 0045 (views and view_steps partitioned by month, docs/partitioning.md) costs on an existing
+ * instance: a fresh database migrated up to 0044, `views` views spread over the last twelve months (half with
  * a live viewer session) and three step rows each, generated in SQL; then the real migrations run, timed,
  * and the counts compared. `--engine pglite` measures the embedded database (in memory).
  */
@@ -29,7 +29,7 @@ const folder = await mkdtemp(path.join(tmpdir(), 'ds-migrations-'));
 await cp(path.resolve('drizzle'), folder, { recursive: true });
 const journalFile = path.join(folder, 'meta', '_journal.json');
 const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ idx: number }> };
-journal.entries = journal.entries.filter((e) => e.idx < 44);
+journal.entries = journal.entries.filter((e) => e.idx < 45);
 await writeFile(journalFile, JSON.stringify(journal));
 
 const name = `ds_bench_partitions_${Date.now().toString(36)}`;
@@ -82,7 +82,7 @@ try {
         (select count(*)::int from viewer_sessions where view_id is not null) as sessions`)
   ).rows as Array<Record<string, number>>;
   console.log(`\n| figure | value |\n|---|--:|`);
-  console.log(`| migration 0044, s | ${(ms / 1000).toFixed(1)} |`);
+  console.log(`| migration 0045, s | ${(ms / 1000).toFixed(1)} |`);
   console.log(`| views / step rows after | ${counts!.views} / ${counts!.steps} |`);
   console.log(`| partitions of views (DEFAULT included) / rows in DEFAULT | ${counts!.partitions} / ${counts!.in_default} |`);
   console.log(`| sessions naming their view | ${counts!.sessions} |`);

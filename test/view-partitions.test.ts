@@ -71,7 +71,7 @@ async function databaseAt(last: number): Promise<{ database: Database; drop(): P
 
 describe(`views partitioned by month (${engine})`, () => {
   it('the migration moves existing views and step rows into monthly partitions: counts equal, keys and links kept', async () => {
-    const { database, drop } = await databaseAt(43);
+    const { database, drop } = await databaseAt(44);
     try {
       const exec = (text: string, values: unknown[] = []) => database.executeSql(text, values);
       await exec(`insert into workspaces (id, name) values ('ws_1', 'W')`);

@@ -72,7 +72,7 @@ export const shareAccessLog = pgTable(
 
 /**
  * One viewer session on one demo. On both engines the table is partitioned by month of `started_at`
- * (migration 0044, docs/partitioning.md): the key includes it, and the partitions are made ahead by a job.
+ * (migration 0045, docs/partitioning.md): the key includes it, and the partitions are made ahead by a job.
  */
 export const views = pgTable(
   'views',
