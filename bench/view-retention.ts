@@ -4,7 +4,8 @@
  * What the daily VIEW_RETENTION pass (src/viewer-privacy/view-retention.ts) costs on the embedded database:
  * one demo seeded with `views` views over `days` days through the real ingestion (seed:views), then the pass
  * keeping `keep` days: its time, the views and roll-up rows it deleted, the same pass with nothing left to
- * delete, and an analytics read of the whole period before and after.
+ * delete, and an analytics read of the whole period before and after. The months seeded have their own
+ * partitions, as on an instance that ran all along: whole months past `keep` are dropped, the rest deleted.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,8 @@ import { systemClock } from '../src/core/clock';
 import { openDatabase } from '../src/db/client';
 import { applyViewRetention } from '../src/viewer-privacy/view-retention';
 import { seedViews } from '../src/viewing/seed-views';
+import { monthStart } from '../src/viewing/view-partitions';
+import { createMonthPartitions } from '../src/viewing/view-partitions.repo';
 import { medianMs, startInProcessApp } from './in-process';
 import { caller, seedDemo } from './seed-demo';
 
@@ -28,6 +31,12 @@ const { app, close } = await startInProcessApp(database);
 try {
   const { auth, demo } = await seedDemo(app, ['demos:read', 'demos:write', 'analytics:read']);
   await caller(app)('PATCH', `/v1/demos/${demo.id}`, { status: 'published' }, auth);
+  // The monthly partitions an instance running all along would have had made ahead (docs/partitioning.md),
+  // so that the pass drops the months wholly past the retention instead of deleting their rows.
+  const now = new Date();
+  for (let m = monthStart(new Date(now.getTime() - DAYS * 86_400_000)); m < now; m = monthStart(m, 1)) {
+    await createMonthPartitions(database, m, monthStart(m, 1));
+  }
   let t0 = performance.now();
   await seedViews(database, { demoId: demo.id, views: VIEWS, days: DAYS, seed: 1 });
   console.log(`seeded ${VIEWS} views over ${DAYS} days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -230,7 +230,8 @@ export async function findViewWithSteps(db: Executor, demoId: string, viewId: st
   const steps = await db
     .select()
     .from(viewSteps)
-    .where(eq(viewSteps.viewId, viewId))
+    // The view's start names the one partition its steps are in.
+    .where(and(eq(viewSteps.viewId, viewId), eq(viewSteps.viewStartedAt, view.startedAt)))
     .orderBy(asc(viewSteps.firstReachedAt), asc(viewSteps.stepNumber));
   return { view, steps };
 }

@@ -89,12 +89,14 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /**
  * Makes the public schema's immediate foreign keys deferred for the rest of the transaction (demos and
  * their images refer to each other, so no table order satisfies them row by row); the returned function
- * checks them all and makes them immediate again, before commit.
+ * checks them all and makes them immediate again, before commit. Only the keys declared on a table: those a
+ * partition inherits from its partitioned table (conparentid) follow their parent's, and refuse a change
+ * of their own.
  */
 export async function deferForeignKeys(run: RunSql): Promise<() => Promise<void>> {
   const { rows } = await run(
     `select conrelid::regclass::text as tbl, conname from pg_constraint
-      where contype = 'f' and not condeferrable and connamespace = 'public'::regnamespace`,
+      where contype = 'f' and not condeferrable and connamespace = 'public'::regnamespace and conparentid = 0`,
     [],
   );
   for (const key of rows) {

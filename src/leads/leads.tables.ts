@@ -3,7 +3,7 @@ import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from
 import { createdAt, id } from '../db/columns';
 import { demos } from '../demos/demos.tables';
 import { shares } from '../shares/shares.tables';
-import { viewerSessions, views } from '../viewing/viewing.tables';
+import { viewerSessions } from '../viewing/viewing.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 
 /** A form field's value as stored: text for text, email, phone, select and hidden fields; a boolean for a checkbox. */
@@ -26,7 +26,11 @@ export const leads = pgTable(
       .references(() => demos.id, { onDelete: 'cascade' }),
     shareId: text('share_id').references(() => shares.id, { onDelete: 'set null' }),
     sessionId: text('session_id').references(() => viewerSessions.id, { onDelete: 'set null' }),
-    viewId: text('view_id').references(() => views.id, { onDelete: 'set null' }),
+    /**
+     * No foreign key: views are partitioned by month and their key includes started_at. The retention
+     * (viewer-privacy/retention.repo.ts) clears it before views go, as `set null` did.
+     */
+    viewId: text('view_id'),
     /** The published version whose form was filled in (demo_versions.number). */
     version: integer('version'),
     /** The form step, as numbered in that version, and its id. */

@@ -84,7 +84,7 @@ export async function rebuildDemoDays(db: Executor, workspaceId: string, pairs: 
     insert into ${stepStats} ${columnList(stepStats.demoId, stepStats.day, stepStats.version, stepStats.internal, stepStats.stepNumber, stepStats.views, stepStats.seconds, stepStats.endedHere)}
     select ${v.demoId}, ${viewDay}, coalesce(${v.version}, 0), ${v.internal}, ${s.stepNumber}, count(*)::int, sum(${s.seconds}),
       count(*) filter (where not ${v.completed} and ${s.stepNumber} = (select max(x) from unnest(${v.stepsViewed}) x))::int
-    from ${v} join ${s} on ${s.viewId} = ${v.id}
+    from ${v} join ${s} on ${s.viewId} = ${v.id} and ${s.viewStartedAt} = ${v.startedAt}
     where ${inTargets(v.demoId, viewDay)}
     group by 1, 2, 3, 4, 5`);
 

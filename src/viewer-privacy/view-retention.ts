@@ -1,4 +1,4 @@
-// Views are personal data kept only VIEW_RETENTION days: older whole UTC days of views and their roll-ups are deleted, the links' lifetime counters are kept.
+// Views are personal data kept only VIEW_RETENTION days: older whole UTC days of views and their roll-ups are deleted (whole months by dropping their partitions), the links' lifetime counters are kept.
 import type { Kernel } from '../context';
 import type { ModuleContext, Services } from '../module';
 import * as repo from './retention.repo';
@@ -26,6 +26,9 @@ export async function applyViewRetention(ctx: Pick<Kernel, 'database' | 'clock' 
   const before = new Date(`${keptFrom}T00:00:00.000Z`);
   const { db } = ctx.database;
   let views = 0;
+  // Whole months first: two dropped tables each, whatever they held; what is left before `before` (part
+  // of a month, and the DEFAULT partition) goes row by row.
+  for (const month of await repo.monthsEndingBy(db, before)) views += await repo.dropMonth(ctx.database, month);
   for (const demoId of await repo.demosWithViewsBefore(db, before)) {
     for (let n = BATCH; n === BATCH; ) {
       n = await repo.deleteViewsBefore(db, demoId, before, BATCH);

@@ -60,11 +60,22 @@ export interface OpenView extends ViewState {
   created: boolean;
 }
 
+/** The columns a batch reads of a view it holds, and whether this statement created it. */
+const VIEW_COLUMNS = sql.raw(`views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at,
+  views.steps_viewed, views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
+  views.viewer_name, views.share_id, views.internal, views.company, views.chapter_id, views.path_marks`);
+
 /**
  * The first half of a batch, in one statement: stores the event ids (a retried one is skipped), then, for
- * every session that has a new event, creates its view if it has none and locks it, in session order (two
- * batches never wait on each other's views in opposite orders). Answers the `session|event` keys that were
- * new, and the views. A row inserted here has no deleting transaction (xmax = 0); an existing one has.
+ * every session that has a new event, opens its view if it has none, or locks the one it has (found through
+ * viewer_sessions.view_id, which names its partition). Answers the `session|event` keys that were new, and
+ * the views.
+ *
+ * Views are partitioned by month of started_at, so no unique key on views.session_id can say "one view per
+ * session": the session row does. A session without a view takes the candidate's id in an update that
+ * waits for any batch holding that row and re-checks `view_id is null` on its committed version, so two
+ * batches never both open a view for one session. The loser then knows the view exists but cannot see it
+ * in this statement's snapshot: `lockViews` reads it in a second statement (only in that race).
  */
 export async function claimAndOpenViews(
   db: Executor,
@@ -85,6 +96,18 @@ export async function claimAndOpenViews(
       on conflict do nothing
       returning session_id, event_id
     ),
+    candidates as (
+      select * from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
+        version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
+        user_agent text, internal boolean, arm_id text)
+      where v.session_id in (select session_id from claimed)
+    ),
+    named as (
+      update viewer_sessions as s set view_id = c.id, view_started_at = ${now}::timestamptz
+      from candidates c
+      where s.id = c.session_id and s.view_id is null
+      returning s.id as session_id
+    ),
     opened as (
       insert into views (id, workspace_id, demo_id, share_id, version, session_id, viewer_email, viewer_name,
         anonymous_id, steps_viewed, current_step, started_at, last_activity_at, referrer, user_agent, internal, company, arm_id)
@@ -96,51 +119,79 @@ export async function claimAndOpenViews(
         ),
         case when v.viewer_email like '%@%' then lower(split_part(v.viewer_email, '@', 2)) end,
         v.arm_id
-      from json_to_recordset(${viewRows}::json) as v(id text, workspace_id text, demo_id text, share_id text,
-        version int, session_id text, viewer_email text, viewer_name text, anonymous_id text, referrer text,
-        user_agent text, internal boolean, arm_id text)
-      where v.session_id in (select session_id from claimed)
+      from candidates v
+      where v.session_id in (select session_id from named)
       order by v.session_id
-      on conflict (session_id) do update set session_id = excluded.session_id
-      returning views.id, views.session_id, views.workspace_id, views.demo_id, views.version, views.started_at, views.steps_viewed,
-        views.current_step, views.completed, views.completed_at, views.duration_seconds, views.viewer_email,
-        views.viewer_name, views.share_id, views.internal, views.company, views.chapter_id, views.path_marks,
-        (views.xmax = 0) as created
+      returning ${VIEW_COLUMNS}, true as created
+    ),
+    held as (
+      select ${VIEW_COLUMNS}, false as created
+      from viewer_sessions s join views on views.id = s.view_id and views.started_at = s.view_started_at
+      where s.id in (select session_id from candidates)
+      order by s.id
+      for update of views
     )
     select session_id, event_id::text as event_id, null::json as view from claimed
     union all
-    select session_id, null, row_to_json(opened) from opened`);
+    select session_id, null, row_to_json(opened) from opened
+    union all
+    select session_id, null, row_to_json(held) from held`);
   const fresh = new Set<string>();
   const opened: OpenView[] = [];
   for (const row of rowsOf(result)) {
-    if (row.event_id !== null) {
-      fresh.add(`${row.session_id}|${row.event_id}`);
-      continue;
-    }
-    const v = (typeof row.view === 'string' ? JSON.parse(row.view) : row.view) as Record<string, unknown>;
-    opened.push({
-      id: v.id as string,
-      sessionId: v.session_id as string,
-      workspaceId: v.workspace_id as string,
-      demoId: v.demo_id as string,
-      version: (v.version as number | null) ?? 0,
-      internal: v.internal as boolean,
-      shareId: (v.share_id as string | null) ?? '',
-      company: (v.company as string | null) ?? '',
-      startedAt: new Date(v.started_at as string),
-      stepsViewed: v.steps_viewed as number[],
-      currentStep: v.current_step as number,
-      completed: v.completed as boolean,
-      completedAt: v.completed_at ? new Date(v.completed_at as string) : null,
-      durationSeconds: v.duration_seconds as number,
-      viewerEmail: v.viewer_email as string | null,
-      viewerName: v.viewer_name as string | null,
-      chapterId: (v.chapter_id as string | null) ?? null,
-      pathMarks: (v.path_marks as string[] | null) ?? [],
-      created: v.created as boolean,
-    });
+    if (row.event_id !== null) fresh.add(`${row.session_id}|${row.event_id}`);
+    else opened.push(openView(row.view));
   }
+  const freshSessions = new Set([...fresh].map((key) => key.slice(0, key.indexOf('|'))));
+  const missing = [...freshSessions].filter((id) => !opened.some((v) => v.sessionId === id));
+  if (missing.length > 0) opened.push(...(await lockViews(db, missing)));
   return { fresh, views: opened };
+}
+
+/**
+ * The views of sessions whose view another batch opened after this transaction's snapshot was taken: a new
+ * statement sees it. A session still without one had its view deleted meanwhile (an erasure): the batch
+ * fails as a serialisation failure, which the ingestion retries.
+ */
+async function lockViews(db: Executor, sessionIds: string[]): Promise<OpenView[]> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select row_to_json(held) as view from (
+        select ${VIEW_COLUMNS}, false as created
+        from viewer_sessions s join views on views.id = s.view_id and views.started_at = s.view_started_at
+        where s.id in (select json_array_elements_text(${JSON.stringify(sessionIds)}::json))
+        order by s.id
+        for update of views) as held`),
+  );
+  if (rows.length < sessionIds.length) {
+    throw Object.assign(new Error('a viewer session lost its view while its events were being stored'), { code: '40001' });
+  }
+  return rows.map((row) => openView(row.view));
+}
+
+function openView(json: unknown): OpenView {
+  const v = (typeof json === 'string' ? JSON.parse(json) : json) as Record<string, unknown>;
+  return {
+    id: v.id as string,
+    sessionId: v.session_id as string,
+    workspaceId: v.workspace_id as string,
+    demoId: v.demo_id as string,
+    version: (v.version as number | null) ?? 0,
+    internal: v.internal as boolean,
+    shareId: (v.share_id as string | null) ?? '',
+    company: (v.company as string | null) ?? '',
+    startedAt: new Date(v.started_at as string),
+    stepsViewed: v.steps_viewed as number[],
+    currentStep: v.current_step as number,
+    completed: v.completed as boolean,
+    completedAt: v.completed_at ? new Date(v.completed_at as string) : null,
+    durationSeconds: v.duration_seconds as number,
+    viewerEmail: v.viewer_email as string | null,
+    viewerName: v.viewer_name as string | null,
+    chapterId: (v.chapter_id as string | null) ?? null,
+    pathMarks: (v.path_marks as string[] | null) ?? [],
+    created: v.created as boolean,
+  };
 }
 
 export interface ViewUpdate extends ViewState {
@@ -150,7 +201,8 @@ export interface ViewUpdate extends ViewState {
 }
 
 export interface Progress {
-  stepRows: Array<{ viewId: string; stepNumber: number; seconds: number; firstReachedAt: Date }>;
+  /** `viewStartedAt`: the view's partition key, carried by its step rows. */
+  stepRows: Array<{ viewId: string; viewStartedAt: Date; stepNumber: number; seconds: number; firstReachedAt: Date }>;
   views: ViewUpdate[];
   daily: DailyDelta[];
   steps: StepDailyDelta[];
@@ -165,7 +217,7 @@ export interface Progress {
 /**
  * Writes a batch's progress in one statement (data-modifying CTEs): step seconds, the views, and both
  * rollups. One round trip instead of four: under load a batch's time is mostly round trips, and every
- * request of the batch waits for it. The views are already locked by upsertViews; the rollup rows are
+ * request of the batch waits for it. The views are already locked by claimAndOpenViews; the rollup rows are
  * inserted in key order, so concurrent batches take their locks in one order and never deadlock.
  */
 export async function writeProgress(db: Executor, p: Progress) {
@@ -182,10 +234,10 @@ export async function writeProgress(db: Executor, p: Progress) {
   await db.execute(sql`
     with
     step_rows as (
-      insert into view_steps (view_id, step_number, seconds, first_reached_at)
-      select x.view_id, x.step_number, x.seconds, x.first_reached_at
-      from json_to_recordset(${steps}::json) as x(view_id text, step_number integer, seconds double precision, first_reached_at timestamptz)
-      on conflict (view_id, step_number) do update set seconds = view_steps.seconds + excluded.seconds
+      insert into view_steps (view_id, view_started_at, step_number, seconds, first_reached_at)
+      select x.view_id, x.view_started_at, x.step_number, x.seconds, x.first_reached_at
+      from json_to_recordset(${steps}::json) as x(view_id text, view_started_at timestamptz, step_number integer, seconds double precision, first_reached_at timestamptz)
+      on conflict (view_id, view_started_at, step_number) do update set seconds = view_steps.seconds + excluded.seconds
       returning 1
     ),
     view_rows as (
@@ -194,10 +246,10 @@ export async function writeProgress(db: Executor, p: Progress) {
         completed_at = u.completed_at, duration_seconds = u.duration_seconds, last_activity_at = u.last_activity_at,
         viewer_email = u.viewer_email, viewer_name = u.viewer_name, chapter_id = u.chapter_id, path_marks = u.path_marks
       from json_to_recordset(${viewRows}::json) as u(
-        id text, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
+        id text, started_at timestamptz, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
         duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text,
         chapter_id text, path_marks text[])
-      where v.id = u.id
+      where v.id = u.id and v.started_at = u.started_at
       returning 1
     ),
     daily_rows as (

@@ -240,7 +240,7 @@ function applyProgress(views: repo.OpenView[], bySession: Fresh, now: Date) {
     const viewerName = row.viewerName ?? session.viewerName;
     // The viewer may have identified after the view began.
     updates.push({ ...progress.view, lastActivityAt: now, viewerEmail, viewerName });
-    for (const [stepNumber, r] of progress.stepRows) stepRows.push({ viewId: row.id, stepNumber, ...r });
+    for (const [stepNumber, r] of progress.stepRows) stepRows.push({ viewId: row.id, viewStartedAt: row.startedAt, stepNumber, ...r });
     if (row.created) {
       const viewerKey = viewerEmail ?? session.anonymousId;
       if (viewerKey) {

@@ -1,6 +1,7 @@
 // The hourly clean-up of the viewer's data: expired viewer sessions, and access log entries past ACCESS_LOG_RETENTION.
 import type { Kernel } from '../context';
 import * as repo from './viewer.repo';
+import { registerViewPartitionsJob } from './view-partitions.jobs';
 
 export const VIEWER_CLEANUP = 'maintenance.viewer-cleanup';
 
@@ -10,6 +11,7 @@ export async function registerViewerJobs(ctx: Kernel) {
     await cleanUpViewerData(ctx);
   });
   await ctx.queue.schedule(VIEWER_CLEANUP, '17 * * * *');
+  await registerViewPartitionsJob(ctx);
 }
 
 /**

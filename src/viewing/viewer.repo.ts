@@ -72,22 +72,27 @@ export async function updateViewerSession(db: Executor, id: string, patch: Parti
   return row!;
 }
 
-/** The view of a viewer session, if it has one yet (a session has at most one). */
+/** The view of a viewer session, if it has one yet (a session has at most one: viewer_sessions.view_id). */
 export async function findSessionView(db: Executor, sessionId: string) {
-  const [row] = await db.select({ id: views.id }).from(views).where(eq(views.sessionId, sessionId));
-  return row?.id;
+  const [row] = await db.select({ id: viewerSessions.viewId }).from(viewerSessions).where(eq(viewerSessions.id, sessionId));
+  return row?.id ?? undefined;
 }
 
 /**
  * A lead form named the viewer: their view, where it names nobody yet, names them too (as the next events
- * would). Answers the view's id, if the session has a view.
+ * would). Answers the view's id, if the session has a view. The session row names the view's partition.
  */
 export async function nameSessionView(db: Executor, sessionId: string, viewer: { email: string; name: string | null }) {
+  const [session] = await db
+    .select({ viewId: viewerSessions.viewId, startedAt: viewerSessions.viewStartedAt })
+    .from(viewerSessions)
+    .where(eq(viewerSessions.id, sessionId));
+  if (!session?.viewId || !session.startedAt) return undefined;
   await db
     .update(views)
     .set({ viewerEmail: viewer.email, viewerName: viewer.name })
-    .where(and(eq(views.sessionId, sessionId), sql`${views.viewerEmail} is null`));
-  return findSessionView(db, sessionId);
+    .where(and(eq(views.id, session.viewId), eq(views.startedAt, session.startedAt), sql`${views.viewerEmail} is null`));
+  return session.viewId;
 }
 
 /** A link's sessions, when it is revoked (in its transaction): they can never be used again. */

@@ -1,10 +1,10 @@
 // The viewing domain's tables: viewer sessions and the access log (each belongs to its link and goes with
 // it), the views, their steps and the daily roll-ups analytics reads.
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, date, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, date, doublePrecision, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { workspaces } from '../workspaces/workspaces.tables';
 import { demos } from '../demos/demos.tables';
-import { at, bytea, createdAt, id } from '../db/columns';
+import { at, bytea, createdAt } from '../db/columns';
 import { ACCESS_DECISIONS } from '../shares/link-viewers';
 import { shares } from '../shares/shares.tables';
 
@@ -38,6 +38,13 @@ export const viewerSessions = pgTable(
     armId: text('arm_id'),
     referrer: text('referrer'),
     userAgent: text('user_agent'),
+    /**
+     * The session's view (views.id and views.started_at, its partition key), set by the statement that
+     * creates it. Views are partitioned by month, so a unique key on views.session_id cannot exist: this
+     * row is what makes "at most one view per session" hold (ingest.repo.ts). Null: no view yet.
+     */
+    viewId: text('view_id'),
+    viewStartedAt: at('view_started_at'),
     createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
   },
@@ -63,11 +70,14 @@ export const shareAccessLog = pgTable(
   (t) => [index('share_access_log_share_idx').on(t.shareId, t.at), index('share_access_log_at_idx').on(t.at)],
 );
 
-/** One viewer session on one demo. */
+/**
+ * One viewer session on one demo. On both engines the table is partitioned by month of `started_at`
+ * (migration 0045, docs/partitioning.md): the key includes it, and the partitions are made ahead by a job.
+ */
 export const views = pgTable(
   'views',
   {
-    id: id(),
+    id: text('id').notNull(),
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -75,10 +85,8 @@ export const views = pgTable(
       .notNull()
       .references(() => demos.id, { onDelete: 'cascade' }),
     shareId: text('share_id').references(() => shares.id, { onDelete: 'set null' }),
-    /** The viewer session this view belongs to: at most one view per session. */
-    sessionId: text('session_id')
-      .unique()
-      .references(() => viewerSessions.id, { onDelete: 'set null' }),
+    /** The viewer session this view belongs to: at most one view per session (viewer_sessions.view_id). */
+    sessionId: text('session_id').references(() => viewerSessions.id, { onDelete: 'set null' }),
     viewerEmail: text('viewer_email'),
     viewerName: text('viewer_name'),
     anonymousId: text('anonymous_id'),
@@ -119,6 +127,9 @@ export const views = pgTable(
     armId: text('arm_id'),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.startedAt] }),
+    // A session's view (findSessionView), and the foreign key's clean-up when a session goes.
+    index('views_session_idx').on(t.sessionId),
     // The per-arm figures of an experiment (experiments.repo.ts); most views have no arm.
     index('views_arm_idx').on(t.armId).where(sql`arm_id is not null`),
     // The views list's order, (started_at, id) newest first: a page (or a keyset page) reads its own rows.
@@ -129,17 +140,23 @@ export const views = pgTable(
   ],
 );
 
+/**
+ * A view's time on each step. Partitioned like the views, by their view's `started_at` (carried here as
+ * `view_started_at`), so a month of views and its steps are dropped together.
+ */
 export const viewSteps = pgTable(
   'view_steps',
   {
-    viewId: text('view_id')
-      .notNull()
-      .references(() => views.id, { onDelete: 'cascade' }),
+    viewId: text('view_id').notNull(),
+    viewStartedAt: at('view_started_at').notNull(),
     stepNumber: integer('step_number').notNull(),
     seconds: doublePrecision('seconds').notNull().default(0),
     firstReachedAt: at('first_reached_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.viewId, t.stepNumber] })],
+  (t) => [
+    primaryKey({ columns: [t.viewId, t.viewStartedAt, t.stepNumber] }),
+    foreignKey({ columns: [t.viewId, t.viewStartedAt], foreignColumns: [views.id, views.startedAt] }).onDelete('cascade'),
+  ],
 );
 
 /** Client event ids already ingested, per viewer session: a retried event is not counted twice. */
