@@ -156,6 +156,45 @@ describe('audit log', () => {
     expect((await onlyEntry('share.created', other.id, [other.token])).actor.type).toBe('api_key');
   });
 
+  it('records hubs without their passwords or addresses, and A/B tests on a link from start to removal', async () => {
+    const hub = await as(admin, 'POST', '/v1/hubs', { name: 'Demo center', password: 'hub-password-1', require_identification: true, allowed_domains: ['example.com'] });
+    expect(hub.statusCode, hub.body).toBe(201);
+    const hubId = hub.json().data.id;
+    const created = await onlyEntry('hub.created', hubId, ['hub-password-1']);
+    expectAdmin(created);
+    expect(created.target).toEqual({ type: 'hub', id: hubId, label: 'Demo center' });
+    expect(created.changes).toMatchObject({ has_password: true, allow_list: 1, require_identification: true });
+    expect(JSON.stringify(created.changes)).not.toContain('example.com');
+    expect((await as(admin, 'PATCH', `/v1/hubs/${hubId}`, { password: 'hub-password-2', title: 'Our demos' })).statusCode).toBe(200);
+    const changed = await onlyEntry('hub.changed', hubId, ['hub-password-1', 'hub-password-2']);
+    expect(changed.changes).toMatchObject({ fields: ['title', 'password'], has_password: true });
+    expect((await as(admin, 'DELETE', `/v1/hubs/${hubId}`)).statusCode).toBe(204);
+    await onlyEntry('hub.deleted', hubId, ['hub-password-2']);
+
+    const key = await t.apiKey('all', admin);
+    const [a, b] = [await demoWithSteps(t, key, 1), await demoWithSteps(t, key, 1)];
+    const link = await createShare(t, key, a);
+    const started = await as(admin, 'POST', `/v1/shares/${link.id}/experiment`, {
+      name: 'Short vs full',
+      arms: [
+        { demo_id: a, weight: 1 },
+        { demo_id: b, weight: 3 },
+      ],
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const experiment = started.json().data;
+    const start = await onlyEntry('experiment.started', experiment.id);
+    expect(start.target.label).toBe('Short vs full');
+    expect(start.changes).toMatchObject({ share_id: link.id, metric: 'completion' });
+    expect((start.changes.arms as { weight: number }[]).map((arm) => arm.weight)).toEqual([1, 3]);
+    const armB = experiment.arms[1].id;
+    expect((await as(admin, 'POST', `/v1/shares/${link.id}/experiment/stop`, { winner_arm_id: armB })).statusCode).toBe(200);
+    const stop = await onlyEntry('experiment.stopped', experiment.id);
+    expect(stop.changes).toMatchObject({ share_id: link.id, winner_arm_id: armB, winner: experiment.arms[1].label, named_by: 'member' });
+    expect((await as(admin, 'DELETE', `/v1/shares/${link.id}/experiment`)).statusCode).toBe(204);
+    expect((await onlyEntry('experiment.deleted', experiment.id)).changes).toEqual({ share_id: link.id, status: 'stopped' });
+  });
+
   it('records webhooks without their signing secrets', async () => {
     const res = await as(admin, 'POST', '/v1/webhooks', { url: HOOK_URL, events: ['demo.viewed'] });
     expect(res.statusCode).toBe(201);

@@ -30,6 +30,13 @@ export const AUDIT_ACTIONS = [
   'share.created',
   'share.changed',
   'share.revoked',
+  // Hubs (a public page behind the gates of a link) and A/B tests on links
+  'hub.created',
+  'hub.changed',
+  'hub.deleted',
+  'experiment.started',
+  'experiment.stopped',
+  'experiment.deleted',
   // Webhooks
   'webhook.created',
   'webhook.changed',
@@ -69,6 +76,8 @@ export const AUDIT_TARGET_TYPES = [
   'workspace',
   'viewer',
   'domain',
+  'hub',
+  'experiment',
 ] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -60,7 +60,7 @@ export async function updateDemo(deps: DemoWriteDeps, auth: AuthContext, id: str
       }
       if (!TRANSITIONS[from].includes(change.status)) {
         throw conflict(
-          `A demo cannot go from ${from} to ${change.status}` + (from === 'archived' ? ': move it back to draft first' : ''),
+          `A demo cannot go from ${from} to ${change.status}${from === 'archived' ? ': move it back to draft first' : ''}`,
         );
       }
       if (change.status === 'published') {

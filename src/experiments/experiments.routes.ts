@@ -1,4 +1,5 @@
 // The A/B test of a share link: /v1/shares/:id/experiment…
+import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -35,7 +36,7 @@ export function experimentsRoutes(app: ZodApp, ctx: ModuleContext<Services['expe
         name: body.name,
         metric: body.metric,
         arms: body.arms.map((a) => ({ demoId: a.demo_id, version: a.version, weight: a.weight, label: a.label })),
-      });
+      }, actorOf(request));
       reply.code(201);
       return ok(request, started);
     },
@@ -75,7 +76,7 @@ export function experimentsRoutes(app: ZodApp, ctx: ModuleContext<Services['expe
         response: { 200: dataEnvelope(experimentSchema), 409: errorEnvelope, ...errors },
       },
     },
-    async (request) => ok(request, await experiments.stop(callerOf(request), request.params.id, request.body.winner_arm_id)),
+    async (request) => ok(request, await experiments.stop(callerOf(request), request.params.id, request.body.winner_arm_id, actorOf(request))),
   );
 
   // DELETE /v1/shares/:id/experiment — remove the link's A/B test and its figures
@@ -92,7 +93,7 @@ export function experimentsRoutes(app: ZodApp, ctx: ModuleContext<Services['expe
       },
     },
     async (request, reply) => {
-      await experiments.remove(callerOf(request), request.params.id);
+      await experiments.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

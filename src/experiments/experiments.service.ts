@@ -1,4 +1,6 @@
 // A/B tests on share links: start one, read it, stop it keeping a winner, remove it, and its figures per arm.
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
@@ -72,14 +74,14 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     return { ...found, view: toExperiment(found.experiment, found.arms, serving) };
   }
 
-  async function start(auth: AuthContext, shareId: string, input: NewExperiment) {
+  async function start(auth: AuthContext, shareId: string, input: NewExperiment, actor: Actor) {
     const share = await deps.shares.get(auth, shareId);
     const labels = await checkArms(auth, input.arms);
     const now = deps.clock.now();
     const id = newId('experiment', now.getTime());
     try {
-      await db.transaction((tx) =>
-        repo.insertExperiment(
+      await db.transaction(async (tx) => {
+        await repo.insertExperiment(
           tx,
           {
             id,
@@ -101,8 +103,14 @@ export function createExperimentsService(deps: ExperimentsDeps) {
             version: arm.version ?? null,
             weight: arm.weight,
           })),
-        ),
-      );
+        );
+        await recordAudit(tx, deps.clock, actor, {
+          workspaceId: auth.workspaceId,
+          action: 'experiment.started',
+          target: { type: 'experiment', id, label: input.name || share.name || null },
+          changes: { share_id: share.id, metric: input.metric ?? 'completion', arms: labels.map((label, i) => ({ label, weight: input.arms[i]!.weight })) },
+        });
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('This link already has a running experiment: stop it first');
       throw error;
@@ -112,7 +120,7 @@ export function createExperimentsService(deps: ExperimentsDeps) {
   }
 
   /** Stops the running experiment; the link serves `winnerArmId` (undefined: the significant winner; null: its own demo). */
-  async function stop(auth: AuthContext, shareId: string, winnerArmId: string | null | undefined) {
+  async function stop(auth: AuthContext, shareId: string, winnerArmId: string | null | undefined, actor: Actor) {
     const { experiment, arms } = await current(auth, shareId);
     if (experiment.status !== 'running') throw conflict('This experiment is already stopped');
     let winner = winnerArmId;
@@ -125,16 +133,38 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     if (winner !== null && !arms.some((a) => a.id === winner)) {
       throw invalid('winner_arm_id must be an arm of this experiment', [{ field: 'winner_arm_id', message: 'not an arm of this experiment' }]);
     }
-    const stopped = await repo.stopExperiment(db, experiment.id, winner, deps.clock.now());
-    if (!stopped) throw conflict('This experiment is already stopped');
+    const kept = winner;
+    await db.transaction(async (tx) => {
+      const stopped = await repo.stopExperiment(tx, experiment.id, kept, deps.clock.now());
+      if (!stopped) throw conflict('This experiment is already stopped');
+      await recordAudit(tx, deps.clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'experiment.stopped',
+        target: { type: 'experiment', id: experiment.id, label: experiment.name || null },
+        changes: {
+          share_id: experiment.shareId,
+          winner_arm_id: kept,
+          winner: kept === null ? null : (arms.find((a) => a.id === kept)?.label ?? null),
+          named_by: winnerArmId === undefined ? 'significance' : 'member',
+        },
+      });
+    });
     await deps.changes.announce(tags.share(experiment.shareId));
     return (await current(auth, shareId)).view;
   }
 
   /** Removes the link's newest experiment and its figures: the link serves its own demo again. */
-  async function remove(auth: AuthContext, shareId: string) {
+  async function remove(auth: AuthContext, shareId: string, actor: Actor) {
     const { experiment } = await current(auth, shareId);
-    await repo.deleteExperiment(db, experiment.id);
+    await db.transaction(async (tx) => {
+      await repo.deleteExperiment(tx, experiment.id);
+      await recordAudit(tx, deps.clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'experiment.deleted',
+        target: { type: 'experiment', id: experiment.id, label: experiment.name || null },
+        changes: { share_id: experiment.shareId, status: experiment.status },
+      });
+    });
     await deps.changes.announce(tags.share(experiment.shareId));
   }
 

@@ -1,5 +1,6 @@
 // /v1/hubs: a workspace's hubs (create, list, read, change, delete) and their analytics.
 import { z } from 'zod';
+import { actorOf } from '../audit/actor';
 import type { ModuleContext, Services } from '../module';
 import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
@@ -40,7 +41,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
       },
     },
     async (request, reply) => {
-      const hub = await hubs.create(callerOf(request), { ...toHubInput(request.body), name: request.body.name });
+      const hub = await hubs.create(callerOf(request), { ...toHubInput(request.body), name: request.body.name }, actorOf(request));
       reply.code(201);
       return ok(request, toHub(hub, await urlsOf(request)));
     },
@@ -104,7 +105,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
         response: { 200: dataEnvelope(hubSchema), ...errors },
       },
     },
-    async (request) => ok(request, toHub(await hubs.update(callerOf(request), request.params.id, toHubInput(request.body)), await urlsOf(request))),
+    async (request) => ok(request, toHub(await hubs.update(callerOf(request), request.params.id, toHubInput(request.body), actorOf(request)), await urlsOf(request))),
   );
 
   // DELETE /v1/hubs/:id — delete a hub and revoke its entries' links
@@ -121,7 +122,7 @@ export function hubsRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']>) {
       },
     },
     async (request, reply) => {
-      await hubs.remove(callerOf(request), request.params.id);
+      await hubs.remove(callerOf(request), request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,4 +1,6 @@
 // A workspace's hubs: create, list, read, change (gates kept in step on every entry link), delete.
+import type { Actor } from '../audit/actor';
+import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
@@ -21,6 +23,24 @@ export interface HubsDeps {
   hubLinks: HubLinks;
   /** Where the list is read (the replica when fit, db/read-replica.ts); absent: `database`. */
   reads?: Pick<ReadRouting, 'reader'>;
+}
+
+/** What an audit entry says of a hub's gates: whether each is on, never the password or the addresses. */
+function gateSummary(hub: HubRow) {
+  return {
+    has_password: hub.passwordHash !== null,
+    require_identification: hub.requireIdentification,
+    lead_fields: hub.leadFields.length,
+    allow_list: hub.allowedEmails.length + hub.allowedDomains.length,
+    expires_at: hub.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/** The request's fields that were given, as the API names them. */
+function changedFields(input: HubInput) {
+  return Object.keys(input)
+    .filter((k) => input[k as keyof HubInput] !== undefined)
+    .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 }
 
 /** The gates every entry link of the hub carries: the hub's own (a lead form identifies too). */
@@ -73,7 +93,7 @@ export function createHubsService(deps: HubsDeps) {
     return { hub, collections, entries };
   }
 
-  async function create(auth: AuthContext, input: HubInput & { name: string }) {
+  async function create(auth: AuthContext, input: HubInput & { name: string }, actor: Actor) {
     const lists = { allowedEmails: unique(input.allowedEmails ?? []), allowedDomains: unique(input.allowedDomains ?? []) };
     const leadFields = unique(input.leadFields ?? []);
     const requireIdentification = input.requireIdentification ?? false;
@@ -84,7 +104,9 @@ export function createHubsService(deps: HubsDeps) {
       lists: lists.allowedEmails.length + lists.allowedDomains.length,
     });
     const now = deps.clock.now();
-    return repo.insertHub(db, {
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    return db.transaction(async (tx) => {
+      const hub = await repo.insertHub(tx, {
       id: newId('hub'),
       workspaceId: auth.workspaceId,
       token: randomToken(32),
@@ -93,7 +115,7 @@ export function createHubsService(deps: HubsDeps) {
       intro: input.intro ?? '',
       ctaLabel: input.ctaLabel ?? null,
       ctaUrl: input.ctaUrl ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash,
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
       requireIdentification,
       leadFields,
@@ -101,10 +123,18 @@ export function createHubsService(deps: HubsDeps) {
       createdById: auth.memberId,
       createdAt: now,
       updatedAt: now,
+      });
+      await recordAudit(tx, deps.clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'hub.created',
+        target: { type: 'hub', id: hub.id, label: hub.name },
+        changes: gateSummary(hub),
+      });
+      return hub;
     });
   }
 
-  async function update(auth: AuthContext, id: string, input: HubInput) {
+  async function update(auth: AuthContext, id: string, input: HubInput, actor: Actor) {
     const passwordHash = input.password ? await hashPassword(input.password) : input.password;
     const { hub, changed } = await db.transaction(async (tx) => {
       const current = await repo.lockHub(tx, auth.workspaceId, id);
@@ -133,6 +163,13 @@ export function createHubsService(deps: HubsDeps) {
       const now = deps.clock.now();
       const updated = await repo.updateHub(tx, current.id, { ...patch, updatedAt: now });
       const links = await deps.hubLinks.sync(tx, updated.id, gatesOf(updated), passwordChanged, now);
+      await recordAudit(tx, deps.clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'hub.changed',
+        target: { type: 'hub', id: updated.id, label: updated.name },
+        // Field names only: never the password or its hash.
+        changes: { fields: changedFields(input), ...gateSummary(updated), links_updated: links.length },
+      });
       return { hub: updated, changed: links };
     });
     // The viewer caches hold the links' gates.
@@ -140,13 +177,19 @@ export function createHubsService(deps: HubsDeps) {
     return hub;
   }
 
-  async function remove(auth: AuthContext, id: string) {
+  async function remove(auth: AuthContext, id: string, actor: Actor) {
     const revoked = await db.transaction(async (tx) => {
       const hub = await repo.lockHub(tx, auth.workspaceId, id);
       if (!hub) throw notFound('Hub');
       // Its links go with it: revoked (views keep their link), never left open without the hub's page.
       const links = await deps.hubLinks.revoke(tx, hub.id, deps.clock.now());
       await repo.deleteHub(tx, hub.id);
+      await recordAudit(tx, deps.clock, actor, {
+        workspaceId: auth.workspaceId,
+        action: 'hub.deleted',
+        target: { type: 'hub', id: hub.id, label: hub.name },
+        changes: { links_revoked: links.length },
+      });
       return links;
     });
     if (revoked.length > 0) await deps.changes.announce(...revoked.map((s) => tags.share(s)));

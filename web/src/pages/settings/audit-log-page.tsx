@@ -124,7 +124,7 @@ export function AuditLogPage() {
         <div>
           <h2 id="audit-title">Audit log</h2>
           <p className="muted">
-            Security-relevant actions in this workspace: sign-ins and account changes of its members, keys, members and invitations, publishing, share links, webhooks and OAuth apps.
+            Security-relevant actions in this workspace: sign-ins and account changes of its members, keys, members and invitations, publishing, share links, hubs, A/B tests, webhooks, OAuth apps and custom domains.
             Entries cannot be edited or deleted; they are kept for the server's retention period.
           </p>
         </div>
