@@ -1,5 +1,6 @@
 // HubSpot sync against a local HubSpot (test/helpers/hubspot-server.ts): connection, contacts, notes, retries, pause, re-sync.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cleanUpCrmLog } from '../src/crm/crm.jobs';
 import { emitEvent, type NewEvent } from '../src/events/outbox';
 import { rateLimited, serverError, HubSpotServer, unauthorized } from './helpers/hubspot-server';
 import { createShare, demoWithSteps, playView } from './helpers/shares';
@@ -250,6 +251,23 @@ describe('HubSpot sync against a local HubSpot', () => {
     expect(hubspot.notesOf(down)).toHaveLength(1);
     expect(await log(admin, `&email=${encodeURIComponent(good)}`)).toHaveLength(1);
     expect((await admin.inject({ method: 'POST', url: '/v1/crm/hubspot/resync', payload: { since: 'yesterday' } })).statusCode).toBe(400);
+  });
+
+  it('forgets finished items after WEBHOOK_LOG_RETENTION, never one still waiting to be sent', async () => {
+    const done = await connected();
+    await emit(done, [viewed(uniqueEmail('old')), viewed(uniqueEmail('old'))]);
+    await settled(done, 2);
+    const waiting = await connected();
+    hubspot.script(unauthorized(), '/crm/v3/objects/contacts/batch/upsert');
+    await emit(waiting, [viewed(uniqueEmail('held'))]);
+    await eventually(async () => ((await status(waiting)).status === 'paused' ? true : undefined), 60_000);
+    const at = (days: number) => ({ ...t.ctx, clock: { now: () => new Date(Date.now() + days * 86_400_000) } });
+    // WEBHOOK_LOG_RETENTION is 30 days by default.
+    expect(await cleanUpCrmLog(at(29))).toBe(0);
+    expect(await log(done)).toHaveLength(2);
+    expect(await cleanUpCrmLog(at(31))).toBeGreaterThanOrEqual(2);
+    expect(await log(done)).toHaveLength(0);
+    expect((await log(waiting)).map((item) => item.status)).toEqual(['pending']);
   });
 
   it('keeps each workspace to its own connection and log', async () => {

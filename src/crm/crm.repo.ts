@@ -1,5 +1,5 @@
 // Queries on crm_connections and crm_sync_items: the connection, the queue (claim, settle) and the sync log.
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
 import { type CrmItemStatus, crmConnections, crmSyncItems } from './crm.tables';
@@ -211,6 +211,15 @@ export async function requeue(tx: Executor, workspaceId: string, filter: { email
         filter.since ? gte(crmSyncItems.occurredAt, filter.since) : undefined,
       ),
     )
+    .returning({ id: crmSyncItems.id });
+  return rows.length;
+}
+
+/** Finished items (succeeded or failed) completed before `before`: the log's retention. Pending and in-flight items stay. */
+export async function deleteFinishedBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(crmSyncItems)
+    .where(and(inArray(crmSyncItems.status, ['succeeded', 'failed']), lt(crmSyncItems.completedAt, before)))
     .returning({ id: crmSyncItems.id });
   return rows.length;
 }
