@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events } from '../src/events/events.tables';
+import { createSmtpMailer } from '../src/mail/mailer';
 import { slackDestinations, slackMessages } from '../src/slack/slack.tables';
 import { createShare, demoWithSteps, playView, viewerClient } from './helpers/shares';
 import { allText, SlackReceiver } from './helpers/slack-receiver';
+import { decodeBody, startSmtpServer, type TestSmtpServer } from './helpers/smtp';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually } from './helpers/webhook-receiver';
 
@@ -16,11 +18,15 @@ describe('Slack alerts against a local receiver', () => {
   let editor: TestSession;
   let key: string;
   let slack: SlackReceiver;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
     slack = await new SlackReceiver().start();
+    smtp = await startSmtpServer();
     t = await createTestApp({
       jobs: true,
+      mailer: await createSmtpMailer(smtp.url, 'Demoshare <no-reply@localhost>'),
+      smtp,
       config: {
         APP_URL,
         ALLOW_PRIVATE_NETWORK_CIDRS: '127.0.0.1/32',
@@ -36,6 +42,7 @@ describe('Slack alerts against a local receiver', () => {
   afterAll(async () => {
     await t?.close();
     await slack?.close();
+    await smtp?.close();
   });
   beforeEach(() => slack.reset());
 
@@ -195,6 +202,13 @@ describe('Slack alerts against a local receiver', () => {
     expect(state.disabled_reason).toBe('Slack answered 404 no_service');
     const failed = (await messagesOf(ws, '?status=failed'))[0]!;
     expect(failed).toMatchObject({ last_status_code: 404, last_error: 'Slack answered 404 no_service', attempts: 1 });
+    // The admins are told by e-mail (not the editor), with the reason and where to save a new URL.
+    const isNotice = (m: { raw: string }) => m.raw.includes('Subject: Demoshare alerts to Slack stopped');
+    const notice = await smtp.waitFor(isNotice, 10_000);
+    expect(notice.to).toEqual([admin.email]);
+    expect(decodeBody(notice.raw)).toContain('Slack answered 404 no_service');
+    expect(decodeBody(notice.raw)).toContain(`${APP_URL}/settings/slack`);
+    expect(decodeBody(notice.raw)).not.toContain(slack.url);
     // Disabled: new events make no messages, a retry is refused.
     const count = slack.received.length;
     await queue(`evt_${randomUUID().replace(/-/g, '').slice(0, 26)}`);
@@ -207,6 +221,7 @@ describe('Slack alerts against a local receiver', () => {
     expect(again.statusCode, again.body).toBe(200);
     await eventually(async () => ((await messagesOf(ws, '?status=sent')).some((m) => m.id === failed.id) ? true : undefined), 20_000, 'resent');
     expect(slack.received.length).toBe(2); // the test message and the resent one: nothing else was queued while disabled
+    expect(smtp.messages.filter(isNotice)).toHaveLength(1);
     expect(count).toBeGreaterThan(0);
     expect((await ws('POST', `/messages/${failed.id}/retry`)).statusCode).toBe(409);
     expect(destination.id).toMatch(/^slk_/);

@@ -31,6 +31,8 @@ export async function registerSlackJobs(ctx: ModuleContext<Services['slack']>) {
     clock: ctx.clock,
     net: ctx.net,
     sealingKey: ctx.secrets.sealing,
+    mailer: ctx.mailer,
+    appUrl: config.APP_URL,
     log: pino({ level: config.LOG_LEVEL, name: 'slack' }),
     settings: { retryDelays: config.WEBHOOK_RETRY_DELAYS, timeoutMs: config.WEBHOOK_TIMEOUT, pollIntervalMs: config.WEBHOOK_POLL_INTERVAL },
   });

@@ -224,6 +224,19 @@ export async function deleteFinishedBefore(db: Executor, before: Date) {
     .where(and(lt(slackMessages.createdAt, before), inArray(slackMessages.status, ['sent', 'failed', 'cancelled'])));
 }
 
+/** Who hears that a destination stopped: its member for a personal one, the workspace's active admins otherwise. */
+export async function alertOwners(db: Executor, destination: Pick<DestinationRow, 'workspaceId' | 'memberId'>): Promise<string[]> {
+  const rows = await db
+    .select({ email: members.email })
+    .from(members)
+    .where(
+      destination.memberId
+        ? and(eq(members.id, destination.memberId), eq(members.status, 'active'))
+        : and(eq(members.workspaceId, destination.workspaceId), eq(members.role, 'admin'), eq(members.status, 'active')),
+    );
+  return rows.map((r) => r.email);
+}
+
 /** "Ada Lovelace (ada@example.com)", or the address alone. */
 export async function memberLabel(db: Executor, memberId: string) {
   const [row] = await db

@@ -6,6 +6,7 @@ import { unseal } from '../core/crypto';
 import type { SafeFetch } from '../core/net/safe-fetch';
 import { EVENTS_CHANNEL } from '../db/channels';
 import type { Database, Db } from '../db/client';
+import type { Mailer } from '../mail/mailer';
 import { postToSlack, type SlackExchange } from './slack.sender';
 import * as repo from './slack.repo';
 
@@ -17,6 +18,9 @@ export interface SlackWorkerDeps {
   clock: Clock;
   net: SafeFetch;
   sealingKey: Buffer;
+  /** Tells the destination's owners when Slack says its URL is dead (APP_URL links them to the settings). */
+  mailer: Mailer;
+  appUrl: string;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   settings: { retryDelays: readonly number[]; timeoutMs: number; pollIntervalMs: number };
 }
@@ -67,16 +71,41 @@ export async function sendClaimed(deps: SlackWorkerDeps, claim: repo.ClaimedMess
     return;
   }
   const exchange = await postToSlack(deps.net, url, claim.body, deps.settings.timeoutMs, () => clock.now());
-  await database.db.transaction(async (tx) => {
-    if (!(await repo.settle(tx, claim, settlement(deps, claim, exchange)))) return;
+  const disabled = await database.db.transaction(async (tx) => {
+    if (!(await repo.settle(tx, claim, settlement(deps, claim, exchange)))) return false;
     const now = clock.now();
     if (exchange.verdict.kind === 'sent') await repo.updateDestination(tx, destination.id, { lastDeliveryAt: now });
-    if (exchange.verdict.kind === 'dead') {
-      await repo.updateDestination(tx, destination.id, { disabledAt: now, disabledReason: exchange.verdict.reason });
-      await repo.cancelWaiting(tx, destination.id, now, 'not sent: the Slack URL is dead');
-      deps.log.warn({ destination_id: destination.id, reason: exchange.verdict.reason }, 'slack destination disabled');
-    }
+    if (exchange.verdict.kind !== 'dead') return false;
+    await repo.updateDestination(tx, destination.id, { disabledAt: now, disabledReason: exchange.verdict.reason });
+    await repo.cancelWaiting(tx, destination.id, now, 'not sent: the Slack URL is dead');
+    deps.log.warn({ destination_id: destination.id, reason: exchange.verdict.reason }, 'slack destination disabled');
+    return true;
   });
+  // After the commit, once: only the attempt that disabled it gets here (a disabled destination sends nothing).
+  if (disabled && exchange.verdict.kind === 'dead') await notifyDisabled(deps, destination, exchange.verdict.reason);
+}
+
+/** An e-mail to the destination's owners: alerts stopped, why, and where to save a new URL. */
+async function notifyDisabled(deps: SlackWorkerDeps, destination: repo.DestinationRow, reason: string) {
+  const personal = destination.memberId !== null;
+  const where = personal ? `${deps.appUrl}/account` : `${deps.appUrl}/settings/slack`;
+  const whose = personal ? 'Your Demoshare alerts in Slack' : "Your workspace's Demoshare alerts in Slack";
+  const recipients = await repo.alertOwners(deps.database.db, destination).catch((error) => {
+    deps.log.warn({ err: error, destination_id: destination.id }, 'could not find who to tell of the disabled Slack destination');
+    return [];
+  });
+  for (const to of recipients) {
+    await deps.mailer
+      .send({
+        to,
+        subject: 'Demoshare alerts to Slack stopped',
+        text:
+          `${whose} stopped: ${reason}, which means the incoming-webhook URL no longer exists (the app was ` +
+          'removed, or the channel archived). Messages waiting to be sent were cancelled.\n\n' +
+          `Save a new incoming-webhook URL, or send a test message once it works again: ${where}\n`,
+      })
+      .catch((error) => deps.log.warn({ err: error, destination_id: destination.id }, 'could not send the Slack-disabled e-mail'));
+  }
 }
 
 function settlement(deps: SlackWorkerDeps, claim: repo.ClaimedMessage, exchange: SlackExchange): repo.Settlement {
