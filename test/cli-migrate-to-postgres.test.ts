@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -87,6 +87,42 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('The target database is not empty');
     expect(again.stderr).toContain('Nothing was changed');
+  });
+
+  it('with ASSET_STORE=filesystem, checks every blob named is in DATA_DIR/blobs, and the app on PostgreSQL serves them from there', async () => {
+    const blobsDir = path.join(root, 'blobs-data');
+    const blobSeeded = await seedDataDir(blobsDir, { assetStore: 'filesystem' });
+    const blobEnv = (extra: Record<string, string> = {}) =>
+      cleanEnv({ DATA_DIR: blobsDir, LOG_LEVEL: 'warn', ASSET_STORE: 'filesystem', ...extra });
+    const files = readdirSync(path.join(blobsDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThanOrEqual(3);
+
+    // One blob gone: refused before anything is written, the missing key named.
+    const gone = files[0]!;
+    const goneFile = path.join(gone.parentPath, gone.name);
+    const kept = readFileSync(goneFile);
+    unlinkSync(goneFile);
+    const url = await freshDatabase();
+    const refused = await runCli(['migrate-to-postgres', '--database-url', url], blobEnv());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`1 of them are missing (sha256/${gone.name})`);
+    expect(refused.stderr).toContain('Nothing was changed');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    const tables = await connected(url, async (c) => (await c.query(`select count(*)::int as n from pg_tables where schemaname = 'public'`)).rows[0].n);
+    expect(tables).toBe(0);
+
+    writeFileSync(goneFile, kept);
+    const res = await runCli(['migrate-to-postgres', '--database-url', url], blobEnv());
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(new RegExp(`names ${files.length} blobs, all present in .*blobs-data/blobs`));
+    expect(res.stderr).toContain('ASSET_STORE=filesystem and the same DATA_DIR');
+    const named = await connected(url, async (c) => (await c.query('select count(distinct blob_key)::int as n from assets')).rows[0].n);
+    expect(named).toBe(files.length);
+
+    server = await startCli('start', blobEnv({ DATABASE_URL: url }));
+    await expectSeededInstance(server.url, blobSeeded);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    server = undefined;
   });
 
   it('refuses a target holding rows of its own, and a running embedded server', async () => {

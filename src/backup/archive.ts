@@ -8,7 +8,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
  */
 export const MANIFEST = 'manifest.json';
 export const FORMAT = 'demoshare-backup';
-export const FORMAT_VERSION = 1;
+/**
+ * The newest format this version reads. 2 adds the blobs of DATA_DIR/blobs (`blobs/sha256/<hex>` entries); an
+ * archive without them is still written as 1, so that older versions restore it, while an archive with them
+ * is refused by a version that would leave its blobs behind.
+ */
+export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION_WITHOUT_BLOBS = 1;
 
 export interface BackupManifest {
   format: typeof FORMAT;
@@ -24,6 +30,12 @@ export interface BackupManifest {
    * inside: the operator keeps it). The fingerprint lets restore tell a wrong SECRET_KEY from the right one.
    */
   secret_key: { source: 'file' | 'environment' | 'none'; fingerprint: string | null };
+  /**
+   * The blobs the backed-up asset rows name (absent in archives made before blob stores). `in_archive`: they
+   * are entries `blobs/sha256/<hex>` of the archive (ASSET_STORE=filesystem); otherwise (s3) the bucket keeps
+   * them and `keys` lists the ones the database depends on.
+   */
+  blobs?: { store: 'database' | 'filesystem' | 's3'; count: number; bytes: number | null; in_archive: boolean; keys?: string[] };
   files: Array<{ name: string; bytes: number; sha256: string }>;
 }
 

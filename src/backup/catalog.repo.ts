@@ -183,3 +183,16 @@ export async function copyTable(source: RunSql, target: RunSql, table: TableInfo
   }
   return copied;
 }
+
+/**
+ * The blob keys (`sha256/<hex>`) that asset rows name, each once: the blobs a backup or a move depends on.
+ * A database from before assets could live in a blob store (migration 0044) names none.
+ */
+export async function namedBlobKeys(run: RunSql): Promise<string[]> {
+  const { rows: columns } = await run(
+    `select 1 from information_schema.columns where table_schema = 'public' and table_name = 'assets' and column_name = 'blob_key'`,
+  );
+  if (columns.length === 0) return [];
+  const { rows } = await run('select distinct blob_key from public.assets where blob_key is not null order by blob_key');
+  return rows.map((r) => String(r.blob_key));
+}

@@ -5,8 +5,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Database, openDatabase } from '../db/client';
 import { acquireDataDirLock, DataDirLockedError } from '../db/data-dir-lock';
-import { ArchiveError, type BackupManifest, FORMAT, FORMAT_VERSION, readArchive, writeArchive } from './archive';
-import { countRows, dataTables, knownMigrations, migrationLevel } from './catalog.repo';
+import type { AssetStoreKind } from '../core/blob-store/blob-store';
+import { ArchiveError, type BackupManifest, FORMAT, FORMAT_VERSION, FORMAT_VERSION_WITHOUT_BLOBS, readArchive, writeArchive } from './archive';
+import { blobEntryName, blobKeyOfEntry, dataDirBlobStore, listKeys, matchesKey, putBlobs, readNamedBlobs } from './archive-blobs';
+import { countRows, dataTables, knownMigrations, migrationLevel, namedBlobKeys } from './catalog.repo';
 import { compareCounts } from './counts';
 
 const APP_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
@@ -42,8 +44,18 @@ export interface BackupResult {
   bytes: number;
 }
 
-/** Archives DATA_DIR's database and, unless SECRET_KEY is set, its secret key file into `file`. */
-export async function backupEmbedded(options: { dataDir: string; secretKey?: string; file: string }): Promise<BackupResult> {
+/**
+ * Archives DATA_DIR's database, unless SECRET_KEY is set its secret key file, and the blobs of DATA_DIR/blobs
+ * that its asset rows name (each checked against its SHA-256; a missing or damaged one refuses the backup)
+ * into `file`. With ASSET_STORE=s3 the bucket is not copied: the manifest lists the keys the rows name.
+ */
+export async function backupEmbedded(options: {
+  dataDir: string;
+  secretKey?: string;
+  file: string;
+  /** ASSET_STORE; default `database` (blobs a row names are then looked for in DATA_DIR/blobs, where they were written). */
+  assetStore?: AssetStoreKind;
+}): Promise<BackupResult> {
   const target = path.resolve(options.file);
   if (existsSync(target)) throw new BackupError(`${target} already exists: choose a new file name (a backup never overwrites).`);
   if (!existsSync(path.dirname(target))) throw new BackupError(`The directory ${path.dirname(target)} does not exist.`);
@@ -57,11 +69,13 @@ export async function backupEmbedded(options: { dataDir: string; secretKey?: str
   const database = await openStopped(options.dataDir, 'back up');
   let dump: Buffer;
   let manifest: Omit<BackupManifest, 'files'>;
+  let keys: string[];
   try {
     const run = database.executeSql.bind(database);
+    keys = await namedBlobKeys(run);
     manifest = {
       format: FORMAT,
-      format_version: FORMAT_VERSION,
+      format_version: FORMAT_VERSION_WITHOUT_BLOBS,
       app_version: APP_VERSION,
       created_at: new Date().toISOString(),
       migrations: await migrationLevel(run),
@@ -77,6 +91,31 @@ export async function backupEmbedded(options: { dataDir: string; secretKey?: str
   }
   const files = [{ name: PGDATA, data: dump }];
   if (fileSecret) files.push({ name: SECRET, data: fileSecret });
+  const store = options.assetStore ?? 'database';
+  if (store === 's3') {
+    // The bucket is the provider's to back up (versioning, replication): the archive records what it relies on.
+    manifest.blobs = { store, count: keys.length, bytes: null, in_archive: false, keys };
+  } else {
+    // ASSET_STORE=database with rows naming blobs: the instance ran with filesystem before, and they are there.
+    const read = await readNamedBlobs(dataDirBlobStore(options.dataDir), keys);
+    if (read.missing.length > 0 || read.damaged.length > 0) {
+      throw new BackupError(
+        `The database names ${keys.length} blobs in ${path.resolve(options.dataDir, 'blobs')}, but ` +
+          [
+            read.missing.length > 0 ? `${read.missing.length} are missing (${listKeys(read.missing)})` : '',
+            read.damaged.length > 0 ? `${read.damaged.length} do not match their SHA-256 (${listKeys(read.damaged)})` : '',
+          ]
+            .filter(Boolean)
+            .join(' and ') +
+          '. A backup without them could not be restored whole; nothing was written. Put the blobs back from a copy of ' +
+          'DATA_DIR/blobs (or, if they live in S3, set ASSET_STORE=s3) and run backup again.',
+      );
+    }
+    for (const { key, data } of read.blobs) files.push({ name: blobEntryName(key), data });
+    const bytes = read.blobs.reduce((sum, b) => sum + b.data.length, 0);
+    manifest.blobs = { store: keys.length > 0 ? 'filesystem' : store, count: keys.length, bytes, in_archive: keys.length > 0 };
+    if (keys.length > 0) manifest.format_version = FORMAT_VERSION;
+  }
   const archive = writeArchive(manifest, files);
   // Written aside and renamed: a crash mid-write never leaves a half archive under the chosen name.
   const partial = `${target}.partial-${process.pid}`;
@@ -95,12 +134,16 @@ export interface RestoreResult {
   comparison: string;
   /** True when the archive carried no secret key file: SECRET_KEY must be set to the original one. */
   needsSecretKey: boolean;
+  /** What the operator must still do or know about the blobs (an S3 bucket, a restored store to configure). */
+  notes: string[];
 }
 
 /**
  * Restores an archive into DATA_DIR. Everything is checked before DATA_DIR is touched: the archive's
- * checksums, its migration level, the secret key, then the database is loaded beside the current one and
- * its row counts compared with the manifest; only then is it moved into place.
+ * checksums (each blob's against its key too), its migration level, the secret key, then the database is
+ * loaded beside the current one, its row counts compared with the manifest and the blobs it names looked
+ * for in the archive; then the blobs are put into DATA_DIR/blobs and read back, and only then is the
+ * database moved into place.
  */
 export async function restoreEmbedded(options: {
   dataDir: string;
@@ -123,6 +166,22 @@ export async function restoreEmbedded(options: {
     throw new BackupError(
       `${source} was made by a newer Demoshare (${manifest.app_version}, ${manifest.migrations.applied} migrations; ` +
         `this one knows ${known.length}): upgrade Demoshare first. Nothing was changed.`,
+    );
+  }
+  const blobs: Array<{ key: string; data: Buffer }> = [];
+  for (const [name, data] of files) {
+    const key = blobKeyOfEntry(name);
+    if (key === undefined) continue;
+    // The manifest's checksums were checked; the name must be the content's address too, or a rewritten
+    // manifest could slip other bytes in under a key.
+    if (!matchesKey(key, data)) {
+      throw new BackupError(`${source} is refused: "${name}" does not match the SHA-256 its name gives: the archive is damaged. Nothing was changed.`);
+    }
+    blobs.push({ key, data });
+  }
+  if (manifest.blobs?.in_archive && blobs.length !== manifest.blobs.count) {
+    throw new BackupError(
+      `${source} is refused: its manifest counts ${manifest.blobs.count} blobs and it holds ${blobs.length}. Nothing was changed.`,
     );
   }
   const dump = files.get(PGDATA);
@@ -154,11 +213,13 @@ export async function restoreEmbedded(options: {
     }
     rmSync(staging, { recursive: true, force: true });
     let restored: Record<string, number>;
+    let named: string[];
     try {
       const database = await openDatabase({ dataDir: staging, loadDataDir: new Blob([new Uint8Array(dump)]) });
       try {
         const run = database.executeSql.bind(database);
         restored = await countRows(run, await dataTables(run));
+        named = await namedBlobKeys(run);
       } finally {
         await database.close();
       }
@@ -169,6 +230,51 @@ export async function restoreEmbedded(options: {
     const { ok, text } = compareCounts(manifest.tables, restored, ['backup', 'restored']);
     if (!ok) throw new BackupError(`The restored database does not match the backup's counts:\n${text}\nNothing was changed.`);
 
+    const notes: string[] = [];
+    let comparison = text;
+    const store = dataDirBlobStore(dataDir);
+    if (manifest.blobs?.store === 's3') {
+      notes.push(
+        `The database names ${named.length} blobs in the S3 bucket, which a backup does not copy: start with the same ASSET_STORE=s3 ` +
+          'and S3_* settings, and restore the bucket from its own versioning or replication if it was lost.',
+      );
+    } else if (blobs.length > 0 || named.length > 0) {
+      const inArchive = new Set(blobs.map((b) => b.key));
+      const lacking = named.filter((key) => !inArchive.has(key));
+      if (manifest.blobs?.in_archive && lacking.length > 0) {
+        throw new BackupError(
+          `${source} is refused: its database names ${lacking.length} blobs the archive does not hold (${listKeys(lacking)}). Nothing was changed.`,
+        );
+      }
+      // Blobs go in first, through the store's atomic put, and are read back: rows never name a blob that is not there.
+      // A restore refused after this leaves only content-addressed files no row names.
+      const { verified, failed } = await putBlobs(store, blobs);
+      if (failed.length > 0) {
+        throw new BackupError(
+          `${failed.length} blobs could not be written to ${path.join(dataDir, 'blobs')} intact (${listKeys(failed)}): check the disk. ` +
+            'The database was not replaced.',
+        );
+      }
+      const blobsLine = 'blobs (DATA_DIR/blobs)';
+      comparison = compareCounts(
+        { ...manifest.tables, [blobsLine]: manifest.blobs?.count ?? 0 },
+        { ...restored, [blobsLine]: verified },
+        ['backup', 'restored'],
+      ).text;
+      if (lacking.length > 0) {
+        // An archive from before backups carried blobs: the operator copied DATA_DIR/blobs aside, as documented then.
+        const absent: string[] = [];
+        for (const key of lacking) if (!(await store.exists(key))) absent.push(key);
+        if (absent.length > 0) {
+          notes.push(
+            `This backup predates blobs in backups: its database names ${absent.length} blobs that are not in ${path.join(dataDir, 'blobs')} ` +
+              `(${listKeys(absent)}). Copy them there from the copy of DATA_DIR/blobs taken with it; until then those assets answer 503.`,
+          );
+        }
+      }
+      notes.push(`The assets' bytes are in ${path.join(dataDir, 'blobs')}: start the server with ASSET_STORE=filesystem.`);
+    }
+
     // Everything checked: swap the database in, then the key. The replaced files go only once both are in.
     const replaced = path.join(dataDir, `.replaced-${process.pid}`);
     mkdirSync(replaced);
@@ -178,7 +284,7 @@ export async function restoreEmbedded(options: {
     renameSync(path.join(staging, 'pgdata'), path.join(dataDir, 'pgdata'));
     if (secretFile) writeFileSync(path.join(dataDir, SECRET), secretFile, { mode: 0o600 });
     rmSync(replaced, { recursive: true, force: true });
-    return { manifest, comparison: text, needsSecretKey };
+    return { manifest, comparison, needsSecretKey, notes };
   } finally {
     rmSync(staging, { recursive: true, force: true });
     lock.release();

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import type { AssetStoreKind } from '../core/blob-store/blob-store';
 import { type Database, openDatabase } from '../db/client';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { JobQueue } from '../jobs/queue';
@@ -16,8 +17,10 @@ import {
   dataTables,
   deferForeignKeys,
   deleteRowsWhere,
+  namedBlobKeys,
   type RunSql,
 } from './catalog.repo';
+import { dataDirBlobStore, listKeys } from './archive-blobs';
 import { compareCounts } from './counts';
 import { BackupError } from './embedded-backup';
 
@@ -34,6 +37,8 @@ const SEEDED: Record<string, string> = { 'public.oauth_apps': `id = '${RECORDER_
 export interface MigrateResult {
   comparison: string;
   rows: number;
+  /** The blobs the copied asset rows name, and where the new instance finds them. */
+  blobs: { count: number; store: 'filesystem' | 's3' };
 }
 
 /**
@@ -45,6 +50,8 @@ export interface MigrateResult {
 export async function migrateToPostgres(options: {
   dataDir: string;
   url: string;
+  /** ASSET_STORE; default `database` (blobs a row names are then looked for in DATA_DIR/blobs, where they were written). */
+  assetStore?: AssetStoreKind;
   log: (line: string) => void;
 }): Promise<MigrateResult> {
   if (!existsSync(path.join(options.dataDir, 'pgdata'))) {
@@ -75,6 +82,7 @@ export async function migrateToPostgres(options: {
 
     const source = await openSource(options.dataDir);
     try {
+      const blobs = await checkBlobs(source, options.dataDir, options.assetStore ?? 'database');
       options.log('Preparing the target: migrations and the job queue schema...');
       const prepared = await openDatabase({ url: options.url, poolSize: 2 });
       try {
@@ -85,13 +93,33 @@ export async function migrateToPostgres(options: {
       } finally {
         await prepared.close();
       }
-      return await copyAll(source, target, options.log);
+      return { ...(await copyAll(source, target, options.log)), blobs };
     } finally {
       await source.close();
     }
   } finally {
     await target.end().catch(() => {});
   }
+}
+
+/**
+ * Rows copied keep their blob keys, not the bytes: the target instance reads the same store. For the
+ * filesystem that is DATA_DIR/blobs on this machine, so every blob named must be there before anything moves.
+ */
+async function checkBlobs(source: Database, dataDir: string, assetStore: AssetStoreKind): Promise<MigrateResult['blobs']> {
+  const keys = await namedBlobKeys((text, values) => source.executeSql(text, values));
+  if (assetStore === 's3') return { count: keys.length, store: 's3' };
+  const store = dataDirBlobStore(dataDir);
+  const missing: string[] = [];
+  for (const key of keys) if (!(await store.exists(key))) missing.push(key);
+  if (missing.length > 0) {
+    throw new BackupError(
+      `The embedded database names ${keys.length} blobs in ${path.resolve(dataDir, 'blobs')} and ${missing.length} of them are missing ` +
+        `(${listKeys(missing)}): the new instance could not serve those assets. Put them back from a copy of DATA_DIR/blobs ` +
+        '(or, if they live in S3, set ASSET_STORE=s3) and run the command again. Nothing was changed.',
+    );
+  }
+  return { count: keys.length, store: 'filesystem' };
 }
 
 async function openSource(dataDir: string): Promise<Database> {
@@ -120,7 +148,7 @@ async function openSource(dataDir: string): Promise<Database> {
   }
 }
 
-async function copyAll(source: Database, target: pg.Client, log: (line: string) => void): Promise<MigrateResult> {
+async function copyAll(source: Database, target: pg.Client, log: (line: string) => void): Promise<Omit<MigrateResult, 'blobs'>> {
   const runSource: RunSql = (text, values) => source.executeSql(text, values);
   const runTarget: RunSql = (text, values) => target.query(text, values as unknown[]);
   const tables = await dataTables(runSource);

@@ -26,10 +26,11 @@ Commands:
                         create a user with a workspace of their own, as its admin
   keys create --email E --name N --scopes "demos:read demos:write ..."|all [--workspace NAME]
                         create an API key for that user; prints only the key
-  backup --to FILE      archive the embedded database (DATA_DIR) and its secret key into FILE; the server
-                        must be stopped (on PostgreSQL it prints the pg_dump commands instead)
+  backup --to FILE      archive the embedded database (DATA_DIR), its secret key and the blobs of
+                        DATA_DIR/blobs its rows name into FILE; the server must be stopped (on PostgreSQL
+                        it prints the pg_dump commands instead; with ASSET_STORE=s3 the bucket is not copied)
   restore --from FILE [--force]
-                        check FILE, then restore it into DATA_DIR (--force replaces what is there)
+                        check FILE, then restore it (and its blobs) into DATA_DIR (--force replaces what is there)
   compact               rewrite the embedded database's tables (VACUUM FULL) so the space deleted rows held
                         goes back to the disk; the server must be stopped
   migrate-to-postgres --database-url URL
@@ -262,12 +263,25 @@ async function backupCommand(args: string[], config: Config, out: Out): Promise<
     out.stderr(PG_DUMP_GUIDANCE);
     return 1;
   }
-  const { manifest, bytes } = await backupEmbedded({ dataDir: config.DATA_DIR, secretKey: config.SECRET_KEY, file });
+  const { manifest, bytes } = await backupEmbedded({
+    dataDir: config.DATA_DIR,
+    secretKey: config.SECRET_KEY,
+    file,
+    assetStore: config.ASSET_STORE,
+  });
   const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
   out.stderr(
     `Backed up ${rows} rows in ${Object.keys(manifest.tables).length} tables (migration ${manifest.migrations.latest}) ` +
       `to ${file} (${megabytes(bytes)}).`,
   );
+  if (manifest.blobs?.in_archive) {
+    out.stderr(`With them ${manifest.blobs.count} blobs of ${config.DATA_DIR}/blobs (${megabytes(manifest.blobs.bytes ?? 0)}), each checked against its SHA-256.`);
+  } else if (manifest.blobs?.store === 's3') {
+    out.stderr(
+      `The database names ${manifest.blobs.count} blobs in the S3 bucket ${config.S3_BUCKET}: they are NOT in this backup (their keys are listed ` +
+        'in its manifest). Back the bucket up with its own versioning or replication (docs/object-storage.md).',
+    );
+  }
   if (manifest.secret_key.source === 'environment') {
     out.stderr('SECRET_KEY comes from the environment and is not in the backup: keep it with the backup, restore needs it.');
   }
@@ -302,6 +316,7 @@ async function restoreCommand(args: string[], config: Config, out: Out): Promise
   out.stderr(result.comparison);
   out.stderr(`Restored ${file} (made ${result.manifest.created_at}, Demoshare ${result.manifest.app_version}) into ${config.DATA_DIR}.`);
   if (result.needsSecretKey) out.stderr('Start the server with the same SECRET_KEY: the backup relies on it.');
+  for (const note of result.notes) out.stderr(note);
   return 0;
 }
 
@@ -313,12 +328,20 @@ async function migrateToPostgresCommand(args: string[], config: Config, out: Out
     throw new UsageError('migrate-to-postgres reads the embedded database in DATA_DIR: unset DATABASE_URL for this command.');
   }
   out.stderr(`Copying the embedded database in ${config.DATA_DIR} into ${redactUrl(url)}...`);
-  const result = await migrateToPostgres({ dataDir: config.DATA_DIR, url, log: out.stderr });
+  const result = await migrateToPostgres({ dataDir: config.DATA_DIR, url, assetStore: config.ASSET_STORE, log: out.stderr });
   out.stderr(result.comparison);
   out.stderr(
     `Copied ${result.rows} rows; every table's count matches. Start Demoshare with DATABASE_URL set to the new database ` +
       `(and SECRET_KEY set to the contents of ${config.DATA_DIR}/secret.key, unless it is set already).`,
   );
+  if (result.blobs.count > 0 && result.blobs.store === 'filesystem') {
+    out.stderr(
+      `The database names ${result.blobs.count} blobs, all present in ${config.DATA_DIR}/blobs: the new instance keeps reading them ` +
+        'there, so start it with ASSET_STORE=filesystem and the same DATA_DIR (every process, on this machine).',
+    );
+  } else if (result.blobs.count > 0) {
+    out.stderr(`The database names ${result.blobs.count} blobs in the S3 bucket: start the new instance with the same ASSET_STORE=s3 and S3_* settings.`);
+  }
   return 0;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { createFilesystemStore } from '../../src/core/blob-store/filesystem-store';
 import { openDatabase } from '../../src/db/client';
 import { JobQueue } from '../../src/jobs/queue';
 import { createShare, demoWithSteps, playView } from './shares';
@@ -27,9 +28,10 @@ export interface Seeded {
  * Fills a DATA_DIR through the app itself, in this process, on the embedded database in that directory:
  * an account with a password, an API key, a published demo with image steps and hotspots, a share link
  * viewed twice, a webhook whose deliveries are still pending (no worker runs), an OAuth app, and the
- * account e-mail jobs left queued. The secret key file holds the secret the app used.
+ * account e-mail jobs left queued. The secret key file holds the secret the app used. With `assetStore`
+ * the assets' bytes go to DATA_DIR/blobs, as with ASSET_STORE=filesystem.
  */
-export async function seedDataDir(dataDir: string): Promise<Seeded> {
+export async function seedDataDir(dataDir: string, options: { assetStore?: 'filesystem' } = {}): Promise<Seeded> {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path.join(dataDir, 'secret.key'), `${TEST_SECRET}\n`, { mode: 0o600 });
   const database = await openDatabase({ dataDir });
@@ -37,7 +39,13 @@ export async function seedDataDir(dataDir: string): Promise<Seeded> {
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
   await queue.stop(1_000);
-  const t = await createTestApp({ database: { database, drop: () => database.close() } });
+  // ASSET_STORE=filesystem as the server runs it: the blobs in DATA_DIR/blobs, the rows naming them.
+  const t = await createTestApp({
+    database: { database, drop: () => database.close() },
+    ...(options.assetStore
+      ? { config: { ASSET_STORE: options.assetStore, DATA_DIR: dataDir }, assetStore: createFilesystemStore(path.join(dataDir, 'blobs')) }
+      : {}),
+  });
   try {
     const admin = await t.signUp(OWNER.email, OWNER.password);
     const key = await t.apiKey('all', admin);
