@@ -1,5 +1,6 @@
 import { buildApp } from '../src/app';
 import { testConfig } from '../src/config';
+import type { BlobStore } from '../src/core/blob-store/blob-store';
 import type { Database } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
 
@@ -18,7 +19,7 @@ export async function medianMs(fn: () => Promise<unknown>, runs = 15) {
 }
 
 /** The whole app on `database` (migrated here), requests through app.inject, no job workers and no rate limit. */
-export async function startInProcessApp(database: Database) {
+export async function startInProcessApp(database: Database, deps: { assetStore?: BlobStore | null } = {}) {
   await database.migrate();
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
@@ -28,6 +29,7 @@ export async function startInProcessApp(database: Database) {
     database,
     secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
     queue,
+    ...deps,
   });
   await app.ready();
   return {

@@ -18,6 +18,33 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
+/**
+ * A real, decodable RGB PNG of random pixels: it does not compress, so its size (about width × height × 3
+ * bytes) is that of a busy screenshot. The same seed gives the same bytes.
+ */
+export function makeNoisePng(width: number, height: number, seed = 1): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const raw = Buffer.alloc(height * (1 + width * 3));
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < raw.length; i++) {
+    if (i % (1 + width * 3) === 0) continue; // each row's filter byte: none
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    raw[i] = x & 0xff;
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A real, decodable RGB PNG of one colour. */
 export function makePng(width: number, height: number, rgb: [number, number, number] = [79, 70, 229]): Buffer {
   const ihdr = Buffer.alloc(13);
