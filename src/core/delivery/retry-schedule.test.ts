@@ -38,6 +38,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 21 Nov 2027 10:00:00 GMT', NOW)).toBe(86_400_000);
     expect(parseRetryAfter('soon', NOW)).toBeNull();
     expect(parseRetryAfter('12abc', NOW)).toBeNull();
+    // Not seconds and not an HTTP-date: ignored, where JavaScript's date parser would have read a day in 2001.
+    expect(parseRetryAfter('-5', NOW)).toBeNull();
+    expect(parseRetryAfter('1.5', NOW)).toBeNull();
+    expect(parseRetryAfter('2026-11-21T10:00:30Z', NOW)).toBeNull();
+    // The obsolete forms RFC 9110 still asks recipients to read.
+    expect(parseRetryAfter('Saturday, 21-Nov-26 10:00:30 GMT', NOW)).toBe(30_000);
+    expect(parseRetryAfter('Sat Nov 21 10:00:30 2026', NOW)).not.toBeNull();
     expect(parseRetryAfter('', NOW)).toBeNull();
     expect(parseRetryAfter(undefined, NOW)).toBeNull();
   });

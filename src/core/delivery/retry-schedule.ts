@@ -41,6 +41,9 @@ export function nextAttemptAt(
   return new Date(endedAt.getTime() + (retryAfterMs ?? scheduled));
 }
 
+/** How every HTTP-date form opens: the day's name, short or long. */
+const HTTP_DATE_START = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
 /**
  * Retry-After as seconds or an HTTP date, in ms from `now`; null when absent or unreadable.
  *
@@ -55,6 +58,9 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   let ms: number;
   if (/^\d+$/.test(text)) ms = Number(text) * 1000;
   else {
+    // Only an HTTP-date (RFC 9110: IMF-fixdate, or the obsolete RFC 850 and asctime forms, each opening with
+    // the day's name) may be a date: JavaScript's parser would read "-5" or "1.5" as a day in 2001.
+    if (!HTTP_DATE_START.test(text)) return null;
     const at = Date.parse(text);
     if (Number.isNaN(at)) return null;
     ms = at - now.getTime();
