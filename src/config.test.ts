@@ -51,6 +51,8 @@ describe('ASSET_STORE', () => {
     expect(assetStoreOf(loadConfig({ ASSET_STORE: 'filesystem' }))?.kind).toBe('filesystem');
     expect(() => loadConfig({ ASSET_STORE: 'disk' })).toThrow(/ASSET_STORE: /);
     expect(() => loadConfig({ ASSET_STORE: 's3' })).toThrow(/S3_BUCKET: name the bucket/);
+    expect(() => loadConfig({ ASSET_GC_GRACE: '10m' })).toThrow(/ASSET_GC_GRACE: at least 1h/);
+    expect(loadConfig({ ASSET_GC_GRACE: '2d' }).ASSET_GC_GRACE).toBe(2 * 86_400_000);
     expect(() => loadConfig({ ASSET_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both/);
     const s3 = loadConfig({ ASSET_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
     expect(s3).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: true });

@@ -139,6 +139,10 @@ const settingsSchema = z.object({
     .transform((v) => v === 'true')
     .meta({ description: 'ASSET_STORE=s3: address the bucket in the path (endpoint/bucket/key), as MinIO and most self-hosted stores need.' }),
   S3_PREFIX: z.string().default('').meta({ description: 'ASSET_STORE=s3: prepended to every object key, so that several instances can share a bucket.' }),
+  ASSET_GC_GRACE: duration('24h').meta({
+    description:
+      'ASSET_STORE=filesystem or s3: how long a blob no asset names is kept before the daily collector deletes it (a blob put again meanwhile is kept); at least 1h.',
+  }),
   S3_TIMEOUT: duration('10s').meta({ description: 'ASSET_STORE=s3: how long one request to the store may take before it fails (an upload is then a 503).' }),
   STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
   RECORDING_STEP_MAX_BYTES: byteSize('24mb').meta({
@@ -283,6 +287,9 @@ function crossChecks(config: Config): string[] {
   }
   if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
     problems.push('DATABASE_READ_URL: a read replica needs DATABASE_URL (its primary); the embedded database has none');
+  }
+  if (config.ASSET_GC_GRACE < 3_600_000) {
+    problems.push('ASSET_GC_GRACE: at least 1h, longer than any upload or generation takes from writing a blob to naming it');
   }
   if (config.ASSET_STORE === 's3' && !config.S3_BUCKET) {
     problems.push('S3_BUCKET: name the bucket that holds the assets when ASSET_STORE=s3');

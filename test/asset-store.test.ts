@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobKeyOfDigest, type BlobStore } from '../src/core/blob-store/blob-store';
 import { createFilesystemStore } from '../src/core/blob-store/filesystem-store';
 import { sha256Hex } from '../src/core/crypto';
+import { collectBlobs } from '../src/demos/blob-collector';
 import { makeMockupPng, makePng } from './helpers/images';
 import { startS3Server, type TestS3Server } from './helpers/s3-server';
 import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
@@ -175,6 +176,62 @@ describe.each(['filesystem', 's3'] as const)('demo assets in the %s store', (kin
     expect(row!.sha256).not.toBe(sha256Hex(original));
     expect(await backend.store.exists(row!.blob_key!)).toBe(true);
   });
+
+  it('collects the blobs no asset names once they are past ASSET_GC_GRACE, and keeps every blob a row names', async () => {
+    // Pictures of their own (other tests' demos name the usual ones): `kept` shows the first of `gone`'s.
+    const demoOf = async (title: string, colours: [number, number, number][]) => {
+      const id = (await call('POST', '/v1/demos', { title, type: 'interactive' })).json().data.id as string;
+      for (const rgb of colours) {
+        const step = await t.app.inject({
+          method: 'POST',
+          url: `/v1/demos/${id}/steps`,
+          headers: { ...bearer(key), 'content-type': 'image/png' },
+          payload: makePng(8, 4, rgb),
+        });
+        expect(step.statusCode, step.body).toBe(201);
+      }
+      return id;
+    };
+    const gone = await demoOf('Deleted soon', [
+      [7, 77, 177],
+      [8, 88, 188],
+    ]);
+    const kept = await demoOf('Kept', [[7, 77, 177]]);
+    const shared = blobKeyOfDigest(sha256Hex(makePng(8, 4, [7, 77, 177])));
+    const only = blobKeyOfDigest(sha256Hex(makePng(8, 4, [8, 88, 188])));
+    expect((await assetRows(gone)).map((r) => r.blob_key).sort()).toEqual([shared, only].sort());
+    expect((await assetRows(kept))[0]!.blob_key).toBe(shared);
+    expect((await call('DELETE', `/v1/demos/${gone}`)).statusCode).toBe(204);
+    const collect = (hoursAhead: number) =>
+      collectBlobs({
+        database: t.ctx.database,
+        assetStore: backend.store,
+        clock: { now: () => new Date(Date.now() + hoursAhead * 3_600_000) },
+        graceMs: 24 * 3_600_000,
+      });
+    // What rows name before the collection (the filesystem's 503 test above removed the folder under some).
+    const namedKeys = async () =>
+      ((await t.ctx.database.executeSql('select distinct blob_key from assets where blob_key is not null')).rows as { blob_key: string }[]).map(
+        (r) => r.blob_key,
+      );
+    const present = new Set<string>();
+    for (const k of await namedKeys()) if (await backend.store.exists(k)) present.add(k);
+    expect(present.has(shared)).toBe(true);
+    // Within the grace period nothing goes, named or not.
+    expect((await collect(0)).deleted).toBe(0);
+    expect(await backend.store.exists(only!)).toBe(true);
+    const done = await collect(25);
+    expect(done.deleted).toBeGreaterThanOrEqual(1);
+    expect(done.listed).toBeGreaterThan(done.deleted);
+    expect(await backend.store.exists(only!)).toBe(false);
+    expect(await backend.store.exists(shared!)).toBe(true);
+    // Every blob any row names is still there, and the demo that shares one serves it.
+    for (const k of present) expect(await backend.store.exists(k), k).toBe(true);
+    const detail = (await call('GET', `/v1/demos/${kept}`)).json().data;
+    expect((await call('GET', detail.steps[0].image_url)).statusCode).toBe(200);
+    // A second pass finds nothing more to do.
+    expect((await collect(25)).deleted).toBe(0);
+  });
 });
 
 describe('the filesystem store', () => {
@@ -198,6 +255,42 @@ describe('the filesystem store', () => {
       expect(await store.get(key)).toBeUndefined();
       await expect(store.put('sha256/../../etc/passwd', bytes, 'text/plain')).rejects.toThrow();
       expect(() => blobKeyOfDigest('../x')).toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists blobs with their times, and sweeps only one whose last put is older than asked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'demoshare-blobs-'));
+    try {
+      const store = createFilesystemStore(dir);
+      const blob = async (text: string) => {
+        const bytes = Buffer.from(text);
+        const digest = sha256Hex(bytes);
+        await store.put(blobKeyOfDigest(digest), bytes, 'text/plain');
+        const file = join(dir, 'sha256', digest.slice(0, 2), digest.slice(2, 4), digest);
+        await utimes(file, new Date('2026-01-01'), new Date('2026-01-01'));
+        return { key: blobKeyOfDigest(digest), bytes, file };
+      };
+      const old = await blob('old and unnamed');
+      const again = await blob('old, then put again');
+      // A crash's leftover beside a blob is not a blob.
+      await writeFile(`${old.file}.abc123.tmp`, 'torn');
+      const listed = [];
+      for await (const page of store.list()) listed.push(...page);
+      expect(listed.map((b) => b.key).sort()).toEqual([old.key, again.key].sort());
+      expect(listed.every((b) => b.modifiedAt.getTime() === new Date('2026-01-01').getTime())).toBe(true);
+
+      const cutoff = new Date(Date.now() - 3_600_000);
+      await store.put(again.key, again.bytes, 'text/plain');
+      expect(await store.sweep(again.key, cutoff)).toBe(false);
+      expect((await store.get(again.key))?.equals(again.bytes)).toBe(true);
+      expect(await store.sweep(old.key, cutoff)).toBe(true);
+      expect(await store.exists(old.key)).toBe(false);
+      expect(await store.sweep(old.key, cutoff)).toBe(false);
+      // Nothing set aside is left behind by either outcome.
+      const folder = join(dir, 'sha256', sha256Hex(again.bytes).slice(0, 2), sha256Hex(again.bytes).slice(2, 4));
+      expect(await readdir(folder)).toEqual([sha256Hex(again.bytes)]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

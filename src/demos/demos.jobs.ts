@@ -17,8 +17,11 @@ import { storeHtml, storeImage } from './step-assets';
 import { explainGenerationFailure, type GenerationFailure } from './generation-failure';
 import { keptDuplicates } from './kept-steps';
 import { carryPatches } from './carry-patches';
+import { collectBlobs } from './blob-collector';
 
 export const SWEEP_QUEUE = 'demos.generation-sweep';
+/** The asset store's collector of unnamed blobs (blob-collector.ts); only with ASSET_STORE filesystem or s3. */
+export const BLOB_GC_QUEUE = 'maintenance.asset-blob-gc';
 
 /** A job id known to the demo but gone from the queue for this long is considered lost. */
 const UNSENT_GRACE_MS = 60_000;
@@ -48,6 +51,15 @@ export async function registerDemosJobs(ctx: GenerationContext) {
   // Once at start-up too, so demos orphaned by a crash do not wait for the schedule.
   await ctx.queue.send(SWEEP_QUEUE, {});
   if (ctx.queue.runsWorkers) startLeaseSweep(ctx);
+  const store = ctx.assetStore;
+  if (store) {
+    await ctx.queue.define({ name: BLOB_GC_QUEUE, retryLimit: 2, retryDelay: 600 });
+    await ctx.queue.work(BLOB_GC_QUEUE, {}, async () => {
+      const done = await collectBlobs({ database: ctx.database, assetStore: store, clock: ctx.clock, graceMs: ctx.config.ASSET_GC_GRACE });
+      pino({ level: ctx.config.LOG_LEVEL, name: 'assets' }).info(done, 'asset store collected');
+    });
+    await ctx.queue.schedule(BLOB_GC_QUEUE, '17 4 * * *');
+  }
 }
 
 /**

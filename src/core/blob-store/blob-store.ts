@@ -31,8 +31,22 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Removes the key's bytes; nothing there is not an error. */
   delete(key: string): Promise<void>;
+  /** Every blob with the time of its last put, a page at a time, in no set order (the collector's walk). */
+  list(): AsyncIterable<BlobListing[]>;
+  /**
+   * The collector's delete: removes the blob only if its last put was before `before`, and answers whether
+   * it did. A put of the same bytes that races it must never lose them (filesystem-store.ts says how).
+   */
+  sweep(key: string, before: Date): Promise<boolean>;
   /** Lets go of connections and timers (the runtime's close). */
   close(): Promise<void>;
+}
+
+/** One blob as the store lists it. */
+export interface BlobListing {
+  key: string;
+  /** Its last put (a put of bytes already there renews it). */
+  modifiedAt: Date;
 }
 
 const DIGEST = /^[0-9a-f]{64}$/;

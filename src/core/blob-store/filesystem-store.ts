@@ -1,8 +1,8 @@
 // Blobs as files under DATA_DIR/blobs, sharded by digest, each written whole or not at all (temp file, fsync, rename).
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type BlobStore, digestOfBlobKey, storeUnavailable } from './blob-store';
+import { type BlobListing, type BlobStore, digestOfBlobKey, storeUnavailable } from './blob-store';
 
 /**
  * A blob store in a folder: `sha256/<hex>` is the file `<root>/sha256/ab/cd/<hex>`. Two levels of 256
@@ -35,8 +35,13 @@ export function createFilesystemStore(root: string): BlobStore {
         // is renewed, as S3 renews an object put again: a collector's grace period counts from the last put.
         if (await present(path)) {
           const now = new Date();
-          await utimes(path, now, now);
-          return;
+          try {
+            await utimes(path, now, now);
+            return;
+          } catch (error) {
+            // Swept by the collector between the two calls: write the bytes anew.
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          }
         }
         const dir = dirname(path);
         await mkdir(dir, { recursive: true });
@@ -81,8 +86,56 @@ export function createFilesystemStore(root: string): BlobStore {
         throw storeUnavailable('delete', error);
       }
     },
+    async *list() {
+      // sha256/ab/cd/<hex>: one page per leaf folder. Temporary files (.tmp, .gc) are not blobs.
+      for (const a of await folders(join(root, 'sha256'))) {
+        for (const b of await folders(join(root, 'sha256', a))) {
+          const dir = join(root, 'sha256', a, b);
+          const page: BlobListing[] = [];
+          for (const name of await readdir(dir).catch(() => [] as string[])) {
+            if (!/^[0-9a-f]{64}$/.test(name)) continue;
+            const info = await stat(join(dir, name)).catch(() => undefined);
+            if (info) page.push({ key: `sha256/${name}`, modifiedAt: info.mtime });
+          }
+          if (page.length > 0) yield page;
+        }
+      }
+    },
+    /**
+     * The blob is first renamed aside, then its time read: a put that renewed it before the rename shows in
+     * that time, and the blob goes back; a put after the rename finds no file and writes the bytes anew. So
+     * a put of these bytes at any moment keeps them, which a read-then-delete could not promise.
+     */
+    async sweep(key, before) {
+      const path = pathOf(key);
+      const aside = `${path}.${randomBytes(6).toString('hex')}.gc`;
+      try {
+        await rename(path, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw storeUnavailable('delete', error);
+      }
+      try {
+        if ((await stat(aside)).mtime >= before) {
+          // Put again meanwhile: back in place, unless a newer put already wrote the same bytes there.
+          if (await present(path)) await rm(aside, { force: true });
+          else await rename(aside, path);
+          return false;
+        }
+        await rm(aside, { force: true });
+        return true;
+      } catch (error) {
+        throw storeUnavailable('delete', error);
+      }
+    },
     async close() {},
   };
+}
+
+/** The two-hex-digit folders below `dir` (none when it does not exist yet). */
+async function folders(dir: string) {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((n) => /^[0-9a-f]{2}$/.test(n)).sort();
 }
 
 async function present(path: string) {

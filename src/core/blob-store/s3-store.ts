@@ -98,6 +98,41 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
         throw storeUnavailable('delete', error);
       }
     },
+    async *list() {
+      const Prefix = `${options.prefix}sha256/`;
+      let ContinuationToken: string | undefined;
+      do {
+        let out: import('@aws-sdk/client-s3').ListObjectsV2CommandOutput;
+        try {
+          const { sdk, client } = await connect();
+          out = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix, ContinuationToken, MaxKeys: 1000 }));
+        } catch (error) {
+          throw storeUnavailable('read', error);
+        }
+        const page = (out.Contents ?? [])
+          .map((o) => ({ key: (o.Key ?? '').slice(options.prefix.length), modifiedAt: o.LastModified ?? new Date(0) }))
+          .filter((o) => digestOfBlobKey(o.key) !== undefined);
+        if (page.length > 0) yield page;
+        ContinuationToken = out.IsTruncated ? out.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    /**
+     * S3 has no rename, so the object's time is read just before the delete. A put of the same bytes in the
+     * milliseconds between the two is the one race left (docs/object-storage.md); the grace period makes it
+     * need bytes nobody named for that long, uploaded again at that instant.
+     */
+    async sweep(key, before) {
+      try {
+        const { sdk, client } = await connect();
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        if (!head.LastModified || head.LastModified >= before) return false;
+        await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw storeUnavailable('delete', error);
+      }
+    },
     async close() {
       if (loaded) (await loaded).client.destroy();
     },
