@@ -122,7 +122,10 @@ async function removeUnnamedBlobs(deps: Pick<RedactionsDeps, 'database' | 'asset
   if (!store) return;
   for (const key of keys) {
     try {
-      if (!(await isBlobNamed(deps.database.db, key))) await store.delete(key);
+      // The collector's delete, not a plain one: an upload of these same bytes after `checkedAt` renews the
+      // blob, and the sweep then keeps it for the row that upload is about to write.
+      const checkedAt = new Date();
+      if (!(await isBlobNamed(deps.database.db, key))) await store.sweep(key, checkedAt);
     } catch (error) {
       deps.log.warn({ err: error, blob: key }, 'a blurred original could not be removed from the asset store');
     }
