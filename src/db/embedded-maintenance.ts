@@ -1,6 +1,7 @@
 // The upkeep PGlite lacks: autovacuum (VACUUM and ANALYZE at autovacuum's thresholds) and checkpoints by WAL volume.
 import type { Logger } from 'pino';
 import type { Database } from './client';
+import { analyzePartitionedParents, type DueParent } from './partitioned-statistics';
 
 /**
  * PGlite runs PostgreSQL as one backend in single-user mode: there is no autovacuum launcher and no
@@ -31,6 +32,8 @@ export const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 
 export interface MaintenanceRun {
   tables: Array<DueTable & { ms: number }>;
+  /** Partitioned parents analyzed after their partitions (src/db/partitioned-statistics.ts). */
+  parents: Array<DueParent & { ms: number }>;
   /** Set when the pass checkpointed: the WAL written since the previous checkpoint, and what it took. */
   checkpoint?: { walBytes: number; ms: number };
   ms: number;
@@ -83,6 +86,8 @@ export async function runEmbeddedMaintenance(
     await database.executeSql(statement);
     tables.push({ ...due, ms: Math.round(performance.now() - t0) });
   }
+  // After the partitions, whose fresh row counts tell whether their parent's statistics drifted.
+  const parents = await analyzePartitionedParents(database);
   // After the vacuums, whose WAL it then covers.
   const walBytes = await walSinceCheckpoint(database);
   let checkpoint: MaintenanceRun['checkpoint'];
@@ -91,7 +96,7 @@ export async function runEmbeddedMaintenance(
     await database.executeSql('checkpoint');
     checkpoint = { walBytes, ms: Math.round(performance.now() - t0) };
   }
-  return { tables, checkpoint, ms: Math.round(performance.now() - started) };
+  return { tables, parents, checkpoint, ms: Math.round(performance.now() - started) };
 }
 
 /** Bytes of WAL written since the last checkpoint began: what a crash would replay. */
@@ -139,11 +144,12 @@ export class EmbeddedMaintenance {
   private async pass(): Promise<void> {
     try {
       const run = await runEmbeddedMaintenance(this.database);
-      if (run.tables.length === 0 && !run.checkpoint) return;
+      if (run.tables.length === 0 && run.parents.length === 0 && !run.checkpoint) return;
       const slowest = run.tables.reduce<(typeof run.tables)[number] | undefined>((a, b) => (!a || b.ms > a.ms ? b : a), undefined);
       this.log.info(
         {
           tables: run.tables.length,
+          parents: run.parents.length > 0 ? run.parents.map((p) => p.table) : undefined,
           ms: run.ms,
           slowest: slowest?.table,
           slowestMs: slowest?.ms,
