@@ -321,12 +321,22 @@ export function demoUrlsOf(config: Pick<Config, 'API_URL' | 'APP_URL'>): UrlBuil
   return demoUrls(config.API_URL ?? config.APP_URL, config.APP_URL);
 }
 
+/** Builders by origin pair: every read of a demo asks for one, and there are as many pairs as custom domains. */
+const builders = new Map<string, UrlBuilder>();
+const BUILDERS_MAX = 1_000;
+
 /** Assets live on the API origin, share links on the web app's. */
 export function demoUrls(apiUrl: string, appUrl: string): UrlBuilder {
+  const key = `${apiUrl} ${appUrl}`;
+  const known = builders.get(key);
+  if (known) return known;
   const base = apiUrl.replace(/\/+$/, '');
   const shares = shareUrls(appUrl);
-  return {
+  const built: UrlBuilder = {
     asset: (demoId, assetId) => (assetId ? `${base}/v1/demos/${demoId}/assets/${assetId}` : null),
     share: (token) => (token ? shares.page(token) : null),
   };
+  if (builders.size >= BUILDERS_MAX) builders.clear();
+  builders.set(key, built);
+  return built;
 }

@@ -8,6 +8,8 @@ import { hostKey, isInstanceAlias } from './domain-name';
 /** Route patterns a custom domain serves: the viewer pages and the public viewer APIs, nothing of the app. */
 const PUBLIC_PREFIXES = ['/s/', '/embed/', '/h/', '/player/', '/v1/viewer/', '/v1/hub-viewer/'];
 const LOGO_ROUTE = '/v1/workspace-logos/';
+/** Host values remembered at once (their normal form, and whether they are the instance's). */
+const KNOWN_HOSTS_MAX = 1_000;
 
 function isPublicSurface(request: FastifyRequest, workspaceId: string): boolean {
   const pattern = request.routeOptions.url;
@@ -53,16 +55,39 @@ function refuse(request: FastifyRequest, reply: FastifyReply, answer: typeof UNK
  */
 export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHosts, 'ownerOf'>, instanceHosts: readonly string[]) {
   const own = new Set(instanceHosts);
-  app.addHook('onRequest', async (request, reply) => {
-    const host = hostKey(request.host ?? '');
-    if (own.has(host) || isInstanceAlias(host)) return;
+  // Nearly every request names one of a handful of Host values: their normal form and whether they are the
+  // instance's own are remembered, so the common request pays one Map lookup, not an IDNA conversion and a
+  // promise. Bounded, since the header is the client's: past the bound it starts afresh.
+  const known = new Map<string, { host: string; instance: boolean }>();
+  const classify = (raw: string) => {
+    let entry = known.get(raw);
+    if (!entry) {
+      const host = hostKey(raw);
+      entry = { host, instance: own.has(host) || isInstanceAlias(host) };
+      if (known.size >= KNOWN_HOSTS_MAX) known.clear();
+      known.set(raw, entry);
+    }
+    return entry;
+  };
+
+  async function customDomain(request: FastifyRequest, reply: FastifyReply, host: string): Promise<boolean> {
     const workspaceId = await hosts.ownerOf(host);
-    if (!workspaceId) return refuse(request, reply, UNKNOWN);
+    if (!workspaceId) return refuse(request, reply, UNKNOWN) !== undefined;
     request.publicHost = { workspaceId, hostname: host };
     if (request.cookies) {
       delete request.cookies[SESSION_COOKIE];
       delete request.cookies[CSRF_COOKIE];
     }
-    if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, ELSEWHERE);
+    if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, ELSEWHERE) !== undefined;
+    return false;
+  }
+
+  // A callback hook: the instance's own hosts go on without a promise; a custom domain waits for its owner.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { host, instance } = classify(request.host ?? '');
+    if (instance) return done();
+    customDomain(request, reply, host).then((answered) => {
+      if (!answered) done();
+    }, done);
   });
 }
