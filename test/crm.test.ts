@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUpCrmLog } from '../src/crm/crm.jobs';
 import { emitEvent, type NewEvent } from '../src/events/outbox';
-import { rateLimited, serverError, HubSpotServer, unauthorized } from './helpers/hubspot-server';
+import { HubSpotServer, rateLimited, requestTimeout, serverError, unauthorized, unavailable } from './helpers/hubspot-server';
 import { createShare, demoWithSteps, playView } from './helpers/shares';
 import { createTestApp, type TestApp, type TestSession, uniqueEmail } from './helpers/test-app';
 import { eventually } from './helpers/webhook-receiver';
@@ -169,6 +169,22 @@ describe('HubSpot sync against a local HubSpot', () => {
     expect(hubspot.notesOf(email)).toHaveLength(1);
     // The 500 on the notes may have created one: the retry looked before creating.
     expect(hubspot.requests.some((r) => r.path === '/crm/v3/objects/notes/search')).toBe(true);
+  });
+
+  it('retries a 408 rather than failing the input, and waits out a 503\'s Retry-After rather than the schedule', async () => {
+    const admin = await connected();
+    const email = uniqueEmail('edge');
+    hubspot.script(requestTimeout(), '/crm/v3/objects/contacts/batch/upsert');
+    hubspot.script(unavailable(2), '/crm/v3/objects/contacts/batch/upsert');
+    await emit(admin, [viewed(email)]);
+    const [item] = await settled(admin, 1);
+    // Two failed attempts of a schedule of two retries: one more failure and it would have been given up.
+    expect(item).toMatchObject({ status: 'succeeded', attempts: 2, last_error: null });
+    const upserts = hubspot.requests.filter((r) => r.path === '/crm/v3/objects/contacts/batch/upsert');
+    expect(upserts.map((r) => r.status)).toEqual([408, 503, 200]);
+    // The schedule says 300 ms; HubSpot said 2 s (the server's clock, not a timing assertion on ours).
+    expect(upserts[2]!.at - upserts[1]!.at).toBeGreaterThanOrEqual(1_900);
+    expect(hubspot.notesOf(email)).toHaveLength(1);
   });
 
   it('never creates a second note for one event when HubSpot made it but the answer was lost', async () => {

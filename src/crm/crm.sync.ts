@@ -181,7 +181,10 @@ function settleFailure(
     const unsure = during === 'notes' && answer.kind === 'unavailable' && !!i.noteBody && !(state.get(i.id) ?? i).noteId;
     outcome.items.set(i.id, {
       ...keep(i),
-      ...failed(i, answer.status, answer.message, settings, { final: answer.kind === 'invalid' }),
+      ...failed(i, answer.status, answer.message, settings, {
+        final: answer.kind === 'invalid',
+        retryAfterMs: answer.kind === 'unavailable' ? answer.retryAfterMs : undefined,
+      }),
       ...(unsure ? { noteUnsure: true } : {}),
     });
   }
@@ -193,11 +196,12 @@ function failed(
   status: number | null,
   message: string,
   settings: SyncSettings,
-  options: { final?: boolean } = {},
+  options: { final?: boolean; retryAfterMs?: number } = {},
 ): ItemSettlement {
   const attempts = item.attempts + 1;
   const now = settings.now();
-  const next = options.final ? null : nextAttemptAt(attempts, settings.retryDelays, now, null, settings.random);
+  // A Retry-After on a 503 moves the next attempt, never adds one: the schedule still decides when to give up.
+  const next = options.final ? null : nextAttemptAt(attempts, settings.retryDelays, now, options.retryAfterMs ?? null, settings.random);
   if (!next) return { status: 'failed', attempts, nextAttemptAt: null, lastStatusCode: status, lastError: message, completedAt: now };
   return { status: 'pending', attempts, nextAttemptAt: next, lastStatusCode: status, lastError: message };
 }

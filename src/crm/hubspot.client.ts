@@ -15,8 +15,11 @@ export type HubSpotAnswer =
   | { kind: 'refused'; status: number; message: string }
   /** 429: wait as long as HubSpot says, without counting an attempt. */
   | { kind: 'rate_limited'; status: 429; message: string; waitMs: number }
-  /** 5xx, network error, timeout: try again on the schedule; whatever was sent may have been done. */
-  | { kind: 'unavailable'; status: number | null; message: string }
+  /**
+   * 5xx, 408, network error, timeout: try again on the schedule, or after the Retry-After a 503 or 408 gave
+   * (`retryAfterMs`); whatever was sent may have been done.
+   */
+  | { kind: 'unavailable'; status: number | null; message: string; retryAfterMs?: number }
   /** Any other 4xx: HubSpot will refuse this input again. */
   | { kind: 'invalid'; status: number; message: string };
 
@@ -81,8 +84,10 @@ export function hubSpotClient(options: HubSpotClientOptions) {
       const waitMs = parseRetryAfter(res.headers.get('retry-after') ?? undefined, options.now()) ?? DEFAULT_RATE_LIMIT_WAIT_MS;
       return { kind: 'rate_limited', status: 429, message, waitMs };
     }
-    if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
-      return { kind: 'unavailable', status: res.status, message };
+    // 408: the request timed out at HubSpot's edge, which says nothing of the input: the same as a 5xx.
+    if (res.status >= 500 || res.status === 408 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after') ?? undefined, options.now()) ?? undefined;
+      return { kind: 'unavailable', status: res.status, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }
     return { kind: 'invalid', status: res.status, message };
   }

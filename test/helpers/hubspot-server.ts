@@ -10,6 +10,8 @@ export interface HubSpotRequest {
   body: unknown;
   /** What the server answered (after a scripted answer or its own handling). */
   status?: number;
+  /** When the server received it (its clock, ms). */
+  at: number;
 }
 
 export interface ScriptedAnswer {
@@ -57,6 +59,16 @@ export const unauthorized = (): ScriptedAnswer => ({
 });
 
 export const serverError = (): ScriptedAnswer => ({ status: 500, body: hubSpotError('internal error', 'INTERNAL_ERROR') });
+
+/** A 503 (HubSpot or its edge briefly down) with the Retry-After the test chooses. */
+export const unavailable = (retryAfterSeconds: number): ScriptedAnswer => ({
+  status: 503,
+  headers: { 'retry-after': String(retryAfterSeconds) },
+  body: hubSpotError('Service unavailable', 'SERVICE_UNAVAILABLE'),
+});
+
+/** A 408 from HubSpot's edge: the request took too long, which says nothing against its input. */
+export const requestTimeout = (): ScriptedAnswer => ({ status: 408, body: hubSpotError('Request timeout', 'TIMEOUT') });
 
 class Invalid extends Error {}
 
@@ -143,7 +155,7 @@ export class HubSpotServer {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const entry: HubSpotRequest = { method: req.method ?? 'GET', path: req.url ?? '/', authorization: req.headers.authorization, body: null };
+      const entry: HubSpotRequest = { method: req.method ?? 'GET', path: req.url ?? '/', authorization: req.headers.authorization, body: null, at: Date.now() };
       this.requests.push(entry);
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         entry.status = status;
