@@ -248,6 +248,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'GET /v1/hub-viewer/:token/entries/:entry_id/cover',
       'GET /v1/invitations/:token',
       'GET /v1/openapi.json',
+      'GET /v1/public-assets/sha256/:digest',
       'GET /v1/viewer/:token',
       'GET /v1/viewer/:token/assets/:asset_id',
       'GET /v1/viewer/:token/demo',

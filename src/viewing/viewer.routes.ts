@@ -329,11 +329,11 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request), request.query.patches, request.query.lang);
       const etag = asset.etag;
       reply.header('etag', etag);
-      if ('redirect' in asset) {
+      if (asset.redirect) {
         // Kept less long than the address is valid: a browser that follows a kept redirect still finds it valid.
         reply.header('cache-control', `private, max-age=${asset.redirect.maxAgeSeconds}`);
         if (matches(request, etag)) return reply.code(304).send(null);
-        return reply.code(302).header('location', asset.redirect.location).send();
+        return reply.redirect(asset.redirect.location, 302);
       }
       reply.header('cache-control', 'private, max-age=3600');
       // A snapshot is someone else's page: it may draw, never run script on our origin.
@@ -361,7 +361,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
           'otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, ' +
           'immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.',
         params: publicAssetParams,
-        response: { 200: bytesResponse('The image bytes', IMAGE_TYPES), 304: noContent, ...errors },
+        response: { 200: bytesResponse('The image bytes', IMAGE_TYPES), 304: noContent, 400: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request, reply) => {
