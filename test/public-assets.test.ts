@@ -1,7 +1,7 @@
 // Public links' images past Demoshare (ASSET_REDIRECT=presigned, ASSET_PUBLIC_URL) against a real S3-compatible
 // server (s3rver): a public link's image redirects to a presigned address the bucket really serves, an expired one
 // is refused by the bucket, and gated, revoked, expiring links and bytes kept in the database never leave the gates.
-import { randomInt } from 'node:crypto';
+import { createHash, createHmac, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobKeyOfDigest } from '../src/core/blob-store/blob-store';
 import { sha256Hex } from '../src/core/crypto';
@@ -28,6 +28,27 @@ async function demoOfOwnImage(t: TestApp, key: string) {
   expect((await call('PATCH', `/v1/demos/${demoId}`, { status: 'published' })).statusCode).toBe(200);
   const assetId = (await call('GET', `/v1/demos/${demoId}`)).json().data.steps[0].image_url.split('/assets/')[1] as string;
   return { demoId, png, assetId };
+}
+
+const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+
+/** Whether a presigned GET address carries a valid AWS SigV4 query signature for `secret` (the S3 rules). */
+function sigV4Holds(address: string, secret: string): boolean {
+  const url = new URL(address);
+  const params = [...url.searchParams].filter(([k]) => k !== 'X-Amz-Signature');
+  const query = params
+    .map(([k, v]) => [rfc3986(k), rfc3986(v)] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const path = url.pathname.split('/').map((segment) => rfc3986(decodeURIComponent(segment))).join('/');
+  const canonical = ['GET', path, query, `host:${url.host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
+  const [, date, region, service] = url.searchParams.get('X-Amz-Credential')!.split('/') as [string, string, string, string];
+  const scope = `${date}/${region}/${service}/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
+  return hmac(key, toSign).toString('hex') === url.searchParams.get('X-Amz-Signature');
 }
 
 describe('public assets with ASSET_REDIRECT=presigned (S3 store)', () => {
@@ -72,6 +93,7 @@ describe('public assets with ASSET_REDIRECT=presigned (S3 store)', () => {
     const location = res.headers.location as string;
     expect(location.startsWith(`${s3.endpoint}/${s3.bucket}/instance-p/${blobKeyOfDigest(sha256Hex(png))}?`)).toBe(true);
     expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe(String(TTL_MS / 1000));
+    expect(sigV4Holds(location, 'S3RVER')).toBe(true);
     // The bucket serves the bytes at that address, with the lifetime signed into it.
     const fetched = await fetch(location);
     expect(fetched.status).toBe(200);
@@ -93,7 +115,7 @@ describe('public assets with ASSET_REDIRECT=presigned (S3 store)', () => {
     expect(editor.rawPayload.equals(png)).toBe(true);
   });
 
-  it('has the bucket refuse a presigned address once it has expired, and one whose signature was altered', async () => {
+  it('has the bucket refuse a presigned address once it has expired, and signs each for its object, lifetime and bucket', async () => {
     const { png } = await demoOfOwnImage(t, key);
     const blob = blobKeyOfDigest(sha256Hex(png));
     const signer = store();
@@ -104,14 +126,23 @@ describe('public assets with ASSET_REDIRECT=presigned (S3 store)', () => {
       expect(await refused.text()).toContain('Request has expired');
       const valid = await signer.presignGet!(blob, { expiresInSeconds: 60, signedAt: new Date() });
       expect((await fetch(valid)).status).toBe(200);
-      const url = new URL(valid);
-      const signature = url.searchParams.get('X-Amz-Signature')!;
-      url.searchParams.set('X-Amz-Signature', `${signature[0] === '0' ? '1' : '0'}${signature.slice(1)}`);
-      expect((await fetch(url)).status).toBe(403);
-      // A longer lifetime than the signature says is a different address, refused too.
-      const stretched = new URL(expired);
-      stretched.searchParams.set('X-Amz-Expires', '604800');
-      expect((await fetch(stretched)).status).toBe(403);
+      // s3rver checks the expiry but not SigV4 signatures (unimplemented there): the signature is checked here,
+      // recomputed from the canonical request with the bucket's secret, as S3, MinIO and R2 check it.
+      expect(sigV4Holds(valid, 'S3RVER')).toBe(true);
+      expect(sigV4Holds(expired, 'S3RVER')).toBe(true);
+      expect(sigV4Holds(valid, 'another secret')).toBe(false);
+      for (const [param, value] of [
+        ['X-Amz-Expires', '604800'], // a longer life
+        ['X-Amz-Date', new Date(Date.now() + 3_600_000).toISOString().replace(/[-:]|\.\d{3}/g, '')], // a later start
+        ['response-cache-control', 'public, max-age=31536000'],
+      ] as const) {
+        const altered = new URL(valid);
+        altered.searchParams.set(param, value);
+        expect(sigV4Holds(altered.href, 'S3RVER'), param).toBe(false);
+      }
+      const otherObject = new URL(valid);
+      otherObject.pathname = otherObject.pathname.replace(/[0-9a-f]{64}$/, '0'.repeat(64));
+      expect(sigV4Holds(otherObject.href, 'S3RVER')).toBe(false);
     } finally {
       await signer.close();
     }
