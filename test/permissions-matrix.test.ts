@@ -61,6 +61,8 @@ function concreteUrl(url: string): string {
       if (name === 'key') return 'a-demo-key';
       // A demo's translation is named by its language tag.
       if (name === 'lang') return 'fr';
+      // A blob is named by its SHA-256 (GET /v1/public-assets/sha256/:digest).
+      if (name === 'digest') return randomBytes(32).toString('hex');
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);
