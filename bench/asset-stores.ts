@@ -6,7 +6,9 @@
  * the editor's GET of it, a viewer's GET of it through a share link, and the viewer payload built anew.
  * s3 is a real S3-compatible server on this machine (s3rver, as the tests use), so its figures carry a
  * loopback HTTP round trip but no network: a cloud bucket adds its own latency on a cache miss. Requests go
- * through app.inject (the server's work, no client socket). Medians of `runs` after warm-ups. The table goes
+ * through app.inject (the server's work, no client socket). A last row runs s3 with ASSET_REDIRECT=presigned:
+ * its viewer GET is the 302 to the bucket (the gates and a signature, no read of the store), and the bucket's
+ * own answer to the presigned address is timed apart. Medians of `runs` after warm-ups. The table goes
  * to stdout and to bench/results/asset-stores-<time>.md.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BlobStore } from '../src/core/blob-store/blob-store';
+import type { Config } from '../src/config';
 import { createFilesystemStore } from '../src/core/blob-store/filesystem-store';
 import { openDatabase } from '../src/db/client';
 import { makeNoisePng } from '../test/helpers/images';
@@ -41,9 +44,12 @@ interface Row {
   payloadMs: number;
 }
 
-async function measure(store: string, assetStore: BlobStore | null): Promise<Row> {
+/** The bucket's own GET of a presigned address (the redirect's target), over loopback. */
+let presignedFetchMs: number | undefined;
+
+async function measure(store: string, assetStore: BlobStore | null, config: Partial<Config> = {}): Promise<Row> {
   const database = await openDatabase({});
-  const { app, close } = await startInProcessApp(database, { assetStore });
+  const { app, close } = await startInProcessApp(database, { assetStore, config });
   try {
     const call = caller(app);
     const signup = await call('POST', '/v1/auth/signup', { email: `assets.${store.split(" ")[0]}.${Date.now()}@example.com`, password: 'correct horse battery staple' });
@@ -70,7 +76,19 @@ async function measure(store: string, assetStore: BlobStore | null): Promise<Row
     const viewer = { cookie: viewerCookie };
     const payload = (await call('GET', `/v1/viewer/${token}/demo`, undefined, viewer)).json().data as { steps: { image_url: string }[] };
     const viewerUrl = new URL(payload.steps[1]!.image_url, 'http://x').pathname;
-    const viewerGetMs = await medianMs(() => call('GET', viewerUrl, undefined, viewer), RUNS);
+    // Straight through inject: with ASSET_REDIRECT=presigned the answer is a 302, which `call` counts as a failure.
+    const viewerGet = async () => {
+      const res = await app.inject({ method: 'GET', url: viewerUrl, headers: viewer });
+      if (res.statusCode !== 200 && res.statusCode !== 302) throw new Error(`viewer GET: ${res.statusCode} ${res.body}`);
+      return res;
+    };
+    const viewerGetMs = await medianMs(viewerGet, RUNS);
+    if (config.ASSET_REDIRECT === 'presigned') {
+      // The viewer's GET above is then the 302; what the browser fetches next is the bucket's answer.
+      const location = (await viewerGet()).headers.location as string;
+      if (!location) throw new Error('no presigned redirect');
+      presignedFetchMs = await medianMs(async () => void (await (await fetch(location)).arrayBuffer()), RUNS);
+    }
     // A payload built anew each time: publishing a changed title drops the cached one; only the GET is timed.
     const payloadTimes: number[] = [];
     for (let n = 0; n < Math.min(RUNS, 20) + 3; n++) {
@@ -97,6 +115,9 @@ try {
   rows.push(await measure('filesystem', createFilesystemStore(path.join(dataDir, 'blobs'))));
   const bucket = s3.store('bench/');
   rows.push(await measure('s3 (s3rver, loopback)', bucket));
+  // The same store with public links' pictures redirected to presigned addresses: the viewer GET is the 302.
+  const s3Config = { ASSET_STORE: 's3', S3_BUCKET: 'demoshare-bench', S3_PREFIX: 'bench/', ASSET_REDIRECT: 'presigned' } as const;
+  rows.push(await measure('s3 + ASSET_REDIRECT=presigned (viewer GET: the 302)', bucket, s3Config));
   await bucket.close();
 } finally {
   await s3.close();
@@ -115,6 +136,8 @@ const lines = [
   '| store | upload a step picture | editor GET of a picture | viewer GET of a picture | viewer payload built anew |',
   '|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.store} | ${cell(r.uploadMs, base.uploadMs)} | ${cell(r.editorGetMs, base.editorGetMs)} | ${cell(r.viewerGetMs, base.viewerGetMs)} | ${cell(r.payloadMs, base.payloadMs)} |`),
+  '',
+  `The bucket's own GET of the presigned address (the redirect's target, a real HTTP request over loopback to s3rver): ${presignedFetchMs?.toFixed(1)} ms.`,
 ];
 console.log(lines.join('\n'));
 const dir = path.join(import.meta.dirname, 'results');

@@ -1,5 +1,5 @@
 import { buildApp } from '../src/app';
-import { testConfig } from '../src/config';
+import { type Config, testConfig } from '../src/config';
 import type { BlobStore } from '../src/core/blob-store/blob-store';
 import type { Database } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
@@ -19,17 +19,17 @@ export async function medianMs(fn: () => Promise<unknown>, runs = 15) {
 }
 
 /** The whole app on `database` (migrated here), requests through app.inject, no job workers and no rate limit. */
-export async function startInProcessApp(database: Database, deps: { assetStore?: BlobStore | null } = {}) {
+export async function startInProcessApp(database: Database, deps: { assetStore?: BlobStore | null; config?: Partial<Config> } = {}) {
   await database.migrate();
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
   const { app } = await buildApp({
     // One client sends every request, far past the API's budget: the limit would be all that is measured.
-    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000 }),
+    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000, ...deps.config }),
     database,
     secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
     queue,
-    ...deps,
+    assetStore: deps.assetStore,
   });
   await app.ready();
   return {

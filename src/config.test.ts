@@ -60,4 +60,21 @@ describe('ASSET_STORE', () => {
     expect(store.kind).toBe('s3');
     await store.close();
   });
+
+  it('redirects to presigned addresses only from a bucket, and names a CDN only for a blob store', () => {
+    const bucket = { ASSET_STORE: 's3', S3_BUCKET: 'b' };
+    expect(loadConfig({})).toMatchObject({ ASSET_REDIRECT: 'off', ASSET_PRESIGN_TTL: 600_000 });
+    expect(loadConfig({}).ASSET_PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ ...bucket, ASSET_REDIRECT: 'presigned', ASSET_PRESIGN_TTL: '1h' })).toMatchObject({ ASSET_REDIRECT: 'presigned', ASSET_PRESIGN_TTL: 3_600_000 });
+    expect(() => loadConfig({ ASSET_STORE: 'filesystem', ASSET_REDIRECT: 'presigned' })).toThrow(/ASSET_REDIRECT: presigned needs ASSET_STORE=s3/);
+    expect(() => loadConfig({ ...bucket, ASSET_REDIRECT: 'always' })).toThrow(/ASSET_REDIRECT: /);
+    expect(() => loadConfig({ ...bucket, ASSET_PRESIGN_TTL: '8d' })).toThrow(/ASSET_PRESIGN_TTL: between 1m and 7d/);
+    expect(() => loadConfig({ ...bucket, ASSET_PRESIGN_TTL: '30s' })).toThrow(/ASSET_PRESIGN_TTL: between 1m and 7d/);
+    expect(loadConfig({ ASSET_STORE: 'filesystem', ASSET_PUBLIC_URL: 'https://cdn.example.com/v1/public-assets' }).ASSET_PUBLIC_URL).toBe(
+      'https://cdn.example.com/v1/public-assets',
+    );
+    expect(() => loadConfig({ ASSET_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(/ASSET_PUBLIC_URL: needs ASSET_STORE=filesystem or s3/);
+    expect(() => loadConfig({ ...bucket, ASSET_PUBLIC_URL: 'https://cdn.example.com/?v=1' })).toThrow(/ASSET_PUBLIC_URL: an http\(s\) base address/);
+    expect(() => loadConfig({ ...bucket, ASSET_PUBLIC_URL: 'not a url' })).toThrow(/ASSET_PUBLIC_URL/);
+  });
 });

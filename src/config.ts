@@ -143,6 +143,17 @@ const settingsSchema = z.object({
     description:
       'ASSET_STORE=filesystem or s3: how long a blob no asset names is kept before the daily collector deletes it (a blob put again meanwhile is kept); at least 1h.',
   }),
+  ASSET_REDIRECT: z.enum(['off', 'presigned']).default('off').meta({
+    description:
+      "ASSET_STORE=s3: presigned answers the asset requests of public links (published, no password, no e-mail gate, no allow-list, no expiry) for images in the bucket with a redirect to a presigned GET of the object; gated links' assets are always served by Demoshare after the gates (docs/object-storage.md).",
+  }),
+  ASSET_PRESIGN_TTL: duration('10m').meta({
+    description: 'ASSET_REDIRECT=presigned: how long a presigned address stays valid (1m to 7d); browsers keep the redirect half as long.',
+  }),
+  ASSET_PUBLIC_URL: optionalUrl.meta({
+    description:
+      "ASSET_STORE=filesystem or s3: the base address of a CDN whose origin is Demoshare's /v1/public-assets (or, s3, the bucket at S3_PREFIX); the payloads of public links then name their images <ASSET_PUBLIC_URL>/sha256/<hex> (immutable). Gated links' payloads never do.",
+  }),
   S3_TIMEOUT: duration('10s').meta({ description: 'ASSET_STORE=s3: how long one request to the store may take before it fails (an upload is then a 503).' }),
   STEP_IMAGE_MAX_BYTES: byteSize('5mb'),
   RECORDING_STEP_MAX_BYTES: byteSize('24mb').meta({
@@ -293,6 +304,21 @@ function crossChecks(config: Config): string[] {
   }
   if (config.ASSET_STORE === 's3' && !config.S3_BUCKET) {
     problems.push('S3_BUCKET: name the bucket that holds the assets when ASSET_STORE=s3');
+  }
+  if (config.ASSET_REDIRECT === 'presigned' && config.ASSET_STORE !== 's3') {
+    problems.push(`ASSET_REDIRECT: presigned needs ASSET_STORE=s3 (ASSET_STORE is ${config.ASSET_STORE}): only a bucket signs addresses; set it to off`);
+  }
+  if (config.ASSET_PRESIGN_TTL < 60_000 || config.ASSET_PRESIGN_TTL > 7 * 86_400_000) {
+    problems.push('ASSET_PRESIGN_TTL: between 1m and 7d (S3 refuses presigned addresses valid for longer than 7 days)');
+  }
+  if (config.ASSET_PUBLIC_URL) {
+    if (config.ASSET_STORE === 'database') {
+      problems.push('ASSET_PUBLIC_URL: needs ASSET_STORE=filesystem or s3: assets whose bytes are in the database are served by Demoshare only');
+    }
+    const url = new URL(config.ASSET_PUBLIC_URL);
+    if (!/^https?:$/.test(url.protocol) || url.search || url.hash) {
+      problems.push('ASSET_PUBLIC_URL: an http(s) base address without query or fragment, such as https://cdn.example.com/demoshare');
+    }
   }
   if (!!config.S3_ACCESS_KEY_ID !== !!config.S3_SECRET_ACCESS_KEY) {
     problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither to use the SDK's default credentials (environment, instance or task role)");

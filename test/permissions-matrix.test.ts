@@ -61,6 +61,8 @@ function concreteUrl(url: string): string {
       if (name === 'key') return 'a-demo-key';
       // A demo's translation is named by its language tag.
       if (name === 'lang') return 'fr';
+      // A blob is named by its SHA-256 (GET /v1/public-assets/sha256/:digest).
+      if (name === 'digest') return randomBytes(32).toString('hex');
       const kind = PARAM_KINDS[name] ?? ID_KIND_BY_COLLECTION[parts[i - 1]!];
       if (!kind) throw new Error(`No fake id for :${name} in ${url}: add its kind to the test`);
       return newId(kind);
@@ -248,6 +250,7 @@ describe('permission matrix: every /v1 route × role × credential', () => {
       'GET /v1/hub-viewer/:token/entries/:entry_id/cover',
       'GET /v1/invitations/:token',
       'GET /v1/openapi.json',
+      'GET /v1/public-assets/sha256/:digest',
       'GET /v1/viewer/:token',
       'GET /v1/viewer/:token/assets/:asset_id',
       'GET /v1/viewer/:token/demo',

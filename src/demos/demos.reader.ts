@@ -1,6 +1,6 @@
 // The demos domain's answers for other domains (shares, viewing, analytics): the only way they read demos.
 import type { Database, Executor } from '../db/client';
-import { type AssetStore, loadAsset } from './asset-bytes';
+import { type AssetStore, bytesOf, loadAsset } from './asset-bytes';
 import { type DemoContent, rowsOf } from './demo-snapshot';
 import * as versions from './demo-versions.repo';
 import * as repo from './demos.repo';
@@ -73,6 +73,14 @@ export function createDemoReader(database: Pick<Database, 'db'>, assetStore?: As
     },
     /** An asset of one demo, with its bytes from wherever they are (the row or the asset store). */
     asset: (demoId: string, assetId: string) => loadAsset(db, assetStore, demoId, assetId),
+    /** An asset's row without reading its bytes from the store (`bytes` is null when they are in a blob store). */
+    assetRow: (demoId: string, assetId: string) => repo.findAsset(db, demoId, assetId),
+    /** The bytes of a row `assetRow` answered, from wherever they are. */
+    assetBytes: (row: { id: string; bytes: Buffer | null; blobKey: string | null }) => bytesOf(assetStore, row),
+    /** Where assets of one demo are (type, digest, blob key; never their bytes), for naming them elsewhere (a CDN). */
+    assetPlaces: (demoId: string, ids: readonly string[], from: Executor = db) => repo.findAssetPlaces(from, demoId, ids),
+    /** The image assets (of any demo) whose bytes are the blob `sha256/<hex>`, without their bytes. */
+    imagesOfBlob: (blobKey: string) => repo.findImagesOfBlob(db, blobKey),
   };
 }
 

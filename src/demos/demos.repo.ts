@@ -395,6 +395,24 @@ export async function findAsset(db: Executor, demoId: string, id: string) {
   return row;
 }
 
+/** Type, digest and blob key of assets of one demo (no bytes): where a CDN would find them. */
+export async function findAssetPlaces(db: Executor, demoId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: assets.id, contentType: assets.contentType, sha256: assets.sha256, blobKey: assets.blobKey })
+    .from(assets)
+    .where(and(eq(assets.demoId, demoId), inArray(assets.id, [...ids])));
+}
+
+/** Image assets whose bytes are one blob (any demo; the index on blob_key), without their bytes. */
+export async function findImagesOfBlob(db: Executor, blobKey: string, limit = 50) {
+  return db
+    .select({ id: assets.id, demoId: assets.demoId, contentType: assets.contentType, sha256: assets.sha256, blobKey: assets.blobKey, bytes: assets.bytes })
+    .from(assets)
+    .where(and(eq(assets.blobKey, blobKey), ilike(assets.contentType, 'image/%')))
+    .limit(limit);
+}
+
 /** Deletes assets of the demo that no published version names: those stay while their version does. */
 export async function deleteAssets(db: Executor, demoId: string, ids: string[]) {
   if (ids.length === 0) return;

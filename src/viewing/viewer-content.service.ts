@@ -10,17 +10,23 @@ import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
 import { viewerDemoSchema } from './viewer.schemas';
-import { gateError, type ResolveDeps, requireReady, type Visitor } from './viewer-gates.resolve';
+import { gateError, type ResolveDeps, requireReady, resolve, type Visitor } from './viewer-gates.resolve';
+import { ungatedLinkTokens } from './viewer.repo';
 import type { DemoFacts } from './viewer-gates.view';
 import { formsOf, gateFormOf } from './viewer-gates.form';
 import { pickLanguage } from '../translations/languages';
 import type { TranslationsForViewers } from '../translations/translations-viewer';
+import type { PublicAssets } from './public-assets';
+import type { DemoContent } from '../demos/demo-snapshot';
+import type { Executor } from '../db/client';
 
 export interface ViewerContentDeps {
   /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
   gates: ResolveDeps;
   cache: Pick<ViewerCache, 'payloads'>;
-  demos: Pick<DemoReader, 'published' | 'asset'>;
+  demos: Pick<DemoReader, 'published' | 'asset' | 'assetRow' | 'assetBytes' | 'assetPlaces' | 'imagesOfBlob'>;
+  /** Presigned redirects and CDN addresses for public links' images (public-assets.ts); absent: every asset from here. */
+  publicAssets?: PublicAssets;
   /** Snapshots with their page patches applied, parsed once (the demos module's `pagePatches.snapshots`). */
   snapshots?: Pick<PatchedSnapshots, 'serve'>;
   /**
@@ -53,9 +59,22 @@ export function createViewerContent(deps: ViewerContentDeps) {
   async function payload(token: string, link: LinkState, preferences: readonly string[] = []): Promise<DemoPayload> {
     const { share } = link;
     const cacheTags = () => [tags.share(share.id), tags.demo(share.demoId), tags.workspace(share.workspaceId)];
-    const assetUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
+    const viewerUrl = (assetId: string) => `${base}/v1/viewer/${token}/assets/${assetId}`;
+    // A public link's payload names its images on the CDN (ASSET_PUBLIC_URL): an entry of its own, so a payload
+    // built while the link was public is never served once it has a gate, even before the change is announced.
+    const cdn = deps.publicAssets?.namesCdn(link) ? deps.publicAssets : undefined;
+    const urlsOf = async (content: Pick<DemoContent, 'steps'>, from: Executor | undefined) => {
+      if (!cdn) return viewerUrl;
+      const ids = content.steps.flatMap((s) => (s.imageAssetId ? [s.imageAssetId] : []));
+      const places = await deps.demos.assetPlaces(share.demoId, ids, from);
+      const named = new Map(places.flatMap((row) => {
+        const url = cdn.cdnUrl(row);
+        return url ? [[row.id, url] as const] : [];
+      }));
+      return (assetId: string) => named.get(assetId) ?? viewerUrl(assetId);
+    };
     // One entry per A/B test arm: each arm is another demo (or version), with its own assets and forms.
-    const key = link.arm ? `${token}|arm:${link.arm.id}` : token;
+    const key = `${link.arm ? `${token}|arm:${link.arm.id}` : token}${cdn ? '|cdn' : ''}`;
     const pinned = link.arm?.pinned ? (link.version ?? undefined) : undefined;
     /**
      * The version the gates serve (`link`, read from the primary), and where it was read. A replica is asked
@@ -73,7 +92,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
       const { demo, from } = await publishedDemo();
       if (!demo) return undefined;
       const languages = deps.translations ? await deps.translations.languages(share.demoId, from) : { languages: [], sourceLang: 'en' };
-      const built = buildPayload(demo, assetUrl, brandOf(link.workspace, base), share.variables);
+      const built = buildPayload(demo, await urlsOf(demo, from), brandOf(link.workspace, base), share.variables);
       // Through the schema, as the serializer would: what is sent is what the OpenAPI document says.
       const json = JSON.stringify(z.encode(viewerDemoSchema, { ...built.data, language: null, languages: languages.languages }));
       return { json, etag: etagOf(json, link), assetIds: built.assetIds, patchSets: built.patchSets, forms: formsOf(demo.steps), languages };
@@ -87,7 +106,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
       const { demo, from } = await publishedDemo();
       const localized = demo && (await translations.translate(share.demoId, demo, lang, from));
       if (!localized) return undefined;
-      const built = buildPayload(localized.content, assetUrl, brandOf(link.workspace, base), share.variables);
+      const built = buildPayload(localized.content, await urlsOf(localized.content, from), brandOf(link.workspace, base), share.variables);
       built.data.steps.forEach((step, i) => {
         const assetId = localized.content.steps[i]?.htmlAssetId;
         if (step.html_url && assetId && localized.pages.has(assetId)) step.html_url += `${step.html_url.includes('?') ? '&' : '?'}lang=${lang}`;
@@ -122,8 +141,18 @@ export function createViewerContent(deps: ViewerContentDeps) {
   async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor, patches?: string, lang?: string) {
     const { link } = await requireReady(gates, token, sessionToken, visitor);
     const { assetIds, patchSets, pages } = await payload(token, link, lang ? [lang] : []);
-    const row = assetIds.has(assetId) ? await deps.demos.asset(link.share.demoId, assetId) : undefined;
-    if (!row) throw new AppError('not_found', 'Asset not found');
+    const found = assetIds.has(assetId) ? await deps.demos.assetRow(link.share.demoId, assetId) : undefined;
+    if (!found) throw new AppError('not_found', 'Asset not found');
+    // A public link's image in the bucket: a redirect to a presigned GET, decided on this request's link state
+    // (a gate added or the link revoked stops new redirects at once). Should signing fail, the bytes come from here.
+    if (deps.publicAssets?.redirects(link, found)) {
+      try {
+        return { etag: `"${found.sha256}"`, redirect: await deps.publicAssets.redirect(found) };
+      } catch (error) {
+        gates.log.warn({ err: error, asset_id: assetId }, 'could not presign an asset address; serving its bytes');
+      }
+    }
+    const row = { ...found, bytes: await deps.demos.assetBytes(found) };
     const plain = { contentType: row.contentType, bytes: row.bytes, etag: `"${row.sha256}"` };
     const set = patches ? patchSets?.get(`${assetId}:${patches}`) : undefined;
     const page = pages?.get(assetId);
@@ -134,6 +163,32 @@ export function createViewerContent(deps: ViewerContentDeps) {
     if (!set || !deps.snapshots || !row.contentType.startsWith('text/html')) return plain;
     const served = await deps.snapshots.serve(row, set, (id) => `${base}/v1/viewer/${token}/assets/${id}`);
     return { contentType: row.contentType, ...served };
+  }
+
+  /**
+   * GET /v1/public-assets/sha256/:hex, the origin of a CDN in front of Demoshare (ASSET_PUBLIC_URL): the blob's
+   * bytes only while a public link's payload names them on the CDN (its version shows the image, the link has
+   * no gate, no experiment); undefined otherwise, whichever other demo holds the same bytes.
+   */
+  async function publicBlob(digest: string) {
+    if (!deps.publicAssets?.cdn || !/^[0-9a-f]{64}$/.test(digest)) return undefined;
+    const images = await deps.demos.imagesOfBlob(`sha256/${digest}`);
+    if (images.length === 0) return undefined;
+    for (const token of await ungatedLinkTokens(gates.database.db, [...new Set(images.map((i) => i.demoId))])) {
+      let link: LinkState;
+      try {
+        // No visitor: nothing recorded. A link that became gated, expired or unpublished since fails here.
+        ({ link } = await resolve(gates, token, undefined));
+      } catch (error) {
+        if (error instanceof AppError) continue;
+        throw error;
+      }
+      if (!deps.publicAssets.namesCdn(link)) continue;
+      const { assetIds } = await payload(token, link);
+      const row = images.find((i) => i.demoId === link.share.demoId && assetIds.has(i.id));
+      if (row) return { contentType: row.contentType, sha256: row.sha256, bytes: await deps.demos.assetBytes(row) };
+    }
+    return undefined;
   }
 
   const facts = new WeakMap<DemoPayload, DemoFacts>();
@@ -175,7 +230,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** The lead forms of the version the link serves, by step number (past the gates or not: the caller's gate rule). */
   const forms = async (link: LinkState) => (await payload(link.share.token, link)).forms;
 
-  return { demo, asset, preview, previewImage, brand, forms };
+  return { demo, asset, publicBlob, preview, previewImage, brand, forms };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

@@ -1,5 +1,5 @@
 // The viewer's queries: links by token, viewer sessions and the access log (viewing.tables.ts).
-import { and, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { members, sessions } from '../accounts/accounts.tables';
 import { type DemoStatus, demos, demoVersions } from '../demos/demos.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
@@ -125,4 +125,30 @@ export async function listAccessLog(db: Executor, shareId: string, page: { limit
     db.select({ n: count() }).from(shareAccessLog).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * Tokens of links of these demos that have no gate at all (public-assets.ts `isPublicLink` says the same of a
+ * link it holds; the caller checks each with it again): the candidates whose payload may name a blob on a CDN.
+ */
+export async function ungatedLinkTokens(db: Executor, demoIds: readonly string[], limit = 20) {
+  if (demoIds.length === 0) return [];
+  const rows = await db
+    .select({ token: shares.token })
+    .from(shares)
+    .innerJoin(demos, eq(demos.id, shares.demoId))
+    .where(
+      and(
+        inArray(shares.demoId, [...demoIds]),
+        eq(demos.status, 'published'),
+        isNull(shares.revokedAt),
+        isNull(shares.expiresAt),
+        isNull(shares.passwordHash),
+        eq(shares.requireIdentification, false),
+        sql`cardinality(${shares.allowedEmails}) = 0`,
+        sql`cardinality(${shares.allowedDomains}) = 0`,
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.token);
 }

@@ -1,8 +1,10 @@
 import { sha256Hex } from '../core/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { bytesResponse, dataEnvelope, errorEnvelope, noContent, ok, sendSerializedData } from '../core/envelope';
-import { ASSET_TYPES } from '../core/image-sniff';
+import { ASSET_TYPES, IMAGE_TYPES } from '../core/image-sniff';
+import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { patchedAssetQuery } from '../demos/page-patches.schemas';
 import { assetLanguage, viewerLanguageQuery } from '../translations/translations.schemas';
@@ -12,6 +14,7 @@ import type { ViewerSessionRow } from './viewer.repo';
 import {
   accessBody,
   identifyBody,
+  publicAssetParams,
   unlockBody,
   viewerAssetParams,
   viewerDemoSchema,
@@ -61,6 +64,11 @@ export function viewerCookieName(linkToken: string): string {
 }
 
 const tags = ['Viewer'];
+const assetRedirect = z.null().meta({
+  description:
+    'A public link\'s image in the S3 store (ASSET_REDIRECT=presigned): no body; `Location` is a presigned GET of the ' +
+    'object, valid ASSET_PRESIGN_TTL; `Cache-Control: private, max-age=<a quarter of it>`; `ETag` the SHA-256.',
+});
 const errors = {
   400: errorEnvelope,
   401: errorEnvelope,
@@ -301,11 +309,16 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
           'Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the ' +
           'asset\'s SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with ' +
           '`?patches=` (as the step\'s `html_url` has it) comes with the published version\'s page patches applied; ' +
-          'its ETag then names the asset and the patches. `?lang=` (a translated step\'s `html_url`) serves it with its texts translated.',
+          'its ETag then names the asset and the patches. `?lang=` (a translated step\'s `html_url`) serves it with its texts translated. ' +
+          'With `ASSET_REDIRECT=presigned` (S3 store), an image of a public link (published, no password, no e-mail gate, ' +
+          'no allow-list, no expiry) answers 302 to a presigned GET of the object in the bucket (`Location`, valid ' +
+          '`ASSET_PRESIGN_TTL`), kept by the browser a quarter of that (`Cache-Control: private, max-age=…`); snapshots, ' +
+          "gated links' assets and bytes kept in the database are always answered here, after the gates.",
         params: viewerAssetParams,
         querystring: patchedAssetQuery.extend({ lang: assetLanguage }),
         response: {
           200: bytesResponse('The asset bytes', ASSET_TYPES),
+          302: assetRedirect,
           304: noContent,
           ...errors,
         },
@@ -316,6 +329,12 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       const asset = await viewer.asset(token, sessionToken(request, token), asset_id, visitorOf(request), request.query.patches, request.query.lang);
       const etag = asset.etag;
       reply.header('etag', etag);
+      if (asset.redirect) {
+        // Kept less long than the address is valid: a browser that follows a kept redirect still finds it valid.
+        reply.header('cache-control', `private, max-age=${asset.redirect.maxAgeSeconds}`);
+        if (matches(request, etag)) return reply.code(304).send(null);
+        return reply.redirect(asset.redirect.location, 302);
+      }
       reply.header('cache-control', 'private, max-age=3600');
       // A snapshot is someone else's page: it may draw, never run script on our origin.
       reply.header(
@@ -324,6 +343,38 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       );
       if (matches(request, etag)) return reply.code(304).send(null);
       return reply.type(asset.contentType).send(asset.bytes);
+    },
+  );
+
+  // GET /v1/public-assets/sha256/:digest — a public link's image by its digest: the origin of a CDN (ASSET_PUBLIC_URL)
+  app.get(
+    '/public-assets/sha256/:digest',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Public image by digest (CDN origin)',
+        description:
+          'Public. The origin a CDN named by `ASSET_PUBLIC_URL` reads (`ASSET_PUBLIC_URL=https://cdn.example.com/v1/public-assets` ' +
+          'with the CDN forwarding to Demoshare): the image whose bytes have this SHA-256, only while the payload of a ' +
+          'public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) names it; 404 ' +
+          'otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, ' +
+          'immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.',
+        params: publicAssetParams,
+        response: { 200: bytesResponse('The image bytes', IMAGE_TYPES), 304: noContent, 400: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const blob = await viewer.publicBlob(request.params.digest);
+      if (!blob) throw new AppError('not_found', 'No public image has this digest');
+      const etag = `"${blob.sha256}"`;
+      reply
+        .header('etag', etag)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "sandbox; default-src 'none'");
+      if (matches(request, etag)) return reply.code(304).send(null);
+      return reply.type(blob.contentType).send(blob.bytes);
     },
   );
 

@@ -9,6 +9,12 @@ import { text, withoutNul } from '../core/text';
 // Long enough for any token we issue (43 characters), short enough that nobody stores a novel in a cache key.
 export const viewerParams = z.object({ token: z.string().min(16).max(100).regex(/^[A-Za-z0-9_-]+$/) });
 export const viewerAssetParams = viewerParams.extend({ asset_id: text().max(40) });
+export const publicAssetParams = z.object({
+  digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'the SHA-256 of the image, 64 lowercase hex digits')
+    .meta({ description: 'The SHA-256 of the image (lowercase hex), as the payload of a public link names it on the CDN.' }),
+});
 
 const gate = z.enum(['password', 'identification', 'ready']).meta({
   description: 'The next thing the viewer must do: enter the password, identify, or nothing (play).',

@@ -4,6 +4,7 @@ import type { LinkViewers } from '../shares/link-viewers';
 import { createLinkViewers } from './link-viewers';
 import type { LinkArms } from './link-arms';
 import { ViewerCache } from './viewer-cache';
+import { createPublicAssets } from './public-assets';
 import { createViewerContent, type ViewerContent } from './viewer-content.service';
 import { registerViewerJobs } from './viewer.jobs';
 import { viewerPages } from './viewer.pages';
@@ -76,6 +77,13 @@ export const viewingModule = defineModule({
       demos: deps.demos.reader,
       snapshots: deps.demos.pagePatches.snapshots,
       assetOrigin: config.API_URL ?? '',
+      publicAssets: createPublicAssets({
+        store: kernel.assetStore,
+        redirect: config.ASSET_REDIRECT,
+        presignTtlMs: config.ASSET_PRESIGN_TTL,
+        publicUrl: config.ASSET_PUBLIC_URL,
+        now: () => kernel.clock.now(),
+      }),
       translations: deps.translations.forViewers,
       reads: kernel.reads,
     });

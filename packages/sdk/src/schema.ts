@@ -2184,9 +2184,29 @@ export interface paths {
         };
         /**
          * Viewer: an image or snapshot
-         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches. `?lang=` (a translated step's `html_url`) serves it with its texts translated.
+         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches. `?lang=` (a translated step's `html_url`) serves it with its texts translated. With `ASSET_REDIRECT=presigned` (S3 store), an image of a public link (published, no password, no e-mail gate, no allow-list, no expiry) answers 302 to a presigned GET of the object in the bucket (`Location`, valid `ASSET_PRESIGN_TTL`), kept by the browser a quarter of that (`Cache-Control: private, max-age=…`); snapshots, gated links' assets and bytes kept in the database are always answered here, after the gates.
          */
         get: operations["viewerImageOrSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public-assets/sha256/{digest}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public image by digest (CDN origin)
+         * @description Public. The origin a CDN named by `ASSET_PUBLIC_URL` reads (`ASSET_PUBLIC_URL=https://cdn.example.com/v1/public-assets` with the CDN forwarding to Demoshare): the image whose bytes have this SHA-256, only while the payload of a public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) names it; 404 otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.
+         */
+        get: operations["publicImageByDigest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -22245,6 +22265,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A public link's image in the S3 store (ASSET_REDIRECT=presigned): no body; `Location` is a presigned GET of the object, valid ASSET_PRESIGN_TTL; `Cache-Control: private, max-age=<a quarter of it>`; `ETag` the SHA-256. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No content */
             304: {
                 headers: {
@@ -22290,6 +22317,83 @@ export interface operations {
             };
             /** @description `gone`: the link or record has expired or was used up. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publicImageByDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The SHA-256 of the image (lowercase hex), as the payload of a public link names it on the CDN. */
+                digest: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description No content */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,8 +38,24 @@ export interface BlobStore {
    * it did. A put of the same bytes that races it must never lose them (filesystem-store.ts says how).
    */
   sweep(key: string, before: Date): Promise<boolean>;
+  /**
+   * A store that can hand out addresses of its own (S3): a GET address of the blob, signed with the store's
+   * credentials, valid from `signedAt` for `expiresInSeconds`; anyone holding it reads the bytes directly until
+   * then. Signing is local (no request to the store). Absent on the filesystem store.
+   */
+  presignGet?(key: string, options: PresignOptions): Promise<string>;
   /** Lets go of connections and timers (the runtime's close). */
   close(): Promise<void>;
+}
+
+/** How a presigned address is signed (BlobStore `presignGet`). */
+export interface PresignOptions {
+  /** How long the address is valid, from `signedAt`. */
+  expiresInSeconds: number;
+  /** The signing time; addresses signed with the same time and key are the same (caches can reuse them). */
+  signedAt: Date;
+  /** The Cache-Control the store answers the GET with (S3 `response-cache-control`). */
+  cacheControl?: string;
 }
 
 /** One blob as the store lists it. */

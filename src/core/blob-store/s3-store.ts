@@ -53,6 +53,9 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
         maxAttempts: 2,
       }),
     })));
+  // The presigner too, on the first presigned address (ASSET_REDIRECT=presigned only).
+  let presigner: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
+  const loadPresigner = () => (presigner ??= import('@aws-sdk/s3-request-presigner'));
   const Bucket = options.bucket;
   const keyOf = (key: string) => {
     if (!digestOfBlobKey(key)) throw new Error(`not a blob key: ${key}`);
@@ -131,6 +134,21 @@ export function createS3Store(options: S3StoreOptions): BlobStore {
       } catch (error) {
         if (isMissing(error)) return false;
         throw storeUnavailable('delete', error);
+      }
+    },
+    /**
+     * Signed here with the client's credentials (SigV4 query parameters), no request to the store: the
+     * bucket checks the signature and the expiry when the address is used, and refuses it after.
+     */
+    async presignGet(key, { expiresInSeconds, signedAt, cacheControl }) {
+      try {
+        const { sdk, client } = await connect();
+        const { getSignedUrl } = await loadPresigner();
+        const command = new sdk.GetObjectCommand({ Bucket, Key: keyOf(key), ResponseCacheControl: cacheControl });
+        return await getSignedUrl(client, command, { expiresIn: expiresInSeconds, signingDate: signedAt });
+      } catch (error) {
+        // Credentials that cannot be resolved (the default chain found none): the caller serves the bytes itself.
+        throw storeUnavailable('read', error);
       }
     },
     async close() {
