@@ -9,7 +9,7 @@ import type { AssetStoreKind, BlobStore } from '../core/blob-store/blob-store';
 import { systemClock } from '../core/clock';
 import { openConfiguredDatabase } from '../runtime';
 import { collectBlobs } from '../demos/blob-collector';
-import { AssetMoveError, type AssetCounts, type MoveReport, moveAssets, type PlaceCount } from '../demos/move-assets';
+import { AssetMoveError, type AssetCounts, byteSize as bytes, type MoveReport, moveAssets, type PlaceCount } from '../demos/move-assets';
 
 export const ASSETS_USAGE = `Usage: demoshare assets move --to database|filesystem|s3 [--from filesystem|s3] [--dry-run]
                              [--batch-size N] [--limit N] [--delete-source]
@@ -92,7 +92,7 @@ export async function assetsCommand(args: string[], config: Config, out: Out): P
     const dryRun = values['dry-run'] === true;
     out.stderr(
       `${dryRun ? 'Counting' : 'Moving'} assets ${to === 'database' ? `from the ${storeName} into the database` : `from the database into the ${storeName}`}` +
-        `${target?.kind === 'filesystem' || from?.kind === 'filesystem' ? ` (${path.resolve(config.DATA_DIR, 'blobs')})` : ''}...`,
+        `${(target ?? from)!.kind === 'filesystem' ? ` (${path.resolve(config.DATA_DIR, 'blobs')})` : ''}...`,
     );
     let report: MoveReport;
     try {
@@ -197,7 +197,6 @@ async function finish(
   return 0;
 }
 
-const bytes = (n: number) => (n < 1024 * 1024 ? `${n} bytes` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 /** The counts side by side: each place before, after and as the move implies, MISMATCH where they differ. */
 function comparison(report: MoveReport, storeName: string, dryRun: boolean): string {

@@ -132,7 +132,7 @@ export async function moveAssets(options: MoveAssetsOptions): Promise<MoveReport
           failures.push({ id: row.id, blobKey: row.blobKey ?? blobKeyOfDigest(row.sha256), problem: outcome });
         }
       });
-      log(`  moved ${moved.assets} of ${total} assets (${megabytes(moved.bytes)})${failures.length > 0 ? `, ${failures.length} left in place` : ''}`);
+      log(`  moved ${moved.assets} of ${total} assets (${byteSize(moved.bytes)})${failures.length > 0 ? `, ${failures.length} left in place` : ''}`);
     }
   }
 
@@ -195,6 +195,6 @@ async function inParallel<T, R>(items: T[], width: number, fn: (item: T) => Prom
 }
 
 /** Sizes as the command prints them. */
-export function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export function byteSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
