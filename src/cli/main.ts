@@ -13,6 +13,7 @@ import { systemActor } from '../audit/actor';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../backup/embedded-backup';
 import { compactEmbedded } from '../backup/embedded-compact';
 import { migrateToPostgres } from '../backup/migrate-to-postgres';
+import { ASSETS_USAGE, assetsCommand, AssetsUsageError } from './assets-command';
 import { demosCommand } from './demos-command';
 
 const USAGE = `Usage: demoshare <command> [options]
@@ -35,6 +36,9 @@ Commands:
                         goes back to the disk; the server must be stopped
   migrate-to-postgres --database-url URL
                         copy the embedded database in DATA_DIR into an empty PostgreSQL database
+  assets move --to database|filesystem|s3 [--from filesystem|s3] [--dry-run] [--limit N] [--delete-source]
+                        move existing assets' bytes between their database rows and a blob store, resumable,
+                        each checked against its SHA-256, counts compared (docs/object-storage.md)
   oauth-apps verify|unverify <client_id>
                         mark an OAuth app as verified by this instance's operator (shown on the consent page)
   demos export|import|push|check ...
@@ -83,6 +87,8 @@ export async function main(argv: string[], env = process.env, out: Out = default
         return await compactCommand(rest, loadConfig(env), out);
       case 'migrate-to-postgres':
         return await migrateToPostgresCommand(rest, loadConfig(env), out);
+      case 'assets':
+        return await assetsCommand(rest, loadConfig(env), out);
       case 'demos':
         return await demosCommand(rest, env, out);
       case 'mcp':
@@ -98,6 +104,10 @@ export async function main(argv: string[], env = process.env, out: Out = default
   } catch (error) {
     if (error instanceof UsageError) {
       out.stderr(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof AssetsUsageError) {
+      out.stderr(error.message === ASSETS_USAGE ? ASSETS_USAGE : `${error.message}\n\n${ASSETS_USAGE}`);
       return 2;
     }
     if (
