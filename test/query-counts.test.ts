@@ -171,6 +171,58 @@ describe('statements per request', () => {
       expect(new Set(byCursor).size).toBe(23);
     });
 
+    it("reads step times for the page's own rows only, each in its view's partition, however deep the page", async () => {
+      // The statement a page by number sends, with its parameters, run again under EXPLAIN ANALYZE: the plan
+      // says how often the step-time subquery ran, and which partitions of view_steps each run read.
+      const sent: Array<{ text: string; values: unknown[] }> = [];
+      const client = (t.db.database.kind === 'pglite' ? (t.db.database.db as unknown as { $client: object }).$client : t.db.database.pool) as {
+        query: (...a: unknown[]) => unknown;
+      };
+      const query = client.query;
+      client.query = function (this: unknown, ...a: unknown[]) {
+        const first = a[0] as string | { text: string; values?: unknown[] };
+        if (typeof first === 'string') sent.push({ text: first, values: (a[1] as unknown[]) ?? [] });
+        else sent.push({ text: first.text, values: Array.isArray(a[1]) ? a[1] : (first.values ?? []) });
+        return query.apply(this, a);
+      };
+      let body: { data: { id: string; step_times: unknown[] }[] };
+      try {
+        body = (await call('GET', `/v1/demos/${demoId}/views?per_page=5&page=4`)).json();
+      } finally {
+        client.query = query;
+      }
+      expect(body.data).toHaveLength(5);
+      expect(body.data.every((v) => v.step_times.length > 0)).toBe(true);
+      const list = sent.find((s) => s.text.includes('"view_steps"'))!;
+      const [row] = (await t.db.database.executeSql(`explain (analyze, format json) ${list.text}`, list.values)).rows;
+      const raw = Object.values(row!)[0];
+      type PlanNode = { 'Relation Name'?: string; 'Subplan Name'?: string; 'Actual Loops': number; Plans?: PlanNode[] };
+      const plan = ((typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }])[0].Plan;
+      const nodes: PlanNode[] = [];
+      const walk = (node: PlanNode) => {
+        nodes.push(node);
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk(plan);
+      const scansOf = (node: PlanNode): PlanNode[] => {
+        const found: PlanNode[] = [];
+        const visit = (n: PlanNode) => {
+          if (n['Relation Name']?.startsWith('view_steps')) found.push(n);
+          else n.Plans?.forEach(visit);
+        };
+        visit(node);
+        return found;
+      };
+      const stepTimes = nodes.filter((n) => n['Subplan Name'] && scansOf(n).length > 0);
+      expect(stepTimes).toHaveLength(1);
+      // The window is the page and one row more (is there a next page?): six runs, not the 21 rows read with
+      // the offset of 15 before them.
+      expect(stepTimes[0]!['Actual Loops']).toBe(6);
+      // Each run probes its view's month alone (run-time pruning), not every partition of view_steps.
+      const probes = scansOf(stepTimes[0]!).reduce((sum, n) => sum + n['Actual Loops'], 0);
+      expect(probes).toBe(6);
+    });
+
     it('costs a second statement only for an empty page: the total past the end, a 404 for another workspace', async () => {
       const past = await statements(`/v1/demos/${demoId}/views?per_page=20&page=9`);
       expect(past.body).toMatchObject({ data: [], meta: { total: 23, page: 9 } });

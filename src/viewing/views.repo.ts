@@ -29,18 +29,32 @@ const linkVariables = sql<Record<string, string> | null>`(select l."variables" f
  */
 const ownDemo = (workspaceId: string, demoId: string) =>
   sql`exists (select 1 from "demos" d where d."id" = ${demoId} and d."workspace_id" = ${workspaceId})`;
-const stepTimes = sql<[number, number][]>`coalesce((select json_agg(json_build_array(s."step_number", s."seconds") order by s."step_number") from "view_steps" s where s."view_id" = "views"."id"), '[]'::json)`;
+/** The view's start names the one partition of view_steps its rows are in: one index probe, not one per month. */
+const stepTimes = sql<[number, number][]>`coalesce((select json_agg(json_build_array(s."step_number", s."seconds") order by s."step_number") from "view_steps" s where s."view_id" = "views"."id" and s."view_started_at" = "views"."started_at"), '[]'::json)`;
 
 /**
  * One page of the demo's views, newest first, in one statement: each with its link's name and variables (a
  * personalised link says which account watched) and its step times (a correlated subquery on view_steps'
- * primary key), the total of the filter riding along as a subquery computed once (countOf). `window.after`
- * pages by keyset on (started_at, id), through views_demo_started_idx, at the same cost however deep.
+ * primary key, in the view's own partition), computed for the page's rows only, the total of the filter
+ * riding along as a subquery computed once (countOf). `window.after` pages by keyset on (started_at, id),
+ * through views_demo_started_idx, at the same cost however deep; a page by number reads the rows its offset
+ * skips from that index alone.
  * Only the workspace's demo has rows: an empty page says nothing of the demo, and the caller looks it up
  * then (and counts, past the end).
  */
 export async function listViews(db: Executor, workspaceId: string, demoId: string, filter: ViewFilter, window: PageWindow) {
   const where = viewsWhere(demoId, filter);
+  // The page's rows first (sort, offset, limit), then their links and step times: PostgreSQL computes a
+  // select list's subqueries for every row it reads, so on the outer query they run for the page alone,
+  // not for the rows an offset skips. Named "views" like the table, so the subqueries read the page.
+  const page = db
+    .select()
+    .from(views)
+    .where(and(where, ownDemo(workspaceId, demoId), window.after ? afterRow(views, views.startedAt, views.id, window.after, 'desc') : undefined))
+    .orderBy(desc(views.startedAt), desc(views.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('views');
   const found = await db
     .select({
       view: getTableColumns(views),
@@ -49,11 +63,8 @@ export async function listViews(db: Executor, workspaceId: string, demoId: strin
       steps: stepTimes,
       total: countOf(demoId, filter, where),
     })
-    .from(views)
-    .where(and(where, ownDemo(workspaceId, demoId), window.after ? afterRow(views, views.startedAt, views.id, window.after, 'desc') : undefined))
-    .orderBy(desc(views.startedAt), desc(views.id))
-    .limit(window.limit)
-    .offset(window.offset);
+    .from(page)
+    .orderBy(desc(page.startedAt), desc(page.id));
   const rows = found.map(({ view, linkName, linkVariables, steps }) => ({
     ...view,
     linkName,
