@@ -3,10 +3,14 @@
  * on another, two bare Fastify routes on the same database handle as baselines. PGlite belongs to one
  * process, so the baselines must live in the process that owns it.
  *
- * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files). Prints one JSON line
+ * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files); BENCH_ASSET_STORE=filesystem
+ * for assets' bytes in files (DATA_DIR/blobs: the PGlite data folder, or a temporary one). Prints one JSON line
  * `{app, bare, key, ids}` on stdout when ready; exits on SIGTERM.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
@@ -22,6 +26,8 @@ import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 const settings = readScriptSettings();
 const url = settings.benchDatabaseUrl;
 const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: settings.benchDataDir });
+// BENCH_ASSET_STORE=filesystem: assets' bytes in files beside the data (a folder of its own on PostgreSQL).
+const blobDir = settings.benchAssetStore === 'filesystem' ? (settings.benchDataDir ?? mkdtempSync(path.join(tmpdir(), 'demoshare-bench-blobs-'))) : undefined;
 await database.migrate();
 // No workers, but the queue's schema and queues exist: sign-up queues its verification e-mail in its transaction.
 const queue = new JobQueue(database, { work: false });
@@ -32,6 +38,7 @@ const { app, ctx } = await buildApp({
     RATE_LIMIT_PER_MINUTE: 1_000_000_000,
     RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000,
     VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+    ...(blobDir ? { ASSET_STORE: 'filesystem' as const, DATA_DIR: blobDir } : {}),
   }),
   database,
   secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
@@ -116,5 +123,6 @@ process.once('SIGTERM', async () => {
   await app.close();
   await queue.stop();
   await database.close();
+  if (blobDir && !settings.benchDataDir) rmSync(blobDir, { recursive: true, force: true });
   process.exit(0);
 });

@@ -19,6 +19,10 @@ const schema = z.object({
     .string()
     .optional()
     .transform((value) => value || undefined),
+  BENCH_ASSET_STORE: z
+    .enum(['database', 'filesystem', ''])
+    .optional()
+    .transform((value) => value || undefined),
 });
 
 /** What a script or bench may be told through its environment. */
@@ -33,6 +37,8 @@ export interface ScriptSettings {
   benchSeconds: number;
   /** BENCH_DATA_DIR: where bench/server.ts keeps its PGlite data; a temporary folder when unset. */
   benchDataDir: string | undefined;
+  /** BENCH_ASSET_STORE: where bench/server.ts keeps assets' bytes (database or filesystem); database when unset. */
+  benchAssetStore: 'database' | 'filesystem' | undefined;
 }
 
 /** The PostgreSQL a bench falls back to when none is named: the test database of CI and of docs/testing. */
@@ -61,6 +67,7 @@ export function readScriptSettings(env: NodeJS.ProcessEnv = process.env): Script
     testDatabaseUrl: s.TEST_DATABASE_URL,
     benchSeconds: s.BENCH_SECONDS,
     benchDataDir: s.BENCH_DATA_DIR,
+    benchAssetStore: s.BENCH_ASSET_STORE,
   };
 }
 

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobKeyOfDigest } from '../src/core/blob-store/blob-store';
+import { createFilesystemStore } from '../src/core/blob-store/filesystem-store';
+import { sha256Hex } from '../src/core/crypto';
 import { demos } from '../src/demos/demos.tables';
 import { events } from '../src/events/events.tables';
 import { RECORDING_TTL_MS } from '../src/recordings/recordings.service';
@@ -100,6 +106,14 @@ describe('recording upload API', () => {
       .from(recordingChunks)
       .where(eq(recordingChunks.recordingId, id))
       .orderBy(recordingChunks.number);
+  /** Each asset of the demo: its row's digest, size and type, and the digest and length of the bytes it holds. */
+  const assetFacts = async (demoId: string) =>
+    (
+      await t.ctx.database.executeSql(
+        `select content_type, size, sha256, encode(sha256(bytes), 'hex') as actual, length(bytes) as length from assets where demo_id = $1`,
+        [demoId],
+      )
+    ).rows as Array<{ content_type: string; size: number; sha256: string; actual: string; length: number }>;
   const expectError = (res: { statusCode: number; body: string; json(): Json }, status: number, code: string) => {
     expect(res.statusCode, res.body).toBe(status);
     const { error } = res.json() as { error: Json };
@@ -167,6 +181,17 @@ describe('recording upload API', () => {
       expect(h.selector).toBe(`#create-${h.step_number}`);
       expect(h.tooltip).toBe(`Step ${h.step_number}: create the invoice.`);
     }
+    // The assets were copied from the upload inside the database: their digest, size and type are their bytes'.
+    expect(await assetFacts(completed.demo_id)).toEqual(
+      expect.arrayContaining([
+        ...[1, 2, 3].map((n) => {
+          const png = makePng(320, 200, [n * 30, 90, 160]);
+          return { content_type: 'image/png', size: png.length, sha256: sha256Hex(png), actual: sha256Hex(png), length: png.length };
+        }),
+      ]),
+    );
+    for (const row of await assetFacts(completed.demo_id)) expect([row.sha256, row.size]).toEqual([row.actual, row.length]);
+    expect((await assetFacts(completed.demo_id)).map((r) => r.content_type).sort()).toEqual([...Array(3).fill('image/png'), ...Array(3).fill('text/html; charset=utf-8')].sort());
     // The stored steps are gone; the demo's events are in the outbox like any other demo's.
     expect(await chunks(created.id)).toEqual([]);
     const kinds = await t.ctx.database.db
@@ -215,6 +240,25 @@ describe('recording upload API', () => {
     expect(second!.digest).not.toBe(first!.digest);
     const done = (await call('POST', `/v1/recordings/${created.id}/complete`)).json().data;
     expect((await demo(done.demo_id)).steps.map((s: Json) => s.title)).toEqual(['Replaced title']);
+  });
+
+  it('completes steps stored before their digests were kept, reading their bytes', async () => {
+    const created = await startRecording({ step_count: 2 });
+    await uploadAll(created.id, [1, 2]);
+    // An upload stored by an earlier version: its rows' fields say nothing of the blobs.
+    await t.ctx.database.executeSql(`update recording_chunks set fields = fields - 'blobs' where recording_id = $1 and number = 2`, [created.id]);
+    const done = await call('POST', `/v1/recordings/${created.id}/complete`);
+    expect(done.statusCode, done.body).toBe(200);
+    const built = await demo(done.json().data.demo_id);
+    for (const [i, step] of (built.steps as Json[]).entries()) {
+      expect([step.width, step.height]).toEqual([320, 200]);
+      const png = await t.app.inject({ method: 'GET', url: (step.image_url as string).replace(/^https?:\/\/[^/]+/, ''), headers: bearer(key) });
+      expect(png.rawPayload.equals(makePng(320, 200, [(i + 1) * 30, 90, 160]))).toBe(true);
+      expect(await asset(step.html_url as string)).toContain(`Invoices page ${i + 1}`);
+    }
+    const facts = await assetFacts(built.id);
+    expect(facts).toHaveLength(4);
+    for (const row of facts) expect([row.sha256, row.size]).toEqual([row.actual, row.length]);
   });
 
   it('requires a Content-Digest that matches the body', async () => {
@@ -499,5 +543,57 @@ describe('recording upload API', () => {
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toEqual(
       expect.arrayContaining(['checksum_mismatch', 'recording_incomplete']),
     );
+  });
+});
+
+describe('recording completion into a blob store (ASSET_STORE=filesystem)', () => {
+  let t: TestApp;
+  let key: string;
+  let dir: string;
+  const store = () => createFilesystemStore(join(dir, 'blobs'));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'demoshare-recording-blobs-'));
+    t = await createTestApp({ config: { ...LIMITS, APP_URL }, assetStore: store() });
+    key = await t.apiKey('all');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('puts each step’s screenshot and snapshot in the store, the rows naming them by digest', async () => {
+    const created = (await t.app.inject({ method: 'POST', url: '/v1/recordings', headers: bearer(key), payload: { step_count: 2 } })).json().data;
+    for (const n of [1, 2]) {
+      const body = JSON.stringify(recordedStep(n));
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/recordings/${created.id}/steps/${n}`,
+        headers: { ...bearer(key), 'content-type': 'application/json', 'content-digest': digest(body) },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const done = await t.app.inject({ method: 'POST', url: `/v1/recordings/${created.id}/complete`, headers: bearer(key) });
+    expect(done.statusCode, done.body).toBe(200);
+    const demoId = done.json().data.demo_id as string;
+    const rows = (
+      await t.ctx.database.executeSql('select content_type, size, sha256, blob_key, bytes is null as no_bytes from assets where demo_id = $1', [demoId])
+    ).rows as Array<{ content_type: string; size: number; sha256: string; blob_key: string; no_bytes: boolean }>;
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.no_bytes).toBe(true);
+      expect(row.blob_key).toBe(blobKeyOfDigest(row.sha256));
+      const bytes = await store().get(row.blob_key);
+      expect(bytes && [sha256Hex(bytes), bytes.length]).toEqual([row.sha256, row.size]);
+    }
+    const built = (await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}`, headers: bearer(key) })).json().data;
+    for (const [i, step] of (built.steps as Json[]).entries()) {
+      const png = await t.app.inject({ method: 'GET', url: (step.image_url as string).replace(/^https?:\/\/[^/]+/, ''), headers: bearer(key) });
+      expect(png.rawPayload.equals(makePng(320, 200, [(i + 1) * 30, 90, 160]))).toBe(true);
+      const html = await t.app.inject({ method: 'GET', url: (step.html_url as string).replace(/^https?:\/\/[^/]+/, ''), headers: bearer(key) });
+      expect(html.body).toContain(`Invoices page ${i + 1}`);
+      expect(html.body).not.toContain(PASSWORD);
+    }
   });
 });

@@ -1,4 +1,5 @@
 // Where an asset's bytes are: in its row (ASSET_STORE=database, and assets from before a change) or in the blob store.
+import { type SQL, sql } from 'drizzle-orm';
 import { blobKeyOfDigest, type BlobStore, storeUnavailable } from '../core/blob-store/blob-store';
 import { sha256Hex } from '../core/crypto';
 import type { Executor } from '../db/client';
@@ -11,6 +12,18 @@ export type AssetStore = BlobStore | undefined;
 export interface NewAsset {
   contentType: string;
   bytes: Buffer;
+}
+
+/**
+ * Bytes already in the database (a recorded step's, in its upload row), with what is known of them: an asset
+ * made of them copies them inside the database (ASSET_STORE=database) instead of reading them out and
+ * writing them back. `select` is a scalar subquery that yields them.
+ */
+export interface StoredBytes {
+  select: SQL;
+  contentType: string;
+  size: number;
+  sha256: string;
 }
 
 /** An asset's bytes once put where they belong, and the fields of its row that find them. */
@@ -46,6 +59,23 @@ export async function placeBytes(store: AssetStore, asset: NewAsset): Promise<Pl
   await store.put(blobKey, asset.bytes, asset.contentType);
   return { ...base, bytes: null, blobKey };
 }
+
+/**
+ * Bytes already in the database as an asset's row fields: copied there by the row's INSERT (no blob store),
+ * or read once and put in the blob store. The caller's transaction keeps them where `select` finds them.
+ */
+export async function placeStoredBytes(db: Executor, store: AssetStore, stored: StoredBytes): Promise<PlacedAsset> {
+  const base = { contentType: stored.contentType, size: stored.size, sha256: stored.sha256 };
+  if (!store) return { ...base, bytes: stored.select, blobKey: null };
+  const result = (await db.execute(sql`select ${stored.select} as "bytes"`)) as unknown as { rows: Array<{ bytes: Buffer | Uint8Array | null }> };
+  const [row] = result.rows;
+  if (!row?.bytes) throw new Error(`stored bytes (${stored.sha256}) vanished under their lock`);
+  const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
+  return placeBytes(store, { contentType: stored.contentType, bytes });
+}
+
+/** What an asset row is written with: placed bytes, or the subquery that copies bytes already stored. */
+export type PlacedAsset = Omit<PlacedBytes, 'bytes'> & { bytes: Buffer | SQL | null };
 
 /** An asset row's bytes, wherever they are. */
 export async function bytesOf(store: AssetStore, row: { id: string; bytes: Buffer | null; blobKey: string | null }): Promise<Buffer> {

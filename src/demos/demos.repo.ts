@@ -381,7 +381,8 @@ export async function deleteHotspotsOfStep(db: Executor, stepId: string) {
 
 // ---- assets --------------------------------------------------------------------------------------
 
-export async function insertAsset(db: Executor, row: typeof assets.$inferInsert) {
+/** An asset row; its bytes may be a subquery that copies bytes already in the database (StoredBytes). */
+export async function insertAsset(db: Executor, row: Omit<typeof assets.$inferInsert, 'bytes'> & { bytes: Buffer | SQL | null }) {
   await db.insert(assets).values(row);
 }
 

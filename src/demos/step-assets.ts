@@ -3,7 +3,7 @@ import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
 import { sniffImage } from '../core/image-sniff';
 import type { Executor } from '../db/client';
-import { type AssetStore, type NewAsset, type PlacedBytes, placeBytes } from './asset-bytes';
+import { type AssetStore, type NewAsset, type PlacedAsset, placeBytes, placeStoredBytes, type StoredBytes } from './asset-bytes';
 import type { DemoRow } from './demos.repo';
 import * as repo from './demos.repo';
 
@@ -24,9 +24,12 @@ export async function storeImage(tx: Executor, store: AssetStore, demo: Pick<Dem
   return { id: await insertPlacedAsset(tx, demo, placed, now), ...info };
 }
 
+/** The type a step's HTML snapshot is stored (and served) as. */
+export const HTML_ASSET_TYPE = 'text/html; charset=utf-8';
+
 /** Stores an HTML snapshot (already sanitised) as an asset of the demo. */
 export async function storeHtml(tx: Executor, store: AssetStore, demo: Pick<DemoRow, 'id' | 'workspaceId'>, html: string, now: Date) {
-  return { id: await storeAsset(tx, store, demo, { contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html, 'utf8') }, now) };
+  return { id: await storeAsset(tx, store, demo, { contentType: HTML_ASSET_TYPE, bytes: Buffer.from(html, 'utf8') }, now) };
 }
 
 /** Stores bytes whose type is known as an asset of the demo (the blob first, then its row); returns its id. */
@@ -34,8 +37,16 @@ export async function storeAsset(tx: Executor, store: AssetStore, demo: Pick<Dem
   return insertPlacedAsset(tx, demo, await placeBytes(store, asset), now);
 }
 
-/** The row of bytes already placed (placeBytes, placeImage): an asset of the demo; returns its id. */
-export async function insertPlacedAsset(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, placed: PlacedBytes, now: Date) {
+/**
+ * Bytes already in the database (a recorded step's) as an asset of the demo, their type and size as read when
+ * they were stored: copied inside the database, or put in the blob store. Returns the asset's id.
+ */
+export async function storeStoredBytes(tx: Executor, store: AssetStore, demo: Pick<DemoRow, 'id' | 'workspaceId'>, stored: StoredBytes, now: Date) {
+  return insertPlacedAsset(tx, demo, await placeStoredBytes(tx, store, stored), now);
+}
+
+/** The row of bytes already placed (placeBytes, placeImage, placeStoredBytes): an asset of the demo; returns its id. */
+export async function insertPlacedAsset(tx: Executor, demo: Pick<DemoRow, 'id' | 'workspaceId'>, placed: PlacedAsset, now: Date) {
   const id = newId('asset');
   await repo.insertAsset(tx, { id, workspaceId: demo.workspaceId, demoId: demo.id, ...placed, createdAt: now });
   return id;

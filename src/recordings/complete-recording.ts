@@ -9,6 +9,19 @@ import type { RecordingRow } from './recordings.repo';
 import type { RecordingsDeps } from './recordings.service';
 
 async function storedStep(tx: Executor, row: RecordingRow, number: number): Promise<ImportedStep> {
+  const fields = await repo.chunkFields(tx, row.id, number);
+  if (!fields) throw new Error(`step ${number} of ${row.id} vanished under its lock`);
+  const { blobs } = fields;
+  if (blobs) {
+    // The bytes stay in the database: the assets are made from them there (or read once for a blob store).
+    const { screenshot, snapshot } = repo.chunkBlobs(row.id, number);
+    return toImportedStep(
+      fields,
+      blobs.screenshot && { ...blobs.screenshot, select: screenshot },
+      blobs.snapshot && { ...blobs.snapshot, select: snapshot },
+    );
+  }
+  // Stored before `blobs` was kept: the bytes are read here.
   const chunk = await repo.findChunk(tx, row.id, number);
   if (!chunk) throw new Error(`step ${number} of ${row.id} vanished under its lock`);
   return toImportedStep(chunk.fields, chunk.screenshot, chunk.snapshot);

@@ -2,13 +2,14 @@
 import render from 'dom-serializer';
 import { AppError, invalid } from '../core/errors';
 import { formatBytes } from '../core/http/error-handler';
-import { sniffImage } from '../core/image-sniff';
+import { sha256Hex } from '../core/crypto';
+import { type ImageInfo, sniffImage } from '../core/image-sniff';
 import { removePrivateFields } from '../demos/private-fields';
-import type { ImportedStep } from '../demos/imported-step';
+import type { ImportedStep, StoredHtml, StoredImage } from '../demos/imported-step';
 import { MAX_NESTING_DEPTH, NestingTooDeepError, parseHtml } from '../generation/html-parse';
 import { sanitizeDocument } from '../generation/sanitize';
 import type { RecordedStepBody } from './recordings.schemas';
-import type { RecordedStepFields } from './recordings.tables';
+import type { ChunkFields, RecordedStepFields } from './recordings.tables';
 
 export interface StepLimits {
   /** STEP_IMAGE_MAX_BYTES: the decoded screenshot. */
@@ -19,7 +20,7 @@ export interface StepLimits {
 
 /** What a recorded step is stored as until completion: checked, cleaned, its typed value dropped. */
 export interface CleanStep {
-  fields: RecordedStepFields;
+  fields: ChunkFields;
   screenshot: Buffer | null;
   snapshot: Buffer | null;
 }
@@ -32,8 +33,8 @@ const tooLarge = (what: string, field: string, size: number, limit: number, sett
 const DATA_URL = /^data:image\/(?:png|jpeg|webp);base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** The screenshot's bytes from its data URL: 400 if malformed, 413 over the limit, 415 if not an image. */
-export function decodeScreenshot(value: string, limit: number): Buffer {
+/** The screenshot's bytes from its data URL and what they are: 400 if malformed, 413 over the limit, 415 if not an image. */
+export function decodeScreenshot(value: string, limit: number): { bytes: Buffer; info: ImageInfo } {
   const prefix = DATA_URL.exec(value);
   const data = prefix ? value.slice(prefix[0].length) : '';
   if (!prefix || !BASE64.test(data) || data.length % 4 === 1) {
@@ -45,12 +46,13 @@ export function decodeScreenshot(value: string, limit: number): Buffer {
   const size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
   if (size > limit) throw tooLarge('screenshot', 'screenshot', size, limit, 'STEP_IMAGE_MAX_BYTES');
   const bytes = Buffer.from(data, 'base64');
-  if (!sniffImage(bytes)) {
+  const info = sniffImage(bytes);
+  if (!info) {
     throw new AppError('unsupported_media_type', 'The screenshot is not a PNG, JPEG or WebP image (checked from its bytes)', {
       details: [{ field: 'screenshot', message: 'is not a PNG, JPEG or WebP image' }],
     });
   }
-  return bytes;
+  return { bytes, info };
 }
 
 /**
@@ -104,8 +106,13 @@ export async function cleanStep(body: RecordedStepBody, limits: StepLimits, clea
       pageUrl: body.page_url,
       viewport: body.viewport,
       target: body.target,
+      // Hashed here, where the bytes are: completion then copies them into assets inside the database.
+      blobs: {
+        screenshot: screenshot && { ...screenshot.info, sha256: sha256Hex(screenshot.bytes), size: screenshot.bytes.length },
+        snapshot: snapshot && { sha256: sha256Hex(snapshot), size: snapshot.length },
+      },
     },
-    screenshot,
+    screenshot: screenshot?.bytes ?? null,
     snapshot,
   };
 }
@@ -131,15 +138,22 @@ export function hotspotBox(target: NonNullable<RecordedStepFields['target']>, vi
   return { x, y, width, height };
 }
 
-/** A stored step as the demos module imports it: one hotspot on the target, its tooltip the step's text. */
-export function toImportedStep(fields: RecordedStepFields, screenshot: Buffer | null, snapshot: Buffer | null): ImportedStep {
+/**
+ * A stored step as the demos module imports it: one hotspot on the target, its tooltip the step's text. Its
+ * image and snapshot are the bytes given, or those still in the database that `blobs` describes.
+ */
+export function toImportedStep(
+  fields: RecordedStepFields,
+  screenshot: Buffer | StoredImage | null,
+  snapshot: Buffer | StoredHtml | null,
+): ImportedStep {
   const { target } = fields;
   return {
     title: fields.title,
     description: fields.description,
     pageUrl: fields.pageUrl,
     image: screenshot,
-    html: snapshot === null ? null : snapshot.toString('utf8'),
+    html: snapshot === null ? null : Buffer.isBuffer(snapshot) ? snapshot.toString('utf8') : snapshot,
     hotspot: target
       ? {
           ...hotspotBox(target, fields.viewport),

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { recordingChunks, recordingUploads } from './recordings.tables';
 
@@ -85,6 +85,13 @@ export async function chunkFields(db: Executor, recordingId: string, number: num
     .where(and(eq(recordingChunks.recordingId, recordingId), eq(recordingChunks.number, number)))
     .limit(1);
   return row?.fields;
+}
+
+/** Scalar subqueries that yield a stored step's screenshot and snapshot: bytes copied inside the database. */
+export function chunkBlobs(recordingId: string, number: number) {
+  const of = (column: typeof recordingChunks.screenshot | typeof recordingChunks.snapshot) =>
+    sql`(select ${column} from ${recordingChunks} where ${recordingChunks.recordingId} = ${recordingId} and ${recordingChunks.number} = ${number})`;
+  return { screenshot: of(recordingChunks.screenshot), snapshot: of(recordingChunks.snapshot) };
 }
 
 /** One stored step with its blobs: read one at a time, so a long recording is never in memory at once. */

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ImageType } from '../core/image-sniff';
 import { check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { members } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
@@ -56,6 +57,21 @@ export interface RecordedStepFields {
   target: { x: number; y: number; width: number; height: number; selector: string | null; label: string | null } | null;
 }
 
+/** A stored blob of a step as read when it was stored: completion copies it into an asset without reading it. */
+export interface StoredBlob {
+  sha256: string;
+  size: number;
+}
+
+/** The stored screenshot's type and dimensions too, read from its bytes. */
+export type StoredScreenshot = StoredBlob & { contentType: ImageType; width: number; height: number };
+
+/**
+ * What a stored step row's `fields` hold: the step's fields and what is known of its two blobs (null: none).
+ * `blobs` is absent in rows stored before it was kept; completion then reads the bytes.
+ */
+export type ChunkFields = RecordedStepFields & { blobs?: { screenshot: StoredScreenshot | null; snapshot: StoredBlob | null } };
+
 /**
  * One uploaded step of a recording, already checked and cleaned: the screenshot's bytes (type read from
  * them) and the snapshot as it will be stored (private fields redacted, sanitised). `digest` is the
@@ -70,7 +86,7 @@ export const recordingChunks = pgTable(
     number: integer('number').notNull(),
     digest: text('digest').notNull(),
     bodySize: integer('body_size').notNull(),
-    fields: jsonb('fields').$type<RecordedStepFields>().notNull(),
+    fields: jsonb('fields').$type<ChunkFields>().notNull(),
     screenshot: bytea('screenshot'),
     snapshot: bytea('snapshot'),
     createdAt: createdAt(),
