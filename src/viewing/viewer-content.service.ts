@@ -134,6 +134,13 @@ export function createViewerContent(deps: ViewerContentDeps) {
   }
 
   /**
+   * The payload of a link its caller has just let this viewer past the gates of (`link` as the gates served
+   * it, arm included): the viewer page's bootstrap, right after `state` answered `ready`, without resolving
+   * the link a second time.
+   */
+  const servedPayload = (token: string, link: LinkState, languages: readonly string[] = []) => payload(token, link, languages);
+
+  /**
    * GET /v1/viewer/:token/assets/:asset_id[?patches=hash]: only the assets the demo's payload names. A snapshot
    * asked for with the hash its html_url carries comes with the version's page patches applied (parsed once per
    * asset and patches: page-patches.ts); an unknown hash gets the snapshot as captured.
@@ -230,7 +237,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** The lead forms of the version the link serves, by step number (past the gates or not: the caller's gate rule). */
   const forms = async (link: LinkState) => (await payload(link.share.token, link)).forms;
 
-  return { demo, asset, publicBlob, preview, previewImage, brand, forms };
+  return { demo, servedPayload, asset, publicBlob, preview, previewImage, brand, forms };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;
