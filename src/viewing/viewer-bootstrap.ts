@@ -3,16 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { randomToken } from '../core/crypto';
-import type { DemoPayload } from './viewer-cache';
+import type { DemoPayload, LinkState } from './viewer-cache';
 import type { ViewerSessionRow } from './viewer.repo';
 import { consentPending, linkStateAnswer, viewerCookie, viewerCookieName, visitorOf } from './viewer.routes';
 import { viewerStateSchema } from './viewer.schemas';
 import type { Gate, Visitor } from './viewer-gates.resolve';
 
-/** A page's bootstrap: the JSON text of the data block, and the first step's picture to preload. */
+/** A page's bootstrap: the JSON text of the data block. */
 export interface PageBootstrap {
   json: string;
-  firstImage: string | null;
 }
 
 /**
@@ -63,6 +62,8 @@ export interface BootstrapPlan {
   languages: string[];
   /** The token of the session the page opens (its cookie already set on the answer unless consent is pending). */
   newToken?: string;
+  /** The first step's picture, for the head to ask for at once: only when the gates let this viewer play. */
+  firstImage: string | null;
 }
 
 /**
@@ -72,9 +73,9 @@ export interface BootstrapPlan {
  * gate shows, nothing behind it. The player uses it once and fetches when it is absent or not its own
  * (player/src/api.ts).
  *
- * In two steps, so that the page's head (stylesheet, script) goes out while the session is written: `plan`
- * before the headers (a viewer the gates let play and who has no session gets a token drawn now, and its
- * cookie in the headers), `finish` after them (the session written, the state and the payload).
+ * In two steps, so that the page's head (first picture, stylesheet, script) goes out while the session is
+ * written: `plan` before the headers (a viewer the gates let play and who has no session gets a token drawn
+ * now, and its cookie in the headers), `finish` after them (the session written, the state and the payload).
  */
 export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
   const { viewer } = ctx.services;
@@ -91,16 +92,28 @@ export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
     return found;
   };
 
-  /** Before the headers: `resolved` is the gates' answer for this request's cookie. */
-  function plan(request: FastifyRequest, reply: FastifyReply, token: string, resolved: { gate: Gate; session?: ViewerSessionRow }): BootstrapPlan {
+  /**
+   * Before the headers: `resolved` is the gates' answer for this request's cookie. A viewer they let play
+   * gets the first step's picture named now (`firstImage`), for the head: the asset route lets the same
+   * viewer have it already (an open link needs no session; any other has its session already).
+   */
+  async function plan(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    resolved: { gate: Gate; session?: ViewerSessionRow; link: LinkState },
+  ): Promise<BootstrapPlan> {
     const consent = (request.query as { consent?: unknown }).consent;
     // ?consent=pending (or denied) is what makes the player send X-Viewer-Consent: pending (docs/consent.md).
     const pending = consent === 'pending' || consent === 'denied' || consentPending(request);
     const cookie = request.cookies[viewerCookieName(token)];
     const visitor = { ...visitorOf(request), consentPending: pending };
-    const newToken = resolved.gate === 'ready' && !resolved.session ? randomToken(32) : undefined;
+    const languages = pageLanguages(request);
+    const ready = resolved.gate === 'ready';
+    const firstImage = ready ? firstImageOf(await viewer.servedPayload(token, resolved.link, languages)) : null;
+    const newToken = ready && !resolved.session ? randomToken(32) : undefined;
     if (newToken && !pending) setCookie(reply, token, newToken);
-    return { token, cookie, visitor, pending, languages: pageLanguages(request), newToken };
+    return { token, cookie, visitor, pending, languages, newToken, firstImage };
   }
 
   /**
@@ -112,16 +125,10 @@ export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
     const result = await viewer.state(p.token, p.cookie, p.visitor, { newToken: p.newToken, later });
     if (result.issued && result.issued !== p.newToken && !p.pending) return undefined;
     const state = JSON.stringify(z.encode(viewerStateSchema, await stateAnswer(null, p.token, result, p.pending)));
-    let demo = '';
-    let firstImage: string | null = null;
-    if (result.gate === 'ready') {
-      const payload = await viewer.servedPayload(p.token, result.link, p.languages);
-      demo = `,"demo":${payload.json}`;
-      firstImage = firstImageOf(payload);
-    }
+    const demo = result.gate === 'ready' ? `,"demo":${(await viewer.servedPayload(p.token, result.link, p.languages)).json}` : '';
     // `cookie`: whether the page saw the viewer's session cookie, for a player holding a session of its own.
     const json = `{"state":${state},"cookie":${p.cookie !== undefined},"lang":${JSON.stringify(p.languages.join(','))}${demo}}`;
-    return { json: scriptJson(json), firstImage };
+    return { json: scriptJson(json) };
   }
 
   return { plan, finish };

@@ -44,10 +44,16 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
     .join('\n');
 }
 
-/** The page up to its body: what the browser can start loading (stylesheet, script) before the rest is written. */
-function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand) {
+/**
+ * The page up to its body: what the browser can start loading (first picture, stylesheet, script) before the
+ * rest is written. `firstImage` only for a viewer the gates let play.
+ */
+function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, firstImage?: string | null) {
   // The brand comes with the page, so that even the password and identification forms wear it at once.
   const config = scriptJson(JSON.stringify({ token, embed, status, ...(brand ? { brand } : {}) }));
+  // The first step's picture is asked for with the page's own resources, not after the player has run.
+  const preload =
+    playerBuilt && firstImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(firstImage)}">\n` : '';
   // A module script runs once the whole page is parsed: the bootstrap below is there by then.
   const assets = playerBuilt
     ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>\n'
@@ -59,10 +65,10 @@ function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: 
 <link rel="icon" type="image/svg+xml" href="/favicon.svg">
 ${head}
 <script id="demoshare-player-config" type="application/json">${config}</script>
-${assets}</head><body>`;
+${preload}${assets}</head><body>`;
 }
 
-/** The rest of the page: the player's first answers (viewer-bootstrap.ts), its first picture asked for at once, its root. */
+/** The rest of the page: the player's first answers (viewer-bootstrap.ts) and its root. */
 function shellBody(token: string, playerBuilt: boolean, bootstrap?: PageBootstrap) {
   if (!playerBuilt) {
     return `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
@@ -71,11 +77,7 @@ function shellBody(token: string, playerBuilt: boolean, bootstrap?: PageBootstra
 The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.</p></main></body></html>`;
   }
   const data = bootstrap ? `<script id="demoshare-bootstrap" type="application/json">${bootstrap.json}</script>\n` : '';
-  // The first step's picture is asked for with the page's own resources, not after the player has run.
-  const preload = bootstrap?.firstImage
-    ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(bootstrap.firstImage)}">\n`
-    : '';
-  return `${data}${preload}<div id="player"></div></body></html>`;
+  return `${data}<div id="player"></div></body></html>`;
 }
 
 /**
@@ -153,7 +155,7 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
       preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
       // Before the headers: a viewer who may play and has no session gets its token drawn now, its cookie in them.
-      if (bootstrapped) plan = bootstrapOf.plan(request, reply, token, resolved);
+      if (bootstrapped) plan = await bootstrapOf.plan(request, reply, token, resolved);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
@@ -183,9 +185,10 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
-    const head = shellHead(token, embed, playerBuilt, status, previewTags(preview, embed ? urls.embed(token) : urls.page(token)), brand);
+    const tags = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
+    const head = shellHead(token, embed, playerBuilt, status, tags, brand, plan?.firstImage);
     if (!plan) return reply.send(head + shellBody(token, playerBuilt));
-    // The head goes at once: the browser loads the stylesheet and the script while the session is written.
+    // The head goes at once: the browser loads the picture, the stylesheet and the script while the session is written.
     const body = new PassThrough();
     // A viewer who leaves before the end: the stream is destroyed with the connection, and that is all.
     body.on('error', () => {});
