@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShare, demoWithSteps } from './helpers/shares';
@@ -130,5 +131,29 @@ describe('the viewer page of a browser’s page load', () => {
     expect(bootstrap.demo).toBeUndefined();
     for (const secret of ['Secret roadmap tour', 'Look at part', '/assets/', 'rel="preload"']) expect(res.body).not.toContain(secret);
     await expect.poll(() => decisions(share.id), { timeout: 10_000, interval: 50 }).toEqual(['password_required']);
+  });
+
+  it('serves the player’s two files compressed, with an ETag to revalidate against, and nothing else under /player/', async () => {
+    const plain = await server.app.inject({ method: 'GET', url: '/player/player.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('demoshare:first-step');
+    const etag = String(plain.headers.etag);
+    const br = await server.app.inject({ method: 'GET', url: '/player/player.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await server.app.inject({ method: 'GET', url: '/player/player.css', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain('.ds-player');
+    const again = await server.app.inject({ method: 'GET', url: '/player/player.js', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    for (const path of ['/player/other.js', '/player/..%2Fweb%2Findex.html', '/player/']) {
+      expect((await server.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    }
   });
 });

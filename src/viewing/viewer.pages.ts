@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
@@ -13,6 +12,7 @@ import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
+import { playerBundle } from './player-bundle';
 import { type BootstrapPlan, isBrowserNavigation, type PageBootstrap, pageBootstrap, scriptJson } from './viewer-bootstrap';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
@@ -89,20 +89,10 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
  */
 export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
-  if (existsSync(PLAYER_ROOT)) {
-    await app.register(fastifyStatic, {
-      root: PLAYER_ROOT,
-      prefix: '/player/',
-      decorateReply: false,
-      index: false,
-      cacheControl: false,
-      setHeaders(res) {
-        // The names carry no content hash (the shell names them), so browsers revalidate (ETag) instead of
-        // keeping last release's player for a year.
-        res.setHeader('cache-control', 'no-cache');
-      },
-    });
-  }
+  // GET /player/player.js and /player/player.css — from memory, compressed once (player-bundle.ts)
+  // Nothing else under /player/ (not even the web app's shell, which answers every other path).
+  app.get('/player/', { schema: { hide: true } }, async (_request, reply) => reply.callNotFound());
+  app.get('/player/:file', { schema: { hide: true, params: z.object({ file: z.string().max(100) }) } }, playerBundle(PLAYER_ROOT));
   const appUrls = shareUrls(ctx.config.APP_URL);
   const checkHost = servedHere(ctx.services.viewer);
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
