@@ -25,8 +25,12 @@ export interface FirstPaintTimings {
   signIn: { p50: number; p90: number };
   /** link p50 / static page p50 (the issue's aim: ≤ 1.5). */
   ratio: number;
-  /** Where the link's time goes (p50, ms from navigation start): the player's script running, the link's state known, the payload in hand. */
-  phases: { start: number; state: number; demo: number };
+  /**
+   * Where the link's time goes (p50, ms from navigation start): the page's first byte and its last, the
+   * player's stylesheet, script and first picture received (Resource Timing's responseEnd), the player's
+   * script running, the link's state known, the payload in hand.
+   */
+  phases: { html: number; htmlEnd: number; css: number; script: number; image: number; start: number; state: number; demo: number; staticImage: number };
   /** API requests (`/v1/`) the page made before its first step was on screen, in the median load. */
   apiRequestsBeforePaint: number;
 }
@@ -84,7 +88,18 @@ export async function benchFirstPaint(appUrl: string, key: string, runs = 15): P
   try {
     const link = await publishedLink(appUrl, key, png);
     const samples = { link: [] as number[], staticPage: [] as number[], signIn: [] as number[] };
-    const phases = { start: [] as number[], state: [] as number[], demo: [] as number[], api: [] as number[] };
+    const phases = {
+      html: [] as number[],
+      htmlEnd: [] as number[],
+      css: [] as number[],
+      script: [] as number[],
+      image: [] as number[],
+      start: [] as number[],
+      state: [] as number[],
+      demo: [] as number[],
+      api: [] as number[],
+    };
+    const staticImage: number[] = [];
     const cold = async <T>(fn: (page: import('playwright-core').Page) => Promise<T>): Promise<T> => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       try {
@@ -111,8 +126,16 @@ export async function benchFirstPaint(appUrl: string, key: string, runs = 15): P
             const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
             const painted = at('demoshare:first-step');
             const api = window.__fetches.filter((f) => f.at <= painted && new URL(f.url, location.href).pathname.startsWith('/v1/') && !f.url.includes('/assets/')).length;
-            return { start: at('demoshare:start'), state: at('demoshare:state'), demo: at('demoshare:demo'), api };
-          })()`)) as { start: number | null; state: number | null; demo: number | null; api: number };
+            const nav = performance.getEntriesByType('navigation')[0];
+            const got = (test) => performance.getEntriesByType('resource').find((r) => test(new URL(r.name).pathname))?.responseEnd ?? null;
+            return {
+              html: nav.responseStart, htmlEnd: nav.responseEnd,
+              css: got((p) => p.endsWith('/player.css')), script: got((p) => p.endsWith('/player.js')),
+              image: got((p) => p.includes('/assets/')),
+              start: at('demoshare:start'), state: at('demoshare:state'), demo: at('demoshare:demo'), api,
+            };
+          })()`)) as Record<'html' | 'htmlEnd' | 'css' | 'script' | 'image' | 'start' | 'state' | 'demo', number | null> & { api: number };
+          for (const name of ['html', 'htmlEnd', 'css', 'script', 'image'] as const) phases[name].push(seen[name] ?? ms);
           phases.start.push(seen.start ?? ms);
           phases.state.push(seen.state ?? ms);
           phases.demo.push(seen.demo ?? ms);
@@ -122,7 +145,13 @@ export async function benchFirstPaint(appUrl: string, key: string, runs = 15): P
       });
       const staticMs = await cold(async (page) => {
         await page.goto(site.url);
-        return markTime(page, 'static:painted');
+        const ms = await markTime(page, 'static:painted');
+        if (i >= 0) {
+          staticImage.push(
+            (await page.evaluate(`performance.getEntriesByType('resource').find((r) => r.name.endsWith('/step.png'))?.responseEnd ?? null`)) ?? ms,
+          );
+        }
+        return ms;
       });
       const signInMs = await cold(async (page) => {
         // Recorded in the page, from navigation start, the moment React's form is there: a string, not a
@@ -145,7 +174,17 @@ export async function benchFirstPaint(appUrl: string, key: string, runs = 15): P
     return {
       ...timings,
       ratio: timings.link.p50 / timings.staticPage.p50,
-      phases: { start: p50(phases.start), state: p50(phases.state), demo: p50(phases.demo) },
+      phases: {
+        html: p50(phases.html),
+        htmlEnd: p50(phases.htmlEnd),
+        css: p50(phases.css),
+        script: p50(phases.script),
+        image: p50(phases.image),
+        start: p50(phases.start),
+        state: p50(phases.state),
+        demo: p50(phases.demo),
+        staticImage: p50(staticImage),
+      },
       apiRequestsBeforePaint: p50(phases.api),
     };
   } finally {
@@ -159,8 +198,10 @@ export function firstPaintLine(engine: string, t: FirstPaintTimings | undefined)
   if (!t) return `${engine} first paint: skipped (no Chromium; set CHROMIUM_PATH)`;
   return (
     `${engine} first paint, ${t.runs} cold loads each: share link → first step p50 ${t.link.p50.toFixed(0)} ms (p90 ${t.link.p90.toFixed(0)}), ` +
-    `static page with the same picture p50 ${t.staticPage.p50.toFixed(0)} ms (p90 ${t.staticPage.p90.toFixed(0)}): ratio ${t.ratio.toFixed(2)} (aim ≤ 1.5); ` +
-    `(player running at ${t.phases.start.toFixed(0)} ms, state at ${t.phases.state.toFixed(0)}, payload at ${t.phases.demo.toFixed(0)}; ` +
+    `static page with the same picture p50 ${t.staticPage.p50.toFixed(0)} ms (p90 ${t.staticPage.p90.toFixed(0)}; its picture in at ${t.phases.staticImage.toFixed(0)}): ratio ${t.ratio.toFixed(2)} (aim ≤ 1.5); ` +
+    `(page's first byte at ${t.phases.html.toFixed(0)} ms, last at ${t.phases.htmlEnd.toFixed(0)}; CSS in at ${t.phases.css.toFixed(0)}, ` +
+    `script in at ${t.phases.script.toFixed(0)}, picture in at ${t.phases.image.toFixed(0)}; ` +
+    `player running at ${t.phases.start.toFixed(0)} ms, state at ${t.phases.state.toFixed(0)}, payload at ${t.phases.demo.toFixed(0)}; ` +
     `${t.apiRequestsBeforePaint} API requests before the first step); ` +
     `sign-in page interactive p50 ${t.signIn.p50.toFixed(0)} ms (p90 ${t.signIn.p90.toFixed(0)}; aim ≤ 1000)`
   );

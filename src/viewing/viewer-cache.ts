@@ -1,6 +1,7 @@
 import type { PageTranslation } from '../translations/translation-units';
 import type { Changes } from '../core/changes';
 import { GuardedCache } from '../core/guarded-cache';
+import type { DemoReader } from '../demos/demos.reader';
 import type { DemoStatus } from '../demos/demos.tables';
 import type { PagePatch } from '../demos/story.schemas';
 import type { ShareRow } from '../shares/shares.schemas';
@@ -49,6 +50,16 @@ export interface DemoPayload {
   pages?: ReadonlyMap<string, PageTranslation>;
 }
 
+/** An asset's row as the viewer's asset route reads it, and its bytes once read. */
+export interface CachedAsset {
+  row: NonNullable<Awaited<ReturnType<DemoReader['assetRow']>>>;
+  bytes?: Buffer;
+}
+
+/** How many assets the viewer cache keeps, and the largest it keeps (bigger ones are read each time): 64 MiB at most. */
+export const ASSET_CACHE_ENTRIES = 64;
+export const ASSET_CACHE_MAX_BYTES = 1024 * 1024;
+
 /**
  * What viewer requests read on every hit (the link, its demo's payload, the viewer's session), cached in
  * process. Entries are tagged `share:<id>`, `demo:<id>`, `workspace:<id>` and `session:<id>`, and go when a service announces
@@ -59,16 +70,24 @@ export class ViewerCache {
   readonly links: GuardedCache<LinkState>;
   readonly payloads: GuardedCache<DemoPayload>;
   readonly sessions: GuardedCache<ViewerSessionRow>;
+  /**
+   * Assets of published demos served to viewers, by `<demo id>|<asset id>`, tagged `demo:<id>`: at most
+   * ASSET_CACHE_ENTRIES of at most ASSET_CACHE_MAX_BYTES each (a few links' first pictures, not every
+   * snapshot). An asset row never changes; it is served only while the payload the gates checked names it.
+   */
+  readonly assets: GuardedCache<CachedAsset>;
 
   constructor(changes: Changes, ttlMs = 30_000) {
     this.links = new GuardedCache(changes, ttlMs, 10_000);
     this.payloads = new GuardedCache(changes, ttlMs, 1_000);
     this.sessions = new GuardedCache(changes, ttlMs, 50_000);
+    this.assets = new GuardedCache(changes, ttlMs, ASSET_CACHE_ENTRIES);
   }
 
   close() {
     this.links.close();
     this.payloads.close();
     this.sessions.close();
+    this.assets.close();
   }
 }

@@ -6,7 +6,7 @@ import { AppError } from '../core/errors';
 import type { ReadRouting } from '../db/read-replica';
 import type { DemoReader } from '../demos/demos.reader';
 import type { PatchedSnapshots } from '../demos/page-patches';
-import type { DemoPayload, LinkState, ViewerCache } from './viewer-cache';
+import { ASSET_CACHE_MAX_BYTES, type CachedAsset, type DemoPayload, type LinkState, type ViewerCache } from './viewer-cache';
 import { buildPayload } from './viewer.payload';
 import { brandOf } from '../workspaces/branding';
 import { viewerDemoSchema } from './viewer.schemas';
@@ -23,7 +23,8 @@ import type { Executor } from '../db/client';
 export interface ViewerContentDeps {
   /** What the gates of every content request read (`requireReady`, viewer-gates.resolve.ts). */
   gates: ResolveDeps;
-  cache: Pick<ViewerCache, 'payloads'>;
+  /** `assets`, when given: small assets kept in memory (the first pictures every new viewer asks for). */
+  cache: Pick<ViewerCache, 'payloads'> & Partial<Pick<ViewerCache, 'assets'>>;
   demos: Pick<DemoReader, 'published' | 'asset' | 'assetRow' | 'assetBytes' | 'assetPlaces' | 'imagesOfBlob'>;
   /** Presigned redirects and CDN addresses for public links' images (public-assets.ts); absent: every asset from here. */
   publicAssets?: PublicAssets;
@@ -134,6 +135,35 @@ export function createViewerContent(deps: ViewerContentDeps) {
   }
 
   /**
+   * The payload of a link its caller has just let this viewer past the gates of (`link` as the gates served
+   * it, arm included): the viewer page's bootstrap, right after `state` answered `ready`, without resolving
+   * the link a second time.
+   */
+  const servedPayload = (token: string, link: LinkState, languages: readonly string[] = []) => payload(token, link, languages);
+
+  /**
+   * An asset's row, and its bytes once read, from the viewer cache (rows never change; the caller serves one
+   * only while the payload the gates checked names it). Only rows whose bytes are small enough are kept there.
+   */
+  async function assetRow(demoId: string, assetId: string): Promise<CachedAsset | undefined> {
+    const hit = cache.assets?.get(`${demoId}|${assetId}`);
+    if (hit) return hit;
+    const row = await deps.demos.assetRow(demoId, assetId);
+    return row ? { row } : undefined;
+  }
+
+  /** The bytes of a row `assetRow` answered: read once, then kept with the row when small enough. */
+  async function assetBytes(demoId: string, cached: CachedAsset): Promise<Buffer> {
+    if (cached.bytes) return cached.bytes;
+    const bytes = await deps.demos.assetBytes(cached.row);
+    if (cache.assets && bytes.length <= ASSET_CACHE_MAX_BYTES) {
+      const kept = { row: cached.row, bytes };
+      await cache.assets.load(`${demoId}|${cached.row.id}`, () => [tags.demo(demoId)], async () => kept);
+    }
+    return bytes;
+  }
+
+  /**
    * GET /v1/viewer/:token/assets/:asset_id[?patches=hash]: only the assets the demo's payload names. A snapshot
    * asked for with the hash its html_url carries comes with the version's page patches applied (parsed once per
    * asset and patches: page-patches.ts); an unknown hash gets the snapshot as captured.
@@ -141,8 +171,9 @@ export function createViewerContent(deps: ViewerContentDeps) {
   async function asset(token: string, sessionToken: string | undefined, assetId: string, visitor: Visitor, patches?: string, lang?: string) {
     const { link } = await requireReady(gates, token, sessionToken, visitor);
     const { assetIds, patchSets, pages } = await payload(token, link, lang ? [lang] : []);
-    const found = assetIds.has(assetId) ? await deps.demos.assetRow(link.share.demoId, assetId) : undefined;
-    if (!found) throw new AppError('not_found', 'Asset not found');
+    const cached = assetIds.has(assetId) ? await assetRow(link.share.demoId, assetId) : undefined;
+    if (!cached) throw new AppError('not_found', 'Asset not found');
+    const found = cached.row;
     // A public link's image in the bucket: a redirect to a presigned GET, decided on this request's link state
     // (a gate added or the link revoked stops new redirects at once). Should signing fail, the bytes come from here.
     if (deps.publicAssets?.redirects(link, found)) {
@@ -152,7 +183,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
         gates.log.warn({ err: error, asset_id: assetId }, 'could not presign an asset address; serving its bytes');
       }
     }
-    const row = { ...found, bytes: await deps.demos.assetBytes(found) };
+    const row = { ...found, bytes: await assetBytes(link.share.demoId, cached) };
     const plain = { contentType: row.contentType, bytes: row.bytes, etag: `"${row.sha256}"` };
     const set = patches ? patchSets?.get(`${assetId}:${patches}`) : undefined;
     const page = pages?.get(assetId);
@@ -230,7 +261,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** The lead forms of the version the link serves, by step number (past the gates or not: the caller's gate rule). */
   const forms = async (link: LinkState) => (await payload(link.share.token, link)).forms;
 
-  return { demo, asset, publicBlob, preview, previewImage, brand, forms };
+  return { demo, servedPayload, asset, publicBlob, preview, previewImage, brand, forms };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

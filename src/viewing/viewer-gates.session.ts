@@ -6,16 +6,19 @@ import { recordDecision, type ResolveDeps, resolve, type Visitor } from './viewe
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 
-/** The viewer's session, or a new one (whose token must be handed to the viewer: `issued`). */
+/**
+ * The viewer's session, or a new one (whose token must be handed to the viewer: `issued`). `token`: the new
+ * session's token when the caller drew it first (the viewer page sends its cookie before the row is written).
+ */
 export async function ensureSession(
   deps: Pick<ViewerGatesDeps, 'database' | 'clock' | 'sessionTtlMs'>,
   share: ShareRow,
   session: ViewerSessionRow | undefined,
   visitor: Visitor,
+  token: string = randomToken(32),
 ) {
   if (session) return { session, issued: undefined };
   const { db } = deps.database;
-  const token = randomToken(32);
   const now = deps.clock.now();
   const internal = visitor.appSession ? await repo.isMemberSession(db, sha256Hex(visitor.appSession), share.workspaceId, now) : false;
   const created = await repo.insertViewerSession(db, {

@@ -1,18 +1,19 @@
 import { existsSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
-import { servedHere, visitorOf } from './viewer.routes';
+import { servedHere, viewerCookieName, visitorOf } from './viewer.routes';
 import { escapeHtml } from '../core/html';
 import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
-import { isBrowserNavigation, type PageBootstrap, pageBootstrap, scriptJson } from './viewer-bootstrap';
+import { playerBundle } from './player-bundle';
+import { type BootstrapPlan, isBrowserNavigation, type PageBootstrap, pageBootstrap, scriptJson } from './viewer-bootstrap';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
@@ -43,24 +44,20 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
     .join('\n');
 }
 
-function shell(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, bootstrap?: PageBootstrap) {
+/**
+ * The page up to its body: what the browser can start loading (first picture, stylesheet, script) before the
+ * rest is written. `firstImage` only for a viewer the gates let play.
+ */
+function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, firstImage?: string | null) {
   // The brand comes with the page, so that even the password and identification forms wear it at once.
   const config = scriptJson(JSON.stringify({ token, embed, status, ...(brand ? { brand } : {}) }));
-  const body = playerBuilt
-    ? '<div id="player"></div>'
-    : `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
-<h1 style="font-size:1.25rem">The demo player is not built yet</h1>
-<p>This server has no player bundle in <code>dist/player</code>. Build it and reload this page.
-The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.</p></main>`;
-  const assets = playerBuilt
-    ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>'
-    : '';
   // The first step's picture is asked for with the page's own resources, not after the player has run.
   const preload =
-    playerBuilt && bootstrap?.firstImage
-      ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(bootstrap.firstImage)}">\n`
-      : '';
-  const data = playerBuilt && bootstrap ? `<script id="demoshare-bootstrap" type="application/json">${bootstrap.json}</script>\n` : '';
+    playerBuilt && firstImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(firstImage)}">\n` : '';
+  // A module script runs once the whole page is parsed: the bootstrap below is there by then.
+  const assets = playerBuilt
+    ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>\n'
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,8 +65,19 @@ The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.
 <link rel="icon" type="image/svg+xml" href="/favicon.svg">
 ${head}
 <script id="demoshare-player-config" type="application/json">${config}</script>
-${data}${preload}${assets}
-</head><body>${body}</body></html>`;
+${preload}${assets}</head><body>`;
+}
+
+/** The rest of the page: the player's first answers (viewer-bootstrap.ts) and its root. */
+function shellBody(token: string, playerBuilt: boolean, bootstrap?: PageBootstrap) {
+  if (!playerBuilt) {
+    return `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
+<h1 style="font-size:1.25rem">The demo player is not built yet</h1>
+<p>This server has no player bundle in <code>dist/player</code>. Build it and reload this page.
+The viewer API for this link is at <code>/v1/viewer/${escapeHtml(token)}</code>.</p></main></body></html>`;
+  }
+  const data = bootstrap ? `<script id="demoshare-bootstrap" type="application/json">${bootstrap.json}</script>\n` : '';
+  return `${data}<div id="player"></div></body></html>`;
 }
 
 /**
@@ -81,20 +89,10 @@ ${data}${preload}${assets}
  */
 export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['viewing']>) {
   const playerBuilt = existsSync(`${PLAYER_ROOT}/player.js`);
-  if (existsSync(PLAYER_ROOT)) {
-    await app.register(fastifyStatic, {
-      root: PLAYER_ROOT,
-      prefix: '/player/',
-      decorateReply: false,
-      index: false,
-      cacheControl: false,
-      setHeaders(res) {
-        // The names carry no content hash (the shell names them), so browsers revalidate (ETag) instead of
-        // keeping last release's player for a year.
-        res.setHeader('cache-control', 'no-cache');
-      },
-    });
-  }
+  // GET /player/player.js and /player/player.css — from memory, compressed once (player-bundle.ts)
+  // Nothing else under /player/ (not even the web app's shell, which answers every other path).
+  app.get('/player/', { schema: { hide: true } }, async (_request, reply) => reply.callNotFound());
+  app.get('/player/:file', { schema: { hide: true, params: z.object({ file: z.string().max(100) }) } }, playerBundle(PLAYER_ROOT));
   const appUrls = shareUrls(ctx.config.APP_URL);
   const checkHost = servedHere(ctx.services.viewer);
   const api = new URL(ctx.config.API_URL ?? ctx.config.APP_URL).origin;
@@ -102,29 +100,52 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
 
   const bootstrapOf = pageBootstrap(ctx);
 
+  // Work a page left behind it (its access-log line, a page still being written): awaited before the app closes.
+  const pending = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  };
+  app.addHook('onClose', async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  });
+
+  /**
+   * The rest of a page whose head has gone: the session written and the player's first answers, then the end
+   * of the page, then its access-log line. Should the bootstrap fail, the page ends without it and the player
+   * asks the API as before.
+   */
+  async function finishPage(request: FastifyRequest, token: string, body: PassThrough, plan: BootstrapPlan) {
+    const later: Array<() => Promise<void>> = [];
+    const bootstrap = await bootstrapOf.finish(plan, (write) => later.push(write)).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'viewer page sent without its bootstrap; the player asks the API');
+      return undefined;
+    });
+    if (!body.destroyed) body.end(shellBody(token, true, bootstrap));
+    for (const write of later) track(write());
+  }
+
   async function page(request: FastifyRequest, token: string, embed: boolean, reply: FastifyReply) {
     let status = 200;
     let preview: LinkPreview | undefined;
     let brand: Brand | undefined;
-    let bootstrap: PageBootstrap | undefined;
+    let plan: BootstrapPlan | undefined;
     // Unfurls name the workspace's own address (its custom domain once verified), wherever the page was opened.
     let urls: ShareUrls = appUrls;
     try {
       // On a custom domain, another workspace's link is this page's 404.
       await checkHost(request);
-      const { link } = await ctx.services.viewer.resolve(token, undefined, visitorOf(request));
+      // What the player would ask first, answered in the page (viewer-bootstrap.ts): a browser's page load only.
+      const bootstrapped = playerBuilt && isBrowserNavigation(request, embed);
+      const cookie = bootstrapped ? request.cookies[viewerCookieName(token)] : undefined;
+      const resolved = await ctx.services.viewer.resolve(token, cookie, visitorOf(request));
+      const { link } = resolved;
       urls = await ctx.origins.shareUrls(link.share.workspaceId);
       brand = ctx.services.viewer.brand(link);
       // Variables filled (link values, else fallbacks) before previewTags escapes them: no raw {{…}} in unfurls.
       preview = personalisePreview(linkPreview(link.share, brand, await ctx.services.viewer.preview(link)), link.share.variables);
-      // What the player would ask first, answered in the page (viewer-bootstrap.ts): a browser's page load only.
-      // Only a speed-up: should it fail, the page goes out without it and the player asks the API as before.
-      if (playerBuilt && isBrowserNavigation(request, embed)) {
-        bootstrap = await bootstrapOf(request, reply, token).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'viewer page sent without its bootstrap; the player asks the API');
-          return undefined;
-        });
-      }
+      // Before the headers: a viewer who may play and has no session gets its token drawn now, its cookie in them.
+      if (bootstrapped) plan = await bootstrapOf.plan(request, reply, token, resolved);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       status = error.status;
@@ -154,8 +175,16 @@ export async function viewerPages(app: ZodApp, ctx: ModuleContext<Services['view
       // The token is in the address: never send it on to the sites a demo links to.
       .header('referrer-policy', 'no-referrer');
     if (!embed) reply.header('x-frame-options', 'DENY');
-    const head = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
-    return reply.send(shell(token, embed, playerBuilt, status, head, brand, bootstrap));
+    const tags = previewTags(preview, embed ? urls.embed(token) : urls.page(token));
+    const head = shellHead(token, embed, playerBuilt, status, tags, brand, plan?.firstImage);
+    if (!plan) return reply.send(head + shellBody(token, playerBuilt));
+    // The head goes at once: the browser loads the picture, the stylesheet and the script while the session is written.
+    const body = new PassThrough();
+    // A viewer who leaves before the end: the stream is destroyed with the connection, and that is all.
+    body.on('error', () => {});
+    body.write(head);
+    track(finishPage(request, token, body, plan));
+    return reply.send(body);
   }
 
   // Each page load records a gate decision: on the viewer budget, like the API calls the player makes.

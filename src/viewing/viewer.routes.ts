@@ -111,9 +111,29 @@ export function visitorOf(request: FastifyRequest): Visitor {
 export type StateResult = { gate: Gate; share: ShareRow; link: LinkState; session?: ViewerSessionRow; issued?: string };
 
 /**
+ * Sets the cookie of a viewer session on `reply`.
+ *
+ * @example
+ * const setCookie = viewerCookie(ctx);
+ * setCookie(reply, token, issued);
+ */
+export function viewerCookie(ctx: ModuleContext<Services['viewing']>) {
+  const secure = ctx.config.APP_URL.startsWith('https:');
+  return (reply: FastifyReply, token: string, session: string) =>
+    reply.setCookie(viewerCookieName(token), session, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: '/',
+      maxAge: Math.floor(ctx.config.VIEWER_SESSION_TTL / 1000),
+    });
+}
+
+/**
  * The link state (GET /v1/viewer/:token and the gate forms' answers), with the session's cookie set when one
  * was issued, unless consent is pending (then the token travels in the body and X-Viewer-Session only).
- * The viewer page inlines the same answer (viewer.pages.ts).
+ * The viewer page inlines the same answer (viewer.pages.ts), whose headers have gone before (`reply` null:
+ * it set the cookie itself).
  *
  * @example
  * const answer = linkStateAnswer(ctx);
@@ -121,20 +141,12 @@ export type StateResult = { gate: Gate; share: ShareRow; link: LinkState; sessio
  */
 export function linkStateAnswer(ctx: ModuleContext<Services['viewing']>) {
   const { viewer } = ctx.services;
-  const secure = ctx.config.APP_URL.startsWith('https:');
-  return async (reply: FastifyReply, token: string, result: StateResult, pending: boolean) => {
+  const setCookie = viewerCookie(ctx);
+  return async (reply: FastifyReply | null, token: string, result: StateResult, pending: boolean) => {
     const view = gateView(result.share, result.session, viewer.brand(result.link), await viewer.preview(result.link));
-    reply.header('cache-control', 'no-store');
+    reply?.header('cache-control', 'no-store');
     // Before consent the token lives in the player's memory only and rides in X-Viewer-Session.
-    if (result.issued && !pending) {
-      reply.setCookie(viewerCookieName(token), result.issued, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure,
-        path: '/',
-        maxAge: Math.floor(ctx.config.VIEWER_SESSION_TTL / 1000),
-      });
-    }
+    if (reply && result.issued && !pending) setCookie(reply, token, result.issued);
     return {
       gate: result.gate,
       share: { require_identification: result.share.requireIdentification, has_password: result.share.passwordHash !== null },
