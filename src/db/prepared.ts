@@ -1,4 +1,5 @@
 // Named prepared statements for the hottest reads, cached per database handle or transaction.
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from './client';
 
 const byExecutor = new WeakMap<Executor, Map<string, unknown>>();
@@ -21,4 +22,29 @@ export function prepared<P>(db: Executor, name: string, build: (db: Executor, na
     queries.set(name, query);
   }
   return query;
+}
+
+interface DrizzleInternals {
+  session: {
+    prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): {
+      execute(): Promise<unknown>;
+    };
+  };
+  dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
+}
+
+/**
+ * Runs raw SQL as a named prepared statement on PostgreSQL: parsed and planned once per connection, as
+ * `prepared` does for query builders (PGlite's driver takes no name: there it runs as `execute` does).
+ * For large statements run on every request, such as the ingestion's data-modifying CTEs, whose parsing
+ * and planning cost more than their execution. `name` must stand for one SQL text across the application
+ * (a statement whose text varies takes a name per variant).
+ *
+ * @example
+ * const result = await executeNamed(tx, 'ingest_claim', sql`select ${x}::json`);
+ */
+export function executeNamed(db: Executor, name: string, query: SQL): Promise<unknown> {
+  const internals = db as unknown as DrizzleInternals;
+  const built = internals.dialect.sqlToQuery(query);
+  return internals.session.prepareQuery(built, undefined, name, false).execute();
 }

@@ -4,7 +4,8 @@
  * which keeps statements far below PostgreSQL's limit of 65,535 parameters and runs the same on pg and
  * PGlite. Under load a batch's time is mostly round trips, and every request of the batch waits for it.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { executeNamed } from '../db/prepared';
 import type { Executor } from '../db/client';
 import { REGISTERS } from '../core/hll';
 import { demoDailyViewers } from './viewing.tables';
@@ -86,7 +87,8 @@ export async function claimAndOpenViews(
   if (ids.length === 0) return { fresh: new Set(), views: [] };
   const idRows = recordset(ids);
   const viewRows = recordset(candidates);
-  const result = await db.execute(sql`
+  // A named prepared statement on PostgreSQL: planning it took longer than running it (docs/benchmarks.md, issue 33).
+  const result = await executeNamed(db, 'ingest_claim', sql`
     with
     claimed as (
       insert into ingested_events (session_id, event_id, at)
@@ -214,112 +216,129 @@ export interface Progress {
   forms: FormDelta[];
 }
 
-/**
- * Writes a batch's progress in one statement (data-modifying CTEs): step seconds, the views, and both
- * rollups. One round trip instead of four: under load a batch's time is mostly round trips, and every
- * request of the batch waits for it. The views are already locked by claimAndOpenViews; the rollup rows are
- * inserted in key order, so concurrent batches take their locks in one order and never deadlock.
- */
-export async function writeProgress(db: Executor, p: Progress) {
-  const steps = recordset(p.stepRows);
-  const viewRows = recordset(p.views);
-  const daily = recordset(p.daily);
-  const stepDaily = recordset(p.steps);
-  const segments = recordset(p.segments);
-  const chapters = recordset(p.chapters);
-  const chapterSteps = recordset(p.chapterSteps);
-  const paths = recordset(p.paths);
-  const elements = recordset(p.elements);
-  const forms = recordset(p.forms);
-  await db.execute(sql`
-    with
-    step_rows as (
+/** One data-modifying CTE of writeProgress: its rows of the batch, and its statement over them (a JSON recordset). */
+interface ProgressPart {
+  name: string;
+  rows: (p: Progress) => object[];
+  sql: (rows: SQL) => SQL;
+}
+
+/** The CTEs of writeProgress, in the order they take their locks. */
+const PROGRESS_PARTS: ProgressPart[] = [
+  {
+    name: 'step_rows',
+    rows: (p) => p.stepRows,
+    sql: (rows) => sql`
       insert into view_steps (view_id, view_started_at, step_number, seconds, first_reached_at)
       select x.view_id, x.view_started_at, x.step_number, x.seconds, x.first_reached_at
-      from json_to_recordset(${steps}::json) as x(view_id text, view_started_at timestamptz, step_number integer, seconds double precision, first_reached_at timestamptz)
+      from json_to_recordset(${rows}::json) as x(view_id text, view_started_at timestamptz, step_number integer, seconds double precision, first_reached_at timestamptz)
       on conflict (view_id, view_started_at, step_number) do update set seconds = view_steps.seconds + excluded.seconds
-      returning 1
-    ),
-    view_rows as (
+      returning 1`,
+  },
+  {
+    name: 'view_rows',
+    rows: (p) => p.views,
+    sql: (rows) => sql`
       update views as v set
         steps_viewed = u.steps_viewed, current_step = u.current_step, completed = u.completed,
         completed_at = u.completed_at, duration_seconds = u.duration_seconds, last_activity_at = u.last_activity_at,
         viewer_email = u.viewer_email, viewer_name = u.viewer_name, chapter_id = u.chapter_id, path_marks = u.path_marks
-      from json_to_recordset(${viewRows}::json) as u(
+      from json_to_recordset(${rows}::json) as u(
         id text, started_at timestamptz, steps_viewed integer[], current_step integer, completed boolean, completed_at timestamptz,
         duration_seconds double precision, last_activity_at timestamptz, viewer_email text, viewer_name text,
         chapter_id text, path_marks text[])
       where v.id = u.id and v.started_at = u.started_at
-      returning 1
-    ),
-    daily_rows as (
+      returning 1`,
+  },
+  {
+    name: 'daily_rows',
+    rows: (p) => p.daily,
+    sql: (rows) => sql`
       insert into demo_daily_stats (demo_id, day, version, internal, views, completions, duration_seconds)
       select x.demo_id, x.day, x.version, x.internal, x.views, x.completions, x.duration_seconds
-      from json_to_recordset(${daily}::json) as x(demo_id text, day date, version integer, internal boolean, views integer, completions integer, duration_seconds double precision)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, views integer, completions integer, duration_seconds double precision)
       order by x.demo_id, x.day, x.version, x.internal
       on conflict (demo_id, day, version, internal) do update set
         views = demo_daily_stats.views + excluded.views,
         completions = demo_daily_stats.completions + excluded.completions,
         duration_seconds = demo_daily_stats.duration_seconds + excluded.duration_seconds
-      returning 1
-    ),
-    step_daily_rows as (
+      returning 1`,
+  },
+  {
+    name: 'step_daily_rows',
+    rows: (p) => p.steps,
+    sql: (rows) => sql`
       insert into demo_step_daily_stats (demo_id, day, version, internal, step_number, views, seconds, ended_here)
       select x.demo_id, x.day, x.version, x.internal, x.step_number, x.views, x.seconds, x.ended_here
-      from json_to_recordset(${stepDaily}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, views integer, seconds double precision, ended_here integer)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, views integer, seconds double precision, ended_here integer)
       order by x.demo_id, x.day, x.version, x.internal, x.step_number
       on conflict (demo_id, day, version, internal, step_number) do update set
         views = demo_step_daily_stats.views + excluded.views,
         seconds = demo_step_daily_stats.seconds + excluded.seconds,
         ended_here = demo_step_daily_stats.ended_here + excluded.ended_here
-      returning 1
-    ),
-    segment_rows as (
+      returning 1`,
+  },
+  {
+    name: 'segment_rows',
+    rows: (p) => p.segments,
+    sql: (rows) => sql`
       insert into demo_daily_segments (demo_id, day, internal, share_id, company, views, completions, last_viewed_at)
       select x.demo_id, x.day, x.internal, x.share_id, x.company, x.views, x.completions, x.last_viewed_at
-      from json_to_recordset(${segments}::json) as x(demo_id text, day date, internal boolean, share_id text, company text, views integer, completions integer, last_viewed_at timestamptz)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, internal boolean, share_id text, company text, views integer, completions integer, last_viewed_at timestamptz)
       order by x.demo_id, x.day, x.internal, x.share_id, x.company
       on conflict (demo_id, day, internal, share_id, company) do update set
         views = demo_daily_segments.views + excluded.views,
         completions = demo_daily_segments.completions + excluded.completions,
         last_viewed_at = greatest(demo_daily_segments.last_viewed_at, excluded.last_viewed_at)
-      returning 1
-    ),
-    chapter_rows as (
+      returning 1`,
+  },
+  {
+    name: 'chapter_rows',
+    rows: (p) => p.chapters,
+    sql: (rows) => sql`
       insert into demo_chapter_daily_stats (demo_id, day, version, internal, chapter_id, choices, views, completions)
       select x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.choices, x.views, x.completions
-      from json_to_recordset(${chapters}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, choices integer, views integer, completions integer)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, choices integer, views integer, completions integer)
       order by x.demo_id, x.day, x.version, x.internal, x.chapter_id
       on conflict (demo_id, day, version, internal, chapter_id) do update set
         choices = demo_chapter_daily_stats.choices + excluded.choices,
         views = demo_chapter_daily_stats.views + excluded.views,
         completions = demo_chapter_daily_stats.completions + excluded.completions
-      returning 1
-    ),
-    chapter_step_rows as (
+      returning 1`,
+  },
+  {
+    name: 'chapter_step_rows',
+    rows: (p) => p.chapterSteps,
+    sql: (rows) => sql`
       insert into demo_chapter_step_daily_stats (demo_id, day, version, internal, chapter_id, step_number, views)
       select x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.step_number, x.views
-      from json_to_recordset(${chapterSteps}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, step_number integer, views integer)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, chapter_id text, step_number integer, views integer)
       order by x.demo_id, x.day, x.version, x.internal, x.chapter_id, x.step_number
       on conflict (demo_id, day, version, internal, chapter_id, step_number) do update set
         views = demo_chapter_step_daily_stats.views + excluded.views
-      returning 1
-    ),
-    path_rows as (
+      returning 1`,
+  },
+  {
+    name: 'path_rows',
+    rows: (p) => p.paths,
+    sql: (rows) => sql`
       insert into demo_path_daily_stats (demo_id, day, version, internal, path, views)
       select x.demo_id, x.day, x.version, x.internal, x.path, x.views
-      from json_to_recordset(${paths}::json) as x(demo_id text, day date, version integer, internal boolean, path text, views integer)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, path text, views integer)
       order by x.demo_id, x.day, x.version, x.internal, x.path
       on conflict (demo_id, day, version, internal, path) do update set
         views = demo_path_daily_stats.views + excluded.views
-      returning 1
-    ),
-    element_rows as (
+      returning 1`,
+  },
+  {
+    name: 'element_rows',
+    rows: (p) => p.elements,
+    sql: (rows) => sql`
       insert into demo_element_daily_stats (demo_id, day, version, internal, step_number, element_id, action_type,
         action_clicks, action_views, cta_clicks, cta_views)
       select x.demo_id, x.day, x.version, x.internal, x.step_number, x.element_id, x.action_type,
         x.action_clicks, x.action_views, x.cta_clicks, x.cta_views
-      from json_to_recordset(${elements}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer,
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer,
         element_id text, action_type text, action_clicks integer, action_views integer, cta_clicks integer, cta_views integer)
       order by x.demo_id, x.day, x.version, x.internal, x.step_number, x.element_id
       on conflict (demo_id, day, version, internal, step_number, element_id) do update set
@@ -328,30 +347,47 @@ export async function writeProgress(db: Executor, p: Progress) {
         action_views = demo_element_daily_stats.action_views + excluded.action_views,
         cta_clicks = demo_element_daily_stats.cta_clicks + excluded.cta_clicks,
         cta_views = demo_element_daily_stats.cta_views + excluded.cta_views
-      returning 1
-    ),
-    form_rows as (
+      returning 1`,
+  },
+  {
+    name: 'form_rows',
+    rows: (p) => p.forms,
+    sql: (rows) => sql`
       insert into demo_form_daily_stats (demo_id, day, version, internal, step_number, shown, started, submitted)
       select x.demo_id, x.day, x.version, x.internal, x.step_number, x.shown, x.started, x.submitted
-      from json_to_recordset(${forms}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, shown integer, started integer, submitted integer)
+      from json_to_recordset(${rows}::json) as x(demo_id text, day date, version integer, internal boolean, step_number integer, shown integer, started integer, submitted integer)
       order by x.demo_id, x.day, x.version, x.internal, x.step_number
       on conflict (demo_id, day, version, internal, step_number) do update set
         shown = demo_form_daily_stats.shown + excluded.shown,
         started = demo_form_daily_stats.started + excluded.started,
         submitted = demo_form_daily_stats.submitted + excluded.submitted
-      returning 1
-    )
-    select
-      (select count(*) from step_rows) as step_rows,
-      (select count(*) from view_rows) as view_rows,
-      (select count(*) from daily_rows) as daily_rows,
-      (select count(*) from step_daily_rows) as step_daily_rows,
-      (select count(*) from segment_rows) as segment_rows,
-      (select count(*) from chapter_rows) as chapter_rows,
-      (select count(*) from chapter_step_rows) as chapter_step_rows,
-      (select count(*) from path_rows) as path_rows,
-      (select count(*) from element_rows) as element_rows,
-      (select count(*) from form_rows) as form_rows`);
+      returning 1`,
+  },
+];
+
+/**
+ * Writes a batch's progress in one statement (data-modifying CTEs): step seconds, the views, and the
+ * rollups. One round trip instead of ten: under load a batch's time is mostly round trips, and every
+ * request of the batch waits for it. Only the parts that have rows are in the statement (a batch of page
+ * views has no chapter, path, element or form rows): parsing and planning a CTE costs about as much as
+ * running it, more on PGlite, whether it has rows or not. On PostgreSQL each variant is a named prepared
+ * statement, parsed and planned once per connection. The views are already locked by claimAndOpenViews;
+ * the rollup rows are inserted in key order, so concurrent batches take their locks in one order and never
+ * deadlock.
+ */
+export async function writeProgress(db: Executor, p: Progress) {
+  const parts = PROGRESS_PARTS.filter((part) => part.rows(p).length > 0);
+  if (parts.length === 0) return;
+  const ctes = sql.join(
+    parts.map((part) => sql`${sql.raw(part.name)} as (${part.sql(sql`${recordset(part.rows(p))}`)})`),
+    sql`,\n`,
+  );
+  const counts = sql.join(
+    parts.map((part) => sql.raw(`(select count(*) from ${part.name}) as ${part.name}`)),
+    sql`, `,
+  );
+  const variant = PROGRESS_PARTS.reduce((mask, part, i) => (parts.includes(part) ? mask | (1 << i) : mask), 0);
+  await executeNamed(db, `ingest_progress_${variant}`, sql`with ${ctes} select ${counts}`);
 }
 
 export interface DailyViewer {
