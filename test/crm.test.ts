@@ -71,6 +71,12 @@ describe('HubSpot sync against a local HubSpot', () => {
 
     const extra = await admin.inject({ method: 'PUT', url: '/v1/crm/hubspot', payload: { token: GOOD, portal: 1 } });
     expect(extra.statusCode).toBe(400);
+    // A character no HTTP header can carry (the fuzzer's U+202E) is the caller's mistake, told before HubSpot is asked.
+    const asked = hubspot.requests.length;
+    const unsendable = await admin.inject({ method: 'PUT', url: '/v1/crm/hubspot', payload: { token: 'pat-na1\u202egood' } });
+    expect(unsendable.statusCode, unsendable.body).toBe(400);
+    expect(unsendable.json().error.details).toEqual([expect.objectContaining({ field: 'token' })]);
+    expect(hubspot.requests.length).toBe(asked);
 
     hubspot.script(serverError());
     const down = await admin.inject({ method: 'PUT', url: '/v1/crm/hubspot', payload: { token: GOOD } });

@@ -5,10 +5,13 @@ import { dateFilter, iso, timestamp } from '../core/time';
 import type { ConnectionRow, SyncItemRow } from './crm.repo';
 import { CRM_ITEM_STATUSES, type CrmItemStatus } from './crm.tables';
 
+// HubSpot's tokens are printable ASCII; anything else cannot go in an Authorization header at all, which the
+// request would only find out as a network error (a 503 instead of this 400).
 const token = text()
   .trim()
   .min(1)
   .max(500)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces, as HubSpot’s tokens are')
   .meta({
     description:
       'A HubSpot private app’s access token (Settings → Integrations → Private apps in HubSpot), with the scopes ' +

@@ -1,6 +1,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SCOPES, type Scope } from '../../src/auth/permissions';
 import { newId } from '../../src/core/ids';
+import { eq } from 'drizzle-orm';
+import { assets } from '../../src/demos/demos.tables';
 import { demoRenders } from '../../src/renders/renders.tables';
 import { makePng } from './images';
 import { createShare, demoWithSteps, playView } from './shares';
@@ -133,6 +135,9 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   if (!logoVersion) throw new Error(`fuzz world: no logo version in ${logoUrl}`);
 
   const recording = (await expectStatus(await call({ method: 'POST', url: '/v1/recordings', payload: { step_count: 2 } }), 201, 'recording')).data;
+  // The CDN origin's address of the step's picture (GET /v1/public-assets/sha256/{digest}).
+  const [pictured] = await t.ctx.database.db.select({ sha256: assets.sha256 }).from(assets).where(eq(assets.id, asset));
+  if (!pictured) throw new Error(`fuzz world: no asset row ${asset}`);
 
   // A stale-demo check and a render of the published demo (queued: this app runs no jobs).
   const check = (await expectStatus(await call({ method: 'POST', url: `/v1/demos/${demo}/checks` }), 202, 'check')).data;
@@ -186,6 +191,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       render: renderId,
       workspace: session.workspaceId,
       logoVersion,
+      assetDigest: pictured.sha256,
       lang: 'fr',
       hub: hub.id,
       hubCollection: hubCollection.id,
@@ -230,6 +236,7 @@ export function worldKey(path: string, param: string): string {
     collection_id: 'hubCollection',
     entry_id: 'hubEntry',
     message_id: 'slackMessage',
+    digest: 'assetDigest',
   };
   if (byName[param]) return byName[param];
   if (param === 'version') return path.startsWith('/v1/workspace-logos') ? 'logoVersion' : 'version';
