@@ -1,5 +1,5 @@
 // Where an asset's bytes are: in its row (ASSET_STORE=database, and assets from before a change) or in the blob store.
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { blobKeyOfDigest, type BlobStore, storeUnavailable } from '../core/blob-store/blob-store';
 import { sha256Hex } from '../core/crypto';
 import type { Executor } from '../db/client';
@@ -67,10 +67,8 @@ export async function placeBytes(store: AssetStore, asset: NewAsset): Promise<Pl
 export async function placeStoredBytes(db: Executor, store: AssetStore, stored: StoredBytes): Promise<PlacedAsset> {
   const base = { contentType: stored.contentType, size: stored.size, sha256: stored.sha256 };
   if (!store) return { ...base, bytes: stored.select, blobKey: null };
-  const result = (await db.execute(sql`select ${stored.select} as "bytes"`)) as unknown as { rows: Array<{ bytes: Buffer | Uint8Array | null }> };
-  const [row] = result.rows;
-  if (!row?.bytes) throw new Error(`stored bytes (${stored.sha256}) vanished under their lock`);
-  const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
+  const bytes = await repo.readStoredBytes(db, stored.select);
+  if (!bytes) throw new Error(`stored bytes (${stored.sha256}) vanished under their lock`);
   return placeBytes(store, { contentType: stored.contentType, bytes });
 }
 

@@ -443,3 +443,11 @@ export async function latestVersion(db: Executor, demoId: string) {
     .limit(1);
   return row ? { ...row, snapshot: row.snapshot as unknown as DemoSnapshot } : undefined;
 }
+
+/** The bytes a scalar subquery of stored bytes yields (a recorded step's, in its upload row), or null. */
+export async function readStoredBytes(db: Executor, select: SQL): Promise<Buffer | null> {
+  const result = (await db.execute(sql`select ${select} as "bytes"`)) as unknown as { rows: Array<{ bytes: Buffer | Uint8Array | null }> };
+  const bytes = result.rows[0]?.bytes;
+  if (!bytes) return null;
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+}

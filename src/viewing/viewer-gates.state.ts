@@ -18,7 +18,7 @@ export interface StateOptions {
 /** The gate the viewer stands at, recorded; at the `ready` gate, their session (new or not). */
 export async function state(deps: ViewerGatesDeps, token: string, sessionToken: string | undefined, visitor: Visitor, options: StateOptions = {}) {
   const resolved = await resolve(deps, token, sessionToken, visitor);
-  let { session } = resolved;
+  let { session, link } = resolved;
   let issued: string | undefined;
   const share = resolved.link.share;
   const identity = { email: session?.viewerEmail, name: session?.viewerName };
@@ -30,6 +30,9 @@ export async function state(deps: ViewerGatesDeps, token: string, sessionToken: 
     if (issued) {
       const created = session;
       await deps.cache.sessions.load(created.id, (s) => [tags.share(s.shareId), tags.session(s.id)], async () => created);
+      // Under an A/B test, a viewer without a session was shown the first arm: the new session's own arm
+      // (picked by weight from its key, and written on it) is what the page inlines and the player plays.
+      if (link.arm) link = (await resolve(deps, token, issued)).link;
     }
     decision = () => recordDecision(deps, share, 'granted', visitor, identity);
   } else {
@@ -38,5 +41,5 @@ export async function state(deps: ViewerGatesDeps, token: string, sessionToken: 
   }
   if (options.later) options.later(decision);
   else await decision();
-  return { gate: resolved.gate, share, link: resolved.link, session, issued };
+  return { gate: resolved.gate, share, link, session, issued };
 }
