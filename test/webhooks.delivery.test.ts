@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emitEvent } from '../src/events/outbox';
 import { webhookDeliveries } from '../src/webhooks/webhooks.tables';
+import { engine } from './helpers/database';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually, type Received, WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -306,5 +307,28 @@ describe('webhook deliveries to a real receiver', () => {
     const d = await delivery(hook.id, queued.id);
     expect(d.attempt_log[0].error).toMatch(/cannot be used|forbidden/);
     await t.ctx.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, queued.id));
+  });
+  // As for Slack: the DELETE locks the webhook, then its deliveries by cascade; recording an attempt
+  // locked the delivery, then the webhook (its counters). A trigger holds the worker between the two so
+  // the DELETE lands there every time; shorter than deadlock_timeout, so the DELETE would be the victim.
+  it.skipIf(engine !== 'postgres')('deletes a webhook while a worker is recording an attempt: no deadlock, nothing left', async () => {
+    const db = t.ctx.database;
+    const hook = await createHook('/deleted-while-settling');
+    await db.executeSql(`create or replace function delivery_settle_pause() returns trigger language plpgsql as $$ begin perform pg_sleep(0.6); return new; end $$`);
+    await db.executeSql(
+      `create trigger delivery_settle_pause after update on webhook_deliveries for each row when (new.status = 'succeeded') execute function delivery_settle_pause()`,
+    );
+    try {
+      await sendTest(hook.id);
+      await requestsTo('/deleted-while-settling', 1);
+      await new Promise((r) => setTimeout(r, 150)); // the worker is now inside its recording transaction
+      const deleted = await admin.inject({ method: 'DELETE', url: `/v1/webhooks/${hook.id}` });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+    } finally {
+      await db.executeSql('drop trigger if exists delivery_settle_pause on webhook_deliveries');
+      await db.executeSql('drop function if exists delivery_settle_pause()');
+    }
+    expect((await admin.inject({ method: 'GET', url: `/v1/webhooks/${hook.id}` })).statusCode).toBe(404);
+    expect(await db.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).toHaveLength(0);
   });
 });

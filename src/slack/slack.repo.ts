@@ -38,6 +38,16 @@ export async function updateDestination(db: Executor, id: string, change: Partia
   return row;
 }
 
+/**
+ * Locks the destination for the rest of the transaction. Its DELETE locks it and then, by cascade, its
+ * messages; whoever settles a message takes the same order, so the two wait for each other instead of
+ * deadlocking. False: it is gone, with its messages.
+ */
+export async function lockDestination(tx: Executor, id: string): Promise<boolean> {
+  const rows = await tx.select({ id: slackDestinations.id }).from(slackDestinations).where(eq(slackDestinations.id, id)).for('no key update');
+  return rows.length > 0;
+}
+
 export async function deleteDestination(db: Executor, id: string) {
   await db.delete(slackDestinations).where(eq(slackDestinations.id, id));
 }

@@ -72,6 +72,7 @@ export async function sendClaimed(deps: SlackWorkerDeps, claim: repo.ClaimedMess
   }
   const exchange = await postToSlack(deps.net, url, claim.body, deps.settings.timeoutMs, () => clock.now());
   const disabled = await database.db.transaction(async (tx) => {
+    if (!(await repo.lockDestination(tx, destination.id))) return false;
     if (!(await repo.settle(tx, claim, settlement(deps, claim, exchange)))) return false;
     const now = clock.now();
     if (exchange.verdict.kind === 'sent') await repo.updateDestination(tx, destination.id, { lastDeliveryAt: now });

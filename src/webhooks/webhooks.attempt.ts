@@ -168,6 +168,7 @@ async function recordOutcome(
   exchange: Exchange,
 ): Promise<{ hook: WebhookRow; reason: DisableReason } | null> {
   return deps.database.db.transaction(async (tx) => {
+    if (!(await hooks.lockWebhook(tx, hook.id))) return null;
     await deliveries.insertAttempt(tx, attemptRow(claim, hook, request, exchange));
     // Only the holder of this attempt moves the delivery on; after a lease takeover the newer attempt owns it.
     if (!(await deliveries.settleAttempt(tx, claim, settlement(deps, claim, exchange)))) return null;

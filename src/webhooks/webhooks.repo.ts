@@ -47,6 +47,16 @@ export async function updateWebhook(db: Executor, id: string, patch: Partial<typ
   return row;
 }
 
+/**
+ * Locks the webhook for the rest of the transaction. Its DELETE locks it and then, by cascade, its
+ * deliveries; recording an attempt takes the same order, so the two wait for each other instead of
+ * deadlocking. False: it is gone, with its deliveries.
+ */
+export async function lockWebhook(tx: Executor, id: string): Promise<boolean> {
+  const rows = await tx.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.id, id)).for('no key update');
+  return rows.length > 0;
+}
+
 export async function deleteWebhook(db: Executor, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(webhooks)
