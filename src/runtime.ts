@@ -14,6 +14,7 @@ import { SafeFetch } from './core/net/safe-fetch';
 import { type Database, openDatabase } from './db/client';
 import { readEmbeddedSeed } from './db/embedded-seed';
 import { pendingMigrations } from './db/pending-migrations';
+import { countBlobHeld } from './demos/asset-moves.repo';
 import { createDocumentPool } from './document-tasks';
 import { EmbeddedMaintenance } from './db/embedded-maintenance';
 import { createGenerator, generatorDepsFromConfig } from './generation';
@@ -89,6 +90,22 @@ export async function openConfiguredDatabase(config: Config, progress: StartProg
 }
 
 /**
+ * Refuses to start with ASSET_STORE=database while rows name blobs: every one of those assets would answer
+ * 503. It happens when a variable is forgotten (an embedded instance moved by migrate-to-postgres started
+ * without ASSET_STORE=filesystem), and a forgotten variable must not become an outage.
+ */
+async function refuseStrandedBlobs(config: Config, database: Database) {
+  if (config.ASSET_STORE !== 'database') return;
+  const held = await countBlobHeld(database.db);
+  if (held === 0) return;
+  throw new RuntimeError(
+    `${held} asset${held === 1 ? ' has its' : 's have their'} bytes in a blob store, but ASSET_STORE is database, so ${held === 1 ? 'it' : 'they'} could not be served. ` +
+      'Start every process with ASSET_STORE naming that store: filesystem (DATA_DIR/blobs, e.g. an embedded instance moved by migrate-to-postgres) or s3 with its S3_* settings. ' +
+      'To keep the bytes in the database instead, first run "demoshare assets move --to database --from filesystem|s3" (docs/object-storage.md).',
+  );
+}
+
+/**
  * Starts one process of the service: API and web app, workers, or both.
  *
  * @example
@@ -131,6 +148,7 @@ export async function startRuntime(config: Config, role: ProcessRole, progress: 
     })());
 
   try {
+    await refuseStrandedBlobs(config, database);
     const redis = config.REDIS_URL
       ? await connectRedis(config.REDIS_URL, log).catch((error: Error) => {
           throw new RuntimeError(error.message);

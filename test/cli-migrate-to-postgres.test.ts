@@ -119,6 +119,13 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
     const named = await connected(url, async (c) => (await c.query('select count(distinct blob_key)::int as n from assets')).rows[0].n);
     expect(named).toBe(files.length);
 
+    // Started without ASSET_STORE (the variable forgotten): refused with the store to name, not 503 for every asset.
+    const forgot = await runCli(['start'], cleanEnv({ DATA_DIR: blobsDir, LOG_LEVEL: 'warn', DATABASE_URL: url }), 120_000);
+    expect(forgot.code, forgot.stderr).toBe(1);
+    expect(forgot.stderr).toMatch(/\d+ assets have their bytes in a blob store, but ASSET_STORE is database/);
+    expect(forgot.stderr).toContain('ASSET_STORE naming that store: filesystem');
+    expect(forgot.stderr).not.toMatch(/\n\s+at /);
+
     server = await startCli('start', blobEnv({ DATABASE_URL: url }));
     await expectSeededInstance(server.url, blobSeeded);
     expect(await server.stop()).toEqual({ code: 0, signal: null });

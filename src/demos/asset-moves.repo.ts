@@ -23,6 +23,12 @@ export async function databaseNow(db: Executor): Promise<Date> {
   return new Date(Number(result.rows[0]!.ms));
 }
 
+/** How many assets have their bytes in a blob store (through the partial index on `blob_key`). */
+export async function countBlobHeld(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(assets).where(isNotNull(assets.blobKey));
+  return row?.n ?? 0;
+}
+
 /** Assets created up to `until` (or after it, with `since`), counted by where their bytes are. */
 export async function countAssets(db: Executor, window: { until: Date } | { since: Date }): Promise<AssetCounts> {
   const rows = await db
