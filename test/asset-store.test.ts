@@ -154,6 +154,27 @@ describe.each(['filesystem', 's3'] as const)('demo assets in the %s store', (kin
     expect(await steps()).toBe(2);
   });
 
+  it('answers 503 unavailable, not 500, for an asset whose blob was lost from the store', async () => {
+    const created = await call('POST', '/v1/demos', { title: 'Lost bytes', type: 'interactive' });
+    const demoId = created.json().data.id as string;
+    const png = makePng(8, 4, [7, 77, 177]); // bytes of this test alone: no other asset shares the blob
+    const step = await t.app.inject({
+      method: 'POST',
+      url: `/v1/demos/${demoId}/steps`,
+      headers: { ...bearer(key), 'content-type': 'image/png' },
+      payload: png,
+    });
+    expect(step.statusCode, step.body).toBe(201);
+    await backend.store.delete(blobKeyOfDigest(sha256Hex(png)));
+    const lost = await call('GET', step.json().data.image_url);
+    expect(lost.statusCode).toBe(503);
+    expect(lost.json().error).toMatchObject({ code: 'unavailable', request_id: lost.headers['x-request-id'] });
+    expect(lost.json().error.message).toContain('does not hold this asset');
+    // No retry will bring them back: no Retry-After, unlike a store out of reach.
+    expect(lost.headers['retry-after']).toBeUndefined();
+    expect((await call('DELETE', `/v1/demos/${demoId}`)).statusCode).toBe(204);
+  });
+
   it('removes a blurred original from the store once no asset names it', async () => {
     const created = await call('POST', '/v1/demos', { title: 'Blur me', type: 'interactive' });
     const demoId = created.json().data.id as string;

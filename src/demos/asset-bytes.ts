@@ -1,6 +1,6 @@
 // Where an asset's bytes are: in its row (ASSET_STORE=database, and assets from before a change) or in the blob store.
 import type { SQL } from 'drizzle-orm';
-import { blobKeyOfDigest, type BlobStore, storeUnavailable } from '../core/blob-store/blob-store';
+import { blobKeyOfDigest, type BlobStore, blobMissing, storeUnavailable } from '../core/blob-store/blob-store';
 import { sha256Hex } from '../core/crypto';
 import type { Executor } from '../db/client';
 import * as repo from './demos.repo';
@@ -86,7 +86,7 @@ export async function bytesOf(store: AssetStore, row: { id: string; bytes: Buffe
   }
   const bytes = await store.get(row.blobKey!);
   // A row is written only after its blob, and garbage collection spares named blobs: this is lost data.
-  if (!bytes) throw new Error(`asset ${row.id}: blob ${row.blobKey} is missing from the ${store.kind} store`);
+  if (!bytes) throw blobMissing(new Error(`asset ${row.id}: blob ${row.blobKey} is missing from the ${store.kind} store`));
   return bytes;
 }
 

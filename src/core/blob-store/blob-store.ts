@@ -105,3 +105,24 @@ export function storeUnavailable(doing: 'read' | 'write' | 'delete', cause: unkn
     cause,
   });
 }
+
+/** The start of `blobMissing`'s message, by which the error handler tells lost bytes from an outage. */
+export const BLOB_MISSING = 'The asset store does not hold';
+
+/**
+ * The 503 of an asset whose row names a blob the store does not have: its bytes were lost from the store
+ * (files not copied with DATA_DIR, a bucket emptied) or ASSET_STORE names another store. The server's fault,
+ * not the caller's, and no retry will help until the operator restores it, so no Retry-After; the log names
+ * the asset and its key (`cause`).
+ *
+ * @example
+ * ```ts
+ * import { blobMissing } from './blob-store';
+ *
+ * throw blobMissing(new Error('asset asset_01j…: blob sha256/9f86… is missing from the filesystem store'));
+ * ```
+ */
+export function blobMissing(cause: Error): AppError {
+  return new AppError('unavailable', `${BLOB_MISSING} this asset's bytes: the server's log names it for the operator`, { cause });
+}
+

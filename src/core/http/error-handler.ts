@@ -1,6 +1,7 @@
 // Every thrown value becomes the one error body: AppErrors as they are, Fastify's and zod's mapped onto codes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { BLOB_MISSING } from '../blob-store/blob-store';
 import { isConnectionLoss } from '../connection-loss';
 import { AppError, ERROR_CODES, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../errors';
 
@@ -112,8 +113,12 @@ export function registerErrorHandler(app: FastifyInstance) {
         // During an outage every request ends here for the same cause: one short line each, not a stack each.
         const cause = (error as { cause?: { message?: string } })?.cause?.message ?? (error as Error)?.message;
         // The asset store's 503s (core/blob-store) say so; every other 503 with a cause is the database's.
-        const what = appError.message.startsWith('The asset store') ? 'asset store out of reach or refusing writes' : 'database out of reach or out of connections';
-        request.log.warn({ cause }, `${what}: answered 503`);
+        // Bytes lost from the store are no outage that passes: an error, naming the asset.
+        if (appError.message.startsWith(BLOB_MISSING)) request.log.error({ cause }, 'asset bytes missing from the asset store: answered 503');
+        else {
+          const what = appError.message.startsWith('The asset store') ? 'asset store out of reach or refusing writes' : 'database out of reach or out of connections';
+          request.log.warn({ cause }, `${what}: answered 503`);
+        }
       }
     } else if (appError.status >= 500) {
       const cause = isResponseSerializationError(error) ? { route: request.routeOptions.url, error } : error;
