@@ -59,6 +59,7 @@ export interface CachedAsset {
 /** How many assets the viewer cache keeps, and the largest it keeps (bigger ones are read each time): 64 MiB at most. */
 export const ASSET_CACHE_ENTRIES = 64;
 export const ASSET_CACHE_MAX_BYTES = 1024 * 1024;
+export const ASSIGNED_ARMS_MAX = 50_000;
 
 /**
  * What viewer requests read on every hit (the link, its demo's payload, the viewer's session), cached in
@@ -76,6 +77,11 @@ export class ViewerCache {
    * snapshot). An asset row never changes; it is served only while the payload the gates checked names it.
    */
   readonly assets: GuardedCache<CachedAsset>;
+  /**
+   * A/B arms this process wrote to viewer sessions (session id → arm id), while the session rows cached
+   * here still say otherwise. At most ASSIGNED_ARMS_MAX; cleared whole past it (the rows catch up within the TTL).
+   */
+  readonly assignedArms = new Map<string, string>();
 
   constructor(changes: Changes, ttlMs = 30_000) {
     this.links = new GuardedCache(changes, ttlMs, 10_000);
@@ -89,5 +95,6 @@ export class ViewerCache {
     this.payloads.close();
     this.sessions.close();
     this.assets.close();
+    this.assignedArms.clear();
   }
 }

@@ -6,7 +6,7 @@ import { AppError } from '../core/errors';
 import type { Database } from '../db/client';
 import type { AccessDecision } from '../shares/link-viewers';
 import type { ShareRow } from '../shares/shares.schemas';
-import type { LinkState, ViewerCache } from './viewer-cache';
+import { ASSIGNED_ARMS_MAX, type LinkState, type ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 import type { WarningLog } from '../core/log';
@@ -38,7 +38,7 @@ export interface Resolved {
 export interface ResolveDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
-  cache: Pick<ViewerCache, 'links' | 'sessions'>;
+  cache: Pick<ViewerCache, 'links' | 'sessions' | 'assignedArms'>;
   log: WarningLog;
   /** A/B tests (the experiments module's, read when called): the arm a viewer session is served. */
   readonly arms?: LinkArms;
@@ -116,9 +116,6 @@ async function findSession(deps: ResolveDeps, sessionToken: string | undefined, 
   return session;
 }
 
-/** Arms written to sessions by this process, while its cached session rows still say otherwise. */
-const assigned = new Map<string, string>();
-
 /**
  * The link as this viewer is served it: under an A/B test, the arm's demo. The arm is the session's own
  * once given (written on the session, so a viewer stays on it); a new one is picked by weight from the
@@ -128,6 +125,7 @@ const assigned = new Map<string, string>();
 async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessionRow | undefined) {
   const arms = deps.arms;
   if (!arms) return { link };
+  const assigned = deps.cache.assignedArms;
   const sticky = session ? (assigned.get(session.id) ?? session.armId) : null;
   const arm = await arms.serve(link.share.id, sticky, session ? (session.viewerEmail ?? session.anonymousId) : null);
   if (!arm) return { link };
@@ -137,7 +135,7 @@ async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessi
       ? async () => {
           try {
             await repo.updateViewerSession(deps.database.db, session.id, { armId: arm.armId });
-            if (assigned.size >= 50_000) assigned.clear();
+            if (assigned.size >= ASSIGNED_ARMS_MAX) assigned.clear();
             assigned.set(session.id, arm.armId);
           } catch (error) {
             // The arm is still served; the next request picks the same one from the same key.
