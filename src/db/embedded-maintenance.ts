@@ -1,5 +1,6 @@
 // The upkeep PGlite lacks: autovacuum (VACUUM and ANALYZE at autovacuum's thresholds) and checkpoints by WAL volume.
 import type { Logger } from 'pino';
+import { analyzeThreshold, insertVacuumThreshold, vacuumThreshold } from './autovacuum-thresholds';
 import type { Database } from './client';
 import { analyzePartitionedParents, type DueParent } from './partitioned-statistics';
 
@@ -11,14 +12,6 @@ import { analyzePartitionedParents, type DueParent } from './partitioned-statist
  * crash replays all of it at the next start. This does autovacuum's job, with autovacuum's own thresholds
  * read from the statistics PGlite does keep (pg_stat_user_tables), and the checkpointer's, by WAL volume.
  */
-
-/** PostgreSQL's autovacuum defaults: a table is due once this many rows changed (base + fraction of its size). */
-const VACUUM_BASE = 50;
-const VACUUM_FRACTION = 0.2;
-const INSERT_BASE = 1_000;
-const INSERT_FRACTION = 0.2;
-const ANALYZE_BASE = 50;
-const ANALYZE_FRACTION = 0.1;
 
 export interface DueTable {
   /** Quoted schema-qualified name, ready for a statement. */
@@ -62,9 +55,9 @@ export async function tablesDue(database: Pick<Database, 'executeSql'>): Promise
     const never = row.never_analyzed === true;
     const vacuum =
       never ||
-      Number(row.n_dead_tup) > VACUUM_BASE + VACUUM_FRACTION * size ||
-      Number(row.n_ins_since_vacuum) > INSERT_BASE + INSERT_FRACTION * size;
-    const analyze = never || Number(row.n_mod_since_analyze) > ANALYZE_BASE + ANALYZE_FRACTION * size;
+      Number(row.n_dead_tup) > vacuumThreshold(size) ||
+      Number(row.n_ins_since_vacuum) > insertVacuumThreshold(size);
+    const analyze = never || Number(row.n_mod_since_analyze) > analyzeThreshold(size);
     if (vacuum || analyze) due.push({ table: String(row.table), vacuum, analyze });
   }
   return due;

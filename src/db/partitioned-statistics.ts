@@ -1,4 +1,5 @@
 // Statistics of partitioned parents (views, view_steps: docs/partitioning.md), which no autovacuum keeps.
+import { analyzeThreshold } from './autovacuum-thresholds';
 import type { Database } from './client';
 
 /**
@@ -10,8 +11,6 @@ import type { Database } from './client';
  * counted by autovacuum's analyze threshold (50 rows + 10 %): the row counts are the partitions' own
  * estimates, kept fresh by their per-table analyze, so the check costs one catalog query.
  */
-const ANALYZE_BASE = 50;
-const ANALYZE_FRACTION = 0.1;
 
 export interface DueParent {
   /** Quoted schema-qualified name, ready for a statement. */
@@ -35,7 +34,7 @@ export async function partitionedParentsDue(database: Pick<Database, 'executeSql
     const counted = Number(row.counted);
     const partitionRows = Number(row.partition_rows);
     const drift = Math.abs(partitionRows - Math.max(counted, 0));
-    if (counted < 0 || drift > ANALYZE_BASE + ANALYZE_FRACTION * Math.max(counted, 0)) {
+    if (counted < 0 || drift > analyzeThreshold(Math.max(counted, 0))) {
       due.push({ table: String(row.table), counted, partitionRows });
     }
   }

@@ -81,13 +81,23 @@ export class ViewerCache {
    * A/B arms this process wrote to viewer sessions (session id → arm id), while the session rows cached
    * here still say otherwise. At most ASSIGNED_ARMS_MAX; cleared whole past it (the rows catch up within the TTL).
    */
-  readonly assignedArms = new Map<string, string>();
+  private readonly assignedArms = new Map<string, string>();
 
   constructor(changes: Changes, ttlMs = 30_000) {
     this.links = new GuardedCache(changes, ttlMs, 10_000);
     this.payloads = new GuardedCache(changes, ttlMs, 1_000);
     this.sessions = new GuardedCache(changes, ttlMs, 50_000);
     this.assets = new GuardedCache(changes, ttlMs, ASSET_CACHE_ENTRIES);
+  }
+
+  /** The arm this process wrote to the session, if any. */
+  assignedArm(sessionId: string): string | undefined {
+    return this.assignedArms.get(sessionId);
+  }
+
+  rememberArm(sessionId: string, armId: string) {
+    if (this.assignedArms.size >= ASSIGNED_ARMS_MAX) this.assignedArms.clear();
+    this.assignedArms.set(sessionId, armId);
   }
 
   close() {

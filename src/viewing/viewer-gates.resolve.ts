@@ -6,7 +6,7 @@ import { AppError } from '../core/errors';
 import type { Database } from '../db/client';
 import type { AccessDecision } from '../shares/link-viewers';
 import type { ShareRow } from '../shares/shares.schemas';
-import { ASSIGNED_ARMS_MAX, type LinkState, type ViewerCache } from './viewer-cache';
+import type { LinkState, ViewerCache } from './viewer-cache';
 import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 import type { WarningLog } from '../core/log';
@@ -38,7 +38,7 @@ export interface Resolved {
 export interface ResolveDeps {
   database: Pick<Database, 'db'>;
   clock: Clock;
-  cache: Pick<ViewerCache, 'links' | 'sessions' | 'assignedArms'>;
+  cache: Pick<ViewerCache, 'links' | 'sessions' | 'assignedArm' | 'rememberArm'>;
   log: WarningLog;
   /** A/B tests (the experiments module's, read when called): the arm a viewer session is served. */
   readonly arms?: LinkArms;
@@ -125,8 +125,7 @@ async function findSession(deps: ResolveDeps, sessionToken: string | undefined, 
 async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessionRow | undefined) {
   const arms = deps.arms;
   if (!arms) return { link };
-  const assigned = deps.cache.assignedArms;
-  const sticky = session ? (assigned.get(session.id) ?? session.armId) : null;
+  const sticky = session ? (deps.cache.assignedArm(session.id) ?? session.armId) : null;
   const arm = await arms.serve(link.share.id, sticky, session ? (session.viewerEmail ?? session.anonymousId) : null);
   if (!arm) return { link };
   // Written only once the viewer is past the gates: a refused request changes nothing.
@@ -135,8 +134,7 @@ async function servedTo(deps: ResolveDeps, link: LinkState, session: ViewerSessi
       ? async () => {
           try {
             await repo.updateViewerSession(deps.database.db, session.id, { armId: arm.armId });
-            if (assigned.size >= ASSIGNED_ARMS_MAX) assigned.clear();
-            assigned.set(session.id, arm.armId);
+            deps.cache.rememberArm(session.id, arm.armId);
           } catch (error) {
             // The arm is still served; the next request picks the same one from the same key.
             deps.log.warn({ err: error, share_id: link.share.id }, 'could not record a viewer session arm');
