@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildApp } from '../src/app';
 import { type Config, testConfig } from '../src/config';
 import type { BlobStore } from '../src/core/blob-store/blob-store';
+import { createFilesystemStore } from '../src/core/blob-store/filesystem-store';
 import type { Database } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
 
@@ -23,13 +27,17 @@ export async function startInProcessApp(database: Database, deps: { assetStore?:
   await database.migrate();
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
+  // Unset, assets' bytes go where the engine's instances keep them by default: files on the embedded database
+  // (a folder of this run's own), the rows on PostgreSQL.
+  const blobDir = deps.assetStore === undefined && database.kind === 'pglite' ? await mkdtemp(join(tmpdir(), 'demoshare-bench-blobs-')) : undefined;
+  const assetStore = blobDir ? createFilesystemStore(blobDir) : deps.assetStore === undefined ? null : deps.assetStore;
   const { app } = await buildApp({
     // One client sends every request, far past the API's budget: the limit would be all that is measured.
-    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000, ...deps.config }),
+    config: testConfig({ RATE_LIMIT_PER_MINUTE: 1_000_000_000, ASSET_STORE: assetStore?.kind ?? 'database', ...deps.config }),
     database,
     secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
     queue,
-    assetStore: deps.assetStore,
+    assetStore,
   });
   await app.ready();
   return {
@@ -37,6 +45,7 @@ export async function startInProcessApp(database: Database, deps: { assetStore?:
     close: async () => {
       await app.close();
       await queue.stop();
+      if (blobDir) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

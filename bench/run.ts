@@ -363,7 +363,7 @@ const notes = all.filter((x) => x.note).map((f) => `${f.engine} ${f.name}: ${f.n
 for (const note of notes) console.log(note);
 const recordingLines = recordingRuns.map(
   (r) =>
-    `${r.engine} recording upload (assets in ${settings.benchAssetStore ?? 'database'}), ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
+    `${r.engine} recording upload (assets in ${settings.benchAssetStore ?? (r.engine === 'pglite' ? 'filesystem' : 'database')}), ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
 ).concat(demoFileLines, guideLines, offlineLines, paintLines);

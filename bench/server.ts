@@ -4,7 +4,8 @@
  * process, so the baselines must live in the process that owns it.
  *
  * Environment: BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite files); BENCH_ASSET_STORE=filesystem
- * for assets' bytes in files (DATA_DIR/blobs: the PGlite data folder, or a temporary one). Prints one JSON line
+ * or database for where assets' bytes go (unset: the engine's default, files in the PGlite data folder's blobs/
+ * or a temporary one, the rows on PostgreSQL). Prints one JSON line
  * `{app, bare, key, ids}` on stdout when ready; exits on SIGTERM.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,8 +27,10 @@ import { EVENTS_PER_REQUEST, SEEDS } from './scenarios';
 const settings = readScriptSettings();
 const url = settings.benchDatabaseUrl;
 const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: settings.benchDataDir });
-// BENCH_ASSET_STORE=filesystem: assets' bytes in files beside the data (a folder of its own on PostgreSQL).
-const blobDir = settings.benchAssetStore === 'filesystem' ? (settings.benchDataDir ?? mkdtempSync(path.join(tmpdir(), 'demoshare-bench-blobs-'))) : undefined;
+// Assets' bytes where the engine keeps them when ASSET_STORE is unset (files beside the embedded database, the
+// rows on PostgreSQL), or as BENCH_ASSET_STORE says; files go beside the data (a folder of their own without it).
+const assetStore = settings.benchAssetStore ?? (url ? 'database' : 'filesystem');
+const blobDir = assetStore === 'filesystem' ? (settings.benchDataDir ?? mkdtempSync(path.join(tmpdir(), 'demoshare-bench-blobs-'))) : undefined;
 await database.migrate();
 // No workers, but the queue's schema and queues exist: sign-up queues its verification e-mail in its transaction.
 const queue = new JobQueue(database, { work: false });
@@ -38,7 +41,8 @@ const { app, ctx } = await buildApp({
     RATE_LIMIT_PER_MINUTE: 1_000_000_000,
     RATE_LIMIT_PUBLIC_PER_MINUTE: 1_000_000_000,
     VIEWER_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
-    ...(blobDir ? { ASSET_STORE: 'filesystem' as const, DATA_DIR: blobDir } : {}),
+    ASSET_STORE: assetStore,
+    ...(blobDir ? { DATA_DIR: blobDir } : {}),
   }),
   database,
   secretKey: 'bench-secret-key-that-is-long-enough-0123456789',

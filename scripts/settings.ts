@@ -37,7 +37,7 @@ export interface ScriptSettings {
   benchSeconds: number;
   /** BENCH_DATA_DIR: where bench/server.ts keeps its PGlite data; a temporary folder when unset. */
   benchDataDir: string | undefined;
-  /** BENCH_ASSET_STORE: where bench/server.ts keeps assets' bytes (database or filesystem); database when unset. */
+  /** BENCH_ASSET_STORE: where bench/server.ts keeps assets' bytes (database or filesystem); unset, the engine's default (filesystem on PGlite, database on PostgreSQL). */
   benchAssetStore: 'database' | 'filesystem' | undefined;
 }
 

@@ -14,7 +14,7 @@ import { createS3Store } from './core/blob-store/s3-store';
  * import { testConfig } from './config';
  * import { assetStoreOf } from './asset-store';
  *
- * assetStoreOf(testConfig()); // undefined: the database keeps the bytes
+ * assetStoreOf(testConfig({ ASSET_STORE: 'database' })); // undefined: the database keeps the bytes
  * assetStoreOf(testConfig({ ASSET_STORE: 'filesystem', DATA_DIR: '/var/lib/demoshare' }))?.kind; // 'filesystem'
  * ```
  */

@@ -44,11 +44,15 @@ describe('SIGNUP', () => {
 });
 
 describe('ASSET_STORE', () => {
-  it('keeps assets in the database unless set; s3 needs a bucket, and keys come in pairs', async () => {
+  it('keeps assets in files beside the embedded database and in PostgreSQL unless set; s3 needs a bucket, and keys come in pairs', async () => {
     const { assetStoreOf } = await import('./asset-store');
-    expect(loadConfig({})).toMatchObject({ ASSET_STORE: 'database', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: false, S3_PREFIX: '', S3_TIMEOUT: 10_000 });
-    expect(assetStoreOf(loadConfig({}))).toBeUndefined();
-    expect(assetStoreOf(loadConfig({ ASSET_STORE: 'filesystem' }))?.kind).toBe('filesystem');
+    expect(loadConfig({})).toMatchObject({ ASSET_STORE: 'filesystem', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: false, S3_PREFIX: '', S3_TIMEOUT: 10_000 });
+    expect(assetStoreOf(loadConfig({}))?.kind).toBe('filesystem');
+    const postgres = 'postgres://demoshare@db.internal/demoshare';
+    expect(loadConfig({ DATABASE_URL: postgres }).ASSET_STORE).toBe('database');
+    expect(assetStoreOf(loadConfig({ DATABASE_URL: postgres }))).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: postgres, ASSET_STORE: 'filesystem' }).ASSET_STORE).toBe('filesystem');
+    expect(loadConfig({ ASSET_STORE: 'database' }).ASSET_STORE).toBe('database');
     expect(() => loadConfig({ ASSET_STORE: 'disk' })).toThrow(/ASSET_STORE: /);
     expect(() => loadConfig({ ASSET_STORE: 's3' })).toThrow(/S3_BUCKET: name the bucket/);
     expect(() => loadConfig({ ASSET_GC_GRACE: '10m' })).toThrow(/ASSET_GC_GRACE: at least 1h/);
@@ -73,7 +77,8 @@ describe('ASSET_STORE', () => {
     expect(loadConfig({ ASSET_STORE: 'filesystem', ASSET_PUBLIC_URL: 'https://cdn.example.com/v1/public-assets' }).ASSET_PUBLIC_URL).toBe(
       'https://cdn.example.com/v1/public-assets',
     );
-    expect(() => loadConfig({ ASSET_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(/ASSET_PUBLIC_URL: needs ASSET_STORE=filesystem or s3/);
+    expect(() => loadConfig({ ASSET_STORE: 'database', ASSET_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(/ASSET_PUBLIC_URL: needs ASSET_STORE=filesystem or s3/);
+    expect(loadConfig({ ASSET_PUBLIC_URL: 'https://cdn.example.com' }).ASSET_PUBLIC_URL).toBe('https://cdn.example.com');
     expect(() => loadConfig({ ...bucket, ASSET_PUBLIC_URL: 'https://cdn.example.com/?v=1' })).toThrow(/ASSET_PUBLIC_URL: an http\(s\) base address/);
     expect(() => loadConfig({ ...bucket, ASSET_PUBLIC_URL: 'not a url' })).toThrow(/ASSET_PUBLIC_URL/);
   });

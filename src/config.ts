@@ -124,9 +124,9 @@ const settingsSchema = z.object({
     .string()
     .default('')
     .meta({ description: 'Comma-separated CIDR ranges that server-side fetches may reach despite the SSRF guard.' }),
-  ASSET_STORE: z.enum(['database', 'filesystem', 's3']).default('database').meta({
+  ASSET_STORE: z.enum(['database', 'filesystem', 's3']).optional().meta({
     description:
-      'Where the bytes of demo assets (screenshots, snapshots) go: database (in their rows, as before), filesystem (content-addressed files under DATA_DIR/blobs) or s3 (any S3-compatible bucket, S3_*). Assets written before a change stay readable where they are (docs/object-storage.md).',
+      'Where the bytes of demo assets (screenshots, snapshots) go: filesystem (content-addressed files under DATA_DIR/blobs; the default on the embedded database), database (in their rows; the default with DATABASE_URL, whose processes may run on several machines) or s3 (any S3-compatible bucket, S3_*). Assets written before a change stay readable where they are (docs/object-storage.md).',
   }),
   S3_BUCKET: z.string().min(1).optional().meta({ description: 'ASSET_STORE=s3: the bucket (created beforehand).' }),
   S3_ENDPOINT: optionalUrl.meta({ description: 'ASSET_STORE=s3: the store\'s address (MinIO, R2, …); unset: AWS S3 of S3_REGION.' }),
@@ -271,7 +271,17 @@ const settingsSchema = z.object({
 export const configSchema = settingsSchema.transform((settings) => ({
   ...settings,
   APP_URL: settings.APP_URL ?? `http://localhost:${settings.PORT}`,
+  ASSET_STORE: settings.ASSET_STORE ?? defaultAssetStore(settings.DATABASE_URL),
 }));
+
+/**
+ * The store of assets' bytes when ASSET_STORE is unset: files beside the embedded database, which lives on
+ * one machine in DATA_DIR anyway (the database stays small: vacuum, memory, backups of rows); the database
+ * itself with DATABASE_URL, whose API and worker processes may run on machines that share no folder.
+ */
+function defaultAssetStore(databaseUrl: string | undefined) {
+  return databaseUrl ? ('database' as const) : ('filesystem' as const);
+}
 
 /** Rules that tie several settings together, checked after each one parsed on its own. */
 function crossChecks(config: Config): string[] {

@@ -255,7 +255,9 @@ describe(`demoshare assets move (${engine})`, SLOW, () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--to must be database, filesystem or s3');
     expect(res.stderr).toContain('Usage: demoshare assets move');
-    const from = await move(['--to', 'database']);
+    // With ASSET_STORE=database there is no store to read from unless --from names one (on the embedded
+    // database an unset ASSET_STORE means the files, which --to database then reads).
+    const from = await move(['--to', 'database'], { ASSET_STORE: 'database' });
     expect(from.code).toBe(2);
     expect(from.stderr).toContain('--from filesystem|s3');
     const noBucket = await move(['--to', 's3'], { S3_BUCKET: '' });

@@ -61,7 +61,12 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/Backed up \d+ rows in \d+ tables/);
     const { manifest, files } = readArchive(readFileSync(archive));
-    expect(manifest).toMatchObject({ format: 'demoshare-backup', format_version: 1, secret_key: { source: 'file' } });
+    // The embedded default keeps the pictures in DATA_DIR/blobs: the archive carries them (format 2).
+    expect(manifest).toMatchObject({ format: 'demoshare-backup', format_version: 2, secret_key: { source: 'file' } });
+    expect(manifest.blobs).toMatchObject({ store: 'filesystem', in_archive: true });
+    const blobEntries = [...files.keys()].filter((name) => name.startsWith('blobs/sha256/'));
+    expect(blobEntries.length).toBe(manifest.blobs!.count);
+    expect(blobEntries.length).toBeGreaterThanOrEqual(1);
     expect(manifest.migrations.applied).toBeGreaterThan(0);
     expect(manifest.tables).toMatchObject({ 'public.users': 1, 'public.demos': 1, 'public.steps': 3, 'public.views': seeded.views });
     expect(manifest.tables['public.webhook_deliveries']).toBeGreaterThanOrEqual(seeded.deliveries);
@@ -79,7 +84,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/public\.views\s+\d+\s+\d+/);
     expect(res.stderr).not.toContain('MISMATCH');
-    expect(readdirSync(target).sort()).toEqual(['pgdata', 'secret.key']);
+    expect(readdirSync(target).sort()).toEqual(['blobs', 'pgdata', 'secret.key']);
 
     server = await startCli('start', env(target));
     await expectSeededInstance(server.url, seeded);
@@ -100,7 +105,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
 
     const forced = await runCli(['restore', '--from', archive, '--force'], env(target));
     expect(forced.code, forced.stderr).toBe(0);
-    expect(readdirSync(target).sort()).toEqual(['pgdata', 'secret.key']);
+    expect(readdirSync(target).sort()).toEqual(['blobs', 'pgdata', 'secret.key']);
   });
 
   it('refuses a damaged or truncated archive before touching DATA_DIR', async () => {
@@ -151,7 +156,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     const secret = 'an-operator-secret-key-of-forty-characters!';
     const made = await backupEmbedded({ dataDir: source, secretKey: secret, file });
     expect(made.manifest.secret_key.source).toBe('environment');
-    expect(made.manifest.files.map((f) => f.name)).toEqual(['pgdata.tar']);
+    expect(made.manifest.files.map((f) => f.name).filter((name) => !name.startsWith('blobs/'))).toEqual(['pgdata.tar']);
 
     const target = path.join(root, 'env-key-target');
     await expect(restoreEmbedded({ dataDir: target, file, force: false })).rejects.toThrow(/SECRET_KEY is not set now/);
@@ -161,7 +166,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(existsSync(path.join(target, 'pgdata'))).toBe(false);
     const restored = await restoreEmbedded({ dataDir: target, file, force: false, secretKey: secret });
     expect(restored.needsSecretKey).toBe(true);
-    expect(readdirSync(target)).toEqual(['pgdata']);
+    expect(readdirSync(target).sort()).toEqual(['blobs', 'pgdata']);
     await expect(restoreEmbedded({ dataDir: target, file, force: false, secretKey: secret })).rejects.toBeInstanceOf(BackupError);
   });
 

@@ -45,7 +45,8 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'demoshare-migrate-'));
     dataDir = path.join(root, 'data');
-    seeded = await seedDataDir(dataDir);
+    // Every asset's bytes in its row: an instance from before the files default, or one run with ASSET_STORE=database.
+    seeded = await seedDataDir(dataDir, { assetStore: 'database' });
   }, 600_000);
   afterAll(async () => {
     await server?.stop();
@@ -89,11 +90,11 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
     expect(again.stderr).toContain('Nothing was changed');
   });
 
-  it('with ASSET_STORE=filesystem, checks every blob named is in DATA_DIR/blobs, and the app on PostgreSQL serves them from there', async () => {
+  it('with the embedded default (files in DATA_DIR/blobs), checks every blob named is there, and the app on PostgreSQL serves them from there', async () => {
     const blobsDir = path.join(root, 'blobs-data');
-    const blobSeeded = await seedDataDir(blobsDir, { assetStore: 'filesystem' });
-    const blobEnv = (extra: Record<string, string> = {}) =>
-      cleanEnv({ DATA_DIR: blobsDir, LOG_LEVEL: 'warn', ASSET_STORE: 'filesystem', ...extra });
+    const blobSeeded = await seedDataDir(blobsDir);
+    // ASSET_STORE unset, as the embedded instance ran: its default is the files.
+    const blobEnv = (extra: Record<string, string> = {}) => cleanEnv({ DATA_DIR: blobsDir, LOG_LEVEL: 'warn', ...extra });
     const files = readdirSync(path.join(blobsDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(files.length).toBeGreaterThanOrEqual(3);
 
@@ -120,13 +121,13 @@ describe.skipIf(!TEST_DATABASE_URL)('demoshare migrate-to-postgres', SLOW, () =>
     expect(named).toBe(files.length);
 
     // Started without ASSET_STORE (the variable forgotten): refused with the store to name, not 503 for every asset.
-    const forgot = await runCli(['start'], cleanEnv({ DATA_DIR: blobsDir, LOG_LEVEL: 'warn', DATABASE_URL: url }), 120_000);
+    const forgot = await runCli(['start'], blobEnv({ DATABASE_URL: url }), 120_000);
     expect(forgot.code, forgot.stderr).toBe(1);
     expect(forgot.stderr).toMatch(/\d+ assets have their bytes in a blob store, but ASSET_STORE is database/);
     expect(forgot.stderr).toContain('ASSET_STORE naming that store: filesystem');
     expect(forgot.stderr).not.toMatch(/\n\s+at /);
 
-    server = await startCli('start', blobEnv({ DATABASE_URL: url }));
+    server = await startCli('start', blobEnv({ DATABASE_URL: url, ASSET_STORE: 'filesystem' }));
     await expectSeededInstance(server.url, blobSeeded);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
     server = undefined;

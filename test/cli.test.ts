@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './helpers/database';
+import { makePng } from './helpers/images';
 
 const KEY = /^dsk_[0-9A-Za-z]{49}$/;
 const PASSWORD = 'a long enough password';
@@ -55,6 +57,28 @@ describe('CLI on the embedded database (DATA_DIR)', SLOW, () => {
     expect(res.body.data).toEqual([expect.objectContaining({ email, role: 'admin' })]);
     const bad = await members(server.url, `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`);
     expect(bad.status).toBe(401);
+
+    // ASSET_STORE unset: a step's picture goes to a file under DATA_DIR/blobs named by its SHA-256, and comes back.
+    const auth = { authorization: `Bearer ${key}` };
+    const demo = await fetch(`${server.url}/v1/demos`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Files by default' }),
+    });
+    expect(demo.status).toBe(201);
+    const png = makePng(8, 4, [200, 30, 30]);
+    const step = await fetch(`${server.url}/v1/demos/${((await demo.json()) as { data: { id: string } }).data.id}/steps`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+    });
+    expect(step.status).toBe(201);
+    const hex = createHash('sha256').update(png).digest('hex');
+    const file = path.join(dataDir, 'blobs', 'sha256', hex.slice(0, 2), hex.slice(2, 4), hex);
+    expect(readFileSync(file).equals(png)).toBe(true);
+    const imageUrl = ((await step.json()) as { data: { image_url: string } }).data.image_url;
+    const image = await fetch(new URL(new URL(imageUrl).pathname, server.url), { headers: auth });
+    expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('refuses a second process on the same DATA_DIR with a clear "in use" message, harming nothing', async () => {

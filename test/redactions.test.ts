@@ -4,6 +4,7 @@ import { runQueuedGeneration } from './helpers/demos';
 import type { GenerationResult } from '../src/generation/generation.types';
 import { makeMockupPng } from './helpers/images';
 import { createShare, viewerClient } from './helpers/shares';
+import { findStored } from './helpers/database-scan';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
 // POST /v1/demos/:id/steps/:step_id/redactions: what is blurred is gone from what is stored — the step's
@@ -166,26 +167,8 @@ describe('step redactions (blur)', () => {
   }
 
   /** Every column of every table that holds `needle`: text, arrays and JSON as text, bytea as bytes. */
-  async function rowsHolding(needle: string): Promise<string[]> {
-    const { database } = t.ctx;
-    const columns = await database.executeSql(
-      `select table_schema, table_name, column_name, data_type from information_schema.columns
-        where table_schema not in ('pg_catalog', 'information_schema')
-          and data_type in ('text', 'character varying', 'character', 'jsonb', 'json', 'ARRAY', 'bytea')`,
-      [],
-    );
-    expect(columns.rows.length).toBeGreaterThan(20);
-    const found: string[] = [];
-    for (const c of columns.rows) {
-      const where =
-        c.data_type === 'bytea'
-          ? `position(convert_to($1, 'UTF8') in "${c.column_name}") > 0`
-          : `"${c.column_name}"::text like '%' || $1 || '%'`;
-      const rows = await database.executeSql(`select count(*)::int as n from "${c.table_schema}"."${c.table_name}" where ${where}`, [needle]);
-      if (Number(rows.rows[0]!.n) > 0) found.push(`${c.table_schema}.${c.table_name}.${c.column_name}`);
-    }
-    return found;
-  }
+  /** Where the snapshots' bytes are kept: the asset store (the embedded default, files) or the asset rows. */
+  const bytesPlace = () => (t.ctx.assetStore ? 'asset store' : 'public.assets.bytes');
 
   /** What a refused request must leave as it was: the step, the demo's assets, the demo's revision. */
   async function state(demoId: string) {
@@ -274,8 +257,8 @@ describe('step redactions (blur)', () => {
     const [snapshotStep, bothStep] = demo.steps;
     expect(snapshotStep!.image_url).toBeNull();
     const oldHtml = assetId(snapshotStep!.html_url)!;
-    // The scan does find the secret where it is, so an empty answer later means something.
-    expect(await rowsHolding(SECRET)).toEqual(['public.assets.bytes']);
+    // The scan does find the secret where it is (rows and blobs), so an empty answer later means something.
+    expect(await findStored(t.ctx, SECRET)).toEqual([bytesPlace()]);
 
     const res = await redact(demo.id, snapshotStep!.id, { selectors: ['#account'] });
     expect(res.statusCode, res.body).toBe(200);
@@ -293,14 +276,14 @@ describe('step redactions (blur)', () => {
     expect(assetId(step.html_url)).not.toBe(oldHtml);
 
     // The other step still has it (its own copy): blur its snapshot and, at the element's place, its image.
-    expect(await rowsHolding(SECRET)).toEqual(['public.assets.bytes']);
+    expect(await findStored(t.ctx, SECRET)).toEqual([bytesPlace()]);
     const both = await redact(demo.id, bothStep!.id, { selectors: ['#account', 'title'], regions: [REGION] });
     expect(both.statusCode, both.body).toBe(200);
     expect(assetId(both.json().data.image_url)).not.toBe(assetId(bothStep!.image_url));
     expect(assetId(both.json().data.html_url)).not.toBe(assetId(bothStep!.html_url));
     expect((await call('GET', path(bothStep!.image_url!))).statusCode).toBe(404);
     expect((await call('GET', path(bothStep!.html_url!))).statusCode).toBe(404);
-    expect(await rowsHolding(SECRET)).toEqual([]);
+    expect(await findStored(t.ctx, SECRET)).toEqual([]);
   });
 
   describe('refusals change nothing', () => {

@@ -53,7 +53,7 @@ export async function backupEmbedded(options: {
   dataDir: string;
   secretKey?: string;
   file: string;
-  /** ASSET_STORE; default `database` (blobs a row names are then looked for in DATA_DIR/blobs, where they were written). */
+  /** ASSET_STORE; default `filesystem`, the embedded default (with `database`, blobs a row names are looked for in DATA_DIR/blobs too, where they were written). */
   assetStore?: AssetStoreKind;
 }): Promise<BackupResult> {
   const target = path.resolve(options.file);
@@ -91,7 +91,7 @@ export async function backupEmbedded(options: {
   }
   const files = [{ name: PGDATA, data: dump }];
   if (fileSecret) files.push({ name: SECRET, data: fileSecret });
-  const store = options.assetStore ?? 'database';
+  const store = options.assetStore ?? 'filesystem';
   if (store === 's3') {
     // The bucket is the provider's to back up (versioning, replication): the archive records what it relies on.
     manifest.blobs = { store, count: keys.length, bytes: null, in_archive: false, keys };
@@ -272,7 +272,7 @@ export async function restoreEmbedded(options: {
           );
         }
       }
-      notes.push(`The assets' bytes are in ${path.join(dataDir, 'blobs')}: start the server with ASSET_STORE=filesystem.`);
+      notes.push(`The assets' bytes are in ${path.join(dataDir, 'blobs')}: start the server with ASSET_STORE=filesystem, the embedded default (leave it unset; not database).`);
     }
 
     // Everything checked: swap the database in, then the key. The replaced files go only once both are in.

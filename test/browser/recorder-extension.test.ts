@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, sessionCookies } from '../helpers/browser';
-import { findInDatabase } from '../helpers/database-scan';
+import { findStored } from '../helpers/database-scan';
 import { type ExtensionBrowser, launchWithExtension } from '../helpers/extension';
 import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy';
 import { INVOICE_FORM, type RecorderApp, startRecorderApp } from '../helpers/recorder-app';
@@ -228,10 +228,10 @@ describe.skipIf(!CHROMIUM.path)('the recorder extension in Chromium', () => {
     expect(snapshots[8]).toContain('preview-total');
     await offline.close();
 
-    // What was typed is kept, except the secrets, which are nowhere: not in the steps, not in the database.
-    expect(await findInDatabase(server.ctx.database, 'sam@ledgerly.test')).not.toEqual([]);
+    // What was typed is kept, except the secrets, which are nowhere: not in the steps, not in the database, not in the asset store.
+    expect(await findStored(server.ctx, 'sam@ledgerly.test')).not.toEqual([]);
     for (const secret of [APP_PASSWORD, INVOICE_FORM.apiSecret, INVOICE_FORM.card, INVOICE_FORM.redactedEmail]) {
-      expect(await findInDatabase(server.ctx.database, secret), secret).toEqual([]);
+      expect(await findStored(server.ctx, secret), secret).toEqual([]);
       for (const html of snapshots) expect(html ?? '').not.toContain(secret);
     }
     await editor.close();

@@ -1,4 +1,5 @@
 import type { Database } from '../../src/db/client';
+import type { BlobStore } from '../../src/core/blob-store/blob-store';
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -37,6 +38,24 @@ export async function findInDatabase(database: Database, needle: string): Promis
     const table = `${quote(column.table_schema)}.${quote(column.table_name)}`;
     const found = await database.executeSql(`select 1 from ${table} where ${match} limit 1`, [needle]);
     if (found.rows.length > 0) hits.push(`${column.table_schema}.${column.table_name}.${column.column_name}`);
+  }
+  return hits;
+}
+
+/**
+ * Every place that holds `needle`: the database's columns (as findInDatabase names them) and `asset store`
+ * when a blob of the app's asset store does (the embedded default keeps pictures and snapshots in files), for
+ * proving a secret was stored nowhere and for finding where something is kept.
+ */
+export async function findStored(ctx: { database: Database; assetStore?: BlobStore }, needle: string): Promise<string[]> {
+  const hits = await findInDatabase(ctx.database, needle);
+  const store = ctx.assetStore;
+  if (!store) return hits;
+  const bytes = Buffer.from(needle, 'utf8');
+  for await (const page of store.list()) {
+    for (const blob of page) {
+      if ((await store.get(blob.key))?.includes(bytes)) return [...hits, 'asset store'];
+    }
   }
   return hits;
 }

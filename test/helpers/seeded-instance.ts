@@ -28,10 +28,10 @@ export interface Seeded {
  * Fills a DATA_DIR through the app itself, in this process, on the embedded database in that directory:
  * an account with a password, an API key, a published demo with image steps and hotspots, a share link
  * viewed twice, a webhook whose deliveries are still pending (no worker runs), an OAuth app, and the
- * account e-mail jobs left queued. The secret key file holds the secret the app used. With `assetStore`
- * the assets' bytes go to DATA_DIR/blobs, as with ASSET_STORE=filesystem.
+ * account e-mail jobs left queued. The secret key file holds the secret the app used. The assets' bytes go
+ * where `demoshare start` puts them by default, DATA_DIR/blobs, or with `assetStore: 'database'` into their rows.
  */
-export async function seedDataDir(dataDir: string, options: { assetStore?: 'filesystem' } = {}): Promise<Seeded> {
+export async function seedDataDir(dataDir: string, options: { assetStore?: 'filesystem' | 'database' } = {}): Promise<Seeded> {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path.join(dataDir, 'secret.key'), `${TEST_SECRET}\n`, { mode: 0o600 });
   const database = await openDatabase({ dataDir });
@@ -40,11 +40,11 @@ export async function seedDataDir(dataDir: string, options: { assetStore?: 'file
   await queue.start(() => {});
   await queue.stop(1_000);
   // ASSET_STORE=filesystem as the server runs it: the blobs in DATA_DIR/blobs, the rows naming them.
+  const store = options.assetStore ?? 'filesystem';
   const t = await createTestApp({
     database: { database, drop: () => database.close() },
-    ...(options.assetStore
-      ? { config: { ASSET_STORE: options.assetStore, DATA_DIR: dataDir }, assetStore: createFilesystemStore(path.join(dataDir, 'blobs')) }
-      : {}),
+    config: { ASSET_STORE: store, DATA_DIR: dataDir },
+    assetStore: store === 'filesystem' ? createFilesystemStore(path.join(dataDir, 'blobs')) : null,
   });
   try {
     const admin = await t.signUp(OWNER.email, OWNER.password);

@@ -79,12 +79,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = options.database ?? (await createTestDatabase());
   const queue = new JobQueue(db.database, { work: options.jobs ?? false });
   if (options.jobs) await queue.start(() => {});
-  // TEST_ASSET_STORE=filesystem runs any test file with assets' bytes in a blob store of its own (asset-store.test.ts
-  // covers S3); unset, the default ASSET_STORE (database), as users run it.
-  const blobDir = options.assetStore === undefined && process.env.TEST_ASSET_STORE === 'filesystem' ? await mkdtemp(join(tmpdir(), 'demoshare-blobs-')) : undefined;
+  // Assets' bytes go where an instance on this engine keeps them when ASSET_STORE is unset: files on the embedded
+  // database (in a folder of this app's own rather than the shared ./data), the database itself on PostgreSQL.
+  // TEST_ASSET_STORE=filesystem puts them in files on PostgreSQL too (asset-store.test.ts covers S3).
+  const engineDefault = db.database.kind === 'postgres' && process.env.TEST_ASSET_STORE !== 'filesystem' ? 'database' : 'filesystem';
+  const given = options.assetStore === null ? 'database' : options.assetStore?.kind;
+  const storeKind = options.config?.ASSET_STORE ?? given ?? engineDefault;
+  const blobDir = options.assetStore === undefined && storeKind === 'filesystem' ? await mkdtemp(join(tmpdir(), 'demoshare-blobs-')) : undefined;
   const { app, ctx } = await buildApp({
     // Tests sign up many users from one address; the login budget has its own test (sessions.test.ts).
-    config: testConfig({ RATE_LIMIT_LOGIN_PER_MINUTE: 10_000, ...options.config }),
+    config: testConfig({ RATE_LIMIT_LOGIN_PER_MINUTE: 10_000, ASSET_STORE: storeKind, ...options.config }),
     database: db.database,
     secretKey: TEST_SECRET,
     queue,
