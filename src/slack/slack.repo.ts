@@ -39,12 +39,13 @@ export async function updateDestination(db: Executor, id: string, change: Partia
 }
 
 /**
- * Locks the destination for the rest of the transaction. Its DELETE locks it and then, by cascade, its
- * messages; whoever settles a message takes the same order, so the two wait for each other instead of
- * deadlocking. False: it is gone, with its messages.
+ * Locks the destination against its DELETE for the rest of the transaction. The DELETE locks it and then, by
+ * cascade, its messages; whoever settles a message takes the same order, so the two wait for each other
+ * instead of deadlocking. FOR KEY SHARE, as webhooks.repo.ts lockWebhook says why: settlements of one
+ * destination do not wait for each other. False: it is gone, with its messages.
  */
 export async function lockDestination(tx: Executor, id: string): Promise<boolean> {
-  const rows = await tx.select({ id: slackDestinations.id }).from(slackDestinations).where(eq(slackDestinations.id, id)).for('no key update');
+  const rows = await tx.select({ id: slackDestinations.id }).from(slackDestinations).where(eq(slackDestinations.id, id)).for('key share');
   return rows.length > 0;
 }
 
