@@ -229,7 +229,8 @@ export function stepsRoutes(app: ZodApp, ctx: ModuleContext<Services['demos']>) 
         description:
           'The bytes of a step image or HTML snapshot. Assets never change, so the ETag ' +
           'is their SHA-256 and they may be cached privately. A snapshot asked for with `?patches=` (as a step\'s ' +
-          '`html_url` has it) comes with the step\'s page patches applied; its ETag names the asset and the patches.',
+          '`html_url` has it) comes with the step\'s page patches applied; its ETag names the asset and the patches. ' +
+          'A store of assets\' bytes that cannot be reached answers 503 `unavailable` with `Retry-After`; a blob the store no longer holds (lost data, logged as an error) answers 503 `unavailable` without it.',
         params: assetParams,
         querystring: patchedAssetQuery,
         response: {

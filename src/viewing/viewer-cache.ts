@@ -59,7 +59,7 @@ export interface CachedAsset {
 /** How many assets the viewer cache keeps, and the largest it keeps (bigger ones are read each time): 64 MiB at most. */
 export const ASSET_CACHE_ENTRIES = 64;
 export const ASSET_CACHE_MAX_BYTES = 1024 * 1024;
-export const ASSIGNED_ARMS_MAX = 50_000;
+const ASSIGNED_ARMS_MAX = 50_000;
 
 /**
  * What viewer requests read on every hit (the link, its demo's payload, the viewer's session), cached in

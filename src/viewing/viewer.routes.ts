@@ -325,7 +325,8 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
           'With `ASSET_REDIRECT=presigned` (S3 store), an image of a public link (published, no password, no e-mail gate, ' +
           'no allow-list, no expiry) answers 302 to a presigned GET of the object in the bucket (`Location`, valid ' +
           '`ASSET_PRESIGN_TTL`), kept by the browser a quarter of that (`Cache-Control: private, max-age=…`); snapshots, ' +
-          "gated links' assets and bytes kept in the database are always answered here, after the gates.",
+          "gated links' assets and bytes kept in the database are always answered here, after the gates. " +
+          'A store of assets\' bytes that cannot be reached answers 503 `unavailable` with `Retry-After`; a blob the store no longer holds (lost data, logged as an error) answers 503 `unavailable` without it.',
         params: viewerAssetParams,
         querystring: patchedAssetQuery.extend({ lang: assetLanguage }),
         response: {

@@ -800,7 +800,7 @@ export interface paths {
         };
         /**
          * Get a demo asset
-         * @description Scope `demos:read`; roles: admin, editor, viewer. The bytes of a step image or HTML snapshot. Assets never change, so the ETag is their SHA-256 and they may be cached privately. A snapshot asked for with `?patches=` (as a step's `html_url` has it) comes with the step's page patches applied; its ETag names the asset and the patches.
+         * @description Scope `demos:read`; roles: admin, editor, viewer. The bytes of a step image or HTML snapshot. Assets never change, so the ETag is their SHA-256 and they may be cached privately. A snapshot asked for with `?patches=` (as a step's `html_url` has it) comes with the step's page patches applied; its ETag names the asset and the patches. A store of assets' bytes that cannot be reached answers 503 `unavailable` with `Retry-After`; a blob the store no longer holds (lost data, logged as an error) answers 503 `unavailable` without it.
          */
         get: operations["getDemoAsset"];
         put?: never;
@@ -2184,7 +2184,7 @@ export interface paths {
         };
         /**
          * Viewer: an image or snapshot
-         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches. `?lang=` (a translated step's `html_url`) serves it with its texts translated. With `ASSET_REDIRECT=presigned` (S3 store), an image of a public link (published, no password, no e-mail gate, no allow-list, no expiry) answers 302 to a presigned GET of the object in the bucket (`Location`, valid `ASSET_PRESIGN_TTL`), kept by the browser a quarter of that (`Cache-Control: private, max-age=…`); snapshots, gated links' assets and bytes kept in the database are always answered here, after the gates.
+         * @description Public, behind the same gates as the demo. Only assets of the shared demo. The `ETag` is the asset's SHA-256: `If-None-Match` with it answers 304 without a body. A snapshot asked for with `?patches=` (as the step's `html_url` has it) comes with the published version's page patches applied; its ETag then names the asset and the patches. `?lang=` (a translated step's `html_url`) serves it with its texts translated. With `ASSET_REDIRECT=presigned` (S3 store), an image of a public link (published, no password, no e-mail gate, no allow-list, no expiry) answers 302 to a presigned GET of the object in the bucket (`Location`, valid `ASSET_PRESIGN_TTL`), kept by the browser a quarter of that (`Cache-Control: private, max-age=…`); snapshots, gated links' assets and bytes kept in the database are always answered here, after the gates. A store of assets' bytes that cannot be reached answers 503 `unavailable` with `Retry-After`; a blob the store no longer holds (lost data, logged as an error) answers 503 `unavailable` without it.
          */
         get: operations["viewerImageOrSnapshot"];
         put?: never;
