@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app';
-import { type Config, testConfig } from '../src/config';
+import { type Config, defaultAssetStore, testConfig } from '../src/config';
 import type { BlobStore } from '../src/core/blob-store/blob-store';
 import { createFilesystemStore } from '../src/core/blob-store/filesystem-store';
 import type { Database } from '../src/db/client';
@@ -29,7 +29,8 @@ export async function startInProcessApp(database: Database, deps: { assetStore?:
   await queue.start(() => {});
   // Unset, assets' bytes go where the engine's instances keep them by default: files on the embedded database
   // (a folder of this run's own), the rows on PostgreSQL.
-  const blobDir = deps.assetStore === undefined && database.kind === 'pglite' ? await mkdtemp(join(tmpdir(), 'demoshare-bench-blobs-')) : undefined;
+  const blobDir =
+    deps.assetStore === undefined && defaultAssetStore(database.kind) === 'filesystem' ? await mkdtemp(join(tmpdir(), 'demoshare-bench-blobs-')) : undefined;
   const assetStore = blobDir ? createFilesystemStore(blobDir) : deps.assetStore === undefined ? null : deps.assetStore;
   const { app } = await buildApp({
     // One client sends every request, far past the API's budget: the limit would be all that is measured.

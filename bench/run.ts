@@ -27,6 +27,7 @@ import { benchGuideExport, guideExportLine } from './guide-export';
 import { benchOfflineBundle, offlineBundleLine } from './offline-bundle';
 import { benchTranslation, translationLine } from './translation';
 import { childEnv, readScriptSettings } from '../scripts/settings';
+import { defaultAssetStore } from '../src/config';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { rssMb } from './process-memory';
 import { benchStaleCheck, describeStaleCheck } from './stale-check';
@@ -363,7 +364,7 @@ const notes = all.filter((x) => x.note).map((f) => `${f.engine} ${f.name}: ${f.n
 for (const note of notes) console.log(note);
 const recordingLines = recordingRuns.map(
   (r) =>
-    `${r.engine} recording upload (assets in ${settings.benchAssetStore ?? (r.engine === 'pglite' ? 'filesystem' : 'database')}), ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
+    `${r.engine} recording upload (assets in ${settings.benchAssetStore ?? defaultAssetStore(r.engine as 'pglite' | 'postgres')}), ${r.steps} steps of ${(r.bytesPerStep / 1024).toFixed(0)} KB, one request at a time: ` +
     `create ${r.createMs.toFixed(0)} ms, step p50 ${r.stepP50Ms.toFixed(0)} ms, p95 ${r.stepP95Ms.toFixed(0)} ms, ` +
     `complete ${r.completeMs.toFixed(0)} ms, total ${r.totalMs.toFixed(0)} ms`,
 ).concat(demoFileLines, guideLines, offlineLines, paintLines);

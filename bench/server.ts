@@ -17,7 +17,7 @@ import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { members } from '../src/accounts/accounts.tables';
 import { buildApp, registerJobs } from '../src/app';
-import { testConfig } from '../src/config';
+import { defaultAssetStore, testConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { JobQueue } from '../src/jobs/queue';
 import { ingestedEvents, viewerSessions } from '../src/viewing/viewing.tables';
@@ -29,7 +29,7 @@ const url = settings.benchDatabaseUrl;
 const database = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: settings.benchDataDir });
 // Assets' bytes where the engine keeps them when ASSET_STORE is unset (files beside the embedded database, the
 // rows on PostgreSQL), or as BENCH_ASSET_STORE says; files go beside the data (a folder of their own without it).
-const assetStore = settings.benchAssetStore ?? (url ? 'database' : 'filesystem');
+const assetStore = settings.benchAssetStore ?? defaultAssetStore(database.kind);
 const blobDir = assetStore === 'filesystem' ? (settings.benchDataDir ?? mkdtempSync(path.join(tmpdir(), 'demoshare-bench-blobs-'))) : undefined;
 await database.migrate();
 // No workers, but the queue's schema and queues exist: sign-up queues its verification e-mail in its transaction.

@@ -271,16 +271,24 @@ const settingsSchema = z.object({
 export const configSchema = settingsSchema.transform((settings) => ({
   ...settings,
   APP_URL: settings.APP_URL ?? `http://localhost:${settings.PORT}`,
-  ASSET_STORE: settings.ASSET_STORE ?? defaultAssetStore(settings.DATABASE_URL),
+  ASSET_STORE: settings.ASSET_STORE ?? defaultAssetStore(settings.DATABASE_URL ? 'postgres' : 'pglite'),
 }));
 
 /**
  * The store of assets' bytes when ASSET_STORE is unset: files beside the embedded database, which lives on
  * one machine in DATA_DIR anyway (the database stays small: vacuum, memory, backups of rows); the database
- * itself with DATABASE_URL, whose API and worker processes may run on machines that share no folder.
+ * itself on PostgreSQL (DATABASE_URL), whose API and worker processes may run on machines that share no folder.
+ *
+ * @example
+ * ```ts
+ * import { defaultAssetStore } from './config';
+ *
+ * defaultAssetStore('pglite'); // 'filesystem'
+ * defaultAssetStore('postgres'); // 'database'
+ * ```
  */
-function defaultAssetStore(databaseUrl: string | undefined) {
-  return databaseUrl ? ('database' as const) : ('filesystem' as const);
+export function defaultAssetStore(engine: 'pglite' | 'postgres') {
+  return engine === 'postgres' ? ('database' as const) : ('filesystem' as const);
 }
 
 /** Rules that tie several settings together, checked after each one parsed on its own. */

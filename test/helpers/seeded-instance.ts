@@ -6,6 +6,7 @@ import { createFilesystemStore } from '../../src/core/blob-store/filesystem-stor
 import { openDatabase } from '../../src/db/client';
 import { JobQueue } from '../../src/jobs/queue';
 import { createShare, demoWithSteps, playView } from './shares';
+import { defaultAssetStore } from '../../src/config';
 import { bearer, createTestApp, TEST_SECRET } from './test-app';
 
 export const OWNER = { email: 'owner@backup.example.com', password: 'correct horse battery staple' };
@@ -39,8 +40,8 @@ export async function seedDataDir(dataDir: string, options: { assetStore?: 'file
   const queue = new JobQueue(database, { work: false });
   await queue.start(() => {});
   await queue.stop(1_000);
-  // ASSET_STORE=filesystem as the server runs it: the blobs in DATA_DIR/blobs, the rows naming them.
-  const store = options.assetStore ?? 'filesystem';
+  // As `demoshare start` runs by default: the blobs in DATA_DIR/blobs, the rows naming them.
+  const store = options.assetStore ?? defaultAssetStore('pglite');
   const t = await createTestApp({
     database: { database, drop: () => database.close() },
     config: { ASSET_STORE: store, DATA_DIR: dataDir },

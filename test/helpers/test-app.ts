@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Redis } from 'ioredis';
 import { buildApp, registerJobs } from '../../src/app';
 import type { Role, Scope } from '../../src/auth/permissions';
-import { type Config, testConfig } from '../../src/config';
+import { type Config, defaultAssetStore, testConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
 import { type Bus, createPostgresBus } from '../../src/core/bus';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -82,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Assets' bytes go where an instance on this engine keeps them when ASSET_STORE is unset: files on the embedded
   // database (in a folder of this app's own rather than the shared ./data), the database itself on PostgreSQL.
   // TEST_ASSET_STORE=filesystem puts them in files on PostgreSQL too (asset-store.test.ts covers S3).
-  const engineDefault = db.database.kind === 'postgres' && process.env.TEST_ASSET_STORE !== 'filesystem' ? 'database' : 'filesystem';
+  const engineDefault = process.env.TEST_ASSET_STORE === 'filesystem' ? 'filesystem' : defaultAssetStore(db.database.kind);
   const given = options.assetStore === null ? 'database' : options.assetStore?.kind;
   const storeKind = options.config?.ASSET_STORE ?? given ?? engineDefault;
   const blobDir = options.assetStore === undefined && storeKind === 'filesystem' ? await mkdtemp(join(tmpdir(), 'demoshare-blobs-')) : undefined;
