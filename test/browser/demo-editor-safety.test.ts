@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signedInPage } from '../helpers/browser';
 import { fixtureGenerator } from '../helpers/demos';
@@ -202,7 +202,14 @@ describe.skipIf(!browser)('the demo editor: no destructive surprises, and room t
 
     const description = page.getByLabel('Step description');
     await description.fill('Half-written thought');
+    // The draft is in localStorage before the page goes. The editor asks "Leave site?" while text is unsaved; a
+    // user who reloads confirms it. Unhandled, Playwright dismisses that prompt, which cancels the reload: one
+    // CI run failed here with the notice never shown.
+    await page.waitForFunction(() => Object.values({ ...localStorage }).includes('Half-written thought'));
+    const confirmLeaving = (dialog: Dialog) => void dialog.accept();
+    page.on('dialog', confirmLeaving);
     await page.reload();
+    page.off('dialog', confirmLeaving);
     await page.getByText('Text you had not saved was brought back').waitFor();
     expect(await page.getByLabel('Step description').inputValue()).toBe('Half-written thought');
     await page.screenshot({ path: `${SHOTS}/editor-draft-restored.png` });
