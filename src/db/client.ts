@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { cacheStatements } from './pglite-statements';
 
 // No relational schema: queries name their tables, so this module depends on no domain's tables.
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -109,6 +110,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     const options = { loadDataDir, startParams: PGLITE_START_PARAMS, ...PGLITE_BYTEA };
     client = dataDir ? new PGlite(path.join(dataDir, 'pgdata'), options) : new PGlite(options);
     await client.waitReady;
+    cacheStatements(client);
   } catch (error) {
     lock?.release();
     throw error;

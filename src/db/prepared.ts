@@ -35,7 +35,8 @@ interface DrizzleInternals {
 
 /**
  * Runs raw SQL as a named prepared statement on PostgreSQL: parsed and planned once per connection, as
- * `prepared` does for query builders (PGlite's driver takes no name: there it runs as `execute` does).
+ * `prepared` does for query builders. (PGlite's driver takes no name; there every parameterised text is
+ * prepared once anyway, by db/pglite-statements.ts.)
  * For large statements run on every request, such as the ingestion's data-modifying CTEs, whose parsing
  * and planning cost more than their execution. `name` must stand for one SQL text across the application
  * (a statement whose text varies takes a name per variant).
