@@ -25,8 +25,9 @@ interface Statement {
 type Query = (text: string, params?: unknown[], options?: QueryOptions) => Promise<Results>;
 
 /**
- * How many statement texts stay prepared. The application has about two hundred parameterised texts; a
- * text past this many evicts the least recently used one (closed in the backend).
+ * How many statement texts stay prepared: a text past this many evicts the least recently used one (closed
+ * in the backend). Texts that vary with their data (a list of N values spelled as N parameters) take one
+ * entry per shape, so the bound is what keeps them from growing the backend's memory.
  */
 const CAPACITY = 512;
 
