@@ -46,10 +46,12 @@ const STALE = new Set(['0A000', '26000']);
  *
  * Prepared statements outlive transactions (protocol-level statements are not transactional), and
  * PostgreSQL replans one whose tables changed; a statement that cannot be replanned is prepared anew on its
- * next call.
+ * next call. Returns false, changing nothing, when this PGlite lacks the members the cache drives.
  */
-export function cacheStatements(client: PGlite, capacity = CAPACITY): void {
+export function cacheStatements(client: PGlite, capacity = CAPACITY): boolean {
   const internals = client as unknown as PgliteInternals;
+  // A PGlite whose internals moved keeps its own path: slower, never wrong.
+  if (!hasInternals(internals)) return false;
   const statements = new Map<string, Statement>();
   const evicted: string[] = [];
   let counter = 0;
@@ -151,6 +153,16 @@ export function cacheStatements(client: PGlite, capacity = CAPACITY): void {
       }) as typeof tx.query;
       return fn(tx);
     })) as PGlite['transaction'];
+  return true;
+}
+
+function hasInternals(client: PgliteInternals): boolean {
+  const methods = ['_checkReady', '_runExclusiveQuery', '_runExclusiveTransaction', 'execProtocolStream', 'syncToFs'] as const;
+  return (
+    methods.every((method) => typeof client[method] === 'function') &&
+    typeof client.serializers === 'object' &&
+    typeof client.parsers === 'object'
+  );
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
