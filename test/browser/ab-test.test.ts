@@ -9,7 +9,7 @@ import { bearer, type TestSession } from '../helpers/test-app';
 const SHOTS = 'test-results/screenshots';
 const browser: Browser | null = await launchBrowser();
 
-// An A/B link in real Chromium: many fresh viewers split by weight, each kept on its arm when they come back;
+// An A/B link in real Chromium: fresh viewers split between the arms, each kept on its arm when they come back;
 // then the owner reads the results in the web app (1280 and 390 px) and stops the test keeping an arm.
 describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
   let server: TestServer;
@@ -48,7 +48,7 @@ describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
     return { context, page, title };
   }
 
-  it('splits fresh viewers within tolerance, keeps each on its arm on return, and shows the results', async () => {
+  it('splits fresh viewers between the arms, keeps each on its arm on return, and shows the results', async () => {
     const a = await namedDemo('Short tour');
     const b = await namedDemo('Full tour');
     const link = await createShare(server, key, a, { name: 'Pricing page' });
@@ -61,27 +61,26 @@ describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
 
     const counts = new Map<string, number>();
     const returning: Array<{ context: BrowserContext; page: Page; title: string }> = [];
-    const VIEWERS = 30;
-    for (let i = 0; i < VIEWERS; i++) {
+    // Fresh browsers until two of each arm have come (the split's proportions are checked over HTTP with many
+    // viewers in test/experiments.test.ts; here it is the real browser's cookie that keeps a viewer on an arm).
+    // Each arm is a fair coin: 24 viewers all on one arm would be a 1-in-8-million draw.
+    for (let i = 0; i < 24 && ['Short tour', 'Full tour'].some((t) => (counts.get(t) ?? 0) < 2); i++) {
       const viewer = await freshViewer(url);
       expect(['Short tour', 'Full tour']).toContain(viewer.title);
       counts.set(viewer.title, (counts.get(viewer.title) ?? 0) + 1);
-      // Three of each arm come back later; the others leave.
-      if (returning.filter((r) => r.title === viewer.title).length < 3) returning.push(viewer);
+      // The first two of each arm come back later; the others leave.
+      if (returning.filter((r) => r.title === viewer.title).length < 2) returning.push(viewer);
       else await viewer.context.close();
     }
     contexts.push(...returning.map((r) => r.context));
-    // Binomial(30, 0.5): mean 15, sd ≈ 2.7; within 3.6 sd.
-    expect(counts.get('Short tour') ?? 0).toBeGreaterThanOrEqual(5);
-    expect(counts.get('Full tour') ?? 0).toBeGreaterThanOrEqual(5);
-    // Sticky on return: each comes back (a new page, the same browser) to the arm first shown, twice.
+    expect(counts.get('Short tour') ?? 0).toBeGreaterThanOrEqual(2);
+    expect(counts.get('Full tour') ?? 0).toBeGreaterThanOrEqual(2);
+    // Sticky on return: each comes back (a new page, the same browser) to the arm first shown.
     for (const r of returning) {
-      for (let n = 0; n < 2; n++) {
-        const again = await r.context.newPage();
-        await again.goto(url);
-        expect(await again.locator('.ds-title').textContent()).toBe(r.title);
-        await again.close();
-      }
+      const again = await r.context.newPage();
+      await again.goto(url);
+      expect(await again.locator('.ds-title').textContent()).toBe(r.title);
+      await again.close();
     }
     // Every fresh viewer's view is counted on its arm (the player sends view_started on load).
     const results = async () => (await call('GET', `/v1/shares/${link.id}/experiment/results`)).json().data;
