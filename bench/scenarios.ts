@@ -93,6 +93,8 @@ export const SEEDS: Array<(ctx: SeedContext) => Promise<Record<string, string>>>
 export const SCENARIOS: Scenario[] = [
   { name: 'bare: constant', server: 'bare', path: () => '/const' },
   { name: 'bare: one PK SELECT', server: 'bare', path: () => '/select', baseline: 'bare: constant' },
+  // The cached demo detail's own body (about 10 KB), as a constant: its like-for-like floor.
+  { name: 'bare: the demo detail’s bytes', server: 'bare', path: () => '/detail-bytes', baseline: 'bare: constant' },
   {
     name: 'GET /v1/team/members (API key)',
     server: 'app',
@@ -109,6 +111,8 @@ export const SCENARIOS: Scenario[] = [
     // Served from cache, key and body: no statement at all (test/query-counts.test.ts), so the floor is the constant.
     baseline: 'bare: constant',
     target: 0.5,
+    // Like for like: the same bytes from the bare server. What is left is the app's hooks, the key and the cache.
+    compare: 'bare: the demo detail’s bytes',
   },
   ...[20, 100].map(
     (perPage): Scenario => ({

@@ -80,6 +80,12 @@ for (const seed of SEEDS) Object.assign(ids, await seed({ app, key, ids, databas
 const bare = Fastify({ logger: false });
 // A constant: the cost of Fastify and HTTP alone.
 bare.get('/const', async () => ({ ok: true }));
+// The bytes the cached demo detail answers with, sent as a constant: what the same response costs Fastify
+// and HTTP alone (a 10 KB body costs the loopback and the load generator more than `{ok:true}` does).
+const detail = await app.inject({ method: 'GET', url: `/v1/demos/${ids.demoId}`, headers: { authorization: `Bearer ${ids.demoKey}` } });
+if (detail.statusCode !== 200) throw new Error(`demo detail failed: ${detail.body}`);
+const detailBody = detail.body;
+bare.get('/detail-bytes', async (_request, reply) => reply.type('application/json; charset=utf-8').send(detailBody));
 // One primary-key SELECT through the same driver (Drizzle on the same pool or PGlite instance).
 bare.get('/select', async () => {
   const [row] = await database.db.select().from(members).where(eq(members.id, memberId)).limit(1);
