@@ -50,6 +50,31 @@ describe('audit log feed: GET /v1/audit-log?after= (what a SIEM polls)', () => {
     return res.json().data.id as string;
   };
 
+  /**
+   * A transaction that writes one entry (minting its id and taking its transaction id first), then holds its
+   * commit back until `release`; `wrote` resolves once the entry is written.
+   */
+  function slowTransaction(label: string) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const slow = t.ctx.database.db.transaction(async (tx) => {
+      await recordAudit(tx, t.ctx.clock, systemActor(), {
+        workspaceId: admin.workspaceId,
+        action: 'data.erased',
+        target: { type: 'viewer', id: null, label },
+      });
+      written();
+      await gate;
+    });
+    return { wrote, release, slow };
+  }
+
   beforeAll(async () => {
     // The poller of the concurrency test polls every 20 ms, past the default budget of a key.
     t = await createTestApp({ config: { RATE_LIMIT_PER_MINUTE: 1_000_000 } });
@@ -159,24 +184,7 @@ describe('audit log feed: GET /v1/audit-log?after= (what a SIEM polls)', () => {
   // PGlite has one connection: a transaction held open there holds every other query too.
   it.skipIf(engine !== 'postgres')('never steps past an entry whose transaction commits after a later one', async () => {
     const { cursor } = await drain('start');
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let written!: () => void;
-    const wrote = new Promise<void>((resolve) => {
-      written = resolve;
-    });
-    // The slow transaction mints its entry's id first, then holds its commit back.
-    const slow = t.ctx.database.db.transaction(async (tx) => {
-      await recordAudit(tx, t.ctx.clock, systemActor(), {
-        workspaceId: admin.workspaceId,
-        action: 'data.erased',
-        target: { type: 'viewer', id: null, label: 'slow transaction' },
-      });
-      written();
-      await gate;
-    });
+    const { wrote, release, slow } = slowTransaction('slow transaction');
     let later: string;
     let during: Page;
     try {
@@ -206,23 +214,7 @@ describe('audit log feed: GET /v1/audit-log?after= (what a SIEM polls)', () => {
   it.skipIf(engine !== 'postgres')('never passes a transaction that commits between the snapshot and the read of pg_stat_activity', async () => {
     const { cursor } = await drain('start');
     const position = (await feedPosition(t.ctx.database.db, admin.workspaceId, cursor)) ?? null;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let written!: () => void;
-    const wrote = new Promise<void>((resolve) => {
-      written = resolve;
-    });
-    const slow = t.ctx.database.db.transaction(async (tx) => {
-      await recordAudit(tx, t.ctx.clock, systemActor(), {
-        workspaceId: admin.workspaceId,
-        action: 'data.erased',
-        target: { type: 'viewer', id: null, label: 'commits mid-statement' },
-      });
-      written();
-      await gate;
-    });
+    const { wrote, release, slow } = slowTransaction('commits mid-statement');
     let served: string[] = [];
     try {
       await wrote;
