@@ -63,7 +63,7 @@ describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
     const returning: Array<{ context: BrowserContext; page: Page; title: string }> = [];
     // Fresh browsers until two of each arm have come (the split's proportions are checked over HTTP with many
     // viewers in test/experiments.test.ts; here it is the real browser's cookie that keeps a viewer on an arm).
-    // Each arm is a fair coin: 24 viewers all on one arm would be a 1-in-8-million draw.
+    // Each arm is a fair coin: fewer than two of 24 viewers on one arm is a 1-in-335,000 draw.
     for (let i = 0; i < 24 && ['Short tour', 'Full tour'].some((t) => (counts.get(t) ?? 0) < 2); i++) {
       const viewer = await freshViewer(url);
       expect(['Short tour', 'Full tour']).toContain(viewer.title);
