@@ -95,6 +95,9 @@ export const SCENARIOS: Scenario[] = [
   { name: 'bare: one PK SELECT', server: 'bare', path: () => '/select', baseline: 'bare: constant' },
   // The cached demo detail's own body (about 10 KB), as a constant: its like-for-like floor.
   { name: 'bare: the demo detail’s bytes', server: 'bare', path: () => '/detail-bytes', baseline: 'bare: constant' },
+  // The lists' like-for-like floors: the page's own statement through the same driver, and its bytes.
+  { name: 'bare: the demos list’s statement and bytes', server: 'bare', path: () => '/demos-list-floor', baseline: 'bare: one PK SELECT' },
+  { name: 'bare: the views list’s statement and bytes', server: 'bare', path: () => '/views-list-floor', baseline: 'bare: one PK SELECT' },
   {
     name: 'GET /v1/team/members (API key)',
     server: 'app',
@@ -123,6 +126,7 @@ export const SCENARIOS: Scenario[] = [
       baseline: 'bare: one PK SELECT',
       // One statement per page (test/query-counts.test.ts): half a primary-key SELECT for a page of 20.
       target: perPage === 20 ? 0.5 : undefined,
+      compare: perPage === 20 ? 'bare: the demos list’s statement and bytes' : undefined,
     }),
   ),
   ...[20, 100].map(
@@ -134,6 +138,7 @@ export const SCENARIOS: Scenario[] = [
       baseline: 'bare: one PK SELECT',
       // One statement per page, step times and total folded in (test/query-counts.test.ts).
       target: perPage === 20 ? 0.5 : undefined,
+      compare: perPage === 20 ? 'bare: the views list’s statement and bytes' : undefined,
     }),
   ),
   // The app's own floor: every hook (request id, rate-limit bookkeeping, headers, metrics) on a constant.

@@ -116,7 +116,29 @@ export const viewSchema = z
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-export function toView(row: ViewRow & Partial<ViewLinkColumns>, steps: Pick<ViewStepRow, 'stepNumber' | 'seconds'>[]) {
+/** The columns of a view the API shows: the views list reads these alone (views.repo.ts). */
+export type ShownView = Pick<
+  ViewRow,
+  | 'id'
+  | 'demoId'
+  | 'shareId'
+  | 'version'
+  | 'viewerEmail'
+  | 'viewerName'
+  | 'anonymousId'
+  | 'stepsViewed'
+  | 'completed'
+  | 'completedAt'
+  | 'durationSeconds'
+  | 'startedAt'
+  | 'lastActivityAt'
+  | 'referrer'
+  | 'userAgent'
+  | 'internal'
+  | 'company'
+>;
+
+export function toView(row: ShownView & Partial<ViewLinkColumns>, steps: Pick<ViewStepRow, 'stepNumber' | 'seconds'>[]) {
   return {
     id: row.id,
     demo_id: row.demoId,
