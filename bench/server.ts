@@ -103,27 +103,25 @@ bare.get('/detail-bytes', async (_request, reply) => reply.type('application/jso
 async function replayOf(url: string, headers: Record<string, string>): Promise<{ replay: () => Promise<unknown>; body: string }> {
   const client = (database.db as unknown as { $client: Record<string, (...args: unknown[]) => Promise<unknown>> }).$client;
   const original = client.query!;
-  const calls: unknown[][] = [];
-  client.query = function (this: unknown, ...args: unknown[]) {
-    calls.push(args);
-    return original.apply(this, args);
+  /** One request to `url`, and the driver calls it made. */
+  const watched = async () => {
+    const calls: unknown[][] = [];
+    client.query = function (this: unknown, ...args: unknown[]) {
+      calls.push(args);
+      return original.apply(this, args);
+    };
+    const response = await app.inject({ method: 'GET', url, headers }).finally(() => {
+      client.query = original;
+    });
+    if (response.statusCode !== 200) throw new Error(`${url} failed: ${response.body}`);
+    return { response, calls };
   };
-  const response = await app.inject({ method: 'GET', url, headers }).finally(() => {
-    client.query = original;
-  });
-  if (response.statusCode !== 200) throw new Error(`${url} failed: ${response.body}`);
-  // The key and the demo are cached by now: only the list's own statement is left.
-  const again: unknown[][] = [];
-  client.query = function (this: unknown, ...args: unknown[]) {
-    again.push(args);
-    return original.apply(this, args);
-  };
-  await app.inject({ method: 'GET', url, headers }).finally(() => {
-    client.query = original;
-  });
-  if (again.length !== 1) throw new Error(`${url} sent ${again.length} statements once warm (${calls.length} cold): expected one`);
-  const args = again[0]!;
-  return { replay: () => original.apply(client, args), body: response.body };
+  // The first request fills the key's and the demo's caches: the second sends the list's own statement alone.
+  const cold = await watched();
+  const warm = await watched();
+  if (warm.calls.length !== 1) throw new Error(`${url} sent ${warm.calls.length} statements once warm (${cold.calls.length} cold): expected one`);
+  const args = warm.calls[0]!;
+  return { replay: () => original.apply(client, args), body: warm.response.body };
 }
 for (const [route, url, headers] of [
   ['/demos-list-floor', '/v1/demos?per_page=20', { authorization: `Bearer ${ids.listKey}` }],
