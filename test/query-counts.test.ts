@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresBus } from '../src/core/bus';
 import { openDatabase } from '../src/db/client';
 import { seedViews } from '../src/viewing/seed-views';
 import { createTestDatabase, TEST_DATABASE_URL } from './helpers/database';
 import { countQueries } from './helpers/query-count';
+import { createShare, demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
 // What the hot reads cost the database, counted at the driver: a cached authenticated read sends nothing,
@@ -287,6 +289,31 @@ describe('statements per request', () => {
     const other = await t.apiKey('all');
     const foreign = await t.app.inject({ method: 'GET', url: `/v1/webhooks/${id}/deliveries`, headers: bearer(other) });
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it('stores the events of viewers who send at once in shared transactions, each request answered for its own', async () => {
+    const demoId = await demoWithSteps(t, key, 3);
+    const { token } = await createShare(t, key, demoId);
+    const viewers = Array.from({ length: 10 }, (_, i) => viewerClient(t, token, `203.0.113.${i + 20}`));
+    for (const viewer of viewers) expect((await viewer.call('GET', '')).statusCode).toBe(200);
+    queries.take();
+    const sent = await Promise.all(
+      viewers.map((viewer) =>
+        viewer.call('POST', '/events', {
+          events: [
+            { id: randomUUID(), type: 'view_started' },
+            { id: randomUUID(), type: 'step_reached', step_number: 2, seconds_on_previous: 2 },
+          ],
+        }),
+      ),
+    );
+    for (const res of sent) expect([res.statusCode, res.json().data]).toEqual([202, { accepted: 2, duplicates: 0 }]);
+    // One transaction per batch: a PGlite transaction is one call, a PostgreSQL one starts with its BEGIN.
+    const transactions = queries.take().filter((text) => /^(BEGIN|begin)\b/.test(text.trim()));
+    expect(transactions.length).toBeGreaterThan(0);
+    expect(transactions.length).toBeLessThanOrEqual(3);
+    const views = await call('GET', `/v1/demos/${demoId}/views?per_page=20`);
+    expect(views.json().data.map((v: { steps_viewed: number[] }) => v.steps_viewed)).toEqual(Array(10).fill([1, 2]));
   });
 });
 

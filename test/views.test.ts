@@ -222,8 +222,7 @@ describe('view tracking, GET /v1/demos/:id/views and analytics', () => {
     const batches = viewers.map(() => [ev('view_started'), ev('step_reached', { step_number: 2, seconds_on_previous: 2 }), ev('completed', { seconds_on_previous: 1 })]);
     // A busy database, as under load: the link's row stays locked (on PGlite the whole database does)
     // until every request has been handed to the batcher, so the first writes cannot finish before the
-    // others arrive. Without it PGlite, which runs each transaction without yielding to I/O, would take
-    // the requests one at a time.
+    // others arrive: whatever the machine's speed, all 15 wait for the batcher together.
     let release = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;

