@@ -292,3 +292,38 @@ describe(`views partitioned by month (${engine})`, () => {
     });
   });
 });
+
+describe.skipIf(!TEST_DATABASE_URL)('the partitions job beside readers (PostgreSQL)', () => {
+  let t: TestApp;
+  const clock = manualClock(new Date('2033-02-10T12:00:00.000Z'));
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('gives way to a reader holding the DEFAULT partition, changing nothing, and makes the months once it is gone', async () => {
+    // A read of views under way: its transaction holds a share lock on the DEFAULT partition that attaching
+    // a month must lock exclusively.
+    const reader = new pg.Client({ connectionString: t.db.url });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query('select count(*) from views_default');
+      const started = Date.now();
+      const refused = await ensureViewPartitions(t.ctx).catch((e: unknown) => e);
+      expect((refused as { cause?: { code?: string }; code?: string }).cause?.code ?? (refused as { code?: string }).code).toBe('55P03');
+      // Within the lock timeout and its round trips: readers are never queued behind the job for long.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await partitionsOf(t.ctx.database, 'views')).not.toContain('views_p203302');
+      // The reader was not disturbed: its transaction goes on.
+      expect((await reader.query('select count(*)::int as n from views')).rows[0].n).toBe(0);
+      await reader.query('commit');
+    } finally {
+      await reader.end();
+    }
+    expect(await ensureViewPartitions(t.ctx)).toEqual(['views_p203302', 'views_p203303', 'views_p203304']);
+  });
+});

@@ -29,7 +29,8 @@ export async function viewPartitionsPass(ctx: Pick<Kernel, 'database' | 'clock'>
 
 /** Daily at 2:11, and once at start-up, so that an instance that was stopped for months catches up at once. */
 export async function registerViewPartitionsJob(ctx: Kernel) {
-  await ctx.queue.define({ name: VIEW_PARTITIONS_JOB, retryLimit: 2 });
+  // A run that gave way to readers' locks (view-partitions.repo.ts) tries again a minute later, then two.
+  await ctx.queue.define({ name: VIEW_PARTITIONS_JOB, retryLimit: 2, retryDelay: 60, retryBackoff: true });
   await ctx.queue.work(VIEW_PARTITIONS_JOB, {}, async () => {
     const { made, analyzed } = await viewPartitionsPass(ctx);
     if (made.length > 0) ctx.log.info({ partitions: made }, 'view partitions made');

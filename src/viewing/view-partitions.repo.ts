@@ -36,6 +36,13 @@ export async function partitionMonths(db: Executor, table: PartitionedTable): Pr
 export async function createMonthPartitions(database: Pick<Database, 'db'>, month: Date, next: Date): Promise<boolean> {
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${PARTITIONS_LOCK})`);
+    // Attaching takes an exclusive lock on the DEFAULT partitions, which every read of views holds a share of
+    // while it runs. Waiting on them, this transaction would queue every new reader behind it, and a reader
+    // that had locked view_steps' DEFAULT before wanting a partition this one had attached deadlocked with it
+    // (PostgreSQL then aborted the reader: a 500 on the views list while the job ran at start-up). So the
+    // job gives way instead: past half a second it fails, changes nothing, and runs again (its retries, then
+    // daily); rows meanwhile land in the DEFAULT partitions, as they do for any month without one.
+    await tx.execute(sql`set local lock_timeout = '500ms'`);
     const [exists] = rowsOf<{ found: boolean }>(
       await tx.execute(sql`select to_regclass(${partitionName('views', month)}) is not null as found`),
     );
