@@ -55,10 +55,6 @@ const LISTED = {
   internal: views.internal,
   company: views.company,
 };
-/** A listed view's columns, as the page subquery names them. */
-function pick<T extends Record<keyof typeof LISTED, unknown>>(page: T, columns: typeof LISTED) {
-  return Object.fromEntries(Object.keys(columns).map((key) => [key, page[key as keyof typeof LISTED]])) as { [K in keyof typeof LISTED]: T[K] };
-}
 
 /**
  * One page of the demo's views, newest first, in one statement: each with its link's name and variables (a
@@ -85,7 +81,8 @@ export async function listViews(db: Executor, workspaceId: string, demoId: strin
     .as('views');
   const found = await db
     .select({
-      view: pick(page, LISTED),
+      // The page's own columns (LISTED, as the subquery names them).
+      view: page._.selectedFields,
       linkName,
       linkVariables,
       steps: stepTimes,
