@@ -293,37 +293,66 @@ describe(`views partitioned by month (${engine})`, () => {
   });
 });
 
-describe.skipIf(!TEST_DATABASE_URL)('the partitions job beside readers (PostgreSQL)', () => {
+describe.skipIf(!TEST_DATABASE_URL)('the partitions and retention jobs beside readers (PostgreSQL)', () => {
   let t: TestApp;
   const clock = manualClock(new Date('2033-02-10T12:00:00.000Z'));
+  /** A read of views under way, in a transaction of its own: `select` runs in it, `end` commits and closes it. */
+  async function openReader(select: string) {
+    const reader = new pg.Client({ connectionString: t.db.url });
+    await reader.connect();
+    await reader.query('begin');
+    await reader.query(select);
+    return {
+      reader,
+      async end() {
+        await reader.query('commit');
+        await reader.end();
+      },
+    };
+  }
+  const codeOf = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
 
   beforeAll(async () => {
-    t = await createTestApp({ clock });
+    t = await createTestApp({ clock, config: { VIEW_RETENTION: 90 * DAY } });
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it('gives way to a reader holding the DEFAULT partition, changing nothing, and makes the months once it is gone', async () => {
-    // A read of views under way: its transaction holds a share lock on the DEFAULT partition that attaching
-    // a month must lock exclusively.
-    const reader = new pg.Client({ connectionString: t.db.url });
-    await reader.connect();
+    // Its transaction holds a share lock on the DEFAULT partition, which attaching a month locks exclusively.
+    const { reader, end } = await openReader('select count(*) from views_default');
     try {
-      await reader.query('begin');
-      await reader.query('select count(*) from views_default');
       const started = Date.now();
-      const refused = await ensureViewPartitions(t.ctx).catch((e: unknown) => e);
-      expect((refused as { cause?: { code?: string }; code?: string }).cause?.code ?? (refused as { code?: string }).code).toBe('55P03');
+      expect(codeOf(await ensureViewPartitions(t.ctx).catch((e: unknown) => e))).toBe('55P03');
       // Within the lock timeout and its round trips: readers are never queued behind the job for long.
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await partitionsOf(t.ctx.database, 'views')).not.toContain('views_p203302');
       // The reader was not disturbed: its transaction goes on.
       expect((await reader.query('select count(*)::int as n from views')).rows[0].n).toBe(0);
-      await reader.query('commit');
     } finally {
-      await reader.end();
+      await end();
     }
     expect(await ensureViewPartitions(t.ctx)).toEqual(['views_p203302', 'views_p203303', 'views_p203304']);
+  });
+
+  it('the retention gives way to a reader of views too, keeping the month whole, and drops it once the reader is gone', async () => {
+    // On 2033-06-15, with 90 days kept, February 2033 is wholly past: its partitions are dropped, which
+    // detaches them from their parents under an exclusive lock on each.
+    clock.set(new Date('2033-06-15T04:00:00.000Z'));
+    const { end } = await openReader('select count(*) from views');
+    try {
+      const started = Date.now();
+      expect(codeOf(await applyViewRetention(t.ctx).catch((e: unknown) => e))).toBe('55P03');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // One transaction: neither table lost its month.
+      expect(await partitionsOf(t.ctx.database, 'views')).toContain('views_p203302');
+      expect(await partitionsOf(t.ctx.database, 'view_steps')).toContain('view_steps_p203302');
+    } finally {
+      await end();
+    }
+    expect((await applyViewRetention(t.ctx)).keptFrom).toBe('2033-03-17');
+    expect(await partitionsOf(t.ctx.database, 'views')).not.toContain('views_p203302');
+    expect(await partitionsOf(t.ctx.database, 'view_steps')).not.toContain('view_steps_p203302');
   });
 });

@@ -41,7 +41,8 @@ export async function applyViewRetention(ctx: Pick<Kernel, 'database' | 'clock' 
 
 /** Once a day, after the hourly viewer clean-up of :17 and before the audit log's retention at 3:43. */
 export async function registerViewRetentionJob(ctx: ModuleContext<Services['viewerPrivacy']>) {
-  await ctx.queue.define({ name: VIEW_RETENTION_JOB, retryLimit: 2 });
+  // A run whose month gave way to readers' locks (retention.repo.ts) tries again a minute later, then two.
+  await ctx.queue.define({ name: VIEW_RETENTION_JOB, retryLimit: 2, retryDelay: 60, retryBackoff: true });
   await ctx.queue.work(VIEW_RETENTION_JOB, {}, async () => {
     const result = await applyViewRetention(ctx);
     if (result.views > 0 || result.rollupRows > 0) ctx.log.info(result, 'views past VIEW_RETENTION deleted');
