@@ -7,6 +7,7 @@
  */
 import { getTableName, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
+import { giveWayToReaders } from '../db/give-way';
 import { demos } from '../demos/demos.tables';
 import { leads } from '../leads/leads.tables';
 import {
@@ -25,7 +26,7 @@ import {
   views,
   workspaceDailySketches,
 } from '../viewing/viewing.tables';
-import { partitionMonth, partitionName } from '../viewing/view-partitions';
+import { PARTITIONS_LOCK, partitionMonth, partitionName } from '../viewing/view-partitions';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -100,6 +101,8 @@ export async function dropMonth(database: Pick<Database, 'db'>, month: Date): Pr
   const viewsPart = sql.identifier(partitionName('views', month));
   const stepsPart = sql.identifier(partitionName('view_steps', month));
   return database.db.transaction(async (tx) => {
+    // After the partitions job's run, if one is under way: the two give way to readers, not to each other.
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITIONS_LOCK})`);
     const [count] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from ${viewsPart}`));
     await tx.execute(sql`
       update ${leads} set ${sql.identifier(leads.viewId.name)} = null
@@ -107,10 +110,8 @@ export async function dropMonth(database: Pick<Database, 'db'>, month: Date): Pr
     await tx.execute(sql`
       update ${viewerSessions} set ${sql.identifier(viewerSessions.viewId.name)} = null, ${sql.identifier(viewerSessions.viewStartedAt.name)} = null
       where ${viewerSessions.viewStartedAt} >= ${month.toISOString()} and ${viewerSessions.viewStartedAt} < ${next.toISOString()}`);
-    // Detaching locks each parent exclusively, against every read of views and view_steps. Gives way to
-    // readers rather than queue them all behind it or deadlock with one that holds views and wants view_steps
-    // (docs/partitioning.md): past half a second the month stays whole and the job runs again.
-    await tx.execute(sql`set local lock_timeout = '500ms'`);
+    // Detaching locks each parent exclusively. A run that gives way keeps the month whole for a later one.
+    await giveWayToReaders(tx);
     await tx.execute(sql`alter table ${viewSteps} detach partition ${stepsPart}`);
     await tx.execute(sql`drop table ${stepsPart}`);
     await tx.execute(sql`alter table ${views} detach partition ${viewsPart}`);

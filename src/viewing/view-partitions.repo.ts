@@ -4,14 +4,13 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
-import { defaultPartition, PARTITIONED_TABLES, type PartitionedTable, partitionMonth, partitionName } from './view-partitions';
+import { giveWayToReaders } from '../db/give-way';
+import { defaultPartition, PARTITIONED_TABLES, PARTITIONS_LOCK, type PartitionedTable, partitionMonth, partitionName } from './view-partitions';
 import { viewSteps, views } from './viewing.tables';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** The partitioning column of each table: a view's start, carried by its step rows. */
 const KEY = { views: views.startedAt.name, view_steps: viewSteps.viewStartedAt.name } as const;
-/** Any constant: one process at a time changes the partitions. */
-const PARTITIONS_LOCK = 0x70617274;
 
 /** The months that have a partition of `table`, oldest first (the DEFAULT partition is not one). */
 export async function partitionMonths(db: Executor, table: PartitionedTable): Promise<Date[]> {
@@ -36,13 +35,9 @@ export async function partitionMonths(db: Executor, table: PartitionedTable): Pr
 export async function createMonthPartitions(database: Pick<Database, 'db'>, month: Date, next: Date): Promise<boolean> {
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${PARTITIONS_LOCK})`);
-    // Attaching takes an exclusive lock on the DEFAULT partitions, which every read of views holds a share of
-    // while it runs. Waiting on them, this transaction would queue every new reader behind it, and a reader
-    // that had locked view_steps' DEFAULT before wanting a partition this one had attached deadlocked with it
-    // (PostgreSQL then aborted the reader: a 500 on the views list while the job ran at start-up). So the
-    // job gives way instead: past half a second it fails, changes nothing, and runs again (its retries, then
-    // daily); rows meanwhile land in the DEFAULT partitions, as they do for any month without one.
-    await tx.execute(sql`set local lock_timeout = '500ms'`);
+    // Attaching locks the DEFAULT partitions exclusively. A run that gives way leaves the month to a later
+    // one; rows meanwhile land in the DEFAULT partitions, as they do for any month without one.
+    await giveWayToReaders(tx);
     const [exists] = rowsOf<{ found: boolean }>(
       await tx.execute(sql`select to_regclass(${partitionName('views', month)}) is not null as found`),
     );

@@ -24,5 +24,11 @@ export function partitionMonth(table: PartitionedTable, name: string): Date | nu
   return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)) : null;
 }
 
+/**
+ * The advisory lock of every change to the partitions (made by the job, dropped by the retention): one at a
+ * time, so that two jobs never make one month twice, and neither gives way (db/give-way.ts) to the other.
+ */
+export const PARTITIONS_LOCK = 0x70617274;
+
 /** The DEFAULT partition: rows of a month that has no partition of its own land here, so no insert fails. */
 export const defaultPartition = (table: PartitionedTable) => `${table}_default`;
