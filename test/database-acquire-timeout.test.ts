@@ -60,4 +60,22 @@ describe.skipIf(engine !== 'postgres')('a request waiting for a pooled connectio
     const res = await createDemo();
     expect(res.statusCode, res.body).toBe(201);
   });
+
+  it('shows the pool on /metrics: a connection in use, a query waiting for it, and both back to idle', async () => {
+    const gauge = async () => {
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const value = (state: string) => Number(new RegExp(`^demoshare_database_connections\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+      return { in_use: value('in_use'), idle: value('idle'), waiting: value('waiting') };
+    };
+    expect(await gauge()).toEqual({ in_use: 0, idle: 1, waiting: 0 });
+    const held = await small.pool!.connect();
+    const queued = small.executeSql('select 1');
+    try {
+      expect(await gauge()).toEqual({ in_use: 1, idle: 0, waiting: 1 });
+    } finally {
+      held.release();
+    }
+    await queued;
+    expect(await gauge()).toEqual({ in_use: 0, idle: 1, waiting: 0 });
+  });
 });

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { createPgPool } from './pg-pool';
 import { cacheStatements } from './pglite-statements';
 
 // No relational schema: queries name their tables, so this module depends on no domain's tables.
@@ -158,18 +159,12 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
 async function openPostgres(url: string, poolSize: number, acquireTimeoutMs?: number): Promise<Database> {
   // pg-pool's connectionTimeoutMillis bounds both the wait for a free client and the connect itself: an
   // overloaded process answers 503 with Retry-After instead of queuing requests for minutes.
-  const pool = new pg.Pool({
+  const pool = createPgPool({
     connectionString: url,
     max: poolSize,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: acquireTimeoutMs ?? 0,
   });
-  // An idle client that errors (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
-  // Nor one checked out (a transaction between statements): pg-pool listens only on idle clients, and an
-  // unheard 'error' (57P01 from pg_terminate_backend) kills the process. Its statement fails instead (503,
-  // core/connection-loss.ts) and the pool drops the client when it is released, since it is not queryable.
-  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const listener = createListener(url);
   // A session lock on a client of its own: other processes wait for it, this process's queries go on.

@@ -1,12 +1,13 @@
 // Reads that may run on a streaming replica (DATABASE_READ_URL): which executor a read gets, the replica's
 // measured lag, and the rule that keeps a workspace's reads on the primary until its own writes have arrived.
-import pg from 'pg';
+import type pg from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { Bus } from '../core/bus';
 import type { Changes, Tag } from '../core/changes';
 import type { Clock } from '../core/clock';
 import { isConnectionLoss } from '../core/connection-loss';
 import type { Db } from './client';
+import { createPgPool } from './pg-pool';
 
 /** Where a read that may be a little behind goes; `reader()` is the primary unless the replica is fit. */
 export interface ReadRouting {
@@ -111,13 +112,9 @@ function lsn(text: string): bigint {
  */
 export function replicaRouting(options: ReplicaOptions): ReadRouting {
   const connection = { connectionString: options.replicaUrl, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize, application_name: READS_APPLICATION });
+  const pool = createPgPool({ ...connection, max: options.poolSize, application_name: READS_APPLICATION });
   // A connection of its own: the probe never waits behind reads, and reads are told apart from it.
-  const probes = new pg.Pool({ ...connection, max: 1, application_name: PROBE_APPLICATION });
-  for (const one of [pool, probes]) {
-    one.on('error', () => {});
-    one.on('connect', (client) => client.on('error', () => {}));
-  }
+  const probes = createPgPool({ ...connection, max: 1, application_name: PROBE_APPLICATION });
   const { clock, bus } = options;
   const samples: Array<{ at: number; lsn: bigint }> = [];
   // When each workspace last wrote (key: its id) and each tag last changed (key: the tag), by this clock.

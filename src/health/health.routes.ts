@@ -57,6 +57,23 @@ export function healthRoutes(app: ZodApp, ctx: ModuleContext<Services['health']>
     },
   });
 
+  // PostgreSQL's pool (DATABASE_POOL_SIZE): connections in use that never come back, or requests queuing for
+  // one (DATABASE_ACQUIRE_TIMEOUT), show here before they show as 503s.
+  const { pool } = ctx.database;
+  if (pool) {
+    new Gauge({
+      name: 'demoshare_database_connections',
+      help: 'Connections of the process’s PostgreSQL pool (DATABASE_POOL_SIZE) by state: in_use, idle, and waiting (queries queued for a connection)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });

@@ -252,6 +252,20 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
       await new Promise((resolve) => site.close(resolve));
     }
 
+    // No connection was lost for good: a client whose connection was cut while checked out went back to the
+    // pool (src/db/pg-pool.ts). The API's pool, with the load stopped, has none in use and no query waiting.
+    const pool = await eventually(
+      async () => {
+        const text = await (await api.fetch('/metrics')).text();
+        const value = (state: string) => Number(new RegExp(`^demoshare_database_connections\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+        const now = { in_use: value('in_use'), waiting: value('waiting') };
+        return now.in_use === 0 && now.waiting === 0 ? now : undefined;
+      },
+      10_000,
+      'the API’s pool to have no connection in use',
+    );
+    expect(pool).toEqual({ in_use: 0, waiting: 0 });
+
     const firstReady = readyAgain!.at - outageEnd;
     console.info(
       `database outage of ${outageEnd - outageStart} ms (${terminated} backends terminated): /readyz 200 again ${firstReady} ms ` +
