@@ -1,4 +1,5 @@
 // A workspace's hubs: create, list, read, change (gates kept in step on every entry link), delete.
+import { snakeCase } from '../core/snake-case';
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
@@ -40,7 +41,7 @@ function gateSummary(hub: HubRow) {
 function changedFields(input: HubInput) {
   return Object.keys(input)
     .filter((k) => input[k as keyof HubInput] !== undefined)
-    .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    .map(snakeCase);
 }
 
 /** The gates every entry link of the hub carries: the hub's own (a lead form identifies too). */

@@ -1,4 +1,5 @@
 // Changing a share link: name, password (which signs out its unlocked viewers), expiry, identification, allow-lists.
+import { snakeCase } from '../core/snake-case';
 import type { Actor } from '../audit/actor';
 import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
@@ -62,7 +63,7 @@ export async function update(deps: SharesDeps, auth: AuthContext, id: string, ch
       // Field names only: the password itself, or its hash, never reaches the log.
       changes: { demo_id: share.demoId, fields: Object.keys(change)
           .filter((k) => change[k as keyof ShareChange] !== undefined)
-          .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+          .map(snakeCase),
       },
     });
     return updated;

@@ -4,6 +4,7 @@
  * which keeps statements far below PostgreSQL's limit of 65,535 parameters and runs the same on pg and
  * PGlite. Under load a batch's time is mostly round trips, and every request of the batch waits for it.
  */
+import { snakeCase } from '../core/snake-case';
 import { type SQL, sql } from 'drizzle-orm';
 import { executeNamed } from '../db/prepared';
 import type { Executor } from '../db/client';
@@ -32,7 +33,7 @@ const COLUMNS = new Map<string, string>();
 function columnOf(key: string) {
   let column = COLUMNS.get(key);
   if (column === undefined) {
-    column = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    column = snakeCase(key);
     COLUMNS.set(key, column);
   }
   return column;
