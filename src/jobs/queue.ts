@@ -34,12 +34,24 @@ export interface QueueDefinition {
 }
 
 /**
+ * What pg-boss's statements get once the queue has stopped: "no job changed", the answer of its completion
+ * commands. Only those come after stop: a handler that outlived stop's timeout (a long render) ends after the
+ * database has closed, and pg-boss records its outcome without awaiting it. Sent to the closed database, that
+ * was an unhandled rejection: a failed test run, and a process exiting 1 from a clean shutdown. stop() has
+ * already had pg-boss fail such a job ('pg-boss shut down while active'), so it runs again in the next process;
+ * its late outcome has nowhere to go.
+ */
+const LATE_OUTCOME_DROPPED = { rows: [{ count: 0 }] };
+
+/**
  * Durable background jobs in PostgreSQL (pg-boss), on PGlite as on a server: a job sent is in the
  * database, so a crash or restart resumes it. One instance per process.
  */
 export class JobQueue {
   readonly boss: PgBoss;
   private started = false;
+  /** Set once `stop` has returned: the database may close any moment after. */
+  private stopped = false;
   private readonly stopHooks: Array<() => Promise<void>> = [];
 
   constructor(
@@ -47,7 +59,7 @@ export class JobQueue {
     private readonly role: { work: boolean },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => database.executeSql(text, values) },
+      db: { executeSql: (text, values) => (this.stopped ? Promise.resolve(LATE_OUTCOME_DROPPED) : database.executeSql(text, values)) },
       schema: 'pgboss',
       // Only workers run maintenance and cron; API-only processes just send.
       supervise: role.work,
@@ -81,6 +93,7 @@ export class JobQueue {
     // database still collided in the catalog (a duplicate pgboss namespace): the first installs, the rest wait.
     await this.database.serialised(() => this.boss.start());
     this.started = true;
+    this.stopped = false;
   }
 
   async define(queue: QueueDefinition): Promise<void> {
@@ -106,6 +119,8 @@ export class JobQueue {
    * the transaction commits, so a change and the work it starts cannot part ways.
    */
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}, tx?: Executor): Promise<string | null> {
+    // Outside a transaction, pg-boss would send through the stopped queue's db, which drops what it is given.
+    if (this.stopped && !tx) throw new Error(`The job queue has stopped: ${name} not sent`);
     return this.boss.send(name, data, tx ? { ...options, db: transactionDb(tx) } : options);
   }
 
@@ -157,5 +172,6 @@ export class JobQueue {
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+    this.stopped = true;
   }
 }
