@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readArchive, writeArchive } from '../src/backup/archive';
+import { Writable } from 'node:stream';
+import { type BackupManifest, bufferEntry, readArchive, writeArchive } from '../src/backup/archive';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../src/backup/embedded-backup';
 import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
 import { engine } from './helpers/database';
@@ -25,6 +26,30 @@ function blobKeysIn(dataDir: string): string[] {
     .filter((e) => e.isFile() && /^[0-9a-f]{64}$/.test(e.name))
     .map((e) => `sha256/${e.name}`)
     .sort();
+}
+
+/** A whole archive in memory, checked as restore checks it: what a test inspects or tampers with. */
+async function readWhole(file: string) {
+  const files = new Map<string, Buffer>();
+  const manifest = await readArchive(file, (name) => {
+    const chunks: Buffer[] = [];
+    return new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+      final(done) {
+        files.set(name, Buffer.concat(chunks));
+        done();
+      },
+    });
+  });
+  return { manifest, files };
+}
+
+/** An archive of files in memory, with the manifest completed by their checksums (a tampered copy). */
+async function writeWhole(file: string, manifest: Omit<BackupManifest, 'files'>, files: Array<{ name: string; data: Buffer }>) {
+  await writeArchive(file, manifest, files.map((f) => bufferEntry(f.name, f.data)));
 }
 
 const blobFile = (dataDir: string, key: string) => {
@@ -81,7 +106,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/Backed up \d+ rows in \d+ tables/);
     expect(res.stderr).toContain(`With them ${keys.length} blobs of`);
-    const { manifest, files } = readArchive(readFileSync(archive));
+    const { manifest, files } = await readWhole(archive);
     // The embedded default keeps the pictures in DATA_DIR/blobs: the archive carries the blobs the rows
     // name (format 2), listed in the manifest with their count and checksums.
     expect(manifest).toMatchObject({ format: 'demoshare-backup', format_version: 2, secret_key: { source: 'file' } });
@@ -173,13 +198,10 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(existsSync(empty)).toBe(false);
 
     // Intact checksums over a database whose counts are not the manifest's: loaded aside, compared, refused.
-    const { manifest, files } = readArchive(bytes);
+    const { manifest, files } = await readWhole(archive);
     const { files: _listed, ...rest } = manifest;
     const lying = path.join(root, 'lying.tgz');
-    writeFileSync(
-      lying,
-      writeArchive({ ...rest, tables: { ...rest.tables, 'public.demos': 2 } }, [...files].map(([name, data]) => ({ name, data }))),
-    );
+    await writeWhole(lying, { ...rest, tables: { ...rest.tables, 'public.demos': 2 } }, [...files].map(([name, data]) => ({ name, data })));
     await expect(restoreEmbedded({ dataDir: existing, file: lying, force: true })).rejects.toThrow(
       /does not match the backup's counts:[\s\S]*public\.demos\s+2\s+1 {2}MISMATCH[\s\S]*Nothing was changed/,
     );
@@ -189,7 +211,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
 
   it('refuses an archive with a tampered, missing or miscounted blob before touching DATA_DIR', async () => {
     const bytes = readFileSync(archive);
-    const { manifest, files } = readArchive(bytes);
+    const { manifest, files } = await readWhole(archive);
     const { files: _listed, ...rest } = manifest;
     const key = keys[0]!;
     const entry = `blobs/${key}`;
@@ -210,7 +232,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     // Other bytes under the key with a manifest rewritten to match them: the key is the content's address.
     const list = () => [...files].map(([name, data]) => ({ name, data }));
     const swapped = path.join(root, 'swapped-blob.tgz');
-    writeFileSync(swapped, writeArchive(rest, list().map((f) => (f.name === entry ? { ...f, data: Buffer.from('other bytes') } : f))));
+    await writeWhole(swapped, rest, list().map((f) => (f.name === entry ? { ...f, data: Buffer.from('other bytes') } : f)));
     await expect(restoreEmbedded({ dataDir: target, file: swapped, force: false })).rejects.toThrow(
       /is refused: .* does not match the SHA-256 its name gives.*Nothing was changed/,
     );
@@ -218,12 +240,12 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     // A blob left out: with the manifest's count, the count differs; with the count lowered, the database names it.
     const without = list().filter((f) => f.name !== entry);
     const short = path.join(root, 'short.tgz');
-    writeFileSync(short, writeArchive(rest, without));
+    await writeWhole(short, rest, without);
     await expect(restoreEmbedded({ dataDir: target, file: short, force: false })).rejects.toThrow(
       new RegExp(`counts ${keys.length} blobs and it holds ${keys.length - 1}. Nothing was changed`),
     );
     const lowered = path.join(root, 'lowered.tgz');
-    writeFileSync(lowered, writeArchive({ ...rest, blobs: { ...rest.blobs!, count: keys.length - 1 } }, without));
+    await writeWhole(lowered, { ...rest, blobs: { ...rest.blobs!, count: keys.length - 1 } }, without);
     await expect(restoreEmbedded({ dataDir: target, file: lowered, force: false })).rejects.toThrow(
       new RegExp(`names 1 blobs the archive does not hold \\(${key}\\). Nothing was changed`),
     );

@@ -23,38 +23,45 @@ export function matchesKey(key: string, bytes: Uint8Array): boolean {
   return digest !== undefined && sha256(bytes) === digest;
 }
 
-export interface ReadBlobs {
-  blobs: Array<{ key: string; data: Buffer }>;
+export interface CheckedBlobs {
+  /** In the store and intact: each key with its size. */
+  present: Array<{ key: string; bytes: number }>;
   /** Named by a row but not in the store. */
   missing: string[];
   /** In the store with bytes that are not the ones their key names (a damaged disk, an edited file). */
   damaged: string[];
 }
 
-/** Reads every named blob from the store and checks each against its key; nothing is thrown for a bad one, all are listed. */
-export async function readNamedBlobs(store: BlobStore, keys: string[]): Promise<ReadBlobs> {
-  const out: ReadBlobs = { blobs: [], missing: [], damaged: [] };
+/**
+ * Reads every named blob from the store, one at a time, and checks each against its key; nothing is thrown
+ * for a bad one, all are listed. No blob is kept: a backup reads them again as it writes them.
+ */
+export async function checkNamedBlobs(store: BlobStore, keys: string[]): Promise<CheckedBlobs> {
+  const out: CheckedBlobs = { present: [], missing: [], damaged: [] };
   for (const key of keys) {
     const data = await store.get(key);
     if (!data) out.missing.push(key);
     else if (!matchesKey(key, data)) out.damaged.push(key);
-    else out.blobs.push({ key, data });
+    else out.present.push({ key, bytes: data.length });
   }
   return out;
 }
 
 /**
- * Puts each blob into the store (the store's own atomic put) and reads it back: resolves with how many are
- * in place and intact. A file already there with other bytes (a damaged copy) is replaced, since the
- * store's put keeps a file it finds under the key.
+ * Puts each blob into the store (the store's own atomic put), one at a time, and reads it back: resolves with
+ * how many are in place and intact. A file already there with other bytes (a damaged copy) is replaced,
+ * since the store's put keeps a file it finds under the key.
  */
-export async function putBlobs(store: BlobStore, blobs: Array<{ key: string; data: Buffer }>): Promise<{ verified: number; failed: string[] }> {
+export async function putBlobs(
+  store: BlobStore,
+  blobs: Array<{ key: string; read: () => Promise<Buffer> }>,
+): Promise<{ verified: number; failed: string[] }> {
   let verified = 0;
   const failed: string[] = [];
-  for (const { key, data } of blobs) {
+  for (const { key, read } of blobs) {
     const present = await store.get(key);
     if (present && !matchesKey(key, present)) await store.delete(key);
-    await store.put(key, data, 'application/octet-stream');
+    await store.put(key, await read(), 'application/octet-stream');
     const back = await store.get(key);
     if (back && matchesKey(key, back)) verified++;
     else failed.push(key);

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import tar from 'tar-stream';
 
 /**
  * A backup archive is a gzipped POSIX tar (readable with `tar -tzf`) holding `manifest.json` first, then the
  * files it lists, each with its SHA-256, so that a truncated or altered archive is refused before anything
- * is touched.
+ * is touched. Both ways stream: an entry is read from its source while it is written, and a reader hashes
+ * each entry as it passes, so neither holds the archive, only the entry it is at.
  */
 export const MANIFEST = 'manifest.json';
 export const FORMAT = 'demoshare-backup';
@@ -41,102 +47,169 @@ export interface BackupManifest {
 
 export class ArchiveError extends Error {}
 
-const BLOCK = 512;
-
-function header(name: string, size: number, mtime: number): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  const field = (value: string, offset: number, length: number) => h.write(value, offset, length, 'ascii');
-  const octal = (value: number, length: number) => value.toString(8).padStart(length - 1, '0');
-  field(name, 0, 100);
-  field(octal(0o600, 8), 100, 8);
-  field(octal(0, 8), 108, 8);
-  field(octal(0, 8), 116, 8);
-  field(octal(size, 12), 124, 12);
-  field(octal(Math.floor(mtime / 1000), 12), 136, 12);
-  field('        ', 148, 8);
-  field('0', 156, 1);
-  field('ustar\u000000', 257, 8);
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  field(`${octal(sum, 7)}\u0000`, 148, 8);
-  return h;
+/**
+ * One file of an archive: its size and SHA-256, known before it is written (the manifest comes first), and
+ * its bytes, opened when its turn comes. `open` may be called again: the bytes must be the same each time.
+ */
+export interface ArchiveEntry {
+  name: string;
+  bytes: number;
+  sha256: string;
+  open: () => Promise<Buffer | AsyncIterable<Uint8Array>>;
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** The archive's bytes: the manifest (completed with each file's size and digest) and the files. */
-export function writeArchive(manifest: Omit<BackupManifest, 'files'>, files: Array<{ name: string; data: Buffer }>): Buffer {
-  const full: BackupManifest = {
-    ...manifest,
-    files: files.map((f) => ({ name: f.name, bytes: f.data.length, sha256: sha256(f.data) })),
-  };
-  const now = Date.now();
-  const parts: Buffer[] = [];
-  for (const { name, data } of [{ name: MANIFEST, data: Buffer.from(`${JSON.stringify(full, null, 2)}\n`) }, ...files]) {
-    parts.push(header(name, data.length, now), data);
-    const pad = (BLOCK - (data.length % BLOCK)) % BLOCK;
-    if (pad) parts.push(Buffer.alloc(pad));
+/** An entry whose bytes are already in memory (the manifest, the secret key, a test's tampered file). */
+export const bufferEntry = (name: string, data: Buffer): ArchiveEntry => ({
+  name,
+  bytes: data.length,
+  sha256: sha256(data),
+  open: async () => data,
+});
+
+/** The size and SHA-256 of a stream of bytes, read once and not kept. */
+export async function digestOf(body: AsyncIterable<Uint8Array>): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of body) {
+    hash.update(chunk);
+    bytes += chunk.length;
   }
-  parts.push(Buffer.alloc(BLOCK * 2));
-  return gzipSync(Buffer.concat(parts));
+  return { bytes, sha256: hash.digest('hex') };
 }
 
-export interface ReadArchive {
-  manifest: BackupManifest;
-  files: Map<string, Buffer>;
-}
-
-/** Reads and checks a whole archive: any damage (truncation, a changed byte, a missing file) throws ArchiveError. */
-export function readArchive(bytes: Buffer): ReadArchive {
-  let tar: Buffer;
+/**
+ * Writes the archive to `file`: the manifest (completed with each entry's size and digest), then the entries,
+ * one at a time. Resolves with the archive's size in bytes. An entry whose bytes are not the size it
+ * announced fails the write (tar's header already holds the size).
+ */
+export async function writeArchive(file: string, manifest: Omit<BackupManifest, 'files'>, entries: ArchiveEntry[]): Promise<number> {
+  const full: BackupManifest = { ...manifest, files: entries.map(({ name, bytes, sha256 }) => ({ name, bytes, sha256 })) };
+  const pack = tar.pack();
+  const output = createWriteStream(file, { mode: 0o600 });
+  const written = pipeline(pack, createGzip(), output);
+  const mtime = new Date();
   try {
-    tar = gunzipSync(bytes);
-  } catch (error) {
-    throw new ArchiveError(`not a complete Demoshare backup (gzip: ${(error as Error).message})`);
-  }
-  const entries = new Map<string, Buffer>();
-  let offset = 0;
-  let ended = false;
-  while (offset + BLOCK <= tar.length) {
-    const h = tar.subarray(offset, offset + BLOCK);
-    if (h.every((b) => b === 0)) {
-      ended = true;
-      break;
+    for (const entry of [bufferEntry(MANIFEST, Buffer.from(`${JSON.stringify(full, null, 2)}\n`)), ...entries]) {
+      await addEntry(pack, entry, mtime);
     }
-    const text = (start: number, length: number) => h.toString('ascii', start, start + length).replace(/\0.*$/s, '').trim();
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
-    if (Number.parseInt(text(148, 8), 8) !== sum) throw new ArchiveError(`damaged tar header at byte ${offset}`);
-    const name = text(0, 100);
-    const size = Number.parseInt(text(124, 12), 8);
-    const start = offset + BLOCK;
-    if (!Number.isFinite(size) || start + size > tar.length) throw new ArchiveError(`"${name}" is cut short`);
-    entries.set(name, tar.subarray(start, start + size));
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
+    pack.finalize();
+  } catch (error) {
+    pack.destroy(error as Error);
+    await written.catch(() => undefined);
+    throw error;
   }
-  if (!ended) throw new ArchiveError('the archive is cut short (no end-of-archive marker)');
-  const raw = entries.get(MANIFEST);
-  if (!raw) throw new ArchiveError(`no ${MANIFEST}: not a Demoshare backup`);
+  await written;
+  return output.bytesWritten;
+}
+
+/** Streams one entry into the tar, honouring its back-pressure; a source that fails fails the write. */
+async function addEntry(pack: tar.Pack, entry: ArchiveEntry, mtime: Date) {
+  const body = await entry.open();
+  await new Promise<void>((resolve, reject) => {
+    const sink = pack.entry({ name: entry.name, size: entry.bytes, mode: 0o600, mtime }, (error) => (error ? reject(error) : resolve()));
+    // A size that is not the announced one, or a destroyed source, is an error event: without a listener, an uncaught exception.
+    sink.on('error', reject);
+    (async () => {
+      for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
+        if (!sink.write(chunk)) await once(sink, 'drain');
+      }
+      sink.end(undefined);
+    })().catch((error: Error) => {
+      sink.destroy(error);
+      reject(error);
+    });
+  });
+}
+
+/**
+ * Where a reader sends an entry's bytes as they pass (a file being extracted), or undefined to only check
+ * them. Called once per listed entry, in archive order.
+ */
+export type EntrySink = (name: string) => Writable | undefined;
+
+/**
+ * Reads an archive from `file` and checks it whole: a damaged gzip or tar, a missing manifest, a file the
+ * manifest lists that is absent, cut short, or not its checksum throws ArchiveError. Each listed entry's
+ * bytes also go to `sink` as they pass, so extracting takes one read; what a sink received is only good once
+ * this has resolved. Entries the manifest does not list are skipped.
+ */
+export async function readArchive(file: string, sink: EntrySink = () => undefined): Promise<BackupManifest> {
+  const extract = tar.extract();
+  const gunzip = createGunzip();
+  const input = createReadStream(file);
+  const fail = (message: string) => (error: Error) => extract.destroy(new ArchiveError(`${message}: ${error.message}`));
+  input.on('error', fail('cannot be read'));
+  gunzip.on('error', fail('not a complete Demoshare backup (gzip)'));
+  input.pipe(gunzip).pipe(extract as unknown as Writable);
+
+  let manifest: BackupManifest | undefined;
+  const seen = new Set<string>();
+  try {
+    for await (const entry of extract) {
+      const name = entry.header.name;
+      if (!manifest) {
+        if (name !== MANIFEST) throw new ArchiveError(`no ${MANIFEST} first: not a Demoshare backup`);
+        manifest = parseManifest(await collect(entry as AsyncIterable<Uint8Array>));
+        continue;
+      }
+      const listed = manifest.files.find((f) => f.name === name);
+      if (!listed || seen.has(name)) {
+        entry.resume();
+        continue;
+      }
+      seen.add(name);
+      const { bytes, sha256: digest } = await passThrough(entry as AsyncIterable<Uint8Array>, sink(name));
+      if (bytes !== listed.bytes || digest !== listed.sha256) {
+        throw new ArchiveError(`"${name}" does not match its checksum: the archive is damaged`);
+      }
+    }
+  } catch (error) {
+    input.destroy();
+    if (error instanceof ArchiveError) throw error;
+    throw new ArchiveError(`damaged tar (${(error as Error).message})`);
+  }
+  if (!manifest) throw new ArchiveError(`no ${MANIFEST}: not a Demoshare backup`);
+  const missing = manifest.files.find((f) => !seen.has(f.name));
+  if (missing) throw new ArchiveError(`"${missing.name}" is listed in the manifest but missing`);
+  return manifest;
+}
+
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** Hashes an entry's bytes on their way to `target` (or nowhere). */
+async function passThrough(entry: AsyncIterable<Uint8Array>, target: Writable | undefined) {
+  if (!target) return digestOf(entry);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  await pipeline(Readable.from(entry), counter, target);
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+function parseManifest(raw: Buffer): BackupManifest {
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(raw.toString('utf8')) as BackupManifest;
   } catch {
     throw new ArchiveError(`${MANIFEST} is not valid JSON`);
   }
-  if (manifest.format !== FORMAT || !Array.isArray(manifest.files) || typeof manifest.tables !== 'object') {
+  if (manifest?.format !== FORMAT || !Array.isArray(manifest.files) || typeof manifest.tables !== 'object') {
     throw new ArchiveError('not a Demoshare backup');
   }
   if (manifest.format_version > FORMAT_VERSION) {
     throw new ArchiveError(`backup format ${manifest.format_version} is newer than this version of Demoshare reads (${FORMAT_VERSION}): upgrade first`);
   }
-  const files = new Map<string, Buffer>();
-  for (const file of manifest.files) {
-    const data = entries.get(file.name);
-    if (!data) throw new ArchiveError(`"${file.name}" is listed in the manifest but missing`);
-    if (data.length !== file.bytes || sha256(data) !== file.sha256) {
-      throw new ArchiveError(`"${file.name}" does not match its checksum: the archive is damaged`);
-    }
-    files.set(file.name, data);
-  }
-  return { manifest, files };
+  return manifest;
 }

@@ -1,13 +1,27 @@
 // `demoshare backup` / `restore` of the embedded database: refuses before touching anything when the archive or the secret does not match.
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Readable, Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Database, openDatabase } from '../db/client';
 import { acquireDataDirLock, DataDirLockedError } from '../db/data-dir-lock';
 import type { AssetStoreKind } from '../core/blob-store/blob-store';
-import { ArchiveError, type BackupManifest, FORMAT, FORMAT_VERSION, FORMAT_VERSION_WITHOUT_BLOBS, readArchive, writeArchive } from './archive';
-import { blobEntryName, blobKeyOfEntry, dataDirBlobStore, listKeys, matchesKey, putBlobs, readNamedBlobs } from './archive-blobs';
+import { digestOfBlobKey } from '../core/blob-store/blob-store';
+import {
+  ArchiveError,
+  type ArchiveEntry,
+  type BackupManifest,
+  bufferEntry,
+  digestOf,
+  FORMAT,
+  FORMAT_VERSION,
+  FORMAT_VERSION_WITHOUT_BLOBS,
+  readArchive,
+  writeArchive,
+} from './archive';
+import { blobEntryName, blobKeyOfEntry, checkNamedBlobs, dataDirBlobStore, listKeys, matchesKey, putBlobs } from './archive-blobs';
 import { countRows, dataTables, knownMigrations, migrationLevel, namedBlobKeys } from './catalog.repo';
 import { compareCounts } from './counts';
 
@@ -67,7 +81,7 @@ export async function backupEmbedded(options: {
   const secret = options.secretKey ?? fileSecret?.toString('utf8').trim();
 
   const database = await openStopped(options.dataDir, 'back up');
-  let dump: Buffer;
+  let dump: Blob;
   let manifest: Omit<BackupManifest, 'files'>;
   let keys: string[];
   try {
@@ -85,25 +99,28 @@ export async function backupEmbedded(options: {
         fingerprint: secret ? secretFingerprint(secret) : null,
       },
     };
-    dump = Buffer.from(await (await database.dump!()).arrayBuffer());
+    // PGlite hands its data directory over as one tar in memory; it is streamed from there, never copied.
+    dump = await database.dump!();
   } finally {
     await database.close();
   }
-  const files = [{ name: PGDATA, data: dump }];
-  if (fileSecret) files.push({ name: SECRET, data: fileSecret });
+  const streamOf = (blob: Blob) => Readable.fromWeb(blob.stream() as Parameters<typeof Readable.fromWeb>[0]);
+  const entries: ArchiveEntry[] = [{ name: PGDATA, ...(await digestOf(streamOf(dump))), open: async () => streamOf(dump) }];
+  if (fileSecret) entries.push(bufferEntry(SECRET, fileSecret));
   const store = options.assetStore ?? 'filesystem';
   if (store === 's3') {
     // The bucket is the provider's to back up (versioning, replication): the archive records what it relies on.
     manifest.blobs = { store, count: keys.length, bytes: null, in_archive: false, keys };
   } else {
     // ASSET_STORE=database with rows naming blobs: the instance ran with filesystem before, and they are there.
-    const read = await readNamedBlobs(dataDirBlobStore(options.dataDir), keys);
-    if (read.missing.length > 0 || read.damaged.length > 0) {
+    const blobs = dataDirBlobStore(options.dataDir);
+    const checked = await checkNamedBlobs(blobs, keys);
+    if (checked.missing.length > 0 || checked.damaged.length > 0) {
       throw new BackupError(
         `The database names ${keys.length} blobs in ${path.resolve(options.dataDir, 'blobs')}, but ` +
           [
-            read.missing.length > 0 ? `${read.missing.length} are missing (${listKeys(read.missing)})` : '',
-            read.damaged.length > 0 ? `${read.damaged.length} do not match their SHA-256 (${listKeys(read.damaged)})` : '',
+            checked.missing.length > 0 ? `${checked.missing.length} are missing (${listKeys(checked.missing)})` : '',
+            checked.damaged.length > 0 ? `${checked.damaged.length} do not match their SHA-256 (${listKeys(checked.damaged)})` : '',
           ]
             .filter(Boolean)
             .join(' and ') +
@@ -111,21 +128,36 @@ export async function backupEmbedded(options: {
           'DATA_DIR/blobs (or, if they live in S3, set ASSET_STORE=s3) and run backup again.',
       );
     }
-    for (const { key, data } of read.blobs) files.push({ name: blobEntryName(key), data });
-    const bytes = read.blobs.reduce((sum, b) => sum + b.data.length, 0);
+    // Each blob is read again as it is written, one at a time: the archive never holds them all.
+    for (const { key, bytes } of checked.present) {
+      entries.push({
+        name: blobEntryName(key),
+        bytes,
+        sha256: digestOfBlobKey(key)!,
+        open: async () => {
+          const data = await blobs.get(key);
+          if (!data || !matchesKey(key, data)) throw new BackupError(`The blob ${key} changed while it was being backed up; nothing was written. Run backup again.`);
+          return data;
+        },
+      });
+    }
+    const bytes = checked.present.reduce((sum, b) => sum + b.bytes, 0);
     manifest.blobs = { store: keys.length > 0 ? 'filesystem' : store, count: keys.length, bytes, in_archive: keys.length > 0 };
     if (keys.length > 0) manifest.format_version = FORMAT_VERSION;
   }
-  const archive = writeArchive(manifest, files);
-  // Written aside and renamed: a crash mid-write never leaves a half archive under the chosen name.
+  // Written aside, read back whole and renamed: a crash or a bad write never leaves a half archive under the chosen name.
   const partial = `${target}.partial-${process.pid}`;
   try {
-    writeFileSync(partial, archive, { mode: 0o600 });
+    const bytes = await writeArchive(partial, manifest, entries);
+    const written = await readArchive(partial).catch((error: unknown) => {
+      if (!(error instanceof ArchiveError)) throw error;
+      throw new BackupError(`The archive written could not be read back whole (${error.message}): check the disk. Nothing was kept.`);
+    });
     renameSync(partial, target);
+    return { manifest: written, bytes };
   } finally {
     rmSync(partial, { force: true });
   }
-  return { manifest: readArchive(archive).manifest, bytes: archive.length };
 }
 
 export interface RestoreResult {
@@ -153,14 +185,15 @@ export async function restoreEmbedded(options: {
 }): Promise<RestoreResult> {
   const source = path.resolve(options.file);
   if (!existsSync(source)) throw new BackupError(`${source} does not exist.`);
-  let archive: ReturnType<typeof readArchive>;
-  try {
-    archive = readArchive(readFileSync(source));
-  } catch (error) {
+  const refused = (error: unknown): never => {
     if (error instanceof ArchiveError) throw new BackupError(`${source} is refused: ${error.message}. Nothing was changed.`);
     throw error;
-  }
-  const { manifest, files } = archive;
+  };
+  // A first read checks the whole archive before DATA_DIR is touched, keeping only the small secret key; the
+  // second, once DATA_DIR is locked, extracts beside it and checks every byte again on the way.
+  const secretChunks: Buffer[] = [];
+  const manifest = await readArchive(source, (name) => (name === SECRET ? collectInto(secretChunks) : undefined)).catch(refused);
+  const secretFile = manifest.files.some((f) => f.name === SECRET) ? Buffer.concat(secretChunks) : undefined;
   const known = knownMigrations();
   if (manifest.migrations.applied > known.length) {
     throw new BackupError(
@@ -168,25 +201,23 @@ export async function restoreEmbedded(options: {
         `this one knows ${known.length}): upgrade Demoshare first. Nothing was changed.`,
     );
   }
-  const blobs: Array<{ key: string; data: Buffer }> = [];
-  for (const [name, data] of files) {
+  const blobKeys: string[] = [];
+  for (const { name, sha256 } of manifest.files) {
     const key = blobKeyOfEntry(name);
     if (key === undefined) continue;
-    // The manifest's checksums were checked; the name must be the content's address too, or a rewritten
+    // The bytes matched the manifest's checksums; the name must be the content's address too, or a rewritten
     // manifest could slip other bytes in under a key.
-    if (!matchesKey(key, data)) {
+    if (digestOfBlobKey(key) !== sha256) {
       throw new BackupError(`${source} is refused: "${name}" does not match the SHA-256 its name gives: the archive is damaged. Nothing was changed.`);
     }
-    blobs.push({ key, data });
+    blobKeys.push(key);
   }
-  if (manifest.blobs?.in_archive && blobs.length !== manifest.blobs.count) {
+  if (manifest.blobs?.in_archive && blobKeys.length !== manifest.blobs.count) {
     throw new BackupError(
-      `${source} is refused: its manifest counts ${manifest.blobs.count} blobs and it holds ${blobs.length}. Nothing was changed.`,
+      `${source} is refused: its manifest counts ${manifest.blobs.count} blobs and it holds ${blobKeys.length}. Nothing was changed.`,
     );
   }
-  const dump = files.get(PGDATA);
-  if (!dump) throw new BackupError(`${source} holds no database (${PGDATA}). Nothing was changed.`);
-  const secretFile = files.get(SECRET);
+  if (!manifest.files.some((f) => f.name === PGDATA)) throw new BackupError(`${source} holds no database (${PGDATA}). Nothing was changed.`);
   const wanted = manifest.secret_key.fingerprint;
   const needsSecretKey = !secretFile && wanted !== null;
   if (needsSecretKey && (!options.secretKey || secretFingerprint(options.secretKey) !== wanted)) {
@@ -212,10 +243,23 @@ export async function restoreEmbedded(options: {
       );
     }
     rmSync(staging, { recursive: true, force: true });
+    // The archive's files go to staging/archive (the database's tar, the blobs by digest), checked again as they pass.
+    // The database's tar and the blobs go to staging/archive, checked again as they pass. The files are named
+    // by constants and digests, never by the archive's own names, so no entry can write outside it.
+    const extracted = path.join(staging, 'archive');
+    mkdirSync(extracted, { recursive: true });
+    const stagedDump = path.join(extracted, PGDATA);
+    const listedBlobs = new Set(blobKeys);
+    const stagedBlob = (key: string) => path.join(extracted, `blob-${digestOfBlobKey(key)}`);
+    await readArchive(source, (name) => {
+      const key = blobKeyOfEntry(name);
+      if (name === PGDATA) return createWriteStream(stagedDump);
+      return key !== undefined && listedBlobs.has(key) ? createWriteStream(stagedBlob(key)) : undefined;
+    }).catch(refused);
     let restored: Record<string, number>;
     let named: string[];
     try {
-      const database = await openDatabase({ dataDir: staging, loadDataDir: new Blob([new Uint8Array(dump)]) });
+      const database = await openDatabase({ dataDir: staging, loadDataDir: await openAsBlob(stagedDump) });
       try {
         const run = database.executeSql.bind(database);
         restored = await countRows(run, await dataTables(run));
@@ -238,8 +282,8 @@ export async function restoreEmbedded(options: {
         `The database names ${named.length} blobs in the S3 bucket, which a backup does not copy: start with the same ASSET_STORE=s3 ` +
           'and S3_* settings, and restore the bucket from its own versioning or replication if it was lost.',
       );
-    } else if (blobs.length > 0 || named.length > 0) {
-      const inArchive = new Set(blobs.map((b) => b.key));
+    } else if (blobKeys.length > 0 || named.length > 0) {
+      const inArchive = new Set(blobKeys);
       const lacking = named.filter((key) => !inArchive.has(key));
       if (manifest.blobs?.in_archive && lacking.length > 0) {
         throw new BackupError(
@@ -248,7 +292,10 @@ export async function restoreEmbedded(options: {
       }
       // Blobs go in first, through the store's atomic put, and are read back: rows never name a blob that is not there.
       // A restore refused after this leaves only content-addressed files no row names.
-      const { verified, failed } = await putBlobs(store, blobs);
+      const { verified, failed } = await putBlobs(
+        store,
+        blobKeys.map((key) => ({ key, read: () => readFile(stagedBlob(key)) })),
+      );
       if (failed.length > 0) {
         throw new BackupError(
           `${failed.length} blobs could not be written to ${path.join(dataDir, 'blobs')} intact (${listKeys(failed)}): check the disk. ` +
@@ -289,6 +336,16 @@ export async function restoreEmbedded(options: {
     rmSync(staging, { recursive: true, force: true });
     lock.release();
   }
+}
+
+/** A sink that keeps what it is given in `chunks` (a small entry read in passing). */
+function collectInto(chunks: Buffer[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
 }
 
 function lockForRestore(dataDir: string) {
