@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client';
 import { createTestDatabase, engine, type TestDatabase } from './helpers/database';
+import { poolGauge } from './helpers/metrics';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
 
 // The pool and its wait are node-postgres's; PGlite has one connection and no pool.
@@ -62,11 +63,7 @@ describe.skipIf(engine !== 'postgres')('a request waiting for a pooled connectio
   });
 
   it('shows the pool on /metrics: a connection in use, a query waiting for it, and both back to idle', async () => {
-    const gauge = async () => {
-      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
-      const value = (state: string) => Number(new RegExp(`^demoshare_database_connections\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-      return { in_use: value('in_use'), idle: value('idle'), waiting: value('waiting') };
-    };
+    const gauge = async () => poolGauge((await t.app.inject({ method: 'GET', url: '/metrics' })).body);
     expect(await gauge()).toEqual({ in_use: 0, idle: 1, waiting: 0 });
     const held = await small.pool!.connect();
     const queued = small.executeSql('select 1');

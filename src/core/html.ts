@@ -10,3 +10,21 @@
  */
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * JSON text made safe inside a `<script type="application/json">` element: `<` escaped so that no value can
+ * close the element (`</script>`, `<!--`), and U+2028/U+2029 too, so that the text stays valid wherever it
+ * is read as script. `JSON.parse` of the element's text gives the same value back.
+ *
+ * @example
+ * ```ts
+ * import { scriptJsonText } from './html';
+ *
+ * scriptJsonText(JSON.stringify({ title: '</script>' })); // '{"title":"\\u003c/script>"}'
+ * ```
+ */
+export const scriptJsonText = (json: string) =>
+  json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** A value as script-safe JSON text (scriptJsonText of its JSON.stringify). */
+export const scriptJson = (value: unknown) => scriptJsonText(JSON.stringify(value));

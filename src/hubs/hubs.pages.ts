@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
-import { escapeHtml } from '../core/html';
+import { escapeHtml, scriptJson } from '../core/html';
 import { assertServedHere } from '../core/http/public-host';
 import type { ZodApp } from '../core/http/types';
 import type { Brand } from '../workspaces/branding';
@@ -15,8 +15,6 @@ const HUB_ROOT = fileURLToPath(new URL('../../dist/hub', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
 const embedQuery = z.object({ consent: z.enum(['pending', 'granted']).optional() }).passthrough();
 
-/** JSON inside a script element: `<` escaped so that no value can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 function shell(config: object, built: boolean, head: string) {
   const body = built

@@ -1,6 +1,6 @@
 // The offline file itself: one HTML document holding the player, the demo, its pictures and snapshots.
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../core/html';
+import { escapeHtml, scriptJson } from '../core/html';
 import type { PagePatch } from '../demos/story.schemas';
 import { offlineSnapshot } from './offline-snapshot';
 
@@ -39,9 +39,6 @@ export interface OfflineBundle {
   html: string;
   facts: { images: number; snapshots: number; droppedReferences: number; inlinedPictures: number };
 }
-
-/** JSON inside a script element: `<` escaped, so that no value can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const dataUrl = (asset: OfflineAsset) => `data:${asset.contentType};base64,${Buffer.from(asset.bytes).toString('base64')}`;
 

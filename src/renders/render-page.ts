@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Route } from 'playwright-core';
+import { scriptJson } from '../core/html';
 
 /** The origin the render page is served at: never resolved, every request is answered by the route below. */
 export const RENDER_ORIGIN = 'http://render.demoshare.invalid';
@@ -20,8 +21,6 @@ export interface RenderSource {
 
 /** The address the payload gives an asset: the render page's own, answered by {@link routeRenderPage}. */
 export const renderAssetUrl = (assetId: string) => `${RENDER_ORIGIN}/v1/viewer/${RENDER_TOKEN}/assets/${assetId}`;
-
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 function shell(brand: unknown): string {
   const config = scriptJson({ token: RENDER_TOKEN, embed: false, status: 200, brand });

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { randomToken } from '../core/crypto';
+import { scriptJsonText } from '../core/html';
 import type { DemoPayload, LinkState } from './viewer-cache';
 import type { ViewerSessionRow } from './viewer.repo';
 import { consentPending, linkStateAnswer, viewerCookie, viewerCookieName, visitorOf } from './viewer.routes';
@@ -14,12 +15,6 @@ export interface PageBootstrap {
   json: string;
 }
 
-/**
- * JSON inside a script element: `<` escaped so that no value can close the element (`</script>`, `<!--`),
- * and U+2028/U+2029 too, so that the text stays valid wherever it is read as script.
- */
-export const scriptJson = (json: string) =>
-  json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /**
  * A browser opening the page to show it: a top-level navigation (/s/) or a frame (/embed/), not a prefetch,
@@ -128,7 +123,7 @@ export function pageBootstrap(ctx: ModuleContext<Services['viewing']>) {
     const demo = result.gate === 'ready' ? `,"demo":${(await viewer.servedPayload(p.token, result.link, p.languages)).json}` : '';
     // `cookie`: whether the page saw the viewer's session cookie, for a player holding a session of its own.
     const json = `{"state":${state},"cookie":${p.cookie !== undefined},"lang":${JSON.stringify(p.languages.join(','))}${demo}}`;
-    return { json: scriptJson(json) };
+    return { json: scriptJsonText(json) };
   }
 
   return { plan, finish };

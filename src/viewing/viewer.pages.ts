@@ -7,13 +7,13 @@ import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { servedHere, viewerCookieName, visitorOf } from './viewer.routes';
-import { escapeHtml } from '../core/html';
+import { escapeHtml, scriptJson } from '../core/html';
 import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
 import type { Brand } from '../workspaces/branding';
 import { playerBundle } from './player-bundle';
-import { type BootstrapPlan, isBrowserNavigation, type PageBootstrap, pageBootstrap, scriptJson } from './viewer-bootstrap';
+import { type BootstrapPlan, isBrowserNavigation, type PageBootstrap, pageBootstrap } from './viewer-bootstrap';
 
 const PLAYER_ROOT = fileURLToPath(new URL('../../dist/player', import.meta.url));
 const pageParams = z.object({ token: z.string().max(200) });
@@ -50,7 +50,7 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
  */
 function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, firstImage?: string | null) {
   // The brand comes with the page, so that even the password and identification forms wear it at once.
-  const config = scriptJson(JSON.stringify({ token, embed, status, ...(brand ? { brand } : {}) }));
+  const config = scriptJson({ token, embed, status, ...(brand ? { brand } : {}) });
   // The first step's picture is asked for with the page's own resources, not after the player has run.
   const preload =
     playerBuilt && firstImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(firstImage)}">\n` : '';

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, TEST_DATABASE_URL } from '../helpers/database';
 import { ServiceProcess } from '../helpers/service-process';
+import { poolGauge } from '../helpers/metrics';
 import { createShare, demoWithSteps } from '../helpers/shares';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -256,9 +257,8 @@ describe.skipIf(!onPostgres)('every PostgreSQL backend terminated mid-load', () 
     // pool (src/db/pg-pool.ts). The API's pool, with the load stopped, has none in use and no query waiting.
     const pool = await eventually(
       async () => {
-        const text = await (await api.fetch('/metrics')).text();
-        const value = (state: string) => Number(new RegExp(`^demoshare_database_connections\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-        const now = { in_use: value('in_use'), waiting: value('waiting') };
+        const { in_use, waiting } = poolGauge(await (await api.fetch('/metrics')).text());
+        const now = { in_use, waiting };
         return now.in_use === 0 && now.waiting === 0 ? now : undefined;
       },
       10_000,
