@@ -5,6 +5,7 @@ import { createHash, createHmac, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobKeyOfDigest } from '../src/core/blob-store/blob-store';
 import { sha256Hex } from '../src/core/crypto';
+import { moveAssets } from '../src/demos/move-assets';
 import { makePng } from './helpers/images';
 import { startS3Server, type TestS3Server } from './helpers/s3-server';
 import { createShare, viewerClient } from './helpers/shares';
@@ -294,5 +295,25 @@ describe('CDN addresses with ASSET_PUBLIC_URL (S3 store, Demoshare as the CDN or
     const bad = await origin(`${CDN}/sha256/NOT-A-DIGEST`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('invalid_request');
+  });
+
+  // Last: it moves every asset of the file's app back into the database.
+  it('keeps serving an address it named once the bytes are moved back into the database (demoshare assets move --to database)', async () => {
+    const { demoId, png } = await demoOfOwnImage(t, key);
+    const share = await createShare(t, key, demoId);
+    const url = (await viewerClient(t, share.token).call('GET', '/demo')).json().data.steps[0].image_url as string;
+    expect(url).toBe(`${CDN}/sha256/${sha256Hex(png)}`);
+
+    const report = await moveAssets({ db: t.ctx.database.db, to: 'database', from: s3.store(), batchSize: 100 });
+    expect(report.ok).toBe(true);
+    expect(report.after.blobs.assets).toBe(0);
+    // A browser or the CDN may hold the address for a year (immutable): the origin finds the image by its digest.
+    const served = await origin(url);
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(png)).toBe(true);
+    expect(served.headers.etag).toBe(`"${sha256Hex(png)}"`);
+    // Still only while a public link shows it.
+    expect((await call('DELETE', `/v1/shares/${share.id}`)).statusCode).toBe(204);
+    expect((await origin(url)).statusCode).toBe(404);
   });
 });

@@ -79,8 +79,8 @@ export function createDemoReader(database: Pick<Database, 'db'>, assetStore?: As
     assetBytes: (row: { id: string; bytes: Buffer | null; blobKey: string | null }) => bytesOf(assetStore, row),
     /** Where assets of one demo are (type, digest, blob key; never their bytes), for naming them elsewhere (a CDN). */
     assetPlaces: (demoId: string, ids: readonly string[], from: Executor = db) => repo.findAssetPlaces(from, demoId, ids),
-    /** The image assets (of any demo) whose bytes are the blob `sha256/<hex>`, without their bytes. */
-    imagesOfBlob: (blobKey: string) => repo.findImagesOfBlob(db, blobKey),
+    /** The image assets (of any demo) whose bytes have this SHA-256 (hex), in a blob store or in their rows; ids only. */
+    imagesByDigest: (sha256: string) => repo.findImagesByDigest(db, sha256),
   };
 }
 

@@ -405,12 +405,12 @@ export async function findAssetPlaces(db: Executor, demoId: string, ids: readonl
     .where(and(eq(assets.demoId, demoId), inArray(assets.id, [...ids])));
 }
 
-/** Image assets whose bytes are one blob (any demo; the index on blob_key), without their bytes. */
-export async function findImagesOfBlob(db: Executor, blobKey: string, limit = 50) {
+/** Image assets (any demo) whose bytes have this SHA-256, wherever they are kept (the index on sha256); no bytes read. */
+export async function findImagesByDigest(db: Executor, sha256: string, limit = 50) {
   return db
-    .select({ id: assets.id, demoId: assets.demoId, contentType: assets.contentType, sha256: assets.sha256, blobKey: assets.blobKey, bytes: assets.bytes })
+    .select({ id: assets.id, demoId: assets.demoId })
     .from(assets)
-    .where(and(eq(assets.blobKey, blobKey), ilike(assets.contentType, 'image/%')))
+    .where(and(eq(assets.sha256, sha256), ilike(assets.contentType, 'image/%')))
     .limit(limit);
 }
 

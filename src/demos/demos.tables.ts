@@ -132,6 +132,9 @@ export const assets = pgTable(
     index('assets_demo_idx').on(t.demoId),
     // Garbage collection asks whether any asset still names a blob (blob-gc): one index probe per blob.
     index('assets_blob_key_idx').on(t.blobKey).where(sql`blob_key is not null`),
+    // A CDN asks the origin for an image by its digest (GET /v1/public-assets/sha256/:hex), wherever its bytes are
+    // now: an address a payload named while they were in a blob store stays good after a move to the database.
+    index('assets_sha256_idx').on(t.sha256),
     check('assets_bytes_or_blob_ck', sql`(${t.bytes} is null) <> (${t.blobKey} is null)`),
   ],
 );

@@ -25,7 +25,7 @@ export interface ViewerContentDeps {
   gates: ResolveDeps;
   /** `assets`, when given: small assets kept in memory (the first pictures every new viewer asks for). */
   cache: Pick<ViewerCache, 'payloads'> & Partial<Pick<ViewerCache, 'assets'>>;
-  demos: Pick<DemoReader, 'published' | 'asset' | 'assetRow' | 'assetBytes' | 'assetPlaces' | 'imagesOfBlob'>;
+  demos: Pick<DemoReader, 'published' | 'asset' | 'assetRow' | 'assetBytes' | 'assetPlaces' | 'imagesByDigest'>;
   /** Presigned redirects and CDN addresses for public links' images (public-assets.ts); absent: every asset from here. */
   publicAssets?: PublicAssets;
   /** Snapshots with their page patches applied, parsed once (the demos module's `pagePatches.snapshots`). */
@@ -197,13 +197,15 @@ export function createViewerContent(deps: ViewerContentDeps) {
   }
 
   /**
-   * GET /v1/public-assets/sha256/:hex, the origin of a CDN in front of Demoshare (ASSET_PUBLIC_URL): the blob's
-   * bytes only while a public link's payload names them on the CDN (its version shows the image, the link has
-   * no gate, no experiment); undefined otherwise, whichever other demo holds the same bytes.
+   * GET /v1/public-assets/sha256/:hex, the origin of a CDN in front of Demoshare (ASSET_PUBLIC_URL): the image's
+   * bytes only while a public link could name them on the CDN (its version shows the image, the link has no
+   * gate, no experiment); undefined otherwise, whichever other demo holds the same bytes. Found by digest, not
+   * by blob key: an address named while the bytes were in a blob store stays good once `demoshare assets move
+   * --to database` has put them back in their rows (a payload or a CDN may still hold it).
    */
-  async function publicBlob(digest: string) {
+  async function publicImage(digest: string) {
     if (!deps.publicAssets?.cdn || !/^[0-9a-f]{64}$/.test(digest)) return undefined;
-    const images = await deps.demos.imagesOfBlob(`sha256/${digest}`);
+    const images = await deps.demos.imagesByDigest(digest);
     if (images.length === 0) return undefined;
     for (const token of await ungatedLinkTokens(gates.database.db, [...new Set(images.map((i) => i.demoId))])) {
       let link: LinkState;
@@ -216,8 +218,9 @@ export function createViewerContent(deps: ViewerContentDeps) {
       }
       if (!deps.publicAssets.namesCdn(link)) continue;
       const { assetIds } = await payload(token, link);
-      const row = images.find((i) => i.demoId === link.share.demoId && assetIds.has(i.id));
-      if (row) return { contentType: row.contentType, sha256: row.sha256, bytes: await deps.demos.assetBytes(row) };
+      const image = images.find((i) => i.demoId === link.share.demoId && assetIds.has(i.id));
+      const row = image && (await deps.demos.asset(image.demoId, image.id));
+      if (row) return { contentType: row.contentType, sha256: row.sha256, bytes: row.bytes };
     }
     return undefined;
   }
@@ -261,7 +264,7 @@ export function createViewerContent(deps: ViewerContentDeps) {
   /** The lead forms of the version the link serves, by step number (past the gates or not: the caller's gate rule). */
   const forms = async (link: LinkState) => (await payload(link.share.token, link)).forms;
 
-  return { demo, servedPayload, asset, publicBlob, preview, previewImage, brand, forms };
+  return { demo, servedPayload, asset, publicImage, preview, previewImage, brand, forms };
 }
 
 export type ViewerContent = ReturnType<typeof createViewerContent>;

@@ -370,7 +370,8 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
         description:
           'Public. The origin a CDN named by `ASSET_PUBLIC_URL` reads (`ASSET_PUBLIC_URL=https://cdn.example.com/v1/public-assets` ' +
           'with the CDN forwarding to Demoshare): the image whose bytes have this SHA-256, only while the payload of a ' +
-          'public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) names it; 404 ' +
+          'public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) shows it, wherever ' +
+          'its bytes are kept (an address named before `demoshare assets move --to database` keeps working); 404 ' +
           'otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, ' +
           'immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.',
         params: publicAssetParams,
@@ -378,7 +379,7 @@ export function viewerRoutes(app: ZodApp, ctx: ModuleContext<Services['viewing']
       },
     },
     async (request, reply) => {
-      const blob = await viewer.publicBlob(request.params.digest);
+      const blob = await viewer.publicImage(request.params.digest);
       if (!blob) throw new AppError('not_found', 'No public image has this digest');
       const etag = `"${blob.sha256}"`;
       reply

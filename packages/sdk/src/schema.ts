@@ -2204,7 +2204,7 @@ export interface paths {
         };
         /**
          * Public image by digest (CDN origin)
-         * @description Public. The origin a CDN named by `ASSET_PUBLIC_URL` reads (`ASSET_PUBLIC_URL=https://cdn.example.com/v1/public-assets` with the CDN forwarding to Demoshare): the image whose bytes have this SHA-256, only while the payload of a public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) names it; 404 otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.
+         * @description Public. The origin a CDN named by `ASSET_PUBLIC_URL` reads (`ASSET_PUBLIC_URL=https://cdn.example.com/v1/public-assets` with the CDN forwarding to Demoshare): the image whose bytes have this SHA-256, only while the payload of a public link (published, no password, no e-mail gate, no allow-list, no expiry, no A/B test) shows it, wherever its bytes are kept (an address named before `demoshare assets move --to database` keeps working); 404 otherwise, whichever gated or draft demo holds the same bytes. `Cache-Control: public, max-age=31536000, immutable` (content-addressed: the bytes of an address never change). On the viewer rate budget per address.
          */
         get: operations["publicImageByDigest"];
         put?: never;

@@ -1,0 +1,1 @@
+CREATE INDEX "assets_sha256_idx" ON "assets" USING btree ("sha256");
