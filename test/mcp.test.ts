@@ -10,7 +10,7 @@ import { fixtureGenerator } from './helpers/demos';
 import { callError, callJson, newClient, rest, TOOL_NAMES } from './helpers/mcp';
 import { SCOPES } from '../src/auth/permissions';
 import { startTestServer, type TestServer } from './helpers/server';
-import { playView } from './helpers/shares';
+import { createShare, demoWithSteps, playView } from './helpers/shares';
 import type { TestSession } from './helpers/test-app';
 
 const REDIRECT = 'https://assistant.example.com/callback';
@@ -292,6 +292,56 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
 
     // Stateless: no SSE stream to open, no session to end.
     expect((await fetch(`${t.url}/mcp`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(405);
+  });
+
+  it('starts an A/B test on a link, reads its results and stops it keeping a winner, as the REST routes do', async () => {
+    // A workspace of its own: the tests above count this workspace's demos.
+    const owner = await t.signUp();
+    const ownerKey = await t.apiKey('all', owner);
+    const client = await connect(ownerKey);
+    const control = { id: await demoWithSteps(t, ownerKey, 2) };
+    const variant = { id: await demoWithSteps(t, ownerKey, 3) };
+    const share = await createShare(t, ownerKey, control.id);
+
+    const started = await callJson(client, 'start_ab_test', {
+      share_id: share.id,
+      name: 'Short tour vs full tour',
+      metric: 'cta_click',
+      arms: [
+        { demo_id: control.id, weight: 1 },
+        { demo_id: variant.id, weight: 3, label: 'Full tour' },
+      ],
+    });
+    expect(started).toMatchObject({ share_id: share.id, name: 'Short tour vs full tour', metric: 'cta_click', status: 'running', winner_arm_id: null });
+    expect((started.arms as Array<{ share: number }>).map((a) => a.share)).toEqual([0.25, 0.75]);
+    expect(started).toEqual((await rest(t.url, ownerKey, 'GET', `/shares/${share.id}/experiment`)).body.data);
+    // One test at a time: the API's 409, as a tool error.
+    const again = await callError(client, 'start_ab_test', { share_id: share.id, arms: [{ demo_id: control.id, weight: 1 }, { demo_id: variant.id, weight: 1 }] });
+    expect(again.code).toBe('conflict');
+
+    const results = await callJson(client, 'get_ab_test_results', { share_id: share.id });
+    expect(results).toEqual((await rest(t.url, ownerKey, 'GET', `/shares/${share.id}/experiment/results`)).body.data);
+    expect((results.arms as Array<{ label: string; views: number }>).map((a) => [a.label, a.views])).toEqual([
+      ['Secret roadmap tour', 0],
+      ['Full tour', 0],
+    ]);
+    expect(results.significance).toMatchObject({ verdict: 'too_small' });
+
+    // No winner named yet: stopping without one is refused; with one, the link keeps it.
+    expect((await callError(client, 'stop_ab_test', { share_id: share.id })).code).toBe('conflict');
+    const winner = (started.arms as Array<{ id: string }>)[1]!.id;
+    const stopped = await callJson(client, 'stop_ab_test', { share_id: share.id, winner_arm_id: winner });
+    expect(stopped).toMatchObject({ status: 'stopped', winner_arm_id: winner });
+    expect(stopped).toEqual((await rest(t.url, ownerKey, 'GET', `/shares/${share.id}/experiment`)).body.data);
+
+    // A key that may read analytics but not change links reads the results and is refused the rest.
+    const readerKey = await t.apiKey(['analytics:read'], owner);
+    const reader = await connect(readerKey);
+    expect((await callJson(reader, 'get_ab_test_results', { share_id: share.id })).experiment).toEqual(stopped);
+    expect(await callError(reader, 'stop_ab_test', { share_id: share.id, winner_arm_id: null })).toMatchObject({
+      code: 'insufficient_scope',
+      message: 'This credential lacks the scope shares:write',
+    });
   });
 });
 

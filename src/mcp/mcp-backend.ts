@@ -28,6 +28,18 @@ export interface McpBackend {
   demoPaths(demoId: string, query: Omit<AnalyticsQuery, 'granularity'> & { version?: number }): Promise<Json>;
   /** GET /v1/demos/:id/views */
   listViews(demoId: string, query: ViewsQuery): Promise<Page>;
+  /** POST /v1/shares/:id/experiment */
+  startAbTest(shareId: string, body: StartAbTestBody): Promise<Json>;
+  /** GET /v1/shares/:id/experiment/results */
+  abTestResults(shareId: string): Promise<Json>;
+  /** POST /v1/shares/:id/experiment/stop */
+  stopAbTest(shareId: string, body: { winner_arm_id?: string | null }): Promise<Json>;
+}
+
+export interface StartAbTestBody {
+  name?: string;
+  metric?: 'completion' | 'form_conversion' | 'cta_click';
+  arms: Array<{ demo_id: string; version?: number | null; weight: number; label?: string }>;
 }
 
 export type Json = Record<string, unknown>;

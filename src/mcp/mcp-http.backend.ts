@@ -83,5 +83,8 @@ export function createHttpBackend(options: HttpBackendOptions): McpBackend {
     demoAnalytics: (demoId, q) => one('GET', `/demos/${id(demoId)}/analytics`, q),
     demoPaths: (demoId, q) => one('GET', `/demos/${id(demoId)}/analytics/paths`, q),
     listViews: (demoId, q) => page(`/demos/${id(demoId)}/views`, q),
+    startAbTest: (shareId, body) => one('POST', `/shares/${id(shareId)}/experiment`, undefined, body),
+    abTestResults: (shareId) => one('GET', `/shares/${id(shareId)}/experiment/results`),
+    stopAbTest: (shareId, body) => one('POST', `/shares/${id(shareId)}/experiment/stop`, undefined, body),
   };
 }

@@ -13,6 +13,8 @@ import type { DemoStatus } from '../demos/demos.tables';
 import type { SharesService } from '../shares/shares.service';
 import { shareSchema, toShare, toShareInput } from '../shares/shares.schemas';
 import { toView, viewSchema } from '../viewing/views.schemas';
+import type { ExperimentsService } from '../experiments/experiments.service';
+import { experimentResultsSchema, experimentSchema } from '../experiments/experiments.schemas';
 import type { ViewsService } from '../viewing/views.service';
 import type { Json, McpBackend } from './mcp-backend';
 import { shareUrls } from '../core/share-urls';
@@ -26,6 +28,7 @@ export interface ServicesBackendDeps {
   shares: Pick<SharesService, 'list' | 'create'>;
   analytics: Pick<AnalyticsService, 'workspace' | 'demo' | 'paths'>;
   views: Pick<ViewsService, 'list'>;
+  experiments: Pick<ExperimentsService, 'start' | 'results' | 'stop'>;
 }
 
 /** Encoded through the REST route's response schema: the same fields, the same JSON. */
@@ -89,5 +92,11 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
         meta: { total, page: q.page, per_page: q.per_page },
       };
     },
+    async startAbTest(shareId, body) {
+      const arms = body.arms.map((a) => ({ demoId: a.demo_id, version: a.version, weight: a.weight, label: a.label }));
+      return encode(experimentSchema, await deps.experiments.start(auth, shareId, { name: body.name, metric: body.metric, arms }, actor));
+    },
+    abTestResults: async (shareId) => encode(experimentResultsSchema, await deps.experiments.results(auth, shareId)),
+    stopAbTest: async (shareId, body) => encode(experimentSchema, await deps.experiments.stop(auth, shareId, body.winner_arm_id, actor)),
   };
 }

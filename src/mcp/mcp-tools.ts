@@ -5,6 +5,7 @@ import { paginationQuery } from '../core/pagination';
 import { httpUrl, text } from '../core/text';
 import { DATE_FILTER_RANGE_TEXT, dateFilter } from '../core/time';
 import { DEMO_STATUSES } from '../demos/demos.tables';
+import { startExperimentBody, stopExperimentBody } from '../experiments/experiments.schemas';
 import { createShareBody } from '../shares/shares.schemas';
 import type { Json, McpBackend } from './mcp-backend';
 
@@ -30,6 +31,7 @@ export type Progress = (progress: number, total: number, message: string) => Pro
 const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition;
 
 const demoId = idSchema('demo').describe('The demo id (demo_...), as list_demos or create_demo_from_url return it.');
+const shareId = idSchema('share').describe('The share link id (shr_...), as list_share_links or create_share_link return it.');
 // The REST lists' own `page` and `per_page` (their JSON Schema is the same as a plain number's).
 const { page, per_page: perPage } = paginationQuery.shape;
 const startDate = dateFilter.optional().describe(`First day, YYYY-MM-DD (UTC, inclusive). Left out: from the beginning. ${DATE_FILTER_RANGE_TEXT}`);
@@ -273,6 +275,44 @@ export const TOOLS: readonly ToolDefinition[] = [
     permission: 'analytics.read',
     readOnly: true,
     run: (backend, { demo_id, ...query }) => backend.listViews(demo_id, query),
+  }),
+  tool({
+    name: 'start_ab_test',
+    title: 'Start an A/B test on a share link',
+    description:
+      'Makes a share link serve two or more demos (or published versions of one) to its new viewers by weight, ' +
+      'each viewer staying on the arm first shown, to learn which one converts better. The first arm is the ' +
+      'control. `metric` says what counts as converting: completion (default), form_conversion or cta_click. ' +
+      'Refused while the link already runs a test. Read the figures with get_ab_test_results; end it with stop_ab_test.',
+    input: z.object({ share_id: shareId, ...startExperimentBody.shape }).strict(),
+    permission: 'shares.write',
+    readOnly: false,
+    run: (backend, { share_id, ...body }) => backend.startAbTest(share_id, body),
+  }),
+  tool({
+    name: 'get_ab_test_results',
+    title: 'How an A/B test is doing',
+    description:
+      'The A/B test of a share link (running or stopped) with, per arm: views, unique viewers, completions, form ' +
+      'conversions and call-to-action clicks with their rates, and each arm compared with the first on the test’s ' +
+      'metric (difference, z, p-value, Bonferroni-corrected). `significance.verdict` says whether there is a winner ' +
+      'yet (`too_small` below the minimum sample); the workspace’s own views are left out.',
+    input: z.object({ share_id: shareId }).strict(),
+    permission: 'analytics.read',
+    readOnly: true,
+    run: (backend, input) => backend.abTestResults(input.share_id),
+  }),
+  tool({
+    name: 'stop_ab_test',
+    title: 'Stop an A/B test and keep the winner',
+    description:
+      'Ends a share link’s running A/B test: from now on every viewer gets `winner_arm_id` (an arm id from ' +
+      'get_ab_test_results; null: the link’s own demo again). Left out, the winner is the arm the significance ' +
+      'test named, and the call is refused while it has named none. The figures stay readable.',
+    input: z.object({ share_id: shareId, ...stopExperimentBody.shape }).strict(),
+    permission: 'shares.write',
+    readOnly: false,
+    run: (backend, { share_id, ...body }) => backend.stopAbTest(share_id, body),
   }),
 ];
 

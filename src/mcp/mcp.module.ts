@@ -19,7 +19,7 @@ declare module '../module' {
 }
 
 /**
- * The MCP server at /mcp (Streamable HTTP): tools over the demos, shares, analytics and views services.
+ * The MCP server at /mcp (Streamable HTTP): tools over the demos, shares, analytics, views and A/B test services.
  * `demoshare mcp` (mcp-stdio.ts) serves the same tools over stdio on a remote instance's REST API.
  *
  * @example
@@ -32,7 +32,7 @@ declare module '../module' {
 export const mcpModule = defineModule({
   name: 'mcp',
   owns: {},
-  needs: ['apiKeys', 'oauth', 'demos', 'shares', 'analytics', 'viewing'],
+  needs: ['apiKeys', 'oauth', 'demos', 'shares', 'analytics', 'viewing', 'experiments'],
   create: (kernel, deps) => ({
     backendFor: (auth, actor) =>
       createServicesBackend(
@@ -44,6 +44,7 @@ export const mcpModule = defineModule({
           shares: deps.shares.shares,
           analytics: deps.analytics.analytics,
           views: deps.viewing.views,
+          experiments: deps.experiments.experiments,
         },
         auth,
         actor,

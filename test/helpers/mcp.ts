@@ -15,6 +15,9 @@ export const TOOL_NAMES = [
   'get_demo_analytics',
   'get_demo_paths',
   'list_views',
+  'start_ab_test',
+  'get_ab_test_results',
+  'stop_ab_test',
 ];
 
 export const newClient = () => new Client({ name: 'demoshare-test', version: '1.0.0' });
