@@ -28,7 +28,7 @@ function bundleData(html: string) {
     demo: { title: string; version: number; steps: Array<{ number: number; image_url: string | null }> };
     assets: Record<string, string>;
     snapshots: Record<string, string>;
-    beacon: { url: string } | null;
+    beacon: { url: string; ask: boolean } | null;
   };
 }
 
@@ -112,8 +112,13 @@ describe('offline bundle API', () => {
     const res = await get(`/v1/demos/${demoId}/export/offline?beacon=true`);
     expect(res.statusCode).toBe(200);
     const data = bundleData(res.body);
-    expect(data.beacon?.url).toBe(`${APP_URL}/v1/viewer/${open.token}/offline-events`);
+    expect(data.beacon).toEqual({ url: `${APP_URL}/v1/viewer/${open.token}/offline-events`, ask: false });
     expect(res.body).toContain(`connect-src ${APP_URL}`);
+    // beacon=ask: the same address, and the file asks its viewer first (a file of its own, not the cached one).
+    const asking = await get(`/v1/demos/${demoId}/export/offline?beacon=ask`);
+    expect(asking.statusCode).toBe(200);
+    expect(bundleData(asking.body).beacon).toEqual({ url: data.beacon!.url, ask: true });
+    expect(bundleData((await get(`/v1/demos/${demoId}/export/offline?beacon=true`)).body).beacon).toEqual({ url: data.beacon!.url, ask: false });
 
     const post = (body: unknown) =>
       t.app.inject({

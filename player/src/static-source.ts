@@ -1,6 +1,8 @@
 import { ViewerError } from './api';
 import { applyBrand, pageTitle, readBrand } from './brand';
 import { mountPlayer } from './player';
+import type { Consent } from './consent';
+import { askBeaconConsent } from './offline-consent';
 import { Tracker } from './tracker';
 import { collectVariables, fillText } from './variables';
 import type { PlayableDemo, TrackedEvent } from './wire';
@@ -18,7 +20,8 @@ export interface OfflineBundle {
   assets: Record<string, string>;
   /** Keys of the payload (html_url) → the snapshot's HTML, made offline. */
   snapshots: Record<string, string>;
-  beacon: { url: string } | null;
+  /** `ask`: only once the person viewing the file allowed it (offline-consent.ts). */
+  beacon: { url: string; ask?: boolean } | null;
 }
 
 /** The offline data block, when this page is an offline file (`<script type="application/json" id="demoshare-offline">`). */
@@ -35,18 +38,25 @@ export function readOfflineBundle(): OfflineBundle | null {
 }
 
 /**
- * The beacon (export with beacon=true): events posted as text/plain (no CORS preflight from file:// or a
- * static host) with the session the instance gave the first batch, so one viewer is one view.
+ * The beacon (export with beacon=true or ask): events posted as text/plain (no CORS preflight from file:// or
+ * a static host) with the session the instance gave the first batch, so one viewer is one view. Without
+ * `consent` granted nothing is sent or stored: the tracker keeps its events and tries again once it is.
  */
-function beaconApi(url: string) {
+function beaconApi(url: string, consent: Consent | null) {
   const key = `demoshare:offline-session:${url}`;
+  const allowed = () => !consent || consent.granted();
   let session: string | null = null;
-  try {
-    session = localStorage.getItem(key);
-  } catch {
-    session = null;
-  }
+  let read = false;
   async function post(events: TrackedEvent[], keepalive: boolean) {
+    if (!allowed()) throw new ViewerError(0, 'network_error', 'Waiting for the viewer to allow the statistics');
+    if (!read) {
+      read = true;
+      try {
+        session = localStorage.getItem(key);
+      } catch {
+        session = null;
+      }
+    }
     let response: Response;
     try {
       response = await fetch(url, {
@@ -73,7 +83,7 @@ function beaconApi(url: string) {
   return {
     events: (events: TrackedEvent[]) => post(events, false),
     keepalive: (events: TrackedEvent[] | unknown): Promise<undefined> =>
-      post(events as TrackedEvent[], true).then(
+      (allowed() ? post(events as TrackedEvent[], true) : Promise.resolve()).then(
         () => undefined,
         () => undefined,
       ),
@@ -88,7 +98,11 @@ export function playOffline(root: HTMLElement, bundle: OfflineBundle) {
   const demo: PlayableDemo = { ...raw, brand: brand as PlayableDemo['brand'], steps: raw.steps.map((s) => ({ ...s, image_url: asset(s.image_url) })) };
   applyBrand(root, brand);
   document.title = pageTitle(fillText(demo.title, collectVariables({ link: demo.variables ?? null, url: new URLSearchParams(location.search) })), brand);
-  const tracker = bundle.beacon ? new Tracker(beaconApi(bundle.beacon.url), `offline:${bundle.beacon.url}`) : null;
+  const { beacon } = bundle;
+  // beacon=ask: asked first; refused on this device before, the file has no beacon (offline-consent.ts).
+  const consent = beacon?.ask ? askBeaconConsent(document.body, beacon.url, brand) : null;
+  const tracker =
+    beacon && (!beacon.ask || consent) ? new Tracker(beaconApi(beacon.url, consent), `offline:${beacon.url}`, consent ?? undefined) : null;
   mountPlayer(root, {
     demo,
     assets: {

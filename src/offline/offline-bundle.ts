@@ -29,7 +29,7 @@ export interface OfflineBundleInput {
   snapshots: Record<string, OfflineSnapshotInput>;
   player: { js: string; css: string };
   /** Where the optional analytics beacon goes (docs/offline.md); null: the file makes no request at all. */
-  beacon: { url: string; origin: string } | null;
+  beacon: { url: string; origin: string; ask: boolean } | null;
   exportedAt: string;
   /** The captured sites' pictures fetched for the snapshots, by address (offline-snapshot.ts `pictureReferences`). */
   pictures?: Record<string, OfflineAsset>;
@@ -70,7 +70,7 @@ export function buildOfflineBundle(input: OfflineBundleInput): OfflineBundle {
     demo: input.demo,
     assets,
     snapshots,
-    beacon: input.beacon ? { url: input.beacon.url } : null,
+    beacon: input.beacon ? { url: input.beacon.url, ask: input.beacon.ask } : null,
   });
   // `</script` cannot occur in the bundle's script (a build would have to write it); escaped anyway.
   const js = input.player.js.replace(/<\/(script)/gi, '<\\/$1');

@@ -45,7 +45,7 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
           'from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: ' +
           'the captured site’s pictures fetched and written in, scripts and other references removed) and the workspace’s brand inline. Lead forms are shown but send nothing. ' +
           'HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; ' +
-          '409 with beacon=true when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; ' +
+          '409 with beacon=true or ask when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; ' +
           '503 when the player is not built on the server. docs/offline.md.',
         params: demoParams,
         querystring: offlineQuery,
@@ -55,7 +55,8 @@ export function offlineRoutes(app: ZodApp, ctx: ModuleContext<Services['offline'
     async (request, reply) => {
       const auth = callerOf(request);
       const { id } = request.params;
-      const beacon = request.query.beacon ? { token: await beaconLinks(auth, id, request.query.share_id) } : null;
+      const mode = request.query.beacon;
+      const beacon = mode ? { token: await beaconLinks(auth, id, request.query.share_id), ask: mode === 'ask' } : null;
       if (!request.query.beacon && request.query.share_id) throw invalid('share_id goes with beacon=true', [{ field: 'share_id', message: 'only with beacon=true' }]);
       const built = await offline.build(auth, id, { beacon });
       return reply

@@ -7,14 +7,15 @@ import { OFFLINE_MAX_BYTES } from './offline.service';
 export const offlineQuery = z
   .object({
     beacon: z
-      .enum(['true', 'false'])
+      .enum(['true', 'false', 'ask'])
       .optional()
-      .transform((v) => v === 'true')
+      .transform((v) => (v === 'true' ? ('always' as const) : v === 'ask' ? ('ask' as const) : null))
       .meta({
         description:
           'true: the file sends its viewing events to this instance when it is online (best effort), through a share link of the ' +
-          'demo (`share_id`, else its oldest open link). The link’s token is written into the file. Default false: the file makes ' +
-          'no request at all.',
+          'demo (`share_id`, else its oldest open link). The link’s token is written into the file. `ask`: the same, once the ' +
+          'person viewing the file has allowed it in a bar the file shows (ePrivacy, GDPR: until then it sends nothing and stores ' +
+          'nothing; a refusal is remembered on that device). Default false: the file makes no request at all.',
       }),
     share_id: idSchema('share')
       .optional()

@@ -46,8 +46,11 @@ const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_TTL_MS = 5 * 60_000;
 
 export interface OfflineOptions {
-  /** The share link whose events endpoint the optional beacon posts to (its token goes into the file). */
-  beacon: { token: string } | null;
+  /**
+   * The share link whose events endpoint the optional beacon posts to (its token goes into the file); `ask`: only
+   * once the person viewing the file allowed it.
+   */
+  beacon: { token: string; ask: boolean } | null;
 }
 
 export interface BuiltOffline {
@@ -129,7 +132,7 @@ export function createOfflineService(deps: OfflineDeps) {
     if (!workspace) throw notFound('Demo');
     const brand = brandOf(workspace, '');
     const player = await deps.player.read();
-    const key = [demoId, published.version, sha256Hex(JSON.stringify(brand)), player.digest, options.beacon?.token ?? ''].join(':');
+    const key = [demoId, published.version, sha256Hex(JSON.stringify(brand)), player.digest, options.beacon?.token ?? '', options.beacon?.ask ? 'ask' : ''].join(':');
     const now = deps.clock.now().getTime();
     for (const [k, e] of cache) if (now - e.at > CACHE_TTL_MS) cache.delete(k);
     const hit = cache.get(key);
@@ -202,7 +205,7 @@ export function createOfflineService(deps: OfflineDeps) {
       data.brand.logo_url = logo ? 'offline:logo' : null;
     }
     const beacon = options.beacon
-      ? { url: `${deps.apiOrigin}/v1/viewer/${encodeURIComponent(options.beacon.token)}/offline-events`, origin: deps.apiOrigin }
+      ? { url: `${deps.apiOrigin}/v1/viewer/${encodeURIComponent(options.beacon.token)}/offline-events`, origin: deps.apiOrigin, ask: options.beacon.ask }
       : null;
     const title = `${published.demo.title} · ${workspace.name}`;
     const bundle = await deps.documents.run(

@@ -294,6 +294,62 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
     expect(problems).toEqual([]);
   });
 
+  it('with beacon=ask, sends and stores nothing until the viewer allows it, and remembers a refusal', async () => {
+    const share = await createShare(t, key, demoId, { name: 'Offline copies, asked' });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/export/offline?beacon=ask&share_id=${share.id}`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const file = save('asking beacon.html', res.rawPayload);
+    const views = async () => {
+      const list = await t.app.inject({ method: 'GET', url: `/v1/demos/${demoId}/views`, headers: bearer(key) });
+      return (list.json().data as Array<{ share_id: string; steps_viewed: number[] }>).filter((v) => v.share_id === share.id);
+    };
+    const stored = (page: Page) => page.evaluate(() => ({ local: Object.keys(localStorage), session: Object.keys(sessionStorage) }));
+
+    // Asked at once, in a bar that leaves the demo playable; meanwhile no request and nothing stored.
+    const asked = await open({ width: 1280, height: 800 }, false, file, t.url);
+    const bar = asked.page.getByRole('region', { name: 'Viewing statistics' });
+    // It names the sender as the file's brand does (the workspace's name, as in the page's title).
+    const sender = (await asked.page.title()).split(' · ')[1]!;
+    expect(sender.length).toBeGreaterThan(0);
+    await expect.poll(() => bar.textContent()).toContain(`May this copy tell ${sender} how it is viewed?`);
+    expect(await bar.textContent()).toContain('never what you type');
+    await asked.page.getByRole('button', { name: 'Start the tour' }).click();
+    await expect.poll(() => heading(asked.page).textContent()).toBe('What would you like to see?');
+    await asked.page.screenshot({ path: `${SHOTS}/offline-1280-beacon-ask.png` });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(asked.requests).toEqual([]);
+    expect(await stored(asked.page)).toEqual({ local: [], session: [] });
+    // Allowed: what was seen so far goes, then the rest, on the link; the answer is kept on the device.
+    await bar.getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => bar.count()).toBe(0);
+    await expect.poll(async () => (await views())[0]?.steps_viewed, { timeout: 15_000 }).toEqual([1, 2]);
+    expect(asked.requests.every((url) => url === `${t.url}/v1/viewer/${share.token}/offline-events`)).toBe(true);
+    expect((await stored(asked.page)).local.sort()).toEqual([`demoshare:offline-consent:${t.url}/v1/viewer/${share.token}/offline-events`, `demoshare:offline-session:${t.url}/v1/viewer/${share.token}/offline-events`].sort());
+    // Opened again on that device: not asked again, and it still counts.
+    await asked.page.reload();
+    await expect.poll(() => heading(asked.page).textContent()).toBe('Welcome to Acme');
+    expect(await bar.count()).toBe(0);
+    expect(asked.problems).toEqual([]);
+
+    // Another device refuses: nothing is sent, then or when the file is opened again, and it is not asked again.
+    const refused = await open({ width: 390, height: 844 }, true, file, t.url);
+    const barThere = refused.page.getByRole('region', { name: 'Viewing statistics' });
+    await expect.poll(() => barThere.count()).toBe(1);
+    await refused.page.screenshot({ path: `${SHOTS}/offline-390-beacon-ask.png` });
+    await barThere.getByRole('button', { name: 'No thanks' }).tap();
+    await expect.poll(() => barThere.count()).toBe(0);
+    await refused.page.getByRole('button', { name: 'Start the tour' }).tap();
+    await refused.page.reload();
+    await expect.poll(() => heading(refused.page).textContent()).toBe('Welcome to Acme');
+    expect(await barThere.count()).toBe(0);
+    await refused.page.getByRole('button', { name: 'Start the tour' }).tap();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(refused.requests).toEqual([]);
+    expect((await stored(refused.page)).local).toEqual([`demoshare:offline-consent:${t.url}/v1/viewer/${share.token}/offline-events`]);
+    expect(await views()).toHaveLength(1);
+    expect(refused.problems).toEqual([]);
+  });
+
   it('the editor’s Export dialog says the file’s size before the download, and why not when it cannot', async () => {
     for (const [width, height] of [
       [1280, 900],
@@ -313,7 +369,13 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
       const download = page.waitForEvent('download');
       await link.click();
       expect((await download).suggestedFilename()).toBe('acme-invoicing-tour-v1-offline.html');
+      // Counting views asks the viewer first unless told otherwise.
       await section.getByLabel('Count views when the file is online').check();
+      await expect.poll(() => link.getAttribute('href')).toBe(`/v1/demos/${demoId}/export/offline?beacon=ask`);
+      expect(await section.getByLabel('Ask the viewer first').isChecked()).toBe(true);
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}/offline-export-${width}-beacon.png` });
+      await section.getByLabel('Ask the viewer first').uncheck();
       await expect.poll(() => link.getAttribute('href')).toBe(`/v1/demos/${demoId}/export/offline?beacon=true`);
     }
     // A demo never published says so instead of a link.

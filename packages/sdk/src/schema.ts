@@ -2940,7 +2940,7 @@ export interface paths {
         };
         /**
          * Export a demo as an offline HTML file
-         * @description Scope `demos:read`; roles: admin, editor, viewer. One self-contained HTML file that plays the demo’s published version (the newest, even if the demo was unpublished since) from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: the captured site’s pictures fetched and written in, scripts and other references removed) and the workspace’s brand inline. Lead forms are shown but send nothing. HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; 409 with beacon=true when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; 503 when the player is not built on the server. docs/offline.md.
+         * @description Scope `demos:read`; roles: admin, editor, viewer. One self-contained HTML file that plays the demo’s published version (the newest, even if the demo was unpublished since) from file:// or any static host, with no server: the player, the demo, its screenshots and HTML snapshots (made offline: the captured site’s pictures fetched and written in, scripts and other references removed) and the workspace’s brand inline. Lead forms are shown but send nothing. HEAD gives the size (`Content-Length`, `X-Bundle-Size`) without the body. 409 `conflict` when the demo was never published; 409 with beacon=true or ask when no link can carry the beacon (`details` name `share_id`); 413 `payload_too_large` past 100 MB; 503 when the player is not built on the server. docs/offline.md.
          */
         get: operations["exportDemoAsOfflineHtmlFile"];
         put?: never;
@@ -4888,6 +4888,210 @@ export interface components {
             viewer_email: string | null;
             viewer_name: string | null;
         };
+        ExperimentArm: {
+            /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            label: string;
+            /** @description Null once the demo was deleted (the arm serves nothing; its figures stay). */
+            demo_id: string | null;
+            /** @description The pinned version; null: the newest published one. */
+            version: number | null;
+            weight: number;
+            /** @description weight / sum of weights: the expected part of new viewers. */
+            share: number;
+            /** @description Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is skipped; its viewers move to the other arms by weight at their next request. */
+            serving: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
+         *       "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
+         *       "name": "Short tour vs full tour",
+         *       "metric": "completion",
+         *       "status": "running",
+         *       "winner_arm_id": null,
+         *       "arms": [
+         *         {
+         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *           "label": "Short tour",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "version": null,
+         *           "weight": 1,
+         *           "share": 0.5,
+         *           "serving": true
+         *         },
+         *         {
+         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *           "label": "Full tour v3",
+         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
+         *           "version": 3,
+         *           "weight": 1,
+         *           "share": 0.5,
+         *           "serving": true
+         *         }
+         *       ],
+         *       "started_at": "2026-11-21T10:00:00.000Z",
+         *       "stopped_at": null
+         *     }
+         */
+        Experiment: {
+            /** @example exp_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            id: string;
+            /** @example shr_01jd3k7q9x8v2m4n6p0r5s7t9w */
+            share_id: string;
+            name: string;
+            /**
+             * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
+             * @enum {string}
+             */
+            metric: "completion" | "form_conversion" | "cta_click";
+            /**
+             * @description `running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link's own demo).
+             * @enum {string}
+             */
+            status: "running" | "stopped";
+            /** @description The arm kept when stopped; null while running or when none was kept. */
+            winner_arm_id: string | null;
+            arms: components["schemas"]["ExperimentArm"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            started_at: string;
+            stopped_at: string | null;
+        };
+        /**
+         * @example {
+         *       "experiment": {
+         *         "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
+         *         "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
+         *         "name": "Short tour vs full tour",
+         *         "metric": "completion",
+         *         "status": "running",
+         *         "winner_arm_id": null,
+         *         "arms": [
+         *           {
+         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *             "label": "Short tour",
+         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *             "version": null,
+         *             "weight": 1,
+         *             "share": 0.5,
+         *             "serving": true
+         *           },
+         *           {
+         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *             "label": "Full tour v3",
+         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
+         *             "version": 3,
+         *             "weight": 1,
+         *             "share": 0.5,
+         *             "serving": true
+         *           }
+         *         ],
+         *         "started_at": "2026-11-21T10:00:00.000Z",
+         *         "stopped_at": null
+         *       },
+         *       "arms": [
+         *         {
+         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
+         *           "label": "Short tour",
+         *           "views": 1000,
+         *           "unique_viewers": 940,
+         *           "completions": 200,
+         *           "completion_rate": 0.2,
+         *           "form_conversions": 50,
+         *           "form_conversion_rate": 0.05,
+         *           "cta_clicks": 120,
+         *           "cta_click_rate": 0.12,
+         *           "comparison": null
+         *         },
+         *         {
+         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *           "label": "Full tour v3",
+         *           "views": 1000,
+         *           "unique_viewers": 951,
+         *           "completions": 250,
+         *           "completion_rate": 0.25,
+         *           "form_conversions": 61,
+         *           "form_conversion_rate": 0.061,
+         *           "cta_clicks": 133,
+         *           "cta_click_rate": 0.133,
+         *           "comparison": {
+         *             "difference": 0.05,
+         *             "z": 2.6774,
+         *             "p_value": 0.00742,
+         *             "significant": true
+         *           }
+         *         }
+         *       ],
+         *       "significance": {
+         *         "method": "Two-proportion z-test (pooled standard error, two-sided) of each arm against the first arm, Bonferroni-corrected for the number of comparisons",
+         *         "metric": "completion",
+         *         "alpha": 0.05,
+         *         "corrected_alpha": 0.05,
+         *         "min_views_per_arm": 100,
+         *         "verdict": "winner",
+         *         "winner_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
+         *         "leader_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2"
+         *       }
+         *     }
+         */
+        ExperimentResults: {
+            experiment: components["schemas"]["Experiment"];
+            arms: {
+                /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                arm_id: string;
+                label: string;
+                /** @description Views started on this arm (the workspace's own traffic left out). */
+                views: number;
+                /** @description Distinct viewers: by e-mail, else by viewer session. */
+                unique_viewers: number;
+                completions: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                completion_rate: number;
+                /** @description Views that submitted a lead form. */
+                form_conversions: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                form_conversion_rate: number;
+                /** @description Views that clicked a call to action at least once. */
+                cta_clicks: number;
+                /** @description Count / views, 0 without views (4 decimals). */
+                cta_click_rate: number;
+                /** @description Against the first arm (the control), on the metric; null for the first arm. */
+                comparison: {
+                    /** @description This arm's rate of the metric minus the first arm's. */
+                    difference: number;
+                    z: number;
+                    /** @description Two-sided. */
+                    p_value: number;
+                    /** @description p_value < corrected_alpha. */
+                    significant: boolean;
+                } | null;
+            }[];
+            significance: {
+                /** @description The test, named. */
+                method: string;
+                /**
+                 * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
+                 * @enum {string}
+                 */
+                metric: "completion" | "form_conversion" | "cta_click";
+                alpha: number;
+                /** @description alpha / (arms − 1) (Bonferroni). */
+                corrected_alpha: number;
+                /** @description No verdict before every arm has this many views (and 5 successes and 5 failures). */
+                min_views_per_arm: number;
+                /**
+                 * @description `too_small`: the sample is too small to say; `no_difference`: no arm differs significantly; `winner`: see winner_arm_id.
+                 * @enum {string}
+                 */
+                verdict: "too_small" | "no_difference" | "winner";
+                winner_arm_id: string | null;
+                /** @description The arm with the highest rate so far, significant or not. */
+                leader_arm_id: string | null;
+            };
+        };
         /**
          * @example {
          *       "mode": "daily",
@@ -6328,210 +6532,6 @@ export interface components {
                 identified_at: string | null;
                 demos_opened: number;
             }[];
-        };
-        ExperimentArm: {
-            /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
-            id: string;
-            label: string;
-            /** @description Null once the demo was deleted (the arm serves nothing; its figures stay). */
-            demo_id: string | null;
-            /** @description The pinned version; null: the newest published one. */
-            version: number | null;
-            weight: number;
-            /** @description weight / sum of weights: the expected part of new viewers. */
-            share: number;
-            /** @description Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is skipped; its viewers move to the other arms by weight at their next request. */
-            serving: boolean;
-        };
-        /**
-         * @example {
-         *       "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
-         *       "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
-         *       "name": "Short tour vs full tour",
-         *       "metric": "completion",
-         *       "status": "running",
-         *       "winner_arm_id": null,
-         *       "arms": [
-         *         {
-         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
-         *           "label": "Short tour",
-         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
-         *           "version": null,
-         *           "weight": 1,
-         *           "share": 0.5,
-         *           "serving": true
-         *         },
-         *         {
-         *           "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
-         *           "label": "Full tour v3",
-         *           "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
-         *           "version": 3,
-         *           "weight": 1,
-         *           "share": 0.5,
-         *           "serving": true
-         *         }
-         *       ],
-         *       "started_at": "2026-11-21T10:00:00.000Z",
-         *       "stopped_at": null
-         *     }
-         */
-        Experiment: {
-            /** @example exp_01jd3k7q9x8v2m4n6p0r5s7t9w */
-            id: string;
-            /** @example shr_01jd3k7q9x8v2m4n6p0r5s7t9w */
-            share_id: string;
-            name: string;
-            /**
-             * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
-             * @enum {string}
-             */
-            metric: "completion" | "form_conversion" | "cta_click";
-            /**
-             * @description `running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link's own demo).
-             * @enum {string}
-             */
-            status: "running" | "stopped";
-            /** @description The arm kept when stopped; null while running or when none was kept. */
-            winner_arm_id: string | null;
-            arms: components["schemas"]["ExperimentArm"][];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            started_at: string;
-            stopped_at: string | null;
-        };
-        /**
-         * @example {
-         *       "experiment": {
-         *         "id": "exp_01jd3k7q9x8v2m4n6p0r5s7t9y",
-         *         "share_id": "shr_01jd3k7q9x8v2m4n6p0r5s7t9z",
-         *         "name": "Short tour vs full tour",
-         *         "metric": "completion",
-         *         "status": "running",
-         *         "winner_arm_id": null,
-         *         "arms": [
-         *           {
-         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
-         *             "label": "Short tour",
-         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
-         *             "version": null,
-         *             "weight": 1,
-         *             "share": 0.5,
-         *             "serving": true
-         *           },
-         *           {
-         *             "id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
-         *             "label": "Full tour v3",
-         *             "demo_id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9x",
-         *             "version": 3,
-         *             "weight": 1,
-         *             "share": 0.5,
-         *             "serving": true
-         *           }
-         *         ],
-         *         "started_at": "2026-11-21T10:00:00.000Z",
-         *         "stopped_at": null
-         *       },
-         *       "arms": [
-         *         {
-         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta1",
-         *           "label": "Short tour",
-         *           "views": 1000,
-         *           "unique_viewers": 940,
-         *           "completions": 200,
-         *           "completion_rate": 0.2,
-         *           "form_conversions": 50,
-         *           "form_conversion_rate": 0.05,
-         *           "cta_clicks": 120,
-         *           "cta_click_rate": 0.12,
-         *           "comparison": null
-         *         },
-         *         {
-         *           "arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
-         *           "label": "Full tour v3",
-         *           "views": 1000,
-         *           "unique_viewers": 951,
-         *           "completions": 250,
-         *           "completion_rate": 0.25,
-         *           "form_conversions": 61,
-         *           "form_conversion_rate": 0.061,
-         *           "cta_clicks": 133,
-         *           "cta_click_rate": 0.133,
-         *           "comparison": {
-         *             "difference": 0.05,
-         *             "z": 2.6774,
-         *             "p_value": 0.00742,
-         *             "significant": true
-         *           }
-         *         }
-         *       ],
-         *       "significance": {
-         *         "method": "Two-proportion z-test (pooled standard error, two-sided) of each arm against the first arm, Bonferroni-corrected for the number of comparisons",
-         *         "metric": "completion",
-         *         "alpha": 0.05,
-         *         "corrected_alpha": 0.05,
-         *         "min_views_per_arm": 100,
-         *         "verdict": "winner",
-         *         "winner_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2",
-         *         "leader_arm_id": "arm_01jd3k7q9x8v2m4n6p0r5s7ta2"
-         *       }
-         *     }
-         */
-        ExperimentResults: {
-            experiment: components["schemas"]["Experiment"];
-            arms: {
-                /** @example arm_01jd3k7q9x8v2m4n6p0r5s7t9w */
-                arm_id: string;
-                label: string;
-                /** @description Views started on this arm (the workspace's own traffic left out). */
-                views: number;
-                /** @description Distinct viewers: by e-mail, else by viewer session. */
-                unique_viewers: number;
-                completions: number;
-                /** @description Count / views, 0 without views (4 decimals). */
-                completion_rate: number;
-                /** @description Views that submitted a lead form. */
-                form_conversions: number;
-                /** @description Count / views, 0 without views (4 decimals). */
-                form_conversion_rate: number;
-                /** @description Views that clicked a call to action at least once. */
-                cta_clicks: number;
-                /** @description Count / views, 0 without views (4 decimals). */
-                cta_click_rate: number;
-                /** @description Against the first arm (the control), on the metric; null for the first arm. */
-                comparison: {
-                    /** @description This arm's rate of the metric minus the first arm's. */
-                    difference: number;
-                    z: number;
-                    /** @description Two-sided. */
-                    p_value: number;
-                    /** @description p_value < corrected_alpha. */
-                    significant: boolean;
-                } | null;
-            }[];
-            significance: {
-                /** @description The test, named. */
-                method: string;
-                /**
-                 * @description The proportion the significance figure compares: `completion` (views that reached the end), `form_conversion` (views that submitted a lead form), `cta_click` (views that clicked a call to action at least once).
-                 * @enum {string}
-                 */
-                metric: "completion" | "form_conversion" | "cta_click";
-                alpha: number;
-                /** @description alpha / (arms − 1) (Bonferroni). */
-                corrected_alpha: number;
-                /** @description No verdict before every arm has this many views (and 5 successes and 5 failures). */
-                min_views_per_arm: number;
-                /**
-                 * @description `too_small`: the sample is too small to say; `no_difference`: no arm differs significantly; `winner`: see winner_arm_id.
-                 * @enum {string}
-                 */
-                verdict: "too_small" | "no_difference" | "winner";
-                winner_arm_id: string | null;
-                /** @description The arm with the highest rate so far, significant or not. */
-                leader_arm_id: string | null;
-            };
         };
         /**
          * @example {
@@ -27515,8 +27515,8 @@ export interface operations {
     exportDemoAsOfflineHtmlFile: {
         parameters: {
             query?: {
-                /** @description true: the file sends its viewing events to this instance when it is online (best effort), through a share link of the demo (`share_id`, else its oldest open link). The link’s token is written into the file. Default false: the file makes no request at all. */
-                beacon?: "true" | "false";
+                /** @description true: the file sends its viewing events to this instance when it is online (best effort), through a share link of the demo (`share_id`, else its oldest open link). The link’s token is written into the file. `ask`: the same, once the person viewing the file has allowed it in a bar the file shows (ePrivacy, GDPR: until then it sends nothing and stores nothing; a refusal is remembered on that device). Default false: the file makes no request at all. */
+                beacon?: "true" | "false" | "ask";
                 /** @description With beacon=true: the link whose views the file’s events count as. It must be a link of this demo, active, without a password or identification (an offline file cannot pass them). */
                 share_id?: string;
             };

@@ -8,7 +8,11 @@ export interface OfflineInfo {
   version: number;
 }
 
-const path = (demoId: string, beacon: boolean) => `/v1/demos/${encodeURIComponent(demoId)}/export/offline${beacon ? '?beacon=true' : ''}`;
+/** The file's beacon (docs/offline.md): none, always on, or on once the person viewing the file allowed it. */
+export type OfflineBeacon = 'off' | 'on' | 'ask';
+
+const path = (demoId: string, beacon: OfflineBeacon) =>
+  `/v1/demos/${encodeURIComponent(demoId)}/export/offline${beacon === 'on' ? '?beacon=true' : beacon === 'ask' ? '?beacon=ask' : ''}`;
 
 export const offlineApi = {
   /** A plain link: the browser downloads it with the session cookie (a GET needs no CSRF header). */
@@ -17,7 +21,7 @@ export const offlineApi = {
    * The file's size and version, from HEAD (the server builds the file once and keeps it for the download
    * that follows). A HEAD answer has no body, so a refusal is asked again with GET for its message.
    */
-  async info(demoId: string, beacon: boolean): Promise<OfflineInfo> {
+  async info(demoId: string, beacon: OfflineBeacon): Promise<OfflineInfo> {
     let response: Response;
     try {
       response = await fetch(path(demoId, beacon), { method: 'HEAD', credentials: 'same-origin' });

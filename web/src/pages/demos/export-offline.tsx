@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ApiError } from '../../api/client';
-import { fileSize, type OfflineInfo, offlineApi } from '../../api/offline.api';
+import { fileSize, type OfflineBeacon, type OfflineInfo, offlineApi } from '../../api/offline.api';
 import type { DemoDetail } from '../../api/types';
 import { Alert } from '../../components/alert';
 import { Checkbox } from '../../components/field';
@@ -11,7 +11,9 @@ import { Spinner } from '../../components/spinner';
  * with no server. Its size is asked for (HEAD) before the download is offered; the beacon is opt-in.
  */
 export function ExportOfflineSection({ demo }: { demo: DemoDetail }) {
-  const [beacon, setBeacon] = useState(false);
+  const [counting, setCounting] = useState(false);
+  const [ask, setAsk] = useState(true);
+  const beacon: OfflineBeacon = !counting ? 'off' : ask ? 'ask' : 'on';
   const [info, setInfo] = useState<OfflineInfo | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
 
@@ -42,9 +44,17 @@ export function ExportOfflineSection({ demo }: { demo: DemoDetail }) {
       <Checkbox
         label="Count views when the file is online"
         description="Sends viewing events to this Demoshare through one of the demo's share links without a password or identification. Off: the file never connects anywhere."
-        checked={beacon}
-        onChange={(e) => setBeacon(e.target.checked)}
+        checked={counting}
+        onChange={(e) => setCounting(e.target.checked)}
       />
+      {counting ? (
+        <Checkbox
+          label="Ask the viewer first"
+          description="The file asks the person opening it before it sends or stores anything, and remembers the answer on their device. Turn off only if you have their consent another way."
+          checked={ask}
+          onChange={(e) => setAsk(e.target.checked)}
+        />
+      ) : null}
       {error ? (
         <Alert tone={error.status === 409 ? 'warning' : 'danger'}>{error.message}</Alert>
       ) : (
