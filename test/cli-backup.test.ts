@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
-import { type BackupManifest, bufferEntry, readArchive, writeArchive } from '../src/backup/archive';
+import { type BackupManifest, bufferEntry, writeArchive } from '../src/backup/archive';
+import { readWholeArchive } from './helpers/backup-archive';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../src/backup/embedded-backup';
 import { cleanEnv, type RunningServer, runCli, startCli } from './helpers/cli';
 import { engine } from './helpers/database';
@@ -26,25 +26,6 @@ function blobKeysIn(dataDir: string): string[] {
     .filter((e) => e.isFile() && /^[0-9a-f]{64}$/.test(e.name))
     .map((e) => `sha256/${e.name}`)
     .sort();
-}
-
-/** A whole archive in memory, checked as restore checks it: what a test inspects or tampers with. */
-async function readWhole(file: string) {
-  const files = new Map<string, Buffer>();
-  const manifest = await readArchive(file, (name) => {
-    const chunks: Buffer[] = [];
-    return new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk);
-        done();
-      },
-      final(done) {
-        files.set(name, Buffer.concat(chunks));
-        done();
-      },
-    });
-  });
-  return { manifest, files };
 }
 
 /** An archive of files in memory, with the manifest completed by their checksums (a tampered copy). */
@@ -106,7 +87,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/Backed up \d+ rows in \d+ tables/);
     expect(res.stderr).toContain(`With them ${keys.length} blobs of`);
-    const { manifest, files } = await readWhole(archive);
+    const { manifest, files } = await readWholeArchive(archive);
     // The embedded default keeps the pictures in DATA_DIR/blobs: the archive carries the blobs the rows
     // name (format 2), listed in the manifest with their count and checksums.
     expect(manifest).toMatchObject({ format: 'demoshare-backup', format_version: 2, secret_key: { source: 'file' } });
@@ -198,7 +179,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(existsSync(empty)).toBe(false);
 
     // Intact checksums over a database whose counts are not the manifest's: loaded aside, compared, refused.
-    const { manifest, files } = await readWhole(archive);
+    const { manifest, files } = await readWholeArchive(archive);
     const { files: _listed, ...rest } = manifest;
     const lying = path.join(root, 'lying.tgz');
     await writeWhole(lying, { ...rest, tables: { ...rest.tables, 'public.demos': 2 } }, [...files].map(([name, data]) => ({ name, data })));
@@ -211,7 +192,7 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
 
   it('refuses an archive with a tampered, missing or miscounted blob before touching DATA_DIR', async () => {
     const bytes = readFileSync(archive);
-    const { manifest, files } = await readWhole(archive);
+    const { manifest, files } = await readWholeArchive(archive);
     const { files: _listed, ...rest } = manifest;
     const key = keys[0]!;
     const entry = `blobs/${key}`;

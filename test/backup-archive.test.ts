@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ArchiveEntry, ArchiveError, type BackupManifest, bufferEntry, FORMAT, readArchive, writeArchive } from './archive';
+import { type ArchiveEntry, ArchiveError, type BackupManifest, bufferEntry, FORMAT, readArchive, writeArchive } from '../src/backup/archive';
+import { readWholeArchive } from './helpers/backup-archive';
 
 const MANIFEST: Omit<BackupManifest, 'files'> = {
   format: FORMAT,
@@ -31,25 +31,6 @@ function streamEntry(name: string, chunks: Buffer[], bytes = chunks.reduce((n, c
   };
 }
 
-/** Every listed entry's bytes, as a reader's sink receives them. */
-async function readAll(file: string) {
-  const files = new Map<string, Buffer>();
-  const manifest = await readArchive(file, (name) => {
-    const chunks: Buffer[] = [];
-    return new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk);
-        done();
-      },
-      final(done) {
-        files.set(name, Buffer.concat(chunks));
-        done();
-      },
-    });
-  });
-  return { manifest, files };
-}
-
 /** A gzipped tar of exactly these entries, in this order (a foreign or hand-made archive). */
 async function rawArchive(entries: Array<{ name: string; data: Buffer }>) {
   const pack = tar.pack();
@@ -72,7 +53,7 @@ describe('backup archive (streamed tar.gz with a checksummed manifest first)', (
     const bytes = await writeArchive(file('ok.tgz'), MANIFEST, entries);
     expect(bytes).toBe(readFileSync(file('ok.tgz')).length);
 
-    const { manifest, files } = await readAll(file('ok.tgz'));
+    const { manifest, files } = await readWholeArchive(file('ok.tgz'));
     expect(manifest).toMatchObject(MANIFEST);
     expect(manifest.files).toEqual(entries.map(({ name, bytes, sha256 }) => ({ name, bytes, sha256 })));
     expect(files.get('pgdata.tar')!.toString()).toBe('the database');
