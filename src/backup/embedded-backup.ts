@@ -243,7 +243,6 @@ export async function restoreEmbedded(options: {
       );
     }
     rmSync(staging, { recursive: true, force: true });
-    // The archive's files go to staging/archive (the database's tar, the blobs by digest), checked again as they pass.
     // The database's tar and the blobs go to staging/archive, checked again as they pass. The files are named
     // by constants and digests, never by the archive's own names, so no entry can write outside it.
     const extracted = path.join(staging, 'archive');
