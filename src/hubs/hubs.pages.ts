@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
-import { escapeHtml, scriptJson } from '../core/html';
+import { escapeHtml, publicPageHead } from '../core/html';
 import { assertServedHere } from '../core/http/public-host';
 import type { ZodApp } from '../core/http/types';
 import type { Brand } from '../workspaces/branding';
@@ -22,16 +22,8 @@ function shell(config: object, built: boolean, head: string) {
     : `<main style="font-family:system-ui;max-width:36rem;margin:4rem auto;padding:0 1rem">
 <h1 style="font-size:1.25rem">The hub page is not built yet</h1>
 <p>This server has no hub bundle in <code>dist/hub</code>: run <code>npm run build:hub</code> and reload.</p></main>`;
-  const assets = built ? '<link rel="stylesheet" href="/hub/hub.css">\n<script type="module" src="/hub/hub.js"></script>' : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" type="image/svg+xml" href="/favicon.svg">
-${head}
-<script id="demoshare-hub-config" type="application/json">${scriptJson(config)}</script>
-${assets}
-</head><body>${body}</body></html>`;
+  const assets = built ? '<link rel="stylesheet" href="/hub/hub.css">\n<script type="module" src="/hub/hub.js"></script>\n' : '';
+  return `${publicPageHead({ head, configId: 'demoshare-hub-config', config, assets })}${body}</body></html>`;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ModuleContext, Services } from '../module';
 import { AppError } from '../core/errors';
 import type { ZodApp } from '../core/http/types';
 import { servedHere, viewerCookieName, visitorOf } from './viewer.routes';
-import { escapeHtml, scriptJson } from '../core/html';
+import { escapeHtml, publicPageHead } from '../core/html';
 import { type ShareUrls, shareUrls } from '../core/share-urls';
 import { type LinkPreview, linkPreview } from './viewer-gates.view';
 import { personalisePreview } from './viewer-variables';
@@ -50,7 +50,7 @@ function previewTags(preview: LinkPreview | undefined, pageUrl: string): string 
  */
 function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: number, head: string, brand?: Brand, firstImage?: string | null) {
   // The brand comes with the page, so that even the password and identification forms wear it at once.
-  const config = scriptJson({ token, embed, status, ...(brand ? { brand } : {}) });
+  const config = { token, embed, status, ...(brand ? { brand } : {}) };
   // The first step's picture is asked for with the page's own resources, not after the player has run.
   const preload =
     playerBuilt && firstImage ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(firstImage)}">\n` : '';
@@ -58,14 +58,7 @@ function shellHead(token: string, embed: boolean, playerBuilt: boolean, status: 
   const assets = playerBuilt
     ? '<link rel="stylesheet" href="/player/player.css">\n<script type="module" src="/player/player.js"></script>\n'
     : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" type="image/svg+xml" href="/favicon.svg">
-${head}
-<script id="demoshare-player-config" type="application/json">${config}</script>
-${preload}${assets}</head><body>`;
+  return publicPageHead({ head, configId: 'demoshare-player-config', config, assets: `${preload}${assets}` });
 }
 
 /** The rest of the page: the player's first answers (viewer-bootstrap.ts) and its root. */

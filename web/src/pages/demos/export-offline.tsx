@@ -48,12 +48,14 @@ export function ExportOfflineSection({ demo }: { demo: DemoDetail }) {
         onChange={(e) => setCounting(e.target.checked)}
       />
       {counting ? (
-        <Checkbox
-          label="Ask the viewer first"
-          description="The file asks the person opening it before it sends or stores anything, and remembers the answer on their device. Turn off only if you have their consent another way."
-          checked={ask}
-          onChange={(e) => setAsk(e.target.checked)}
-        />
+        <div className="checkbox-nested">
+          <Checkbox
+            label="Ask the viewer first"
+            description="The file asks the person opening it before it sends or stores anything, and remembers the answer on their device. Turn off only if you have their consent another way."
+            checked={ask}
+            onChange={(e) => setAsk(e.target.checked)}
+          />
+        </div>
       ) : null}
       {error ? (
         <Alert tone={error.status === 409 ? 'warning' : 'danger'}>{error.message}</Alert>
