@@ -57,14 +57,14 @@ function measured(cliArgs: string[], dataDir: string): Promise<{ peakMb: number;
  * An embedded DATA_DIR as `demoshare start` leaves it (a demo of small step images, through the app), plus
  * `totalMb` of incompressible blobs in DATA_DIR/blobs, each named by an asset row of that demo.
  */
-async function seedDataDir(dataDir: string, totalMb: number) {
+async function seedInstanceWithBlobs(dataDir: string, totalMb: number) {
   const database = await openDatabase({ dataDir });
   const store = createFilesystemStore(join(dataDir, 'blobs'));
   const { app, close } = await startInProcessApp(database, { assetStore: store, config: { ASSET_STORE: 'filesystem', DATA_DIR: dataDir } });
   try {
     const { demo } = await seedDemo(app, ['demos:read', 'demos:write'], 3);
     const demoId = demo.id;
-    const { rows } = await database.executeSql(`select workspace_id from demos where id = '${demoId}'`);
+    const { rows } = await database.executeSql('select workspace_id from demos where id = $1', [demoId]);
     const workspaceId = String(rows[0]!.workspace_id);
     const count = Math.round(totalMb / blobMb);
     for (let i = 0; i < count; i++) {
@@ -74,7 +74,8 @@ async function seedDataDir(dataDir: string, totalMb: number) {
       await store.put(key, bytes, 'application/octet-stream');
       await database.executeSql(
         `insert into assets (id, workspace_id, demo_id, content_type, size, sha256, blob_key)
-         values ('asset_bench${i}', '${workspaceId}', '${demoId}', 'image/png', ${bytes.length}, '${digest}', '${key}')`,
+         values ($1, $2, $3, 'image/png', $4, $5, $6)`,
+        [`asset_bench${i}`, workspaceId, demoId, bytes.length, digest, key],
       );
     }
   } finally {
@@ -91,7 +92,7 @@ for (const totalMb of sizes) {
   try {
     const source = join(root, 'source');
     const archive = join(root, 'backup.tgz');
-    await seedDataDir(source, totalMb);
+    await seedInstanceWithBlobs(source, totalMb);
     const backup = await measured(['backup', '--to', archive], source);
     const archiveMb = (await stat(archive)).size / 1024 / 1024;
     const restore = await measured(['restore', '--from', archive], join(root, 'restored'));
