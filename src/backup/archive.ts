@@ -145,6 +145,8 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
   input.pipe(gunzip).pipe(extract as unknown as Writable);
 
   let manifest: BackupManifest | undefined;
+  // By name: an archive may hold tens of thousands of blobs, and each entry looks itself up.
+  let listed = new Map<string, BackupManifest['files'][number]>();
   const seen = new Set<string>();
   try {
     for await (const entry of extract) {
@@ -152,16 +154,17 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
       if (!manifest) {
         if (name !== MANIFEST) throw new ArchiveError(`no ${MANIFEST} first: not a Demoshare backup`);
         manifest = parseManifest(await collect(entry as AsyncIterable<Uint8Array>));
+        listed = new Map(manifest.files.map((f) => [f.name, f]));
         continue;
       }
-      const listed = manifest.files.find((f) => f.name === name);
-      if (!listed || seen.has(name)) {
+      const file = listed.get(name);
+      if (!file || seen.has(name)) {
         entry.resume();
         continue;
       }
       seen.add(name);
       const { bytes, sha256: digest } = await passThrough(entry as AsyncIterable<Uint8Array>, sink(name));
-      if (bytes !== listed.bytes || digest !== listed.sha256) {
+      if (bytes !== file.bytes || digest !== file.sha256) {
         throw new ArchiveError(`"${name}" does not match its checksum: the archive is damaged`);
       }
     }
