@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ArchiveEntry, ArchiveError, type BackupManifest, bufferEntry, FORMAT, readArchive, writeArchive } from '../src/backup/archive';
+import { type ArchiveEntry, ArchiveError, type BackupManifest, bufferEntry, FORMAT, MANIFEST_MAX_BYTES, readArchive, writeArchive } from '../src/backup/archive';
 import { readWholeArchive } from './helpers/backup-archive';
 
 const MANIFEST: Omit<BackupManifest, 'files'> = {
@@ -78,6 +78,18 @@ describe('backup archive (streamed tar.gz with a checksummed manifest first)', (
 
     writeFileSync(file('foreign.tgz'), await rawArchive([{ name: 'manifest.json', data: Buffer.from('{"format":"something-else"}') }]));
     await expect(readArchive(file('foreign.tgz'))).rejects.toThrow('not a Demoshare backup');
+  });
+
+  it('refuses a manifest announced larger than MANIFEST_MAX_BYTES from its header, before reading it', async () => {
+    // A header announcing one byte over the limit, then only a little of it: the reader must stop at the header.
+    const pack = tar.pack();
+    const chunks: Buffer[] = [];
+    pack.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+    pack.entry({ name: 'manifest.json', size: MANIFEST_MAX_BYTES + 1 }).write(Buffer.alloc(4096, 0x20));
+    await new Promise((resolve) => setImmediate(resolve));
+    pack.destroy();
+    writeFileSync(file('huge-manifest.tgz'), gzipSync(Buffer.concat(chunks)));
+    await expect(readArchive(file('huge-manifest.tgz'))).rejects.toThrow(new ArchiveError('manifest.json is larger than 64 MB: not a Demoshare backup'));
   });
 
   it('refuses a truncated or corrupted gzip, and a file that is not one, without hanging', async () => {

@@ -13,6 +13,12 @@ import tar from 'tar-stream';
  * each entry as it passes, so neither holds the archive, only the entry it is at.
  */
 export const MANIFEST = 'manifest.json';
+/**
+ * The largest manifest a reader takes into memory: about 400,000 listed files (a line is ~150 bytes). The
+ * manifest is the one entry read whole, so a hand-made archive announcing gigabytes there is refused from
+ * its header instead of exhausting the CLI's memory.
+ */
+export const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 export const FORMAT = 'demoshare-backup';
 /**
  * The newest format this version reads. 2 adds the blobs of DATA_DIR/blobs (`blobs/sha256/<hex>` entries); an
@@ -153,6 +159,9 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
       const name = entry.header.name;
       if (!manifest) {
         if (name !== MANIFEST) throw new ArchiveError(`no ${MANIFEST} first: not a Demoshare backup`);
+        if ((entry.header.size ?? 0) > MANIFEST_MAX_BYTES) {
+          throw new ArchiveError(`${MANIFEST} is larger than ${MANIFEST_MAX_BYTES / 1024 / 1024} MB: not a Demoshare backup`);
+        }
         manifest = parseManifest(await collect(entry as AsyncIterable<Uint8Array>));
         listed = new Map(manifest.files.map((f) => [f.name, f]));
         continue;
