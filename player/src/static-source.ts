@@ -40,7 +40,8 @@ export function readOfflineBundle(): OfflineBundle | null {
 /**
  * The beacon (export with beacon=true or ask): events posted as text/plain (no CORS preflight from file:// or
  * a static host) with the session the instance gave the first batch, so one viewer is one view. Without
- * `consent` granted nothing is sent or stored: the tracker keeps its events and tries again once it is.
+ * `consent` granted nothing is sent or stored: the tracker keeps its events and tries again once it is;
+ * once refused, it drops them.
  */
 function beaconApi(url: string, consent: Consent | null) {
   const key = `demoshare:offline-session:${url}`;
@@ -48,6 +49,9 @@ function beaconApi(url: string, consent: Consent | null) {
   let session: string | null = null;
   let read = false;
   async function post(events: TrackedEvent[], keepalive: boolean) {
+    // Refused during the visit: a refusal the tracker takes as final (a 4xx), so it drops what it holds and
+    // stops trying, instead of retrying every 30 s for as long as the page stays open.
+    if (consent?.state() === 'denied') throw new ViewerError(403, 'consent_denied', 'The viewer refused the statistics');
     if (!allowed()) throw new ViewerError(0, 'network_error', 'Waiting for the viewer to allow the statistics');
     if (!read) {
       read = true;

@@ -162,9 +162,10 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
   });
 
   /** A page on the file with the network cut; every request that is not the file itself is recorded (and aborted). */
-  async function open(viewport: { width: number; height: number }, mobile: boolean, file = fileUrl, allowed: string | null = null) {
+  async function open(viewport: { width: number; height: number }, mobile: boolean, file = fileUrl, allowed: string | null = null, init?: () => void) {
     const context = await browser!.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
     contexts.push(context);
+    if (init) await context.addInitScript(init);
     if (!allowed) await context.setOffline(true);
     const requests: string[] = [];
     const problems: string[] = [];
@@ -348,6 +349,31 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
     expect((await stored(refused.page)).local).toEqual([`demoshare:offline-consent:${t.url}/v1/viewer/${share.token}/offline-events`]);
     expect(await views()).toHaveLength(1);
     expect(refused.problems).toEqual([]);
+
+    // Refused in the middle of a visit: what was held is dropped and the tracker stops retrying (before, it
+    // tried again every few seconds, then every 30 s, for as long as the page stayed open). The page's
+    // timers are recorded to see it: the tracker's retries are its only ones of 2 s or more here.
+    const midway = await open({ width: 1280, height: 800 }, false, file, t.url, () => {
+      const delays: number[] = [];
+      (window as unknown as { delays: number[] }).delays = delays;
+      const original = window.setTimeout;
+      window.setTimeout = ((handler: TimerHandler, delay?: number, ...rest: unknown[]) => {
+        delays.push(delay ?? 0);
+        return original(handler, delay, ...rest);
+      }) as typeof window.setTimeout;
+    });
+    const barMidway = midway.page.getByRole('region', { name: 'Viewing statistics' });
+    await midway.page.getByRole('button', { name: 'Start the tour' }).click();
+    await expect.poll(() => heading(midway.page).textContent()).toBe('What would you like to see?');
+    // While the viewer has not answered, the events wait and are retried (the first retry is 2 s away).
+    await expect.poll(() => midway.page.evaluate(() => (window as unknown as { delays: number[] }).delays.some((d) => d >= 2000))).toBe(true);
+    await barMidway.getByRole('button', { name: 'No thanks' }).click();
+    await midway.page.evaluate(() => void ((window as unknown as { delays: number[] }).delays.length = 0));
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(await midway.page.evaluate(() => (window as unknown as { delays: number[] }).delays.filter((d) => d >= 2000))).toEqual([]);
+    expect(midway.requests).toEqual([]);
+    expect(midway.problems).toEqual([]);
+    expect(await views()).toHaveLength(1);
   });
 
   it('the editor’s Export dialog says the file’s size before the download, and why not when it cannot', async () => {
