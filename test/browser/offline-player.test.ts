@@ -368,7 +368,7 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
     // While the viewer has not answered, the events wait and are retried (the first retry is 2 s away).
     await expect.poll(() => midway.page.evaluate(() => (window as unknown as { delays: number[] }).delays.some((d) => d >= 2000))).toBe(true);
     await barMidway.getByRole('button', { name: 'No thanks' }).click();
-    await midway.page.evaluate(() => void ((window as unknown as { delays: number[] }).delays.length = 0));
+    await midway.page.evaluate(() => (window as unknown as { delays: number[] }).delays.splice(0));
     await new Promise((resolve) => setTimeout(resolve, 5000));
     expect(await midway.page.evaluate(() => (window as unknown as { delays: number[] }).delays.filter((d) => d >= 2000))).toEqual([]);
     expect(midway.requests).toEqual([]);
