@@ -377,6 +377,8 @@ describe.skipIf(!browser)('the offline file plays from file:// with no network',
   });
 
   it('the editor’s Export dialog says the file’s size before the download, and why not when it cannot', async () => {
+    // Counting views needs a link of the demo: this test makes its own rather than lean on the earlier tests'.
+    await createShare(t, key, demoId, { name: 'Offline copies from the dialog' });
     for (const [width, height] of [
       [1280, 900],
       [390, 844],
