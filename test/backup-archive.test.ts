@@ -84,7 +84,7 @@ describe('backup archive (streamed tar.gz with a checksummed manifest first)', (
     // A header announcing one byte over the limit, then only a little of it: the reader must stop at the header.
     const pack = tar.pack();
     const chunks: Buffer[] = [];
-    pack.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+    pack.on('data', (chunk) => void chunks.push(Buffer.from(chunk as Buffer)));
     pack.entry({ name: 'manifest.json', size: MANIFEST_MAX_BYTES + 1 }).write(Buffer.alloc(4096, 0x20));
     await new Promise((resolve) => setImmediate(resolve));
     pack.destroy();
