@@ -1,36 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
+import { hubClient } from './helpers/hubs';
 import { makePng } from './helpers/images';
 import { demoWithSteps, viewerClient } from './helpers/shares';
 import { bearer, createTestApp, type TestApp } from './helpers/test-app';
-
-/** A hub viewer with a cookie jar of its own (or none: headers only, as an embed before consent). */
-function hubClient(t: TestApp, token: string, opts: { ip?: string; cookies?: boolean } = {}) {
-  const jar = new Map<string, string>();
-  let session: string | undefined;
-  const useCookies = opts.cookies ?? true;
-  async function call(method: 'GET' | 'POST', path: string, payload?: object) {
-    const res: LightMyRequestResponse = await t.app.inject({
-      method,
-      url: `/v1/hub-viewer/${token}${path}`,
-      remoteAddress: opts.ip ?? '203.0.113.20',
-      headers: {
-        'user-agent': 'vitest-hub',
-        ...(useCookies ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : { 'x-viewer-consent': 'pending' }),
-        ...(session && !useCookies ? { 'x-hub-session': session } : {}),
-      },
-      ...(payload ? { payload } : {}),
-    });
-    for (const c of res.cookies as Array<{ name: string; value: string }>) jar.set(c.name, c.value);
-    const json = res.statusCode === 200 && String(res.headers['content-type']).startsWith('application/json');
-    const token_ = json ? (res.json().data?.session_token as string | undefined) : undefined;
-    if (token_) session = token_;
-    return res;
-  }
-  return { call, jar };
-}
 
 describe('demo hubs', () => {
   let t: TestApp;

@@ -4,7 +4,10 @@ import type { Executor } from '../db/client';
 import type { OutboxEvent } from '../events/outbox';
 import * as repo from './crm.repo';
 
-/** The kinds the sync takes: identified viewers and leads become contacts; views, completions and leads become notes. */
+/**
+ * The kinds the sync takes: identified viewers and leads become contacts; views, completions, leads and an
+ * identification on a hub (which hub, what its lead form was answered) become notes.
+ */
 export const SYNCED_KINDS = ['viewer.identified', 'demo.viewed', 'demo.completed', 'lead.captured'] as const;
 
 /**
@@ -34,9 +37,41 @@ function nameOf(event: Pick<OutboxEvent, 'kind' | 'data'>): string | null {
   return str(event.kind === 'lead.captured' ? data.name : data.viewer_name);
 }
 
+/** A hub's lead-form fields (`values` of a hub's `viewer.identified`) as HubSpot's default contact properties. */
+const HUB_FIELD_PROPERTIES: Record<string, string> = { company: 'company', job_title: 'jobtitle', phone: 'phone' };
+
+/** A hub's identification (docs/hubs.md): `viewer.identified` with `hub_id`, and no demo. */
+const isHubIdentification = (event: Pick<OutboxEvent, 'kind' | 'data'>) => event.kind === 'viewer.identified' && str((event.data as Data).hub_id) !== null;
+
+/** The contact properties an event sets besides e-mail and name: a hub's lead-form answers, the ones given. */
+export function contactProperties(event: Pick<OutboxEvent, 'kind' | 'data'>): Record<string, string> {
+  const values = (event.data as Data).values;
+  if (!isHubIdentification(event) || !values || typeof values !== 'object') return {};
+  const properties: Record<string, string> = {};
+  for (const [field, value] of Object.entries(values as Data)) {
+    const property = HUB_FIELD_PROPERTIES[field];
+    const given = str(value);
+    if (property && given) properties[property] = given;
+  }
+  return properties;
+}
+
+const listOf = (values: unknown) => {
+  const entries = values && typeof values === 'object' ? Object.entries(values as Data) : [];
+  const lines = entries.map(([k, v]) => `<li>${escapeHtml(k)}: ${escapeHtml(typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v))}</li>`).join('');
+  return lines ? `<ul>${lines}</ul>` : '';
+};
+
 /** The note's HTML (HubSpot shows hs_note_body as rich text), or null for a kind that only upserts the contact. */
 export function noteBody(event: Pick<OutboxEvent, 'id' | 'kind' | 'data'>, title: string, appUrl: string): string | null {
   const data = event.data as Data;
+  if (isHubIdentification(event)) {
+    // No demo to name: the hub, and where its visitors are listed.
+    const hub = `“${escapeHtml(str(data.hub_name) ?? 'a demo hub')}”`;
+    const link = `${appUrl}/hubs/${encodeURIComponent(String(data.hub_id))}`;
+    const what = `<p><strong>Identified on the demo hub</strong> ${hub}.</p>${listOf(data.values)}`;
+    return `${what}<p>Demoshare · <a href="${escapeHtml(link)}">the hub’s visitors</a> · ref ${noteToken(event.id)}</p>`;
+  }
   const demo = `“${escapeHtml(title)}”`;
   let what: string;
   if (event.kind === 'demo.viewed') what = `<p><strong>Viewed the demo</strong> ${demo}.</p>`;
@@ -44,9 +79,7 @@ export function noteBody(event: Pick<OutboxEvent, 'id' | 'kind' | 'data'>, title
     const seconds = typeof data.completion_time === 'number' ? ` in ${Math.round(data.completion_time)} s` : '';
     what = `<p><strong>Finished the demo</strong> ${demo}${seconds}.</p>`;
   } else if (event.kind === 'lead.captured') {
-    const values = data.values && typeof data.values === 'object' ? Object.entries(data.values as Data) : [];
-    const lines = values.map(([k, v]) => `<li>${escapeHtml(k)}: ${escapeHtml(typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v))}</li>`).join('');
-    what = `<p><strong>Sent a form</strong> in the demo ${demo}.</p>${lines ? `<ul>${lines}</ul>` : ''}`;
+    what = `<p><strong>Sent a form</strong> in the demo ${demo}.</p>${listOf(data.values)}`;
   } else return null;
   const link = `${appUrl}/demos/${encodeURIComponent(String(data.demo_id ?? ''))}/analytics`;
   return `${what}<p>Demoshare · <a href="${escapeHtml(link)}">the demo’s analytics</a> · ref ${noteToken(event.id)}</p>`;
@@ -68,7 +101,8 @@ export function crmOutboxConsumer(appUrl: string, wake: (tx: Executor) => Promis
       return at !== undefined && e.createdAt >= at;
     });
     if (events.length === 0) return;
-    const titles = await repo.demoTitles(tx, [...new Set(events.map((e) => String((e.data as Data).demo_id ?? '')))]);
+    const demoIds = events.map((e) => str((e.data as Data).demo_id)).filter((id): id is string => id !== null);
+    const titles = await repo.demoTitles(tx, [...new Set(demoIds)]);
     await repo.insertItems(
       tx,
       events.map((e) => ({
@@ -78,6 +112,7 @@ export function crmOutboxConsumer(appUrl: string, wake: (tx: Executor) => Promis
         eventKind: e.kind,
         email: emailOf(e)!,
         name: nameOf(e),
+        properties: contactProperties(e),
         noteBody: noteBody(e, titles.get(String((e.data as Data).demo_id ?? '')) ?? 'a demo', appUrl),
         occurredAt: e.occurredAt,
         status: 'pending' as const,

@@ -107,7 +107,7 @@ export const syncItemSchema = z
     contact_action: z.enum(['created', 'updated']).nullable().meta({
       description: 'Whether this item’s upsert created the contact in HubSpot or updated one that was there; null before the upsert.',
     }),
-    note: z.boolean().meta({ description: 'Whether this event adds a note to the contact’s timeline (views, completions, leads; not an identification alone).' }),
+    note: z.boolean().meta({ description: 'Whether this event adds a note to the contact’s timeline (views, completions, leads, an identification on a demo hub; not a link’s identification).' }),
     note_id: z.string().nullable().meta({ description: 'The HubSpot note’s id, once created. Set once: retries and re-syncs never create a second note.' }),
     last_status_code: z.number().int().nullable().meta({ description: 'HubSpot’s HTTP status in the last failed attempt; null when it succeeded or there was no answer.' }),
     last_error: z.string().nullable().meta({ description: 'What went wrong last, with HubSpot’s message; null once succeeded.' }),

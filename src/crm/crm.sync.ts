@@ -36,7 +36,7 @@ export async function syncBatch(client: HubSpotClient, items: SyncItemRow[], set
   // 1. Contacts, one input per e-mail (HubSpot refuses a batch naming one id twice).
   const byEmail = new Map<string, SyncItemRow[]>();
   for (const item of items) byEmail.set(item.email, [...(byEmail.get(item.email) ?? []), item]);
-  const contacts = [...byEmail.entries()].map(([email, group]) => ({ email, properties: nameProperties(group) }));
+  const contacts = [...byEmail.entries()].map(([email, group]) => ({ email, properties: { ...otherProperties(group), ...nameProperties(group) } }));
   const upserted = await client.upsertContacts(contacts);
   if (upserted.kind !== 'ok') {
     if (upserted.kind === 'invalid' && items.length > 1 && byEmail.size > 1) return oneByOne(client, byEmail, settings);
@@ -204,6 +204,11 @@ function failed(
   const next = options.final ? null : nextAttemptAt(attempts, settings.retryDelays, now, options.retryAfterMs ?? null, settings.random);
   if (!next) return { status: 'failed', attempts, nextAttemptAt: null, lastStatusCode: status, lastError: message, completedAt: now };
   return { status: 'pending', attempts, nextAttemptAt: next, lastStatusCode: status, lastError: message };
+}
+
+/** The items' other properties (a hub's lead form: company, jobtitle, phone), each the latest one given. */
+function otherProperties(group: SyncItemRow[]): Record<string, string> {
+  return Object.assign({}, ...group.map((i) => i.properties ?? {}));
 }
 
 /** firstname/lastname from the latest name given, split at the first space; none at all when no name was given. */

@@ -1,6 +1,6 @@
 // The HubSpot connection of a workspace and its sync items (the queue and the sync log in one table).
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, updatedAt } from '../db/columns';
 import { workspaces } from '../workspaces/workspaces.tables';
 
@@ -50,6 +50,11 @@ export const crmSyncItems = pgTable(
     email: text('email').notNull(),
     /** The viewer's name as given, or null: an upsert never blanks a name HubSpot has. */
     name: text('name'),
+    /**
+     * Other contact properties the event gives, by HubSpot's name (`company`, `jobtitle`, `phone`: a hub's
+     * lead form); an upsert sends only these, so it never blanks what HubSpot has.
+     */
+    properties: jsonb('properties').$type<Record<string, string>>().notNull().default({}),
     /** The note's HTML, or null for a kind that only upserts the contact (viewer.identified). */
     noteBody: text('note_body'),
     occurredAt: at('occurred_at').notNull(),

@@ -10,6 +10,7 @@ import type { Visitor } from '../viewing/viewer-gates.resolve';
 import type { ViewerGates } from '../viewing/viewer-gates';
 import { type Brand, brandOf } from '../workspaces/branding';
 import type { WorkspacesReader } from '../workspaces/workspaces.reader';
+import { saveHubIdentity } from './hub-identification';
 import * as visits from './hub-visits.repo';
 import type { HubSessionRow } from './hub-visits.repo';
 import * as repo from './hubs.repo';
@@ -165,12 +166,13 @@ export function createHubViewer(deps: HubViewerDeps) {
     }
     const ensured = await ensureSession(hub, resolved.session, visitor);
     const values = Object.fromEntries(HUB_LEAD_FIELDS.filter((f) => asks.includes(f)).map((f) => [f, form.values![f]!.trim().slice(0, 200)]));
-    const patch = {
-      ...(asks.includes('password') ? { passwordVersion: hub.passwordVersion } : {}),
-      ...(email ? { viewerEmail: email, viewerName: form.name!.trim().slice(0, 200), values, identifiedAt: deps.clock.now() } : {}),
-    };
+    const also = asks.includes('password') ? { passwordVersion: hub.passwordVersion } : {};
     // An open hub asks nothing: what was sent is ignored and the session stays as it is.
-    const session = Object.keys(patch).length > 0 ? await visits.updateSession(db, ensured.session.id, patch) : ensured.session;
+    const session = email
+      ? await saveHubIdentity(deps, hub, ensured.session.id, { email, name: form.name!.trim().slice(0, 200), values }, also)
+      : asks.includes('password')
+        ? await visits.updateSession(db, ensured.session.id, also)
+        : ensured.session;
     return { hub, session, issued: ensured.issued, gate: gateOf(hub, session) };
   }
 

@@ -16,6 +16,12 @@ export async function findSession(db: Executor, id: string) {
   return row;
 }
 
+/** The session, locked for the rest of `tx`: a concurrent identification of it waits, then reads this one's. */
+export async function lockSession(tx: Executor, id: string) {
+  const [row] = await tx.select().from(hubSessions).where(eq(hubSessions.id, id)).for('update');
+  return row;
+}
+
 export async function updateSession(db: Executor, id: string, patch: Partial<typeof hubSessions.$inferInsert>) {
   const [row] = await db.update(hubSessions).set(patch).where(eq(hubSessions.id, id)).returning();
   return row!;

@@ -128,13 +128,16 @@ export async function deleteAccessLog(db: Executor, workspaceId: string, email: 
 
 /**
  * Blanks the viewer in the outbox's events (demo.viewed, demo.completed, viewer.identified): their
- * `viewer_email` and, where the kind has one, `viewer_name` become null, as for an anonymous viewer. An
- * event not dispatched yet then fans out without them.
+ * `viewer_email` and, where the kind has one, `viewer_name` become null, as for an anonymous viewer, and a
+ * hub's lead-form `values` of a `viewer.identified` become empty. An event not dispatched yet then fans out
+ * without them.
  */
 export async function redactEvents(db: Executor, workspaceId: string, email: string): Promise<number> {
   const rows = await db.execute(sql`
     update ${events} set ${columnName(events.data)} = ${events.data} || jsonb_build_object('viewer_email', null)
       || case when ${events.data}->'viewer_name' is not null then jsonb_build_object('viewer_name', null) else '{}'::jsonb end
+      || case when ${events.kind} = 'viewer.identified' and ${events.data}->'values' is not null
+        then jsonb_build_object('values', '{}'::jsonb) else '{}'::jsonb end
     where ${events.workspaceId} = ${workspaceId} and lower(${events.data}->>'viewer_email') = ${email}
     returning 1`);
   return rowsOf(rows).length;

@@ -44,11 +44,13 @@ export interface ErasureCounts {
 export function redactBody(body: string, email: string): string {
   let out = body;
   try {
-    const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+    const parsed = JSON.parse(body) as { event?: string; data?: Record<string, unknown> };
     const data = parsed.data;
     if (data && typeof data.viewer_email === 'string' && normaliseEmail(data.viewer_email) === email) {
       data.viewer_email = null;
       if ('viewer_name' in data) data.viewer_name = null;
+      // A hub's lead-form answers (docs/hubs.md).
+      if (parsed.event === 'viewer.identified' && 'values' in data) data.values = {};
       out = JSON.stringify(parsed);
     }
   } catch {

@@ -74,11 +74,13 @@ class Invalid extends Error {}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** Some of HubSpot's default contact properties: any other name is its 400 PROPERTY_DOESNT_EXIST, as in an account without custom ones. */
+const CONTACT_PROPERTIES = new Set(['email', 'firstname', 'lastname', 'company', 'jobtitle', 'phone', 'mobilephone', 'website', 'city', 'country']);
 
 /**
  * A real HTTP server on 127.0.0.1 holding one HubSpot account's contacts and notes. It answers the requests
  * of src/crm/hubspot.client.ts as HubSpot does: Bearer token (401 INVALID_AUTHENTICATION otherwise), batch
- * upsert of contacts by e-mail (`new` says whether it created one), batch create of notes associated with
+ * upsert of contacts by e-mail (`new` says whether it created one; a property it does not have is a 400), batch create of notes associated with
  * contacts (association type 202, HUBSPOT_DEFINED), note search by CONTAINS_TOKEN, and HubSpot's 400
  * VALIDATION_ERROR for a body it would refuse. A test scripts answers (429, 500, 401, a dropped answer) with `script`,
  * and can switch on a per-second limit.
@@ -218,7 +220,11 @@ export class HubSpotServer {
         if (typeof input.id !== 'string' || !EMAIL.test(input.id)) throw new Invalid(`Property values were not valid: email "${String(input.id)}" is not a valid email address`);
         if (ids.has(input.id.toLowerCase())) throw new Invalid(`Duplicate IDs found in batch input: [${input.id}]. IDs must be unique`);
         ids.add(input.id.toLowerCase());
-        this.properties(input.properties);
+        for (const name of Object.keys(this.properties(input.properties))) {
+          if (!CONTACT_PROPERTIES.has(name)) {
+            throw new Invalid(`Property values were not valid: [{"isValid":false,"message":"Property \\"${name}\\" does not exist","error":"PROPERTY_DOESNT_EXIST","name":"${name}"}]`);
+          }
+        }
       }
       const results = inputs.map((input) => {
         const email = (input.id as string).toLowerCase();

@@ -159,18 +159,37 @@ export type ShareCreatedEvent = WebhookEventBase<
  * ```
  */
 export type ShareRevokedEvent = WebhookEventBase<'share.revoked', { share_id: string; demo_id: string; revoked_at: string }>;
+/** `viewer.identified` on a link: its identification gate, or a lead form that identifies. */
+export interface ViewerIdentifiedOnLink {
+  share_id: string;
+  demo_id: string;
+  viewer_email: string;
+  viewer_name: string;
+  identified_at: string;
+  hub_id?: undefined;
+}
+/** `viewer.identified` on a demo hub's gate (docs/hubs.md): no link or demo yet, the hub and its lead form's answers. */
+export interface ViewerIdentifiedOnHub {
+  share_id: null;
+  demo_id: null;
+  viewer_email: string;
+  viewer_name: string;
+  identified_at: string;
+  hub_id: string;
+  /** The hub's name in the workspace. */
+  hub_name: string;
+  /** The lead form's answers, only the fields the hub asks. */
+  values: { company?: string; job_title?: string; phone?: string };
+}
 /**
- * A viewer filled in the identification form of a link.
+ * A viewer identified: on a link, or on a demo hub (then `hub_id` is set and `share_id`, `demo_id` are null).
  * @example
  * ```ts
  * import type { ViewerIdentifiedEvent } from '@demoshare/sdk';
- * const lead = (e: ViewerIdentifiedEvent) => ({ email: e.data.viewer_email, name: e.data.viewer_name });
+ * const lead = (e: ViewerIdentifiedEvent) => ({ email: e.data.viewer_email, company: e.data.hub_id ? e.data.values.company : undefined });
  * ```
  */
-export type ViewerIdentifiedEvent = WebhookEventBase<
-  'viewer.identified',
-  { share_id: string; demo_id: string; viewer_email: string; viewer_name: string; identified_at: string }
->;
+export type ViewerIdentifiedEvent = WebhookEventBase<'viewer.identified', ViewerIdentifiedOnLink | ViewerIdentifiedOnHub>;
 /**
  * A viewer sent a lead form of a published demo (docs/leads.md). `values` holds every answered field by
  * name (checkboxes as booleans); `email` and `name` are what the form says of who they are, when it asks.

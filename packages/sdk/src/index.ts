@@ -41,6 +41,8 @@ export {
   type ShareCreatedEvent,
   type ShareRevokedEvent,
   type ViewerIdentifiedEvent,
+  type ViewerIdentifiedOnHub,
+  type ViewerIdentifiedOnLink,
   WEBHOOK_EVENT_KINDS,
   type WebhookEvent,
   type WebhookEventBase,

@@ -1,0 +1,1 @@
+ALTER TABLE "crm_sync_items" ADD COLUMN "properties" jsonb DEFAULT '{}'::jsonb NOT NULL;
