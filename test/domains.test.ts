@@ -18,6 +18,8 @@ describe('custom domains', () => {
   let linkA: { id: string; token: string; url: string };
   let linkB: { id: string; token: string; url: string };
   let demoA: string;
+  /** Workspace A's hub, made once its domain is verified. */
+  let hubAddress: string;
 
   beforeAll(async () => {
     dns = await startDnsServer();
@@ -106,6 +108,7 @@ describe('custom domains', () => {
     const { id: hubId, url: hubUrl, embed_url: hubEmbed } = hub.json().data as { id: string; url: string; embed_url: string };
     const hubToken = hubUrl.split('/h/')[1]!;
     expect(hubUrl).toBe(`https://demos.example.com/h/${hubToken}`);
+    hubAddress = hubUrl;
     expect(hubEmbed).toBe(`https://demos.example.com/embed/h/${hubToken}`);
     const listed = await t.app.inject({ method: 'GET', url: '/v1/hubs', headers: { authorization: `Bearer ${keyA}` } });
     expect(listed.json().data[0].url).toBe(hubUrl);
@@ -181,6 +184,67 @@ describe('custom domains', () => {
     expect(me.statusCode).toBe(200);
     // Another workspace's logo is not served there either.
     expect((await on('demos.example.com', `/v1/workspace-logos/${b.workspaceId}/0123456789abcdef`)).statusCode).toBe(404);
+  });
+
+  it('sends a visitor who opens the domain itself where the workspace chose, and only there', async () => {
+    const root = (host = 'demos.example.com', url = '/', method: 'GET' | 'HEAD' = 'GET') =>
+      t.app.inject({ method, url, headers: { host, accept: 'text/html' } });
+    const patch = (s: TestSession, id: string, payload: Record<string, unknown>) => s.inject(unchecked({ method: 'PATCH' as const, url: `/v1/domains/${id}`, payload }));
+    const current = async () => (await a.inject({ method: 'GET', url: `/v1/domains/${domainA.id}` })).json().data;
+    expect((await current()).root_url).toBeNull();
+    expect((await root()).statusCode).toBe(404);
+
+    const set = await patch(a, domainA.id, { root_url: hubAddress });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ hostname: 'demos.example.com', root_url: hubAddress });
+    for (const [url, method] of [['/', 'GET'], ['/?utm_source=card', 'GET'], ['/', 'HEAD']] as const) {
+      const res = await root('demos.example.com', url, method);
+      expect(res.statusCode, `${method} ${url}`).toBe(302);
+      expect(res.headers.location).toBe(hubAddress);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    // Only the root: the rest of the domain is served as before, and the instance's own root is the app.
+    expect((await root('demos.example.com', '/demos')).statusCode).toBe(404);
+    expect((await root('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/', headers: { host: 'demos.example.com' } })).statusCode).toBe(404);
+    expect((await root(APP_HOST)).headers.location).toBeUndefined();
+
+    // Bad input is a 400 on the field and changes nothing; another workspace's domain is not found.
+    for (const payload of [{ root_url: 'javascript:alert(1)' }, { root_url: 'ftp://example.com/' }, { root_url: 'demos.example.com' }, { root_url: `https://x.example.com/${'a'.repeat(2100)}` }, {}, { root_url: null, extra: 1 }]) {
+      const refused = await patch(a, domainA.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(400);
+      expect(refused.json().error.code).toBe('invalid_request');
+    }
+    expect((await patch(a, domainA.id, { root_url: 'javascript:alert(1)' })).json().error.details[0].field).toBe('root_url');
+    expect((await patch(b, domainA.id, { root_url: 'https://evil.example/' })).statusCode).toBe(404);
+    expect((await current()).root_url).toBe(hubAddress);
+    expect((await root()).headers.location).toBe(hubAddress);
+
+    // A domain not verified yet sends nowhere, whatever it is set to.
+    const pending = ((await a.inject({ method: 'GET', url: '/v1/domains' })).json().data as { id: string; hostname: string }[]).find((d) => d.hostname === 'xn--dmos-bpa.exemple.fr')!;
+    expect((await patch(a, pending.id, { root_url: 'https://www.example.com/' })).statusCode).toBe(200);
+    const unverified = await root('xn--dmos-bpa.exemple.fr');
+    expect(unverified.statusCode).toBe(404);
+    expect(unverified.body).toContain('Nothing is published on this domain');
+
+    // Back to nothing: the "Nothing here" page, from the next request on.
+    expect((await patch(a, domainA.id, { root_url: null })).json().data.root_url).toBeNull();
+    const nothing = await root();
+    expect(nothing.statusCode).toBe(404);
+    expect(nothing.body).toContain('This domain serves shared demos only');
+    // Set once more for the audit: each change is an entry with the address before and after; the same value again is none.
+    await patch(a, domainA.id, { root_url: 'https://www.example.com/product' });
+    await patch(a, domainA.id, { root_url: 'https://www.example.com/product' });
+    const audit = await a.inject({ method: 'GET', url: '/v1/audit-log?action=domain.changed&per_page=100' });
+    const changes = (audit.json().data as Array<{ target: { label: string }; changes: { root_url: unknown } }>)
+      .filter((e) => e.target.label === 'demos.example.com')
+      .map((e) => e.changes.root_url);
+    expect(changes).toEqual([
+      { from: null, to: 'https://www.example.com/product' },
+      { from: hubAddress, to: null },
+      { from: null, to: hubAddress },
+    ]);
+    expect((await root()).headers.location).toBe('https://www.example.com/product');
   });
 
   it('takes X-Forwarded-Host only with TRUST_PROXY', async () => {

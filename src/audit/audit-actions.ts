@@ -54,6 +54,7 @@ export const AUDIT_ACTIONS = [
   // Custom domains
   'domain.added',
   'domain.verified',
+  'domain.changed',
   'domain.unverified',
   'domain.removed',
   // Viewer data

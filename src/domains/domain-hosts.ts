@@ -8,6 +8,8 @@ import * as repo from './domains.repo';
 export interface DomainHosts {
   /** The workspace holding `hostname` (normalised) verified; undefined for any other name. */
   ownerOf(hostname: string): Promise<string | undefined>;
+  /** Where a verified domain's root (`/`) sends visitors; undefined when nowhere (or not a verified domain). */
+  rootOf(hostname: string): Promise<string | undefined>;
   /** The origin of a workspace's links (`https://<its oldest verified domain>`); undefined without one. */
   originOf(workspaceId: string): Promise<string | undefined>;
   close(): void;
@@ -24,16 +26,23 @@ export interface DomainHosts {
  * await hosts.ownerOf('demos.example.com'); // 'ws_…' once verified
  */
 export function createDomainHosts(deps: { database: Pick<Database, 'db'>; changes: Changes; clock: Clock; scheme: 'http' | 'https' }): DomainHosts {
-  const owners = new GuardedCache<{ workspaceId: string | null }>(deps.changes, 5 * 60_000, 10_000, deps.clock);
+  const owners = new GuardedCache<{ workspaceId: string | null; rootUrl: string | null }>(deps.changes, 5 * 60_000, 10_000, deps.clock);
   const primaries = new GuardedCache<{ hostname: string | null }>(deps.changes, 5 * 60_000, 10_000, deps.clock);
+  const owner = (hostname: string) =>
+    owners.load(
+      hostname,
+      (v) => [tags.domain(hostname), ...(v.workspaceId ? [tags.workspace(v.workspaceId)] : [])],
+      async () => {
+        const row = await repo.verifiedOwner(deps.database.db, hostname);
+        return { workspaceId: row?.workspaceId ?? null, rootUrl: row?.rootUrl ?? null };
+      },
+    );
   return {
     async ownerOf(hostname) {
-      const entry = await owners.load(
-        hostname,
-        (v) => [tags.domain(hostname), ...(v.workspaceId ? [tags.workspace(v.workspaceId)] : [])],
-        async () => ({ workspaceId: (await repo.verifiedOwner(deps.database.db, hostname)) ?? null }),
-      );
-      return entry?.workspaceId ?? undefined;
+      return (await owner(hostname))?.workspaceId ?? undefined;
+    },
+    async rootOf(hostname) {
+      return (await owner(hostname))?.rootUrl ?? undefined;
     },
     async originOf(workspaceId) {
       const entry = await primaries.load(

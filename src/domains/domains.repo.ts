@@ -31,14 +31,14 @@ export async function listDomains(db: Executor, workspaceId: string, page: { lim
   return { rows, total: total?.n ?? 0 };
 }
 
-/** The workspace that holds a host name verified, if any: what the Host routing asks on a cache miss. */
+/** The workspace that holds a host name verified, and where its root leads: what the Host routing asks on a cache miss. */
 export async function verifiedOwner(db: Executor, hostname: string) {
   const [row] = await db
-    .select({ workspaceId: customDomains.workspaceId })
+    .select({ workspaceId: customDomains.workspaceId, rootUrl: customDomains.rootUrl })
     .from(customDomains)
     .where(and(eq(customDomains.hostname, hostname), eq(customDomains.status, 'verified')))
     .limit(1);
-  return row?.workspaceId;
+  return row;
 }
 
 /** A workspace's oldest verified domain: where its links point. */

@@ -4,7 +4,7 @@ import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
 import { hostKey } from './domain-name';
-import { addDomainBody, domainParams, domainSchema, tlsAskQuery, toDomain } from './domains.schemas';
+import { addDomainBody, domainParams, domainSchema, tlsAskQuery, toDomain, updateDomainBody } from './domains.schemas';
 
 const tags = ['Domains'];
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -61,6 +61,26 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
       schema: { tags, summary: 'Get a custom domain', params: domainParams, response: { 200: dataEnvelope(domainSchema), ...errors } },
     },
     async (request) => ok(request, answer(await domains.get(callerOf(request), request.params.id))),
+  );
+
+  // PATCH /v1/domains/:id — where the domain's root leads
+  app.patch(
+    '/domains/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update a custom domain',
+        description:
+          'Sets `root_url`: where a visitor who opens the domain itself (`/`) is sent, with a 302, once the domain is verified. ' +
+          '400 for an address that is not http or https (`details` names `root_url`); the same value again changes nothing.',
+        params: domainParams,
+        body: updateDomainBody,
+        response: { 200: dataEnvelope(domainSchema), ...errors },
+      },
+    },
+    async (request) =>
+      ok(request, answer(await domains.update(callerOf(request), request.params.id, { rootUrl: request.body.root_url }, actorOf(request)))),
   );
 
   // POST /v1/domains/:id/verify — look the records up now

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
-import { text } from '../core/text';
+import { httpUrl, text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import { txtName, txtValue } from './domain-dns';
 import type { DomainRow } from './domains.repo';
@@ -19,6 +19,17 @@ export const addDomainBody = z
   })
   .strict()
   .meta({ examples: [{ hostname: 'demos.example.com' }] });
+
+export const ROOT_URL_TEXT =
+  'Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: ' +
+  'your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404).';
+
+export const updateDomainBody = z
+  .object({
+    root_url: httpUrl.nullable().meta({ description: ROOT_URL_TEXT }),
+  })
+  .strict()
+  .meta({ examples: [{ root_url: 'https://demos.example.com/h/Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1Jk3Lm5No7Pq' }, { root_url: null }] });
 
 export const domainParams = z.object({ id: idSchema('domain') });
 
@@ -41,6 +52,7 @@ const DOMAIN_EXAMPLE = {
   last_checked_at: '2026-11-24T04:00:00.000Z',
   last_error: null,
   failing_since: null,
+  root_url: 'https://demos.example.com/h/Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1Jk3Lm5No7Pq',
   records: [
     {
       type: 'TXT',
@@ -68,6 +80,7 @@ export const domainSchema = z
     last_checked_at: timestamp.nullable().meta({ description: 'The last verification or scheduled re-check.' }),
     last_error: z.string().nullable().meta({ description: 'What the last check found instead of a verifying record; null after a passing one.' }),
     failing_since: timestamp.nullable().meta({ description: 'A verified domain: the first failed re-check since the last passing one.' }),
+    root_url: z.string().nullable().meta({ description: ROOT_URL_TEXT }),
     records: z.array(recordSchema).meta({
       description:
         'The DNS records to create: the TXT record (either it or the CNAME verifies; only the TXT proves which workspace owns the ' +
@@ -89,6 +102,7 @@ export function toDomain(row: DomainRow, cnameTarget: string, scheme: string): z
     last_checked_at: row.lastCheckedAt ? iso(row.lastCheckedAt) : null,
     last_error: row.lastError,
     failing_since: row.failingSince ? iso(row.failingSince) : null,
+    root_url: row.rootUrl,
     records: [
       { type: 'TXT', name: txtName(row.hostname), value: txtValue(row.verificationToken), purpose: 'Proves that this workspace controls the domain.' },
       // A CNAME names a host: an instance reached by an IP address (development) has none to offer.

@@ -178,6 +178,25 @@ export function createDomainsService(deps: DomainsDeps) {
       });
     },
 
+    /** Sets where the domain's root leads (null: nowhere); its Host routing sees it from the next request on. */
+    async update(auth: AuthContext, id: string, patch: { rootUrl: string | null }, actor: Actor) {
+      const row = await db.transaction(async (tx) => {
+        const current = await repo.findDomain(tx, auth.workspaceId, id);
+        if (!current) throw notFound('Domain');
+        if (current.rootUrl === patch.rootUrl) return current;
+        const updated = (await repo.updateDomain(tx, id, { rootUrl: patch.rootUrl, updatedAt: deps.clock.now() })) as repo.DomainRow;
+        await recordAudit(tx, deps.clock, actor, {
+          workspaceId: auth.workspaceId,
+          action: 'domain.changed',
+          target: { type: 'domain', id, label: current.hostname },
+          changes: { root_url: { from: current.rootUrl, to: patch.rootUrl } },
+        });
+        return updated;
+      });
+      await announce(row);
+      return row;
+    },
+
     /** Removes a domain: from the next request on, its Host gets the unknown-domain 404 and its links APP_URL. */
     async remove(auth: AuthContext, id: string, actor: Actor) {
       const row = await db.transaction(async (tx) => {

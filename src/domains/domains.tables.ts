@@ -33,6 +33,11 @@ export const customDomains = pgTable(
     /** First failed re-check since the last passing one: the clock of DOMAIN_RECHECK_GRACE. */
     failingSince: at('failing_since'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /**
+     * Where the domain's own root (`/`) sends a visitor (a 302): the workspace's hub, its website, any http(s)
+     * address. Null: the "Nothing here" page.
+     */
+    rootUrl: text('root_url'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

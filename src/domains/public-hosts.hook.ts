@@ -20,6 +20,10 @@ function isPublicSurface(request: FastifyRequest, workspaceId: string): boolean 
   return request.url === '/favicon.svg';
 }
 
+/** A GET or HEAD of `/` (with or without a query string). */
+const isRoot = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') && (request.url === '/' || request.url.startsWith('/?'));
+
 const plainPage = (title: string, text: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#333">
@@ -53,7 +57,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, answer: typeof UNK
  * @example
  * registerPublicHosts(app, services.domains.hosts, ['app.demoshare.io']); // after @fastify/cookie, before auth
  */
-export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHosts, 'ownerOf'>, instanceHosts: readonly string[]) {
+export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHosts, 'ownerOf' | 'rootOf'>, instanceHosts: readonly string[]) {
   const own = new Set(instanceHosts);
   // Nearly every request names one of a handful of Host values: their normal form and whether they are the
   // instance's own are remembered, so the common request pays one Map lookup, not an IDNA conversion and a
@@ -77,6 +81,14 @@ export function registerPublicHosts(app: FastifyInstance, hosts: Pick<DomainHost
     if (request.cookies) {
       delete request.cookies[SESSION_COOKIE];
       delete request.cookies[CSRF_COOKIE];
+    }
+    if (isRoot(request)) {
+      // The domain itself, typed in a browser: where the workspace sends it (its hub, its website), if anywhere.
+      const root = await hosts.rootOf(host);
+      if (root) {
+        reply.code(302).header('location', root).header('cache-control', 'no-store').send();
+        return true;
+      }
     }
     if (!isPublicSurface(request, workspaceId)) return refuse(request, reply, ELSEWHERE) !== undefined;
     return false;

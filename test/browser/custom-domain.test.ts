@@ -112,4 +112,53 @@ describe.skipIf(!browser)('a custom domain in Chromium', () => {
       await context.close();
     }
   });
+
+  it('lets an admin choose where the domain itself leads: a hub, another address, or nothing (1280 and 390 px)', async () => {
+    const hub = (await admin.inject({ method: 'POST', url: '/v1/hubs', payload: { name: 'Demo center', title: 'See Acme at work' } })).json().data as { url: string };
+    const domainRoot = async () =>
+      ((await admin.inject({ method: 'GET', url: '/v1/domains?per_page=100' })).json().data as Array<{ hostname: string; root_url: string | null }>).find(
+        (d) => d.hostname === DOMAIN,
+      )!.root_url;
+    for (const width of [1280, 390]) {
+      const { context, page } = await signedInPage(browser!, server.url, admin, { width, height: 900 });
+      await page.goto(`${server.url}/settings/workspace`);
+      const card = page.getByRole('region', { name: DOMAIN });
+      const choice = card.getByLabel(`When someone opens ${DOMAIN} itself`);
+      await card.getByText('Verified').waitFor();
+      // The hub, at its address on this domain.
+      await choice.selectOption({ label: 'Open the hub “Demo center”' });
+      await card.getByRole('button', { name: 'Save' }).click();
+      await page.getByText(`${DOMAIN} now leads to ${hub.url}`).waitFor();
+      expect(await domainRoot()).toBe(hub.url);
+      expect(await choice.inputValue()).not.toBe('nothing');
+      // Another address: refused on its field until it is one, then saved.
+      await choice.selectOption({ label: 'Send to another address…' });
+      await card.getByLabel('Address').fill('www.acme.test');
+      await card.getByRole('button', { name: 'Save' }).click();
+      await card.getByText('Enter an address starting with https://').waitFor();
+      await card.getByLabel('Address').fill(`${origin}/s/${mine.token}`);
+      // The notice names the hub's whole address: it wraps within the window.
+      expect(await overflowing(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/settings-domain-root-${width}.png` });
+      await card.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(domainRoot).toBe(`${origin}/s/${mine.token}`);
+      await context.close();
+    }
+    // A visitor who types the domain lands on the link.
+    const { page, status } = await open('/', 1280);
+    expect(status).toBe(200);
+    expect(page.url()).toBe(`${origin}/s/${mine.token}`);
+    await page.getByRole('heading', { name: 'Acme shared a demo with you' }).waitFor();
+    // Back to nothing: the "Nothing here" page again.
+    const { context, page: settings } = await signedInPage(browser!, server.url, admin, { width: 1280, height: 900 });
+    await settings.goto(`${server.url}/settings/workspace`);
+    const card = settings.getByRole('region', { name: DOMAIN });
+    await card.getByLabel(`When someone opens ${DOMAIN} itself`).selectOption({ label: 'Show “Nothing here”' });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(domainRoot).toBeNull();
+    expect((await page.goto(`${origin}/`))?.status()).toBe(404);
+    expect(await page.locator('h1').innerText()).toBe('Nothing here');
+    await context.close();
+    await page.context().close();
+  });
 });

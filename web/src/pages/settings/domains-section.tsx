@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { useFormSubmit } from '../../components/form-dialog';
 import { LoadError } from '../../components/load-error';
+import { DomainRootForm } from './domain-root-form';
 import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
 import { formatRelative } from '../../lib/format';
@@ -155,6 +156,7 @@ function DomainCard({ domain, onChanged }: { domain: Domain; onChanged(): Promis
             </tbody>
           </table>
         </div>
+        <DomainRootForm domain={domain} onChanged={onChanged} />
         <div className="row">
           <Button variant={domain.status === 'verified' ? 'secondary' : 'primary'} loading={verifying} onClick={verify}>
             Verify now

@@ -1,0 +1,1 @@
+ALTER TABLE "custom_domains" ADD COLUMN "root_url" text;
