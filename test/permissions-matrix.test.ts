@@ -106,8 +106,8 @@ function contractScope(method: string, url: string): Scope | null {
   // Erasing a viewer deletes views, as deleting a demo does: demos:write (admins only, by the table).
   if (url === '/v1/viewer-erasures') return 'demos:write';
   if (url.startsWith('/v1/demos')) return read ? 'demos:read' : 'demos:write';
-  // A demo hub is a page of share links (docs/hubs.md): managed as links are; its figures are analytics.
-  if (/^\/v1\/hubs\/:id\/analytics$/.test(url)) return 'analytics:read';
+  // A demo hub is a page of share links (docs/hubs.md): managed as links are; its figures and visitors are analytics.
+  if (/^\/v1\/hubs\/:id\/(analytics|visitors(\/export)?)$/.test(url)) return 'analytics:read';
   if (url.startsWith('/v1/hubs')) return read ? 'shares:read' : 'shares:write';
   // A recording becomes steps of a demo: it is demo writing, and reading it is reading demos.
   if (url.startsWith('/v1/recordings')) return read ? 'demos:read' : 'demos:write';

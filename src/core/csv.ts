@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * CSV (RFC 4180) for exports that people open in spreadsheets. A cell that begins with = + - @ (or a tab
  * or carriage return) is a formula to Excel and LibreOffice: it gets a leading apostrophe, so a label
@@ -37,4 +39,23 @@ export function csvCell(value: unknown): string {
  */
 export function csvLine(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/**
+ * Sends the rows (a header first) as a CSV download named `<name>-<YYYY-MM-DD>.csv` (the UTC day of `now`),
+ * never cached: an export holds what viewers typed.
+ *
+ * @example
+ * ```ts
+ * import { sendCsv } from './csv';
+ *
+ * return sendCsv(reply, 'leads', [['email'], ['ada@example.com']], clock.now());
+ * ```
+ */
+export function sendCsv(reply: FastifyReply, name: string, rows: readonly (readonly unknown[])[], now: Date) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}-${now.toISOString().slice(0, 10)}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(rows.map(csvLine).join(''));
 }

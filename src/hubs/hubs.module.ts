@@ -8,6 +8,8 @@ import { createHubContent, type HubContent } from './hub-content.service';
 import { hubContentRoutes } from './hub-content.routes';
 import { createHubViewer, type HubViewer } from './hub-viewer.service';
 import { hubViewerRoutes } from './hub-viewer.routes';
+import { createHubVisitors, type HubVisitors } from './hub-visitors.service';
+import { hubVisitorsRoutes } from './hub-visitors.routes';
 import { hubsPages } from './hubs.pages';
 import { hubsRoutes } from './hubs.routes';
 import { createHubsService, type HubsService } from './hubs.service';
@@ -21,6 +23,8 @@ declare module '../module' {
       /** The public side: gates, sessions, opening an entry, covers. */
       viewer: HubViewer;
       analytics: HubAnalytics;
+      /** Who passed the gate form: the list and the CSV export. */
+      visitors: HubVisitors;
     };
   }
 }
@@ -57,10 +61,12 @@ export const hubsModule = defineModule({
         sessionTtlMs: config.VIEWER_SESSION_TTL,
       }),
       analytics: createHubAnalytics(kernel),
+      visitors: createHubVisitors(kernel),
     };
   },
   routes(app, ctx) {
     hubsRoutes(app, ctx);
+    hubVisitorsRoutes(app, ctx);
     hubContentRoutes(app, ctx);
     hubViewerRoutes(app, ctx);
   },

@@ -1,7 +1,7 @@
 // The leads API: a viewer's lead form in (POST /v1/viewer/:token/leads), the workspace's leads out (lists and CSV).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { csvLine } from '../core/csv';
+import { sendCsv } from '../core/csv';
 import { dataEnvelope, errorEnvelope, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
@@ -126,7 +126,7 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
     },
     async (request, reply) => {
       const rows = await leads.exportRows(callerOf(request), toLeadFilters(request.query));
-      return sendCsv(reply, 'leads', toCsvRows(rows));
+      return sendCsv(reply, 'leads', toCsvRows(rows), ctx.clock.now());
     },
   );
 
@@ -169,18 +169,10 @@ export function leadsRoutes(app: ZodApp, ctx: ModuleContext<Services['leads']>) 
     async (request, reply) => {
       const filters = { ...toLeadFilters(request.query), demoId: request.params.id };
       const rows = await leads.exportRows(callerOf(request), filters, true);
-      return sendCsv(reply, `leads-${request.params.id}`, toCsvRows(rows));
+      return sendCsv(reply, `leads-${request.params.id}`, toCsvRows(rows), ctx.clock.now());
     },
   );
 
-  function sendCsv(reply: import('fastify').FastifyReply, name: string, lines: unknown[][]) {
-    const day = ctx.clock.now().toISOString().slice(0, 10);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}-${day}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(lines.map(csvLine).join(''));
-  }
 }
 
 /** The viewer session of the request: the link's cookie, else the header (as the other viewer routes read it). */
