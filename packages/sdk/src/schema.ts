@@ -1532,7 +1532,11 @@ export interface paths {
         delete: operations["removeCustomDomain"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a custom domain
+         * @description Web application (session sign-in) only; roles: admin. Sets `root_url`: where a visitor who opens the domain itself (`/`) is sent, with a 302, once the domain is verified. 400 for an address that is not http or https (`details` names `root_url`); the same value again changes nothing.
+         */
+        patch: operations["updateCustomDomain"];
         trace?: never;
     };
     "/v1/domains/{id}/verify": {
@@ -2319,6 +2323,46 @@ export interface paths {
          * @description Scope `analytics:read`; roles: admin, editor, viewer. Visits (viewer sessions on the hub), demos opened from it, and the views and completions of its entries (they count for their demos too), in total, per entry and per UTC day; the latest identified visitors with their lead-form answers. Members’ own visits and views are left out.
          */
         get: operations["demoHubAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}/visitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a demo hub’s visitors
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. Who passed the hub’s gate form: their e-mail, name, lead-form answers and the demos they opened. One visitor per identification: a visit (hub session) in which someone passed the hub’s identification or lead form, newest first; someone who comes back in another browser session and identifies again is listed again. Visits by members of the workspace signed in to the web app are left out. `start_date` and `end_date` bound `identified_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both. 404 for a hub not in the workspace.
+         */
+        get: operations["listDemoHubVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hubs/{id}/visitors/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a demo hub’s visitors as CSV
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. Every visitor the list’s filters keep. RFC 4180 CSV with a header row: identified_at, email, name, company, job_title, phone, demos_opened, demo_ids, demo_titles (a lead-form field the hub did not ask: empty; several demos in one cell, separated by `; `). Cells a spreadsheet would run as a formula (starting with = + - @) get a leading apostrophe. At most 50000 visitors (more is a 400: narrow the dates). One visitor per identification: a visit (hub session) in which someone passed the hub’s identification or lead form, newest first; someone who comes back in another browser session and identifies again is listed again. Visits by members of the workspace signed in to the web app are left out. `start_date` and `end_date` bound `identified_at` (a date is its whole UTC day, a timestamp exact); an end before the start is a 400 naming both. 404 for a hub not in the workspace.
+         */
+        get: operations["exportDemoHubVisitorsAsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3471,7 +3515,7 @@ export interface components {
             /** @example aud_01jd3k7q9x8v2m4n6p0r5s7t9w */
             id: string;
             /** @enum {string} */
-            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
+            action: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.changed" | "domain.unverified" | "domain.removed" | "data.erased";
             actor: {
                 /** @enum {string} */
                 type: "user" | "api_key" | "oauth_app" | "system";
@@ -4237,6 +4281,7 @@ export interface components {
          *       "last_checked_at": "2026-11-24T04:00:00.000Z",
          *       "last_error": null,
          *       "failing_since": null,
+         *       "root_url": "https://demos.example.com/h/Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1Jk3Lm5No7Pq",
          *       "records": [
          *         {
          *           "type": "TXT",
@@ -4274,6 +4319,8 @@ export interface components {
             last_error: string | null;
             /** @description A verified domain: the first failed re-check since the last passing one. */
             failing_since: string | null;
+            /** @description Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404). */
+            root_url: string | null;
             /** @description The DNS records to create: the TXT record (either it or the CNAME verifies; only the TXT proves which workspace owns the name when several claim it) and the CNAME that sends visitors here (an apex domain uses its provider’s ALIAS/ANAME or A records instead). */
             records: components["schemas"]["DomainRecord"][];
             /**
@@ -6447,6 +6494,60 @@ export interface components {
             session_token: string;
         };
         /**
+         * @description One identification on a hub: a visit (hub session) in which the visitor passed the identification or lead form.
+         * @example {
+         *       "email": "jane@acme.com",
+         *       "name": "Jane Doe",
+         *       "values": {
+         *         "company": "Acme",
+         *         "job_title": "Head of Sales",
+         *         "phone": "+44 20 7946 0958"
+         *       },
+         *       "identified_at": "2026-11-28T15:42:10.000Z",
+         *       "demos_opened": 3,
+         *       "demos": [
+         *         {
+         *           "id": "demo_01jd3k7q9x8v2m4n6p0r5s7t9w",
+         *           "title": "Create your first invoice",
+         *           "opens": 2
+         *         },
+         *         {
+         *           "id": "demo_01jd3k8r0y9w3n5p7q1s6t8v0x",
+         *           "title": "Reports",
+         *           "opens": 1
+         *         }
+         *       ]
+         *     }
+         */
+        HubVisitor: {
+            /** @description The work e-mail address given on the hub’s gate form, lower-cased. */
+            email: string;
+            /** @description The name given with it. */
+            name: string | null;
+            /** @description The lead form’s other answers: only the fields the hub asked when the visitor passed it. */
+            values: {
+                /** @description Company, when the hub’s lead form asked for it. */
+                company?: string;
+                /** @description Job title, when the hub’s lead form asked for it. */
+                job_title?: string;
+                /** @description Phone, when the hub’s lead form asked for it. */
+                phone?: string;
+            };
+            /** @description When they passed the identification or lead form. */
+            identified_at: string | null;
+            /** @description Demos they opened from the hub in this visit, each opening counted (entries removed since included). */
+            demos_opened: number;
+            /** @description The demos they opened, most opened first; a demo whose entry was removed from the hub since is left out. */
+            demos: {
+                /** @example demo_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                id: string;
+                /** @description The title on the hub’s card (the entry’s own, else the demo’s). */
+                title: string;
+                /** @description How many times they opened it. */
+                opens: number;
+            }[];
+        };
+        /**
          * @example {
          *       "start": "2026-10-30T00:00:00.000Z",
          *       "end": "2026-11-28T23:59:59.999Z",
@@ -6718,7 +6819,7 @@ export interface components {
             contact_id: string | null;
             /** @description Whether this item’s upsert created the contact in HubSpot or updated one that was there; null before the upsert. */
             contact_action: ("created" | "updated") | null;
-            /** @description Whether this event adds a note to the contact’s timeline (views, completions, leads; not an identification alone). */
+            /** @description Whether this event adds a note to the contact’s timeline (views, completions, leads, an identification on a demo hub; not a link’s identification). */
             note: boolean;
             /** @description The HubSpot note’s id, once created. Set once: retries and re-syncs never create a second note. */
             note_id: string | null;
@@ -17989,6 +18090,122 @@ export interface operations {
             };
         };
     };
+    updateCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404). */
+                    root_url: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     verifyCustomDomain: {
         parameters: {
             query?: never;
@@ -23364,6 +23581,199 @@ export interface operations {
             };
         };
     };
+    listDemoHubVisitors: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Identified on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Identified on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HubVisitor"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportDemoHubVisitorsAsCsv: {
+        parameters: {
+            query?: {
+                /** @description Identified on or after: YYYY-MM-DD (UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                start_date?: string;
+                /** @description Identified on or before: YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV with a header row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addHubCollection: {
         parameters: {
             query?: never;
@@ -27933,7 +28343,7 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.changed" | "domain.unverified" | "domain.removed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
@@ -28039,7 +28449,7 @@ export interface operations {
                 /** @description A user, API key or OAuth app id. A user id also matches what their keys and authorised apps did. */
                 actor?: string;
                 /** @description Only this action. */
-                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.unverified" | "domain.removed" | "data.erased";
+                action?: "user.signed_in" | "user.sign_in_failed" | "user.password_changed" | "user.password_reset" | "user.email_changed" | "user.links_ended" | "session.revoked" | "member.joined" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.resent" | "invitation.revoked" | "demo.published" | "demo.unpublished" | "demo.deleted" | "demo.redacted" | "share.created" | "share.changed" | "share.revoked" | "hub.created" | "hub.changed" | "hub.deleted" | "experiment.started" | "experiment.stopped" | "experiment.deleted" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "oauth_app.created" | "oauth_app.secret_rotated" | "oauth_app.deleted" | "oauth_app.verified" | "oauth_app.unverified" | "grant.revoked" | "workspace.changed" | "domain.added" | "domain.verified" | "domain.changed" | "domain.unverified" | "domain.removed" | "data.erased";
                 /** @description Only entries about this record (member, key, demo, share, ...). */
                 target?: string;
                 /** @description YYYY-MM-DD (inclusive, UTC) or an ISO timestamp. Dates from 1970-01-01 to 9999-12-31 (UTC); anything else is a 400 naming the parameter. */
