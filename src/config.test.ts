@@ -31,6 +31,20 @@ describe('MAX_EVENT_LOOP_DELAY', () => {
   });
 });
 
+describe('WORKER_PORT', () => {
+  it('is unset unless set (a worker listens on nothing), and refuses what is not a port with one clear line', () => {
+    expect(loadConfig({}).WORKER_PORT).toBeUndefined();
+    expect(loadConfig({ WORKER_PORT: '' }).WORKER_PORT).toBeUndefined();
+    expect(loadConfig({ WORKER_PORT: '9100' }).WORKER_PORT).toBe(9100);
+    expect(loadConfig({ WORKER_PORT: '65535' }).WORKER_PORT).toBe(65535);
+    for (const bad of ['0', '65536', '-1', '9100.5', 'metrics', '9100/tcp']) {
+      expect(() => loadConfig({ WORKER_PORT: bad }), bad).toThrow(
+        /^Invalid configuration:\n {2}- WORKER_PORT: must be a port number from 1 to 65535, or unset for no port$/,
+      );
+    }
+  });
+});
+
 describe('SIGNUP', () => {
   it('is open unless set; domains needs SIGNUP_ALLOWED_DOMAINS, and only domains reads it', () => {
     expect(loadConfig({})).toMatchObject({ SIGNUP: 'open', SIGNUP_ALLOWED_DOMAINS: [] });

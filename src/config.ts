@@ -56,6 +56,17 @@ const byteSize = (fallback: string) =>
 const settingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * `demoshare worker` only: the port of its /healthz, /readyz and /metrics (health/health.worker-server.ts),
+   * on HOST. Unset: a worker listens on nothing, as before; a default would make a second worker on the same
+   * machine fail to start on a port taken by the first.
+   */
+  WORKER_PORT: z.coerce
+    .number({ error: 'must be a port number from 1 to 65535, or unset for no port' })
+    .int('must be a port number from 1 to 65535, or unset for no port')
+    .min(1, 'must be a port number from 1 to 65535, or unset for no port')
+    .max(65535, 'must be a port number from 1 to 65535, or unset for no port')
+    .optional(),
   APP_URL: optionalUrl,
   API_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),

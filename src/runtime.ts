@@ -18,6 +18,7 @@ import { countBlobHeld } from './demos/asset-moves.repo';
 import { createDocumentPool } from './document-tasks';
 import { EmbeddedMaintenance } from './db/embedded-maintenance';
 import { createGenerator, generatorDepsFromConfig } from './generation';
+import { buildWorkerServer } from './health/health.worker-server';
 import { JobQueue } from './jobs/queue';
 import { createSmtpMailer } from './mail/mailer';
 
@@ -28,6 +29,8 @@ export interface Runtime {
   ctx: AppContext;
   /** The listening address, when the role serves HTTP. */
   address?: string;
+  /** A worker's health and metrics address (WORKER_PORT), when it has one. */
+  workerAddress?: string;
   /** Stops accepting, lets in-flight requests and jobs finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -191,11 +194,26 @@ export async function startRuntime(config: Config, role: ProcessRole, progress: 
     await registerJobs(ctx);
 
     let address: string | undefined;
+    let workerAddress: string | undefined;
     progress(role === 'worker' ? 'Starting the workers…' : 'Starting the web server…');
     if (role !== 'worker') {
       address = await app.listen({ port: config.PORT, host: config.HOST });
+      if (config.WORKER_PORT) log.info(`WORKER_PORT is for "demoshare worker": this process serves /healthz, /readyz and /metrics on PORT (${config.PORT})`);
     } else {
       await app.ready();
+      if (config.WORKER_PORT) {
+        // Opened last, closed first: once the worker is stopping it is no longer ready, whatever jobs it drains.
+        progress('Starting the health and metrics server…');
+        const server = await buildWorkerServer(ctx);
+        opened.push(() => server.close());
+        workerAddress = await server.listen({ port: config.WORKER_PORT, host: config.HOST }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') throw error;
+          throw new RuntimeError(
+            `WORKER_PORT: cannot listen on ${config.HOST}:${config.WORKER_PORT} (${error.code}): ` +
+              'give each worker on a machine a port of its own, or leave WORKER_PORT unset.',
+          );
+        });
+      }
     }
     // PostgreSQL's autovacuum looks after a server; nothing looks after the embedded database but this.
     if (database.kind === 'pglite' && config.EMBEDDED_MAINTENANCE_INTERVAL > 0) {
@@ -203,7 +221,7 @@ export async function startRuntime(config: Config, role: ProcessRole, progress: 
       opened.push(() => maintenance.stop());
       maintenance.start();
     }
-    return { app, ctx, address, close };
+    return { app, ctx, address, workerAddress, close };
   } catch (error) {
     await close().catch(() => {});
     throw error;

@@ -131,12 +131,9 @@ export async function main(argv: string[], env = process.env, out: Out = default
 async function run(config: Config, role: ProcessRole, out: Out): Promise<number> {
   // A first start migrates a new database before it listens: each stage is said as it begins.
   const runtime = await startRuntime(config, role, (line) => out.stderr(line));
-  const what = { all: 'Demoshare', api: 'Demoshare API', worker: 'Demoshare worker' }[role];
-  out.stderr(runtime.address ? `${what} listening on ${runtime.address} (open ${config.APP_URL})` : `${what} running`);
-  const bound = runtime.app.server.address();
-  const warning = runtime.address && bound && typeof bound === 'object' ? appUrlWarning(config, bound.port) : undefined;
-  if (warning) out.stderr(warning);
-  await new Promise<void>((resolve) => {
+  // Handled before the line below says the process is up: a supervisor (or a test) that stops it as soon as it
+  // reads that line found, on a loaded machine, no handler yet, and the process died of the signal mid-start.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       out.stderr(`${signal} received: finishing in-flight work...`);
       runtime.close().then(resolve, (error) => {
@@ -147,6 +144,16 @@ async function run(config: Config, role: ProcessRole, out: Out): Promise<number>
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  const what = { all: 'Demoshare', api: 'Demoshare API', worker: 'Demoshare worker' }[role];
+  out.stderr(
+    runtime.address
+      ? `${what} listening on ${runtime.address} (open ${config.APP_URL})`
+      : `${what} running${runtime.workerAddress ? `; health and metrics on ${runtime.workerAddress}` : ''}`,
+  );
+  const bound = runtime.app.server.address();
+  const warning = runtime.address && bound && typeof bound === 'object' ? appUrlWarning(config, bound.port) : undefined;
+  if (warning) out.stderr(warning);
+  await stopped;
   return 0;
 }
 

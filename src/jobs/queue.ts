@@ -24,6 +24,16 @@ export interface WorkOptions {
   pollingIntervalSeconds?: number;
 }
 
+/** One queue's jobs in this process since it started (health/health.metrics.ts shows them on /metrics). */
+export interface JobFigures {
+  /** Attempts under way now. */
+  running: number;
+  /** Attempts whose handler returned. */
+  completed: number;
+  /** Attempts whose handler threw; pg-boss retries the job per its queue, and each retry counts again. */
+  failed: number;
+}
+
 export interface QueueDefinition {
   name: string;
   retryLimit?: number;
@@ -53,6 +63,7 @@ export class JobQueue {
   /** Set once `stop` has returned: the database may close any moment after. */
   private stopped = false;
   private readonly stopHooks: Array<() => Promise<void>> = [];
+  private readonly figures = new Map<string, JobFigures>();
 
   constructor(
     private readonly database: Database,
@@ -147,16 +158,36 @@ export class JobQueue {
     return deleted;
   }
 
+  /**
+   * The jobs this process has run, by queue: each queue it works appears from then on, at zero, so that a
+   * scrape sees the series before the first job. Empty in API-only processes, which run none.
+   */
+  jobFigures(): ReadonlyMap<string, Readonly<JobFigures>> {
+    return this.figures;
+  }
+
   /** Runs `handler` for each job of `name`; a throw fails the attempt and pg-boss retries it per the queue. */
   async work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
     if (!this.role.work) return;
+    const figures = this.figures.get(name) ?? { running: 0, completed: 0, failed: 0 };
+    this.figures.set(name, figures);
     const concurrency = Math.max(1, options.concurrency ?? 1);
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<T>(
         name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 },
         async ([job]) => {
-          if (job) await handler(job.data, { id: job.id, name: job.name });
+          if (!job) return;
+          figures.running++;
+          try {
+            await handler(job.data, { id: job.id, name: job.name });
+            figures.completed++;
+          } catch (error) {
+            figures.failed++;
+            throw error;
+          } finally {
+            figures.running--;
+          }
         },
       );
     }

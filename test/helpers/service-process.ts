@@ -53,6 +53,11 @@ abstract class ChildRunner {
     return this.running ? this.child?.pid : undefined;
   }
 
+  /** How the last run ended: its exit code, or null while it runs or when a signal ended it. */
+  get exitCode(): number | null {
+    return this.child?.exitCode ?? null;
+  }
+
   get running(): boolean {
     const child = this.child;
     return !!child && child.exitCode === null && child.signalCode === null;
