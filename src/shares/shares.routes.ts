@@ -95,10 +95,13 @@ export function sharesRoutes(app: ZodApp, ctx: ModuleContext<Services['shares']>
         summary: 'Update a share link',
         description:
           '`password: null` removes the password. Changing the password signs out ' +
-          'every viewer who unlocked the link with the old one.',
+          'every viewer who unlocked the link with the old one. A link a demo hub made for an entry (`hub_id` set) takes ' +
+          'its gates from the hub: changing `password`, `expires_at`, `require_identification`, `allowed_emails` or ' +
+          '`allowed_domains` there is a 409 `conflict` naming the hub (`details` lists the fields); its name, preview and ' +
+          'variables are its own.',
         params: shareParams,
         body: patchShareBody,
-        response: { 200: dataEnvelope(shareSchema), ...errors },
+        response: { 200: dataEnvelope(shareSchema), ...errors, 409: errorEnvelope },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { tags } from '../core/changes';
 import { hashPassword } from '../core/crypto';
-import { notFound } from '../core/errors';
+import { AppError, notFound } from '../core/errors';
 import * as repo from './shares.repo';
 import { checkExpiry, checkLists, checkPreviewImage, lockWithDemo, unique } from './shares.rules';
 import type { ShareRow } from './shares.schemas';
@@ -25,7 +25,14 @@ export interface ShareChange {
   variables?: Record<string, string>;
 }
 
-/** Applies the fields the change sets; the audit line names the fields, never the password. */
+/** The gates a hub keeps in step on the links it made for its entries (hub-links.ts): set on the hub only. */
+const HUB_GATES = ['password', 'expiresAt', 'requireIdentification', 'allowedEmails', 'allowedDomains'] as const;
+
+/**
+ * Applies the fields the change sets; the audit line names the fields, never the password. A link a hub made
+ * takes its gates from the hub: changing them here would only last until the hub's next change, so it is a
+ * 409 naming the hub (its name, preview and variables are the link's own).
+ */
 export async function update(deps: SharesDeps, auth: AuthContext, id: string, change: ShareChange, actor: Actor) {
   if (change.expiresAt !== undefined) checkExpiry(deps.clock, change.expiresAt);
   // Hashing is slow on purpose: do it before taking the row lock.
@@ -38,6 +45,12 @@ export async function update(deps: SharesDeps, auth: AuthContext, id: string, ch
   }
   const updated = await deps.database.db.transaction(async (tx) => {
     const share = await lockWithDemo(deps, tx, auth.workspaceId, id);
+    const hubGates = HUB_GATES.filter((field) => change[field] !== undefined);
+    if (share.hubId && hubGates.length > 0) {
+      throw new AppError('conflict', `This link belongs to a demo hub, which sets its gates: change them on the hub (PATCH /v1/hubs/${share.hubId})`, {
+        details: hubGates.map((field) => ({ field: snakeCase(field), message: 'set by the hub this link belongs to' })),
+      });
+    }
     const patch: Partial<ShareRow> = { updatedAt: deps.clock.now() };
     if (change.name !== undefined) patch.name = change.name;
     if (change.expiresAt !== undefined) patch.expiresAt = change.expiresAt ? new Date(change.expiresAt) : null;

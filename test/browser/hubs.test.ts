@@ -240,6 +240,17 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
         await page.getByText('Card text saved').waitFor();
         const detail = await call('GET', `/v1/hubs/${hub.id}`);
         expect(detail.collections[0].entries[0].description).toBe('Six clicks, one invoice.');
+        // In the demo's share dialog, the entry's link is marked as the hub's and managed there, not edited or revoked.
+        await page.goto(`${server.url}/demos/${detail.collections[0].entries[0].demo_id}`);
+        await page.getByRole('button', { name: 'Share' }).click();
+        const row = page.locator('.share-row', { has: page.getByText('Hub entry') }).first();
+        await row.waitFor();
+        expect(await row.getByRole('button', { name: /^Edit / }).count()).toBe(0);
+        expect(await row.getByRole('button', { name: /^Revoke / }).count()).toBe(0);
+        await page.screenshot({ path: `${SHOTS}/share-dialog-hub-entry-${label}.png`, animations: 'disabled' });
+        await row.getByRole('link', { name: /on its hub$/ }).click();
+        await page.waitForURL(`${server.url}/hubs/${hub.id}`);
+        await page.getByRole('heading', { name: 'Share and embed' }).waitFor();
       }
     });
   }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { linkName, type Share, sharesApi } from '../../api/shares.api';
 import { workspaceApi } from '../../api/workspace.api';
 import { Alert } from '../../components/alert';
@@ -198,6 +199,7 @@ function ShareRow({
         <div className="share-row-title">
           <span className="cell-strong">{name}</span>
           <span className="chips">
+            {share.hub_id ? <Badge tone="accent">Hub entry</Badge> : null}
             {share.has_password ? <Badge tone="accent">Password</Badge> : null}
             {share.require_identification ? <Badge tone="accent">Identification</Badge> : null}
             {share.allowed_emails.length + share.allowed_domains.length > 0 ? (
@@ -228,9 +230,16 @@ function ShareRow({
       </div>
       <div className="share-row-actions">
         <CopyButton value={share.url} label="Copy link" name={name} />
-        <Button size="sm" onClick={onEdit} aria-label={`Edit ${name}`}>
-          Edit
-        </Button>
+        {share.hub_id ? (
+          // A hub's entry link: its gates and its life are the hub's (PATCH /v1/shares/:id refuses its gates).
+          <Link className="btn btn-secondary btn-sm" to={`/hubs/${share.hub_id}`} aria-label={`Manage ${name} on its hub`}>
+            Manage on the hub
+          </Link>
+        ) : (
+          <Button size="sm" onClick={onEdit} aria-label={`Edit ${name}`}>
+            Edit
+          </Button>
+        )}
         <Button size="sm" onClick={onEmbed} aria-label={`Embed code for ${name}`}>
           Embed
         </Button>
@@ -240,9 +249,11 @@ function ShareRow({
         <Button size="sm" onClick={onTest} aria-label={`A/B test of ${name}`}>
           A/B test
         </Button>
-        <Button size="sm" variant="ghost" className="btn-danger-text" onClick={onRevoke} aria-label={`Revoke ${name}`}>
-          Revoke
-        </Button>
+        {share.hub_id ? null : (
+          <Button size="sm" variant="ghost" className="btn-danger-text" onClick={onRevoke} aria-label={`Revoke ${name}`}>
+            Revoke
+          </Button>
+        )}
       </div>
     </li>
   );
