@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { hubAnalyticsSchema } from '../../../src/hubs/hub-analytics.schemas';
+import type { hubVisitorSchema } from '../../../src/hubs/hub-visitors.schemas';
 import type { collectionOutSchema, createHubBody, entrySchema, hubDetailSchema, hubSchema, patchHubBody } from '../../../src/hubs/hubs.schemas';
 import { api, apiList, apiUpload } from './client';
 
@@ -9,6 +10,7 @@ export type HubDetail = z.output<typeof hubDetailSchema>;
 export type HubEntry = z.output<typeof entrySchema>;
 export type HubCollection = z.output<typeof collectionOutSchema>;
 export type HubAnalytics = z.output<typeof hubAnalyticsSchema>;
+export type HubVisitor = z.output<typeof hubVisitorSchema>;
 export type NewHub = z.input<typeof createHubBody>;
 export type HubChange = z.input<typeof patchHubBody>;
 
@@ -31,4 +33,7 @@ export const hubsApi = {
   setCover: (id: string, entryId: string, file: Blob) => apiUpload<HubEntry>(`${path(id)}/entries/${encodeURIComponent(entryId)}/cover`, file, 'PUT'),
   removeCover: (id: string, entryId: string) => api<void>('DELETE', `${path(id)}/entries/${encodeURIComponent(entryId)}/cover`),
   analytics: (id: string) => api<HubAnalytics>('GET', `${path(id)}/analytics`),
+  visitors: (id: string, page: number, perPage: number) => apiList<HubVisitor>(`${path(id)}/visitors`, { query: { page, per_page: perPage } }),
+  /** A plain link: the browser downloads it with the session cookie (a GET needs no CSRF header). */
+  visitorsCsvUrl: (id: string) => `/v1${path(id)}/visitors/export`,
 };

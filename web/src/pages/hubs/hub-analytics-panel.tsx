@@ -2,15 +2,13 @@ import { hubsApi } from '../../api/hubs.api';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { type Column, Table } from '../../components/table';
-import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 
 type Entry = { entry_id: string; title: string; opens: number; views: number; completions: number };
-type Visitor = { email: string; name: string | null; values: Record<string, string>; identified_at: string | null; demos_opened: number };
 
 const count = (n: number) => new Intl.NumberFormat('en').format(n);
 
-/** The last 30 days of a hub: visits, demos opened, views, completions; per demo; who identified. */
+/** The last 30 days of a hub: visits, demos opened, views, completions; per demo. Who identified is the visitors panel's. */
 export function HubAnalyticsPanel({ hubId }: { hubId: string }) {
   const figures = useResource(() => hubsApi.analytics(hubId));
   const entryColumns: Column<Entry>[] = [
@@ -18,21 +16,6 @@ export function HubAnalyticsPanel({ hubId }: { hubId: string }) {
     { key: 'opens', header: 'Opened', kind: 'nowrap', render: (e) => count(e.opens) },
     { key: 'views', header: 'Views', kind: 'nowrap', render: (e) => count(e.views) },
     { key: 'completions', header: 'Completed', kind: 'nowrap', render: (e) => count(e.completions) },
-  ];
-  const visitorColumns: Column<Visitor>[] = [
-    {
-      key: 'who',
-      header: 'Visitor',
-      kind: 'primary',
-      render: (v) => (
-        <span className="cell-stack">
-          <span>{v.name ?? v.email}</span>
-          <span className="cell-sub">{[v.email, ...Object.values(v.values)].join(' · ')}</span>
-        </span>
-      ),
-    },
-    { key: 'opened', header: 'Demos opened', kind: 'nowrap', render: (v) => count(v.demos_opened) },
-    { key: 'when', header: 'Identified', kind: 'nowrap', render: (v) => (v.identified_at ? formatDateTime(v.identified_at) : '') },
   ];
   return (
     <section className="card" aria-labelledby="hub-analytics">
@@ -60,9 +43,6 @@ export function HubAnalyticsPanel({ hubId }: { hubId: string }) {
               ))}
             </dl>
             {figures.data.entries.length > 0 ? <Table caption="Per demo" columns={entryColumns} rows={figures.data.entries} rowKey={(e) => e.entry_id} /> : null}
-            {figures.data.recent_visitors.length > 0 ? (
-              <Table caption="Latest identified visitors" columns={visitorColumns} rows={figures.data.recent_visitors} rowKey={(v) => `${v.email}:${v.identified_at}`} />
-            ) : null}
           </>
         ) : null}
       </div>

@@ -13,13 +13,14 @@ import { useCan } from '../../session/use-can';
 import { HubAnalyticsPanel } from './hub-analytics-panel';
 import { HubContentEditor } from './hub-content-editor';
 import { HubAccessForm, HubPageForm } from './hub-settings';
+import { HubVisitorsPanel } from './hub-visitors-panel';
 import './hubs.css';
 
 /** The embed snippet: a responsive iframe; `data-consent`-style pending consent is the ?consent=pending parameter. */
 export const embedCode = (embedUrl: string, pending: boolean) =>
   `<iframe src="${embedUrl}${pending ? '?consent=pending' : ''}" title="Product demos" style="width:100%;height:820px;border:0" allow="fullscreen; clipboard-write" allowfullscreen></iframe>`;
 
-/** One hub: its share and embed code, its demos, its page text and gates, its analytics. */
+/** One hub: its share and embed code, its demos, its page text and gates, its analytics and visitors. */
 export function HubEditorPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -100,7 +101,12 @@ export function HubEditorPage() {
             <HubAccessForm key={data.updated_at} hub={data} canEdit={canEdit} onSaved={reload} />
           </div>
         </section>
-        {allowed('analytics.read') ? <HubAnalyticsPanel hubId={data.id} /> : null}
+        {allowed('analytics.read') ? (
+          <>
+            <HubAnalyticsPanel hubId={data.id} />
+            <HubVisitorsPanel hubId={data.id} />
+          </>
+        ) : null}
       </div>
       {deleting ? (
         <ConfirmDialog

@@ -1,0 +1,108 @@
+// A hub's visitors in the web app, in Chromium at 1280 and 390 px: the table a page at a time, the CSV export.
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { demoWithSteps } from '../helpers/shares';
+import { bearer, type TestSession } from '../helpers/test-app';
+
+const SHOTS = 'test-results/screenshots';
+const VISITORS = 23;
+const browser: Browser | null = await launchBrowser();
+
+describe.skipIf(!browser)('a hub’s visitors in the web app (Chromium)', () => {
+  let server: TestServer;
+  let admin: TestSession;
+  let key: string;
+  let hub: { id: string; url: string };
+  const contexts: BrowserContext[] = [];
+
+  const call = async (method: string, url: string, payload?: object) => {
+    const res = await server.app.inject({ method: method as 'GET', url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json().data;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ selfUrl: true });
+    mkdirSync(SHOTS, { recursive: true });
+    admin = await server.signUp();
+    key = await server.apiKey('all', admin);
+    hub = await call('POST', '/v1/hubs', { name: 'Partner portal', lead_fields: ['company', 'job_title', 'phone'] });
+    const collection = await call('POST', `/v1/hubs/${hub.id}/collections`, { name: 'Tours' });
+    const entries: string[] = [];
+    for (const title of ['Create your first invoice', 'Revenue dashboard']) {
+      const demoId = await demoWithSteps(server, key, 2);
+      entries.push((await call('POST', `/v1/hubs/${hub.id}/entries`, { demo_id: demoId, collection_id: collection.id, title })).id);
+    }
+    const token = hub.url.split('/h/')[1]!;
+    // Each request without a cookie is a new visit; the last one is the newest and opens both demos.
+    for (let i = 1; i <= VISITORS; i++) {
+      const last = i === VISITORS;
+      const access = await server.app.inject({
+        method: 'POST',
+        url: `/v1/hub-viewer/${token}/access`,
+        payload: last
+          ? {
+              name: 'Maximiliana Featherstonehaugh-Wolfeschlegelsteinhausen',
+              email: 'maximiliana.featherstonehaugh-wolfeschlegelsteinhausen@very-long-company-name.example.com',
+              company: 'International Business Consolidated Holdings Group',
+              job_title: 'Vice President, Partnerships',
+              phone: '+44 20 7946 0958',
+            }
+          : { name: `Visitor ${i}`, email: `visitor${i}@example.com`, company: `Company ${i}`, job_title: 'Buyer', phone: i % 2 ? '555 0100' : '555 0101' },
+      });
+      expect(access.statusCode, access.body).toBe(200);
+      if (!last) continue;
+      const session = access.json().data.session_token as string;
+      for (const entryId of [entries[0], entries[0], entries[1]]) {
+        const opened = await server.app.inject({ method: 'POST', url: `/v1/hub-viewer/${token}/entries/${entryId}/open`, headers: { 'x-hub-session': session } });
+        expect(opened.statusCode, opened.body).toBe(200);
+      }
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const [width, label] of [
+    [1280, 'desktop'],
+    [390, 'phone'],
+  ] as const) {
+    it(`at ${width} px: the visitors a page at a time, newest first, and the CSV of all of them`, async () => {
+      const { context, page } = await signedInPage(browser!, server.url, admin, { width, height: 900 }, { acceptDownloads: true });
+      contexts.push(context);
+      await page.goto(`${server.url}/hubs/${hub.id}`);
+      const panel = page.locator('section', { has: page.getByRole('heading', { name: 'Visitors', exact: true }) });
+      await panel.getByText(`Page 1 of 2 · ${VISITORS} visitors`).waitFor();
+      const rows = panel.locator('tbody tr');
+      expect(await rows.count()).toBe(20);
+      const newest = await rows.first().textContent();
+      expect(newest).toContain('Maximiliana Featherstonehaugh-Wolfeschlegelsteinhausen');
+      expect(newest).toContain('Vice President, Partnerships');
+      expect(newest).toContain('Create your first invoice × 2');
+      expect(newest).toContain('Revenue dashboard');
+      expect(await rows.nth(1).textContent()).toContain(`visitor${VISITORS - 1}@example.com`);
+      expect(await overflowing(page)).toEqual([]);
+      await panel.screenshot({ path: `${SHOTS}/hub-visitors-${label}.png`, animations: 'disabled' });
+
+      await panel.getByRole('button', { name: 'Next' }).click();
+      await panel.getByText(`Page 2 of 2 · ${VISITORS} visitors`).waitFor();
+      expect(await rows.count()).toBe(VISITORS - 20);
+      expect(await rows.last().textContent()).toContain('visitor1@example.com');
+
+      const link = panel.getByRole('link', { name: 'Export CSV' });
+      expect(await link.getAttribute('href')).toBe(`/v1/hubs/${hub.id}/visitors/export`);
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^hub-visitors-${hub.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      const lines = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+      expect(lines[0]).toBe('identified_at,email,name,company,job_title,phone,demos_opened,demo_ids,demo_titles');
+      expect(lines).toHaveLength(VISITORS + 1);
+      expect(lines[1]).toContain(`,"Vice President, Partnerships",'+44 20 7946 0958,3,`);
+      expect(lines[1]).toMatch(/,Create your first invoice; Revenue dashboard$/);
+    });
+  }
+});
