@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUpCrmLog } from '../src/crm/crm.jobs';
 import { emitEvent, type NewEvent } from '../src/events/outbox';
 import { HubSpotServer, rateLimited, requestTimeout, serverError, unauthorized, unavailable } from './helpers/hubspot-server';
+import { hubClient } from './helpers/hubs';
 import { createShare, demoWithSteps, playView } from './helpers/shares';
 import { createTestApp, type TestApp, type TestSession, uniqueEmail } from './helpers/test-app';
 import { eventually } from './helpers/webhook-receiver';
@@ -290,6 +291,66 @@ describe('HubSpot sync against a local HubSpot', () => {
     expect(await cleanUpCrmLog(at(31))).toBeGreaterThanOrEqual(2);
     expect(await log(done)).toHaveLength(0);
     expect((await log(waiting)).map((item) => item.status)).toEqual(['pending']);
+  });
+
+  it('sends the activity from before the connection on request: one contact and one note per address, never twice', async () => {
+    const admin = await t.signUp();
+    const key = await t.apiKey('all', admin);
+    const backfill = (payload?: object) => admin.inject({ method: 'POST', url: '/v1/crm/hubspot/backfill', ...(payload ? { payload } : {}) });
+    expect((await backfill({})).statusCode).toBe(409);
+
+    // Before the connection: two views of one demo by Ada (the second to the end), one of another demo by
+    // Lin, an anonymous one, a member's own, and a hub's lead form.
+    const tour = await demoWithSteps(t, key, 2);
+    const other = await demoWithSteps(t, key, 1);
+    const tourLink = await createShare(t, key, tour, { require_identification: true });
+    const otherLink = await createShare(t, key, other, { require_identification: true });
+    const ada = uniqueEmail('Ada');
+    const lin = uniqueEmail('Lin');
+    await playView(t, tourLink.token, { email: ada, name: 'Ada Lovelace', reached: 1 });
+    await playView(t, tourLink.token, { email: ada, name: 'Ada King', reached: 2, complete: true, ip: '203.0.113.44' });
+    await playView(t, otherLink.token, { email: lin, reached: 1 });
+    await playView(t, (await createShare(t, key, tour)).token, { reached: 1 });
+    await playView(t, tourLink.token, { email: admin.email, reached: 1, member: { cookie: admin.cookie } });
+    const hub = (await admin.inject({ method: 'POST', url: '/v1/hubs', payload: { name: 'Partner demos', lead_fields: ['company', 'job_title'] } })).json().data;
+    const grace = uniqueEmail('Grace');
+    const access = await hubClient(t, hub.url.split('/h/')[1]).call('POST', '/access', { name: 'Grace Hopper', email: grace, company: 'Remington Rand', job_title: 'Admiral' });
+    expect(access.statusCode, access.body).toBe(200);
+
+    expect((await admin.inject({ method: 'PUT', url: '/v1/crm/hubspot', payload: { token: GOOD } })).statusCode).toBe(200);
+    // Bad input changes nothing.
+    for (const bad of [{ since: 'yesterday' }, { since: '2026-11-01', extra: 1 }, { email: ada }]) {
+      const refused = await backfill(bad);
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await status(admin)).counts.pending).toBe(0);
+    // Nothing since a date after it all.
+    expect((await backfill({ since: '2099-01-01' })).json().data).toEqual({ contacts: 0, queued: 0 });
+
+    const sent = await backfill();
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data).toEqual({ contacts: 3, queued: 3 });
+    const items = await settled(admin, 3);
+    expect(items.map((i) => i.event)).toEqual(['history', 'history', 'history']);
+    expect(items.map((i) => i.email).sort()).toEqual([ada, grace, lin].map((e) => e.toLowerCase()).sort());
+    expect(items.every((i) => i.status === 'succeeded' && i.contact_action === 'created' && i.note_id)).toBe(true);
+    expect(hubspot.contactByEmail(admin.email)).toBeUndefined();
+
+    // The newest name given, and the hub's answers as contact properties.
+    expect(hubspot.contactByEmail(ada)!.properties).toMatchObject({ firstname: 'Ada', lastname: 'King' });
+    expect(hubspot.contactByEmail(grace)!.properties).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', company: 'Remington Rand', jobtitle: 'Admiral' });
+    const [adaNote] = hubspot.notesOf(ada);
+    expect(hubspot.notesOf(ada)).toHaveLength(1);
+    expect(adaNote!.properties.hs_note_body).toContain('Demoshare activity before HubSpot was connected');
+    expect(adaNote!.properties.hs_note_body).toMatch(/Viewed the demo <a href="[^"]+\/demos\/demo_\w+\/analytics">“Secret roadmap tour”<\/a> 2 times, to the end/);
+    expect(hubspot.notesOf(lin)[0]!.properties.hs_note_body).toContain('once (last on');
+    expect(hubspot.notesOf(grace)[0]!.properties.hs_note_body).toContain('Identified on the demo hub “Partner demos”');
+    expect(hubspot.notesOf(grace)[0]!.properties.hs_note_body).toContain('company: Remington Rand');
+
+    // Again: every address was sent, nothing is queued and no note is made twice.
+    expect((await backfill({})).json().data).toEqual({ contacts: 3, queued: 0 });
+    expect((await status(admin)).counts).toMatchObject({ pending: 0, syncing: 0, succeeded: 3 });
+    expect(hubspot.notesOf(ada)).toHaveLength(1);
   });
 
   it('keeps each workspace to its own connection and log', async () => {

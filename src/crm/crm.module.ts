@@ -1,4 +1,7 @@
 import { demos } from '../demos/demos.tables';
+import { hubSessions, hubs } from '../hubs/hubs.tables';
+import { leads } from '../leads/leads.tables';
+import { views } from '../viewing/viewing.tables';
 import { defineModule } from '../module';
 import { registerCrmJobs } from './crm.jobs';
 import { crmOutboxConsumer } from './crm.notes';
@@ -24,10 +27,11 @@ declare module '../module' {
 export const crmModule = defineModule({
   name: 'crm',
   owns: { tables: 'crm.tables.ts', ids: ['crmSync'], permissions: ['crm.manage'] },
-  reads: { tables: [demos] },
+  // The history a backfill sends (crm-history.repo.ts): identified views, leads and hub identifications.
+  reads: { tables: [demos, views, leads, hubSessions, hubs] },
   create: (kernel) => {
     kernel.outbox.add('crm', crmOutboxConsumer(kernel.config.APP_URL, notifySync));
-    return { crm: createCrmService(kernel) };
+    return { crm: createCrmService({ ...kernel, appUrl: kernel.config.APP_URL }) };
   },
   routes: crmRoutes,
   jobs: registerCrmJobs,

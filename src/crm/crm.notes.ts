@@ -20,7 +20,7 @@ export function noteToken(eventId: string): string {
   return `demoshare${eventId.replace(/[^a-zA-Z0-9]/g, '')}`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 type Data = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -38,7 +38,7 @@ function nameOf(event: Pick<OutboxEvent, 'kind' | 'data'>): string | null {
 }
 
 /** A hub's lead-form fields (`values` of a hub's `viewer.identified`) as HubSpot's default contact properties. */
-const HUB_FIELD_PROPERTIES: Record<string, string> = { company: 'company', job_title: 'jobtitle', phone: 'phone' };
+export const HUB_FIELD_PROPERTIES: Record<string, string> = { company: 'company', job_title: 'jobtitle', phone: 'phone' };
 
 /** A hub's identification (docs/hubs.md): `viewer.identified` with `hub_id`, and no demo. */
 const isHubIdentification = (event: Pick<OutboxEvent, 'kind' | 'data'>) => event.kind === 'viewer.identified' && str((event.data as Data).hub_id) !== null;
@@ -56,7 +56,7 @@ export function contactProperties(event: Pick<OutboxEvent, 'kind' | 'data'>): Re
   return properties;
 }
 
-const listOf = (values: unknown) => {
+export const listOf = (values: unknown) => {
   const entries = values && typeof values === 'object' ? Object.entries(values as Data) : [];
   const lines = entries.map(([k, v]) => `<li>${escapeHtml(k)}: ${escapeHtml(typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v))}</li>`).join('');
   return lines ? `<ul>${lines}</ul>` : '';

@@ -54,6 +54,16 @@ export async function insertItems(tx: Executor, rows: NewSyncItem[]): Promise<vo
   if (rows.length > 0) await tx.insert(crmSyncItems).values(rows).onConflictDoNothing();
 }
 
+/** Queues items, skipping those already queued (same workspace and event); answers how many are new. Chunked: a backfill can hold thousands. */
+export async function insertNewItems(tx: Executor, rows: NewSyncItem[]): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < rows.length; i += 1000) {
+    const done = await tx.insert(crmSyncItems).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: crmSyncItems.id });
+    inserted += done.length;
+  }
+  return inserted;
+}
+
 /** The workspace's sync (HubSpot answered 429): no request before `notBefore`. */
 export async function setNotBefore(db: Executor, workspaceId: string, notBefore: Date): Promise<void> {
   await db.update(crmConnections).set({ notBefore }).where(eq(crmConnections.workspaceId, workspaceId));

@@ -4,7 +4,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok } from '../cor
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate, paginationQuery } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
-import { hubSpotStatusSchema, putHubSpotBody, resyncBody, resyncResultSchema, syncItemSchema, syncLogQuery, toSyncItem } from './crm.schemas';
+import { backfillBody, backfillResultSchema, hubSpotStatusSchema, putHubSpotBody, resyncBody, resyncResultSchema, syncItemSchema, syncLogQuery, toSyncItem } from './crm.schemas';
 
 const tags = ['Workspace (web app)'];
 const config = { permission: 'crm.manage' } as const;
@@ -119,5 +119,28 @@ export function crmRoutes(app: ZodApp, ctx: ModuleContext<Services['crm']>) {
       },
     },
     async (request) => ok(request, await crm.resync(callerOf(request), request.body ?? {})),
+  );
+
+  // POST /v1/crm/hubspot/backfill — send what happened before the connection
+  app.post(
+    '/crm/hubspot/backfill',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send earlier activity to HubSpot',
+        description:
+          'Events are synced from the connection on. This sends what came before it: for every address identified ' +
+          'before the connection (views of identified viewers, members’ own left out; leads; hub identifications), ' +
+          'since `since` when given, one item that upserts the contact (the newest name, a hub’s company, job title ' +
+          'and phone) and adds one note listing that activity (demos viewed and how often, finished or not; forms ' +
+          'sent with their answers; hubs). An address a backfill already sent is not queued again, so it is safe to ' +
+          'repeat. The items appear in the sync log as `history`. 400 when there are more than 100,000 rows of ' +
+          'history to read (`details` names `since`: choose a later date); 409 when HubSpot is not connected.',
+        body: backfillBody,
+        response: { 200: dataEnvelope(backfillResultSchema), ...errors, 409: errorEnvelope },
+      },
+    },
+    async (request) => ok(request, await crm.backfill(callerOf(request), request.body ?? {})),
   );
 }

@@ -97,7 +97,9 @@ export const syncItemSchema = z
   .object({
     id: z.string().meta({ description: 'The item’s id (`crms_…`).' }),
     event_id: z.string().meta({ description: 'The outbox event it comes from, as webhooks carry it.' }),
-    event: z.enum(['viewer.identified', 'demo.viewed', 'demo.completed', 'lead.captured']).meta({ description: 'The event’s kind.' }),
+    event: z.enum(['viewer.identified', 'demo.viewed', 'demo.completed', 'lead.captured', 'history']).meta({
+      description: 'The event’s kind; `history`: a contact’s activity from before the connection, sent by a backfill (one item per address).',
+    }),
     email: z.string().meta({ description: 'The contact’s e-mail, lower-cased: HubSpot finds or creates the contact by it.' }),
     occurred_at: timestamp.meta({ description: 'When the event happened (the note’s `hs_timestamp`).' }),
     status: z.enum(CRM_ITEM_STATUSES).meta({ description: '`pending`, `syncing`, `succeeded` or `failed`.' }),
@@ -137,6 +139,22 @@ export const syncItemSchema = z
       },
     ],
   });
+
+/** POST /v1/crm/hubspot/backfill: everything before the connection, or only since a date. */
+export const backfillBody = z
+  .object({
+    since: dateFilter.optional().meta({ description: 'Only activity at or after this date or instant; without it, all of it.' }),
+  })
+  .strict()
+  .nullish()
+  .meta({ description: 'How far back to go; no body means all the history.', examples: [{ since: '2026-09-01' }, {}] });
+
+export const backfillResultSchema = z
+  .object({
+    contacts: z.number().int().meta({ description: 'Addresses with activity before the connection (and since `since`).' }),
+    queued: z.number().int().meta({ description: 'Of these, how many were queued now; the others were sent by an earlier backfill.' }),
+  })
+  .meta({ id: 'CrmBackfillResult', examples: [{ contacts: 42, queued: 42 }] });
 
 export const resyncResultSchema = z
   .object({ queued: z.number().int().meta({ description: 'How many finished items were queued again.' }) })

@@ -9,6 +9,8 @@ import { AppError, invalid } from '../core/errors';
 import type { LimitOffset } from '../core/pagination';
 import { resolveDateFilter } from '../core/time';
 import type { Database } from '../db/client';
+import { historyBetween } from './crm-history.repo';
+import { historyItems } from './crm-history';
 import * as repo from './crm.repo';
 import { type HubSpotStatus, toHubSpotStatus } from './crm.schemas';
 import type { CrmItemStatus } from './crm.tables';
@@ -20,7 +22,12 @@ export interface CrmDeps {
   clock: Clock;
   secrets: { sealing: Buffer };
   config: Pick<Config, 'HUBSPOT_API_URL' | 'WEBHOOK_TIMEOUT'>;
+  /** Where the notes' links point (APP_URL). */
+  appUrl: string;
 }
+
+/** Rows of history one backfill reads at most; more asks for a later `since`. */
+export const BACKFILL_MAX_ROWS = 100_000;
 
 /**
  * The HubSpot connection of a workspace: read (never the token), saved (checked with HubSpot first, sealed,
@@ -122,7 +129,32 @@ export function createCrmService(deps: CrmDeps) {
     });
   }
 
-  return { status, connect, disconnect, log, resync };
+  /**
+   * Queues one item per address that was identified before the connection (since `since`, when given): its
+   * contact and a note summing up what it did. An address already sent by an earlier backfill is skipped.
+   */
+  async function backfill(auth: AuthContext, input: { since?: string }): Promise<{ contacts: number; queued: number }> {
+    const connection = await repo.findConnection(db, auth.workspaceId);
+    if (!connection) throw new AppError('conflict', 'HubSpot is not connected: save a token first (PUT /v1/crm/hubspot)');
+    const since = input.since ? resolveDateFilter(input.since, false) : null;
+    // Read outside the transaction: the embedded database has one connection, and this can be a long read.
+    const rows = await historyBetween(db, auth.workspaceId, since, connection.connectedAt, BACKFILL_MAX_ROWS + 1);
+    if (rows.length > BACKFILL_MAX_ROWS) {
+      throw invalid(`More than ${BACKFILL_MAX_ROWS} views, leads and hub identifications to send: choose a later since`, [
+        { field: 'since', message: `at most ${BACKFILL_MAX_ROWS} rows of history at once` },
+      ]);
+    }
+    const items = historyItems(auth.workspaceId, rows, deps.appUrl, deps.clock.now());
+    const queued = await db.transaction(async (tx) => {
+      if (!(await repo.lockConnection(tx, auth.workspaceId))) throw new AppError('conflict', 'HubSpot was disconnected meanwhile');
+      const inserted = await repo.insertNewItems(tx, items);
+      if (inserted > 0) await repo.notifySync(tx);
+      return inserted;
+    });
+    return { contacts: items.length, queued };
+  }
+
+  return { status, connect, disconnect, log, resync, backfill };
 }
 
 export type CrmService = ReturnType<typeof createCrmService>;

@@ -6,6 +6,7 @@ import { emitEvent } from '../../src/events/outbox';
 import { launchBrowser, signedInPage } from '../helpers/browser';
 import { HubSpotServer, rateLimited, unauthorized } from '../helpers/hubspot-server';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { createShare, demoWithSteps, playView } from '../helpers/shares';
 import type { TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
@@ -97,6 +98,28 @@ describe.skipIf(!browser)('Settings → HubSpot in Chromium, against a local Hub
     await page.getByText('2 items queued for HubSpot').waitFor();
     await page.getByText('3 synced, 0 waiting, 0 failed', { exact: false }).waitFor({ timeout: 20_000 });
     expect(hubspot.notesOf('ada@example.com')).toHaveLength(2);
+  });
+
+  it('sends the activity from before the connection: one contact per earlier viewer, shown as earlier activity in the log', async () => {
+    const owner = await server.signUp();
+    const key = await server.apiKey('all', owner);
+    const link = await createShare(server, key, await demoWithSteps(server, key, 2), { require_identification: true });
+    await playView(server, link.token, { email: 'early.bird@example.com', name: 'Early Bird', reached: 2, complete: true });
+    const page = await open(owner, '/settings/hubspot');
+    await page.getByLabel('Access token').fill(GOOD);
+    await page.getByRole('button', { name: 'Connect HubSpot' }).click();
+    await page.getByText('HubSpot is connected').waitFor();
+    const section = page.getByRole('region', { name: 'Earlier activity' });
+    await section.getByRole('button', { name: 'Send earlier activity' }).click();
+    await page.getByText('1 contact queued for HubSpot').waitFor();
+    const log = page.getByRole('list', { name: 'Sync log' });
+    await expect.poll(() => log.getByText('Synced').count(), { timeout: 20_000 }).toBe(1);
+    await log.getByText('Earlier activity').waitFor();
+    expect(hubspot.notesOf('early.bird@example.com')[0]!.properties.hs_note_body).toContain('to the end');
+    await page.screenshot({ path: `${SHOTS}/hubspot-backfill-1280.png`, fullPage: true, animations: 'disabled' });
+    // Again: nothing new to send.
+    await section.getByRole('button', { name: 'Send earlier activity' }).click();
+    await page.getByText('All 1 contacts were sent by an earlier backfill').waitFor();
   });
 
   it('fits a 390 px phone: the tabs scroll, the form and the log stay inside the screen', async () => {

@@ -11,6 +11,7 @@ import { useToast } from '../../components/toast';
 import { formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { useCan } from '../../session/use-can';
+import { HubSpotBackfill } from './hubspot-backfill';
 import { HubSpotResync } from './hubspot-resync';
 import { HubSpotSyncLog } from './hubspot-sync-log';
 
@@ -54,6 +55,7 @@ function HubSpotForAdmins() {
           <ConnectForm status={status.data} onSaved={changed} />
           {status.data.connected ? (
             <>
+              <HubSpotBackfill connectedAt={status.data.connected_at} onQueued={changed} />
               <HubSpotResync onQueued={changed} />
               <HubSpotSyncLog version={version} />
             </>

@@ -16,6 +16,7 @@ const EVENT: Record<SyncItem['event'], string> = {
   'demo.viewed': 'Viewed a demo',
   'demo.completed': 'Finished a demo',
   'lead.captured': 'Sent a form',
+  history: 'Earlier activity',
 };
 
 /** What happened to the contact, in words: created or updated, the note added, or why not yet. */
