@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaces } from '../workspaces/workspaces.tables';
 import { at, createdAt, id, updatedAt } from '../db/columns';
 
@@ -38,6 +38,11 @@ export const customDomains = pgTable(
      * address. Null: the "Nothing here" page.
      */
     rootUrl: text('root_url'),
+    /**
+     * The admin's choice of the domain the workspace's links use (PATCH `primary: true`). Without one, links use
+     * the oldest verified domain; the API's `primary` names whichever is in effect.
+     */
+    isPrimary: boolean('is_primary').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -45,5 +50,11 @@ export const customDomains = pgTable(
     uniqueIndex('custom_domains_workspace_host_uq').on(t.workspaceId, t.hostname),
     uniqueIndex('custom_domains_verified_host_uq').on(t.hostname).where(sql`status = 'verified'`),
     index('custom_domains_host_idx').on(t.hostname),
+    // One chosen domain per workspace, and only a verified one: the database's last word when two admins choose
+    // at once. A flag on the domain rows rather than a column on workspaces: the choice goes with its row when
+    // the domain is removed (no pointer left dangling, no foreign key from workspaces back to this table), and
+    // the check can tie it to the row's status, so a domain that stops being verified must give the choice up.
+    uniqueIndex('custom_domains_primary_uq').on(t.workspaceId).where(sql`is_primary`),
+    check('custom_domains_primary_verified_ck', sql`not ${t.isPrimary} or ${t.status} = 'verified'`),
   ],
 );

@@ -1,0 +1,3 @@
+ALTER TABLE "custom_domains" ADD COLUMN "is_primary" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "custom_domains_primary_uq" ON "custom_domains" USING btree ("workspace_id") WHERE is_primary;--> statement-breakpoint
+ALTER TABLE "custom_domains" ADD CONSTRAINT "custom_domains_primary_verified_ck" CHECK (not "custom_domains"."is_primary" or "custom_domains"."status" = 'verified');
