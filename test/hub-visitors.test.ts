@@ -4,12 +4,13 @@ import { manualClock } from '../src/core/clock';
 import { newId } from '../src/core/ids';
 import { hubClient } from './helpers/hubs';
 import { demoWithSteps } from './helpers/shares';
-import { bearer, createTestApp, type TestApp } from './helpers/test-app';
+import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 
 const DAY = 86_400_000;
 
 describe('hub visitors', () => {
   let t: TestApp;
+  let admin: TestSession;
   let key: string;
   let hubId: string;
   let token: string;
@@ -20,7 +21,8 @@ describe('hub visitors', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ clock });
-    key = await t.apiKey('all');
+    admin = await t.signUp();
+    key = await t.apiKey('all', admin);
     const demoA = await demoWithSteps(t, key, 2);
     const demoB = await demoWithSteps(t, key, 2);
     const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers: bearer(key), payload });
@@ -103,6 +105,35 @@ describe('hub visitors', () => {
     );
     expect(lines[3]).toMatch(/^2026-11-20T09:00:00.000Z,ann@early.test,Ann Early,Early Co,CTO,,0,,$/);
     expect(lines).toHaveLength(5); // the last CRLF ends the last line
+  });
+
+  it('leaves out the visits of members signed in to the web app, as their views; a stranger’s sign-in changes nothing', async () => {
+    const figures = async () => (await call(`/v1/hubs/${hubId}/analytics`)).json().data;
+    const before = await figures();
+    const visitAs = async (cookie: string, email: string) => {
+      const v = hubClient(t, token, { ip: '198.51.100.9', cookie });
+      expect((await v.call('POST', '/access', { name: 'Someone', email, company: 'Us', job_title: 'Tester' })).statusCode).toBe(200);
+      expect((await v.call('POST', `/entries/${entries[0]!.id}/open`)).statusCode).toBe(200);
+    };
+    await visitAs(admin.cookie, 'admin.testing@example.com');
+    const member = await t.member(admin, 'viewer');
+    await visitAs(member.cookie, 'member.testing@example.com');
+    const after = await figures();
+    expect(after).toMatchObject({ visits: before.visits, identified_visitors: before.identified_visitors, demos_opened: before.demos_opened });
+    expect(after.recent_visitors.map((v: { email: string }) => v.email)).not.toContain('admin.testing@example.com');
+    const listed = (await call(`/v1/hubs/${hubId}/visitors?per_page=100`)).json();
+    expect(listed.meta.total).toBe(3);
+    expect(JSON.stringify(listed.data)).not.toContain('testing@example.com');
+    expect((await call(`/v1/hubs/${hubId}/visitors/export`)).body).not.toContain('testing@example.com');
+
+    // Someone signed in to another workspace is a visitor like any other here.
+    const stranger = await t.signUp();
+    clock.advance(60_000);
+    await visitAs(stranger.cookie, 'stranger@elsewhere.test');
+    expect(await figures()).toMatchObject({ visits: before.visits + 1, identified_visitors: before.identified_visitors + 1, demos_opened: before.demos_opened + 1 });
+    const now = (await call(`/v1/hubs/${hubId}/visitors`)).json();
+    expect(now.meta.total).toBe(4);
+    expect(now.data[0].email).toBe('stranger@elsewhere.test');
   });
 
   it('answers bad input with a 400 naming the parameter, and a hub not of the workspace with 404', async () => {

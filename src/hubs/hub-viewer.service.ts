@@ -28,7 +28,7 @@ export interface HubViewerDeps {
   rateLimits: Pick<RateLimits, 'consume' | 'check'>;
   demos: Pick<DemoReader, 'versionSnapshot' | 'asset'>;
   workspaces: Pick<WorkspacesReader, 'find'>;
-  viewer: Pick<ViewerGates, 'openDelegated'>;
+  viewer: Pick<ViewerGates, 'openDelegated' | 'isInternal'>;
   passwordAttempts: number;
   passwordWindowSeconds: number;
   sessionTtlMs: number;
@@ -100,6 +100,8 @@ export function createHubViewer(deps: HubViewerDeps) {
     const token = randomToken(32);
     const now = deps.clock.now();
     const created = await visits.insertSession(db, {
+      // A signed-in member's own visit, as their views: not counted, not a visitor.
+      internal: await deps.viewer.isInternal(visitor, hub.workspaceId),
       id: sha256Hex(token),
       hubId: hub.id,
       workspaceId: hub.workspaceId,
@@ -201,7 +203,8 @@ export function createHubViewer(deps: HubViewerDeps) {
       { email: session?.viewerEmail ?? null, name: session?.viewerName ?? null },
       visitor,
     );
-    await visits.insertOpen(db, { id: newId('hubOpen'), hubId: hub.id, entryId, sessionId: session?.id ?? null, at: deps.clock.now() });
+    const internal = session?.internal ?? (await deps.viewer.isInternal(visitor, hub.workspaceId));
+    await visits.insertOpen(db, { id: newId('hubOpen'), hubId: hub.id, entryId, sessionId: session?.id ?? null, internal, at: deps.clock.now() });
     return { hub, shareToken: listing.shareToken, sessionToken: opened.token };
   }
 

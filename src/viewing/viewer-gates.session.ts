@@ -7,6 +7,15 @@ import * as repo from './viewer.repo';
 import type { ViewerSessionRow } from './viewer.repo';
 
 /**
+ * Whether the visitor is a member of the workspace signed in to the web app (their app session cookie came
+ * with the request): their sessions, views and hub visits are internal, left out of the figures.
+ */
+export async function isInternal(deps: Pick<ViewerGatesDeps, 'database' | 'clock'>, visitor: Visitor, workspaceId: string): Promise<boolean> {
+  if (!visitor.appSession) return false;
+  return repo.isMemberSession(deps.database.db, sha256Hex(visitor.appSession), workspaceId, deps.clock.now());
+}
+
+/**
  * The viewer's session, or a new one (whose token must be handed to the viewer: `issued`). `token`: the new
  * session's token when the caller drew it first (the viewer page sends its cookie before the row is written).
  */
@@ -20,7 +29,7 @@ export async function ensureSession(
   if (session) return { session, issued: undefined };
   const { db } = deps.database;
   const now = deps.clock.now();
-  const internal = visitor.appSession ? await repo.isMemberSession(db, sha256Hex(visitor.appSession), share.workspaceId, now) : false;
+  const internal = await isInternal(deps, visitor, share.workspaceId);
   const created = await repo.insertViewerSession(db, {
     internal,
     id: sha256Hex(token),

@@ -7,7 +7,7 @@ import { unlock } from './viewer-gates.password';
 import { linkWorkspace, type ResolveDeps, recordDecision, requireReady, resolve } from './viewer-gates.resolve';
 import { state } from './viewer-gates.state';
 import { identifyByLead, viewOfSession } from './viewer-gates.form';
-import { ensureSession, openDelegated } from './viewer-gates.session';
+import { ensureSession, isInternal, openDelegated } from './viewer-gates.session';
 import { consent } from './viewer-consent';
 
 /** What the gates need: what resolving a link reads, and what the password and identification gates change. */
@@ -47,6 +47,8 @@ export function createViewerGates(deps: ViewerGatesDeps) {
     recordDecision: (...args: Tail<Parameters<typeof recordDecision>>) => recordDecision(deps, ...args),
     // For demo hubs (src/hubs): a session on an entry's link, already past the gates the hub checked.
     openDelegated: (...args: Tail<Parameters<typeof openDelegated>>) => openDelegated(deps, ...args),
+    /** For demo hubs too: whether a visit is a signed-in member's own (not counted). */
+    isInternal: (...args: Tail<Parameters<typeof isInternal>>) => isInternal(deps, ...args),
     /** The embedding page's consent (docs/consent.md). */
     consent: (...args: Tail<Parameters<typeof consent>>) => consent(deps, ...args),
   };

@@ -105,4 +105,24 @@ describe.skipIf(!browser)('a hub’s visitors in the web app (Chromium)', () => 
       expect(lines[1]).toMatch(/,Create your first invoice; Revenue dashboard$/);
     });
   }
+
+  it('leaves out a signed-in member who passes the hub’s form to try it', async () => {
+    const { context, page } = await signedInPage(browser!, server.url, admin, { width: 1280, height: 900 });
+    contexts.push(context);
+    await page.goto(hub.url);
+    await page.getByLabel('Your name').fill('Admin Trying');
+    await page.getByLabel('Work e-mail').fill('admin.trying@example.com');
+    await page.getByLabel('Company').fill('Us');
+    await page.getByLabel('Job title').fill('Admin');
+    await page.getByLabel('Phone').fill('0');
+    await page.getByRole('button', { name: 'View demos' }).click();
+    await page.getByRole('button', { name: 'Open demo: Revenue dashboard' }).click();
+    await page.frameLocator('iframe.hub-frame').getByRole('button', { name: 'Click 1' }).waitFor();
+    await page.goto(`${server.url}/hubs/${hub.id}`);
+    const panel = page.locator('section', { has: page.getByRole('heading', { name: 'Visitors', exact: true }) });
+    await panel.getByText(`Page 1 of 2 · ${VISITORS} visitors`).waitFor();
+    expect(await panel.textContent()).not.toContain('admin.trying@example.com');
+    const figures = await call('GET', `/v1/hubs/${hub.id}/analytics`);
+    expect(figures).toMatchObject({ visits: VISITORS, identified_visitors: VISITORS, demos_opened: 3 });
+  });
 });
