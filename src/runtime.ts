@@ -48,6 +48,12 @@ export interface Runtime {
  */
 export class RuntimeError extends Error {}
 
+/** A port taken, forbidden or an address not on this machine: the operator's one line (RuntimeError), not a stack. */
+const cannotListen = (setting: string, host: string, port: number, advice: string) => (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') throw error;
+  throw new RuntimeError(`${setting}: cannot listen on ${host}:${port} (${error.code}): ${advice}`);
+};
+
 /** Where start-up says what it is doing, one line per stage (the CLI prints them; tests pass nothing). */
 export type StartProgress = (line: string) => void;
 
@@ -197,7 +203,9 @@ export async function startRuntime(config: Config, role: ProcessRole, progress: 
     let workerAddress: string | undefined;
     progress(role === 'worker' ? 'Starting the workers…' : 'Starting the web server…');
     if (role !== 'worker') {
-      address = await app.listen({ port: config.PORT, host: config.HOST });
+      address = await app
+        .listen({ port: config.PORT, host: config.HOST })
+        .catch(cannotListen('PORT', config.HOST, config.PORT, 'stop the other server on it, or choose another PORT.'));
       if (config.WORKER_PORT) log.info(`WORKER_PORT is for "demoshare worker": this process serves /healthz, /readyz and /metrics on PORT (${config.PORT})`);
     } else {
       await app.ready();
@@ -206,13 +214,9 @@ export async function startRuntime(config: Config, role: ProcessRole, progress: 
         progress('Starting the health and metrics server…');
         const server = await buildWorkerServer(ctx);
         opened.push(() => server.close());
-        workerAddress = await server.listen({ port: config.WORKER_PORT, host: config.HOST }).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') throw error;
-          throw new RuntimeError(
-            `WORKER_PORT: cannot listen on ${config.HOST}:${config.WORKER_PORT} (${error.code}): ` +
-              'give each worker on a machine a port of its own, or leave WORKER_PORT unset.',
-          );
-        });
+        workerAddress = await server
+          .listen({ port: config.WORKER_PORT, host: config.HOST })
+          .catch(cannotListen('WORKER_PORT', config.HOST, config.WORKER_PORT, 'give each worker on a machine a port of its own, or leave WORKER_PORT unset.'));
       }
     }
     // PostgreSQL's autovacuum looks after a server; nothing looks after the embedded database but this.

@@ -246,4 +246,14 @@ describe('demoshare start (API and workers in one process) with WORKER_PORT set'
     if (db) expect(poolGauge(text).idle + poolGauge(text).in_use).toBeGreaterThanOrEqual(1);
     else expect(text).not.toContain('demoshare_database_connections');
   });
+
+  it(`a PORT already taken: the second process exits 1 with one line that says so (${engine})`, async () => {
+    const port = new URL(start.url).port;
+    const second = new ServiceProcess('start', { DATABASE_URL: db?.url, PORT: port, APP_URL: start.url });
+    await expect(second.start(180_000)).rejects.toThrow(
+      new RegExp(`PORT: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): stop the other server on it, or choose another PORT`),
+    );
+    expect(second.exitCode).toBe(1);
+    expect(second.output).not.toMatch(/\n\s+at /);
+  });
 });
