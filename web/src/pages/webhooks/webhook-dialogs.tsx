@@ -23,7 +23,7 @@ export const EVENT_DESCRIPTIONS: Record<EventKind, string> = {
   'demo.stale': 'A stale-demo check found steps that no longer match their pages',
   'share.created': 'A share link was created',
   'share.revoked': 'A share link was revoked',
-  'viewer.identified': 'A viewer filled in the viewer form',
+  'viewer.identified': 'A viewer gave their name and e-mail, on a link or a demo hub',
   'lead.captured': 'A viewer sent a lead form in a demo',
   'member.invited': 'Someone was invited to the workspace',
   'webhook.test': 'Sent by “Send test”, ticked or not',
