@@ -91,7 +91,8 @@ export function hubViewerRoutes(app: ZodApp, ctx: ModuleContext<Services['hubs']
         description:
           'Sends what `fields` asks in one submit: 400 naming each missing field, 401 for a wrong password (the same ' +
           'budgets as a link’s: 429 while blocked), 403 for an address the allow-lists refuse. Nothing is stored ' +
-          'unless all pass. Then the hub’s state, as GET answers it.',
+          'unless all pass. Passing the identification or lead form emits `viewer.identified` with the hub’s `hub_id`, ' +
+          '`hub_name` and the answers (`values`), once per hub session and address (docs/hubs.md). Then the hub’s state, as GET answers it.',
         params: hubViewerParams,
         body: hubAccessBody,
         response: { 200: dataEnvelope(hubViewerStateSchema), ...errors },
