@@ -1606,7 +1606,7 @@ export interface paths {
         head?: never;
         /**
          * Update a share link
-         * @description Scope `shares:write`; roles: admin, editor. `password: null` removes the password. Changing the password signs out every viewer who unlocked the link with the old one.
+         * @description Scope `shares:write`; roles: admin, editor. `password: null` removes the password. Changing the password signs out every viewer who unlocked the link with the old one. A link a demo hub made for an entry (`hub_id` set) takes its gates from the hub: changing `password`, `expires_at`, `require_identification`, `allowed_emails` or `allowed_domains` there is a 409 `conflict` naming the hub (`details` lists the fields); its name, preview and variables are its own.
          */
         patch: operations["updateShareLink"];
         trace?: never;
@@ -2514,7 +2514,7 @@ export interface paths {
         put?: never;
         /**
          * Hub viewer: pass the gates
-         * @description Sends what `fields` asks in one submit: 400 naming each missing field, 401 for a wrong password (the same budgets as a link’s: 429 while blocked), 403 for an address the allow-lists refuse. Nothing is stored unless all pass. Then the hub’s state, as GET answers it.
+         * @description Sends what `fields` asks in one submit: 400 naming each missing field, 401 for a wrong password (the same budgets as a link’s: 429 while blocked), 403 for an address the allow-lists refuse. Nothing is stored unless all pass. Passing the identification or lead form emits `viewer.identified` with the hub’s `hub_id`, `hub_name` and the answers (`values`), once per hub session and address (docs/hubs.md). Then the hub’s state, as GET answers it.
          */
         post: operations["hubViewerPassGates"];
         delete?: never;
@@ -2793,6 +2793,26 @@ export interface paths {
          * @description Web application (session sign-in) only; roles: admin. Queues the finished items (succeeded or failed) of one contact, of everything since a date, or of the whole log, for the sync to send again: each contact is upserted again, and a note is created only where none was recorded, so a re-sync never duplicates a note. Items waiting or in flight are left as they are. 409 when HubSpot is not connected.
          */
         post: operations["reSyncWithHubSpot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/hubspot/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send earlier activity to HubSpot
+         * @description Web application (session sign-in) only; roles: admin. Events are synced from the connection on. This sends what came before it: for every address identified before the connection (views of identified viewers, members’ own left out; leads; hub identifications), since `since` when given, one item that upserts the contact (the newest name, a hub’s company, job title and phone) and adds one note listing that activity (demos viewed and how often, finished or not; forms sent with their answers; hubs). An address a backfill already sent is not queued again, so it is safe to repeat. The items appear in the sync log as `history`. 400 when there are more than 100,000 rows of history to read (`details` names `since`: choose a later date); 409 when HubSpot is not connected.
+         */
+        post: operations["sendEarlierActivityToHubSpot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6794,10 +6814,10 @@ export interface components {
             /** @description The outbox event it comes from, as webhooks carry it. */
             event_id: string;
             /**
-             * @description The event’s kind.
+             * @description The event’s kind; `history`: a contact’s activity from before the connection, sent by a backfill (one item per address).
              * @enum {string}
              */
-            event: "viewer.identified" | "demo.viewed" | "demo.completed" | "lead.captured";
+            event: "viewer.identified" | "demo.viewed" | "demo.completed" | "lead.captured" | "history";
             /** @description The contact’s e-mail, lower-cased: HubSpot finds or creates the contact by it. */
             email: string;
             /**
@@ -6835,6 +6855,18 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @example {
+         *       "contacts": 42,
+         *       "queued": 42
+         *     }
+         */
+        CrmBackfillResult: {
+            /** @description Addresses with activity before the connection (and since `since`). */
+            contacts: number;
+            /** @description Of these, how many were queued now; the others were sent by an earlier backfill. */
+            queued: number;
         };
         /**
          * @example {
@@ -18821,6 +18853,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `payload_too_large`: the body is larger than the server accepts. */
             413: {
                 headers: {
@@ -26594,6 +26635,121 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CrmResyncResult"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not in a content type this endpoint accepts (JSON unless stated). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendEarlierActivityToHubSpot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How far back to go; no body means all the history. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only activity at or after this date or instant; without it, all of it. */
+                    since?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmBackfillResult"];
                         meta: {
                             /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
                             request_id: string;
