@@ -159,7 +159,14 @@ export type ShareCreatedEvent = WebhookEventBase<
  * ```
  */
 export type ShareRevokedEvent = WebhookEventBase<'share.revoked', { share_id: string; demo_id: string; revoked_at: string }>;
-/** `viewer.identified` on a link: its identification gate, or a lead form that identifies. */
+/**
+ * `viewer.identified` on a link: its identification gate, or a lead form that identifies.
+ * @example
+ * ```ts
+ * import type { ViewerIdentifiedOnLink } from '@demoshare/sdk';
+ * const demoOf = (data: ViewerIdentifiedOnLink) => data.demo_id;
+ * ```
+ */
 export interface ViewerIdentifiedOnLink {
   share_id: string;
   demo_id: string;
@@ -168,7 +175,14 @@ export interface ViewerIdentifiedOnLink {
   identified_at: string;
   hub_id?: undefined;
 }
-/** `viewer.identified` on a demo hub's gate (docs/hubs.md): no link or demo yet, the hub and its lead form's answers. */
+/**
+ * `viewer.identified` on a demo hub's gate (docs/hubs.md): no link or demo yet, the hub and its lead form's answers.
+ * @example
+ * ```ts
+ * import type { ViewerIdentifiedOnHub } from '@demoshare/sdk';
+ * const company = (data: ViewerIdentifiedOnHub) => data.values.company ?? null;
+ * ```
+ */
 export interface ViewerIdentifiedOnHub {
   share_id: null;
   demo_id: null;
