@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/core/clock';
 import { unchecked } from './helpers/contract';
+import { engine } from './helpers/database';
 import { startDnsServer, type TestDnsServer } from './helpers/dns-server';
 import { createShare, demoWithSteps } from './helpers/shares';
 import { createTestApp, type TestApp, type TestSession } from './helpers/test-app';
@@ -311,6 +313,154 @@ describe('custom domains', () => {
     expect((await on(APP_HOST, '/tls/ask?domain=two.example.org')).statusCode).toBe(404);
   });
 
+  it('lets an admin choose which verified domain the links use, while the others keep serving them', async () => {
+    type Row = { id: string; hostname: string; status: string; primary: boolean; root_url: string | null };
+    const patch = (s: TestSession, id: string, payload: Record<string, unknown>) => s.inject({ method: 'PATCH', url: `/v1/domains/${id}`, payload });
+    const listOf = async (s: TestSession) => (await s.inject({ method: 'GET', url: '/v1/domains?per_page=100' })).json().data as Row[];
+    const primaries = async () => (await listOf(a)).filter((d) => d.primary).map((d) => d.hostname);
+    const idOf = async (hostname: string) => (await listOf(a)).find((d) => d.hostname === hostname)!.id;
+    const bearerA = { authorization: `Bearer ${keyA}` };
+    const hubToken = hubAddress.split('/h/')[1];
+    // Every address handed out for the workspace: a link's, a demo's, a hub's, and the unfurl of the page opened on APP_URL.
+    const addresses = async (app = t.app) => {
+      const share = (await app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: bearerA })).json().data;
+      const demo = (await app.inject({ method: 'GET', url: `/v1/demos/${demoA}`, headers: bearerA })).json().data;
+      const hub = (await app.inject({ method: 'GET', url: '/v1/hubs', headers: bearerA })).json().data[0];
+      const page = await app.inject({ method: 'GET', url: `/s/${linkA.token}`, headers: { host: APP_HOST } });
+      const og = /<meta property="og:url" content="([^"]+)">/.exec(page.body)?.[1];
+      return { url: share.url, embed: share.embed_url, demo: demo.share_url, hub: hub.url, og };
+    };
+    const on_ = (host: string) => ({
+      url: `https://${host}/s/${linkA.token}`,
+      embed: `https://${host}/embed/${linkA.token}`,
+      demo: `https://${host}/s/${linkA.token}`,
+      hub: `https://${host}/h/${hubToken}`,
+      og: `https://${host}/s/${linkA.token}`,
+    });
+    const addVerified = async (hostname: string) => {
+      const added = (await add(a, hostname)).json().data;
+      dns.txt.set(txtOf(added).name, [txtOf(added).value]);
+      clock.advance(60_000);
+      expect((await verify(a, added.id)).json().data).toMatchObject({ status: 'verified', primary: false });
+      return added.id as string;
+    };
+
+    // Without a choice, the oldest verified domain is the primary one, and exactly one is.
+    expect(await primaries()).toEqual(['demos.example.com']);
+    expect(await addresses()).toEqual(on_('demos.example.com'));
+    const goId = await idOf('go.example.org');
+    // A second instance on the same database (PostgreSQL: another process's cache, fed by LISTEN/NOTIFY) caches the old address.
+    const other =
+      engine === 'postgres'
+        ? await createTestApp({ database: t.db, config: { APP_URL: `https://${APP_HOST}`, DNS_SERVERS: [dns.address] } })
+        : undefined;
+    try {
+      if (other) expect((await addresses(other.app)).url).toBe(on_('demos.example.com').url);
+
+      const chosen = await patch(a, goId, { primary: true });
+      expect(chosen.statusCode, chosen.body).toBe(200);
+      expect(chosen.json().data).toMatchObject({ hostname: 'go.example.org', status: 'verified', primary: true });
+      expect(await primaries()).toEqual(['go.example.org']);
+      expect(await addresses()).toEqual(on_('go.example.org'));
+      if (other) await expect.poll(async () => (await addresses(other.app)).url, { timeout: 3_000, interval: 50 }).toBe(on_('go.example.org').url);
+    } finally {
+      await other?.close();
+    }
+    // The domain links used before keeps serving them (its unfurl names the new one); the new one serves them too.
+    for (const host of ['demos.example.com', 'go.example.org']) {
+      const page = await on(host, `/s/${linkA.token}`);
+      expect(page.statusCode, host).toBe(200);
+      expect(page.body).toContain(`<meta property="og:url" content="https://go.example.org/s/${linkA.token}">`);
+      expect((await on(host, `/embed/${linkA.token}`)).statusCode, host).toBe(200);
+      expect((await on(host, `/h/${hubToken}`)).statusCode, host).toBe(200);
+      expect((await on(host, `/v1/viewer/${linkA.token}`)).statusCode, host).toBe(200);
+    }
+    // The same choice again changes nothing (no audit entry either, counted below).
+    expect((await patch(a, goId, { primary: true })).json().data.primary).toBe(true);
+
+    // A domain not verified is refused with 409, with its root_url of the same request: nothing changes.
+    const pending = (await listOf(a)).find((d) => d.hostname === 'xn--dmos-bpa.exemple.fr')!;
+    for (const payload of [{ primary: true }, { primary: true, root_url: 'https://changed.example.com/' }]) {
+      const refused = await patch(a, pending.id, payload);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error).toMatchObject({ code: 'conflict', message: expect.stringContaining('is not verified') });
+    }
+    // Bad input is a 400 on the field and changes nothing, root_url included.
+    const rootBefore = (await listOf(a)).find((d) => d.id === domainA.id)!.root_url;
+    for (const payload of [{ primary: false }, { primary: 'yes' }, { primary: 1 }, { primary: null }, { primary: true, extra: 1 }, { primary: true, root_url: 'javascript:alert(1)' }, { root_url: 'https://x.example.com/', primary: false }]) {
+      const refused = await a.inject(unchecked({ method: 'PATCH' as const, url: `/v1/domains/${domainA.id}`, payload }));
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().error.code).toBe('invalid_request');
+    }
+    const refusedFalse = (await patch(a, domainA.id, { primary: false })).json().error;
+    expect(refusedFalse.details[0]).toEqual({ field: 'primary', message: expect.stringContaining('can only be true') });
+    expect(refusedFalse.message).toContain('another verified domain');
+    // Another workspace's domain is not found; that workspace's own pending claim is refused as not verified.
+    expect((await patch(b, domainA.id, { primary: true })).statusCode).toBe(404);
+    const claimB = (await listOf(b)).find((d) => d.status === 'pending')!;
+    expect((await patch(b, claimB.id, { primary: true })).statusCode).toBe(409);
+    expect(await primaries()).toEqual(['go.example.org']);
+    expect((await listOf(a)).find((d) => d.id === domainA.id)!.root_url).toBe(rootBefore);
+    expect(await addresses()).toEqual(on_('go.example.org'));
+
+    // The database holds the rules whatever the code does: one chosen domain per workspace, only a verified one.
+    const failure = async (query: ReturnType<typeof sql>) =>
+      t.ctx.database.db.execute(query).then(
+        () => 'accepted',
+        (error: { message: string; cause?: { message: string } }) => error.cause?.message ?? error.message,
+      );
+    expect(await failure(sql`update custom_domains set is_primary = true where workspace_id = ${a.workspaceId} and status = 'verified'`)).toMatch(
+      /custom_domains_primary_uq/,
+    );
+    expect(await failure(sql`update custom_domains set is_primary = true where id = ${pending.id}`)).toMatch(/custom_domains_primary_verified_ck/);
+
+    // Two admins choosing at once: both succeed one after the other, and exactly one domain is primary.
+    const raced = await Promise.all([patch(a, domainA.id, { primary: true }), patch(a, goId, { primary: true })]);
+    expect(raced.map((r) => r.statusCode)).toEqual([200, 200]);
+    const winner = await primaries();
+    expect(winner).toHaveLength(1);
+    expect((await addresses()).url).toBe(on_(winner[0]!).url);
+    await patch(a, goId, { primary: true });
+
+    // The chosen domain removed: links fall back to the oldest verified one left.
+    const shortId = await addVerified('short.example.net');
+    expect((await patch(a, shortId, { primary: true })).json().data.primary).toBe(true);
+    expect(await addresses()).toEqual(on_('short.example.net'));
+    expect((await a.inject({ method: 'DELETE', url: `/v1/domains/${shortId}` })).statusCode).toBe(204);
+    expect(await primaries()).toEqual(['demos.example.com']);
+    expect(await addresses()).toEqual(on_('demos.example.com'));
+
+    // The chosen domain taken over by another workspace's TXT record: the same fallback.
+    dns.cname.set('links.example.net', APP_HOST);
+    const mine = (await add(a, 'links.example.net')).json().data;
+    expect((await verify(a, mine.id)).json().data).toMatchObject({ status: 'verified', verified_by: 'cname' });
+    expect((await patch(a, mine.id, { primary: true })).statusCode).toBe(200);
+    expect((await addresses()).url).toBe(on_('links.example.net').url);
+    const theirs = (await add(b, 'links.example.net')).json().data;
+    dns.txt.set(txtOf(theirs).name, [txtOf(theirs).value]);
+    expect((await verify(b, theirs.id)).json().data).toMatchObject({ status: 'verified', primary: true });
+    expect((await a.inject({ method: 'GET', url: `/v1/domains/${mine.id}` })).json().data).toMatchObject({ status: 'pending', primary: false });
+    expect(await primaries()).toEqual(['demos.example.com']);
+    expect(await addresses()).toEqual(on_('demos.example.com'));
+
+    // Each switch is a domain.changed entry per domain whose `primary` changed, with before and after.
+    const audit = await a.inject({ method: 'GET', url: '/v1/audit-log?action=domain.changed&per_page=100' });
+    const switches = (audit.json().data as Array<{ target: { label: string }; changes: { primary?: { from: boolean; to: boolean } } }>)
+      .filter((e) => e.changes.primary)
+      .map((e) => `${e.target.label}: ${e.changes.primary?.from} → ${e.changes.primary?.to}`);
+    expect(switches.slice(0, 6).sort()).toEqual(
+      ['demos.example.com: true → false', 'links.example.net: false → true', 'go.example.org: true → false', 'short.example.net: false → true', 'demos.example.com: true → false', 'go.example.org: false → true'].sort(),
+    );
+    // A pair for each switch: the first, the race's and the way back to go.example.org (two, whichever won), short.example.net
+    // and links.example.net; none for the same choice again, the refusals, a removal or a take-over.
+    expect(switches).toHaveLength(10);
+
+    // Chosen explicitly once more (it is the primary already only by age), for the re-check below.
+    await patch(a, goId, { primary: true });
+    await patch(a, domainA.id, { primary: true });
+    expect(await primaries()).toEqual(['demos.example.com']);
+  });
+
   it('stops serving a domain whose records stay gone past the grace (re-check)', async () => {
     const txt = txtOf(domainA);
     dns.txt.delete(txt.name);
@@ -324,13 +474,17 @@ describe('custom domains', () => {
     const second = await t.ctx.services.domains.domains.recheckDue(6 * 3600_000);
     expect(second.lost).toBeGreaterThanOrEqual(1);
     row = (await a.inject({ method: 'GET', url: `/v1/domains/${domainA.id}` })).json().data;
-    expect(row.status).toBe('failed');
+    expect(row).toMatchObject({ status: 'failed', primary: false });
     expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(404);
     expect((await on(APP_HOST, '/tls/ask?domain=demos.example.com')).statusCode).toBe(404);
-    // The records back and verified again: served again.
+    // It was the chosen domain: links fall back to the oldest verified one left.
+    const shareUrl = async () => (await t.app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: { authorization: `Bearer ${keyA}` } })).json().data.url;
+    expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
+    // The records back and verified again: served again, but links stay where they went until an admin chooses it again.
     dns.txt.set(txt.name, [txt.value]);
-    expect((await verify(a, domainA.id)).json().data.status).toBe('verified');
+    expect((await verify(a, domainA.id)).json().data).toMatchObject({ status: 'verified', primary: false });
     expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
+    expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
   });
 
   it('forgets a removed domain at once: 404 there, no certificate, links back on APP_URL', async () => {

@@ -10,7 +10,7 @@ export interface DomainHosts {
   ownerOf(hostname: string): Promise<string | undefined>;
   /** Where a verified domain's root (`/`) sends visitors; undefined when nowhere (or not a verified domain). */
   rootOf(hostname: string): Promise<string | undefined>;
-  /** The origin of a workspace's links (`https://<its oldest verified domain>`); undefined without one. */
+  /** The origin of a workspace's links (`https://<its primary domain>`: the chosen one, else the oldest verified); undefined without one. */
   originOf(workspaceId: string): Promise<string | undefined>;
   close(): void;
 }
@@ -19,7 +19,7 @@ export interface DomainHosts {
  * Both look-ups behind GuardedCaches on the `changes` feed: every request on a custom domain asks the first,
  * every link answered the second, so neither may cost a query each time. Unknown names are cached too (as
  * null), so a flood of made-up Host headers costs one query per name, not per request. Entries carry
- * `domain:<hostname>` and `workspace:<id>`, which the domains service announces on every change of status.
+ * `domain:<hostname>` and `workspace:<id>`, which the domains service announces on every change of status, root or primary.
  *
  * @example
  * const hosts = createDomainHosts({ ...kernel, scheme: 'https' });
@@ -48,7 +48,7 @@ export function createDomainHosts(deps: { database: Pick<Database, 'db'>; change
       const entry = await primaries.load(
         workspaceId,
         () => [tags.workspace(workspaceId)],
-        async () => ({ hostname: (await repo.primaryHost(deps.database.db, workspaceId)) ?? null }),
+        async () => ({ hostname: (await repo.primaryDomain(deps.database.db, workspaceId))?.hostname ?? null }),
       );
       return entry?.hostname ? `${deps.scheme}://${entry.hostname}` : undefined;
     },

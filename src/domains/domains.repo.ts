@@ -1,4 +1,4 @@
-import { and, asc, count, eq, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { customDomains } from './domains.tables';
 
@@ -41,15 +41,35 @@ export async function verifiedOwner(db: Executor, hostname: string) {
   return row;
 }
 
-/** A workspace's oldest verified domain: where its links point. */
-export async function primaryHost(db: Executor, workspaceId: string) {
+/**
+ * The domain a workspace's links use: the one an admin chose, else the oldest verified. The one definition of
+ * `primary`, for the links (the host cache) and the API alike.
+ */
+export async function primaryDomain(db: Executor, workspaceId: string) {
   const [row] = await db
-    .select({ hostname: customDomains.hostname })
+    .select({ id: customDomains.id, hostname: customDomains.hostname })
     .from(customDomains)
     .where(and(eq(customDomains.workspaceId, workspaceId), eq(customDomains.status, 'verified')))
-    .orderBy(asc(customDomains.verifiedAt), asc(customDomains.id))
+    .orderBy(desc(customDomains.isPrimary), asc(customDomains.verifiedAt), asc(customDomains.id))
     .limit(1);
-  return row?.hostname;
+  return row;
+}
+
+/**
+ * Locks every domain of a workspace, in one order, for the transaction that chooses the links' domain: two
+ * admins choosing at once decide one after the other, and a take-over or lapse of the chosen domain cannot
+ * slip between its check and the write.
+ */
+export async function lockWorkspaceDomains(db: Executor, workspaceId: string) {
+  return db.select().from(customDomains).where(eq(customDomains.workspaceId, workspaceId)).orderBy(asc(customDomains.id)).for('update');
+}
+
+/** Withdraws the workspace's choice of links' domain, before another is chosen (the unique index allows one). */
+export async function clearPrimary(db: Executor, workspaceId: string, now: Date) {
+  await db
+    .update(customDomains)
+    .set({ isPrimary: false, updatedAt: now })
+    .where(and(eq(customDomains.workspaceId, workspaceId), eq(customDomains.isPrimary, true)));
 }
 
 /** Other workspaces' claims on the same name (any status): a CNAME cannot tell them apart. */

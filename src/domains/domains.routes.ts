@@ -22,7 +22,9 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
       schema: {
         tags,
         summary: 'List custom domains',
-        description: 'Oldest first, with each one’s status and the DNS records to create. Links use the oldest verified one.',
+        description:
+          'Oldest first, with each one’s status and the DNS records to create. Links use the one marked `primary`: the verified ' +
+          'domain an admin chose, else the oldest verified.',
         querystring: paginationQuery,
         response: { 200: listEnvelope(domainSchema), ...errors },
       },
@@ -63,7 +65,7 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
     async (request) => ok(request, answer(await domains.get(callerOf(request), request.params.id))),
   );
 
-  // PATCH /v1/domains/:id — where the domain's root leads
+  // PATCH /v1/domains/:id — where the domain's root leads, and whether links use it
   app.patch(
     '/domains/:id',
     {
@@ -72,15 +74,31 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
         tags,
         summary: 'Update a custom domain',
         description:
-          'Sets `root_url`: where a visitor who opens the domain itself (`/`) is sent, with a 302, once the domain is verified. ' +
-          '400 for an address that is not http or https (`details` names `root_url`); the same value again changes nothing.',
+          'Sets `root_url` (where a visitor who opens the domain itself, `/`, is sent with a 302 once the domain is verified) and/or, ' +
+          'with `primary: true`, makes this domain the one the workspace’s links, hubs, embeds and unfurls use, from the next ' +
+          'request on; the domain that had the role keeps serving the links opened on it. Give at least one field. 400 ' +
+          '`invalid_request` (`details` names the field) for an address that is not http or https, for `primary: false` (choose ' +
+          'the domain links should use instead) or for an empty body; 409 `conflict` for `primary: true` on a domain that is not ' +
+          'verified (links cannot use a domain that serves nothing: verify it, then choose it). Refused, nothing changes, neither ' +
+          'field. The same value again changes nothing. Audit: `domain.changed` with `changes.root_url` or `changes.primary` ' +
+          '(`from`, `to`; choosing a domain records one entry for it and one for the domain links used before).',
         params: domainParams,
         body: updateDomainBody,
-        response: { 200: dataEnvelope(domainSchema), ...errors },
+        response: { 200: dataEnvelope(domainSchema), ...errors, 409: errorEnvelope },
       },
     },
     async (request) =>
-      ok(request, answer(await domains.update(callerOf(request), request.params.id, { rootUrl: request.body.root_url }, actorOf(request)))),
+      ok(
+        request,
+        answer(
+          await domains.update(
+            callerOf(request),
+            request.params.id,
+            { rootUrl: request.body.root_url, primary: request.body.primary },
+            actorOf(request),
+          ),
+        ),
+      ),
   );
 
   // POST /v1/domains/:id/verify — look the records up now
@@ -111,7 +129,9 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
       schema: {
         tags,
         summary: 'Remove a custom domain',
-        description: 'From the next request on the domain answers 404 and the proxy gets no new certificate for it; links go back to APP_URL.',
+        description:
+          'From the next request on the domain answers 404 and the proxy gets no new certificate for it. Links it was `primary` ' +
+          'for move to the oldest verified domain left, else back to APP_URL.',
         params: domainParams,
         response: { 204: noContent, ...errors },
       },

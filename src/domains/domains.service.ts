@@ -11,6 +11,7 @@ import type { LimitOffset } from '../core/pagination';
 import type { Database, Executor } from '../db/client';
 import type { DomainDns } from './domain-dns';
 import { normaliseDomain } from './domain-name';
+import { choosePrimary, type DomainView, withPrimary } from './domain-primary';
 import * as repo from './domains.repo';
 import { newId } from '../core/ids';
 import type { ReadRouting } from '../db/read-replica';
@@ -68,7 +69,10 @@ export function createDomainsService(deps: DomainsDeps) {
       failingSince,
       consecutiveFailures: row.consecutiveFailures + 1,
       updatedAt: now,
-      ...(lost ? { status: 'failed' as const } : {}),
+      // No longer served, so no longer what links use: the choice is given up (the check constraint insists), and
+      // links fall back to the oldest verified domain left. Verified again, it waits to be chosen again rather
+      // than moving every link back by itself.
+      ...(lost ? { status: 'failed' as const, isPrimary: false } : {}),
     });
     if (lost) {
       await recordAudit(tx, deps.clock, systemActor(), {
@@ -110,6 +114,7 @@ export function createDomainsService(deps: DomainsDeps) {
           status: 'pending',
           verifiedBy: null,
           verifiedAt: null,
+          isPrimary: false,
           lastError: 'another workspace proved ownership with the TXT record',
           updatedAt: now,
         });
@@ -142,12 +147,18 @@ export function createDomainsService(deps: DomainsDeps) {
       return { row: updated as repo.DomainRow, lost: false };
     });
     await announce(outcome.row, ...demoted);
-    return outcome.row;
+    return view(outcome.row);
   }
 
+  const view = async (row: repo.DomainRow) => (await withPrimary(db, row.workspaceId, [row]))[0] as DomainView;
+
   return {
-    list: (auth: AuthContext, page: LimitOffset) => repo.listDomains(deps.reads?.reader(auth.workspaceId) ?? db, auth.workspaceId, page),
-    get: own,
+    async list(auth: AuthContext, page: LimitOffset) {
+      const reader = deps.reads?.reader(auth.workspaceId) ?? db;
+      const { rows, total } = await repo.listDomains(reader, auth.workspaceId, page);
+      return { rows: await withPrimary(reader, auth.workspaceId, rows), total };
+    },
+    get: async (auth: AuthContext, id: string) => view(await own(auth, id)),
     verify,
 
     /** Adds a pending domain with a fresh token: 400 for a name that cannot be one, 409 when already added. */
@@ -174,27 +185,43 @@ export function createDomainsService(deps: DomainsDeps) {
           target: { type: 'domain', id: created.id, label: name },
           changes: { hostname: name },
         });
-        return created;
+        // Pending: links cannot use it yet.
+        return { ...created, primary: false } satisfies DomainView;
       });
     },
 
-    /** Sets where the domain's root leads (null: nowhere); its Host routing sees it from the next request on. */
-    async update(auth: AuthContext, id: string, patch: { rootUrl: string | null }, actor: Actor) {
+    /**
+     * Sets where the domain's root leads (`rootUrl`, null: nowhere) and/or makes it the domain links use
+     * (`primary`, see choosePrimary), in one transaction: a refused part changes nothing. The Host routing and
+     * the links see it from the next request on, in every process.
+     */
+    async update(auth: AuthContext, id: string, patch: { rootUrl?: string | null; primary?: true }, actor: Actor) {
+      const changed: repo.DomainRow[] = [];
       const row = await db.transaction(async (tx) => {
-        const current = await repo.findDomain(tx, auth.workspaceId, id);
-        if (!current) throw notFound('Domain');
-        if (current.rootUrl === patch.rootUrl) return current;
-        const updated = (await repo.updateDomain(tx, id, { rootUrl: patch.rootUrl, updatedAt: deps.clock.now() })) as repo.DomainRow;
-        await recordAudit(tx, deps.clock, actor, {
-          workspaceId: auth.workspaceId,
-          action: 'domain.changed',
-          target: { type: 'domain', id, label: current.hostname },
-          changes: { root_url: { from: current.rootUrl, to: patch.rootUrl } },
-        });
-        return updated;
+        let current: repo.DomainRow | undefined;
+        // The choice first: it locks every domain of the workspace, in one order, before anything else is written.
+        if (patch.primary) {
+          const chosen = await choosePrimary(tx, deps.clock, auth.workspaceId, id, actor);
+          if (chosen.previous) changed.push(chosen.row, chosen.previous);
+          current = chosen.row;
+        } else {
+          current = await repo.findDomain(tx, auth.workspaceId, id);
+          if (!current) throw notFound('Domain');
+        }
+        if (patch.rootUrl !== undefined && current.rootUrl !== patch.rootUrl) {
+          await recordAudit(tx, deps.clock, actor, {
+            workspaceId: auth.workspaceId,
+            action: 'domain.changed',
+            target: { type: 'domain', id, label: current.hostname },
+            changes: { root_url: { from: current.rootUrl, to: patch.rootUrl } },
+          });
+          current = (await repo.updateDomain(tx, id, { rootUrl: patch.rootUrl, updatedAt: deps.clock.now() })) as repo.DomainRow;
+          changed.push(current);
+        }
+        return current;
       });
-      await announce(row);
-      return row;
+      if (changed.length > 0) await announce(...changed);
+      return view(row);
     },
 
     /** Removes a domain: from the next request on, its Host gets the unknown-domain 404 and its links APP_URL. */
