@@ -366,5 +366,14 @@ describe('leads', () => {
     expect(text).toContain(`Jane Doe (${email}) filled in the form of “Secret roadmap tour” through the link “Sent to Globex”`);
     expect(text).toContain('size: 11-50');
     expect(text).toContain(`${APP_URL}/leads?demo_id=${demoId}`);
+
+    // Erasing the viewer blanks the delivered body in the delivery log (a redelivery sends that): address,
+    // name and every answer, as in the outbox event.
+    expect((await api('POST', '/v1/viewer-erasures', { email })).statusCode).toBe(200);
+    const stored = await t.db.database.executeSql('select body from webhook_deliveries where webhook_id = $1', [hook.json().data.id]);
+    const bodies = stored.rows.map((r) => JSON.parse(String(r.body)) as { data: Record<string, unknown> });
+    const erased = bodies.find((b) => b.data.lead_id === leadId)!;
+    expect(erased.data).toMatchObject({ lead_id: leadId, email: null, name: null, values: {} });
+    expect(JSON.stringify(bodies)).not.toContain('Jane Doe');
   });
 });

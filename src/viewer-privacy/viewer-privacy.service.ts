@@ -38,8 +38,9 @@ export interface ErasureCounts {
 }
 
 /**
- * A delivery body with the viewer blanked as the outbox event is (repo.redactEvents), and any other
- * mention of the address replaced: the body is JSON the server wrote, but a name field could hold it too.
+ * A delivery body with the viewer blanked as the outbox event is (repo.redactEvents, repo.redactLeadEvents:
+ * a lead's e-mail, name and every answer), and any other mention of the address replaced: the body is JSON
+ * the server wrote, but a name field could hold it too.
  */
 export function redactBody(body: string, email: string): string {
   let out = body;
@@ -51,6 +52,10 @@ export function redactBody(body: string, email: string): string {
       if ('viewer_name' in data) data.viewer_name = null;
       // A hub's lead-form answers (docs/hubs.md).
       if (parsed.event === 'viewer.identified' && 'values' in data) data.values = {};
+      out = JSON.stringify(parsed);
+    } else if (parsed.event === 'lead.captured' && data && typeof data.email === 'string' && normaliseEmail(data.email) === email) {
+      // The answers name the person as much as the address does (a name, a phone, a company).
+      Object.assign(data, { email: null, name: null, values: {} });
       out = JSON.stringify(parsed);
     }
   } catch {
