@@ -122,7 +122,11 @@ export const hubSessions = pgTable(
     identifiedAt: at('identified_at'),
     expiresAt: at('expires_at').notNull(),
   },
-  (t) => [index('hub_sessions_hub_idx').on(t.hubId, t.createdAt)],
+  (t) => [
+    index('hub_sessions_hub_idx').on(t.hubId, t.createdAt),
+    // The visitors list and its export (hub-visitors.repo.ts): a hub's identified sessions, newest first.
+    index('hub_sessions_identified_idx').on(t.hubId, t.identifiedAt).where(sql`viewer_email is not null`),
+  ],
 );
 
 /** A demo opened from a hub: the hub's "demos opened". Views and completions are the entry links' views. */

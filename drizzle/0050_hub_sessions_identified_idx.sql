@@ -1,0 +1,1 @@
+CREATE INDEX "hub_sessions_identified_idx" ON "hub_sessions" USING btree ("hub_id","identified_at") WHERE viewer_email is not null;
