@@ -142,7 +142,7 @@ describe('HubSpot sync against a local HubSpot', () => {
           step_number: 2,
           email,
           name: 'Grace Hopper',
-          values: { email, company: 'Navy <b>', consent: true },
+          values: { email, company: 'Navy <b>', Phone_Number: '+1 555 0101', job_title: ' ', favourite: 'COBOL', consent: true },
           created_at: new Date().toISOString(),
         },
       },
@@ -154,6 +154,12 @@ describe('HubSpot sync against a local HubSpot', () => {
     expect(note!.properties.hs_note_body).toContain('Sent a form');
     expect(note!.properties.hs_note_body).toContain('company: Navy &#60;b&#62;');
     expect(note!.properties.hs_note_body).toContain('consent: yes');
+    // Fields named as HubSpot's own properties fill them (an empty answer blanks nothing); the others stay in the note.
+    const contact = hubspot.contactByEmail(email)!.properties;
+    expect(contact).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', company: 'Navy <b>', phone: '+1 555 0101' });
+    expect(contact).not.toHaveProperty('jobtitle');
+    expect(contact).not.toHaveProperty('favourite');
+    expect(note!.properties.hs_note_body).toContain('favourite: COBOL');
 
     // Erasing the viewer empties their rows of the sync log too (HubSpot keeps what it was sent).
     const erased = await before.inject({ method: 'POST', url: '/v1/viewer-erasures', payload: { email } });

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../core/ids';
 import type { HistoryRow } from './crm-history.repo';
-import { escapeHtml, HUB_FIELD_PROPERTIES, listOf, noteToken } from './crm.notes';
+import { escapeHtml, HUB_FIELD_PROPERTIES, LEAD_FIELD_PROPERTIES, listOf, noteToken } from './crm.notes';
 import type { NewSyncItem } from './crm.repo';
 
 /** The event kind of a history item in the sync log. */
@@ -33,7 +33,7 @@ function line(row: HistoryRow, appUrl: string): string {
 
 /**
  * One pending item per address of `rows` (oldest activity first within a note): the newest name given, the
- * newest hub answers as contact properties, and a note listing what the address did, dated at its last act.
+ * newest answers of hubs and lead forms as contact properties (crm.notes.ts), and a note listing what the address did, dated at its last act.
  */
 export function historyItems(workspaceId: string, rows: readonly HistoryRow[], appUrl: string, now: Date): NewSyncItem[] {
   const byEmail = new Map<string, HistoryRow[]>();
@@ -44,9 +44,10 @@ export function historyItems(workspaceId: string, rows: readonly HistoryRow[], a
     const last = sorted.at(-1)!;
     const properties: Record<string, string> = {};
     for (const row of sorted) {
-      if (row.kind !== 'hub') continue;
+      if (row.kind === 'views') continue;
+      const byField = row.kind === 'hub' ? HUB_FIELD_PROPERTIES : LEAD_FIELD_PROPERTIES;
       for (const [field, value] of Object.entries(row.values)) {
-        const property = HUB_FIELD_PROPERTIES[field];
+        const property = byField[field.toLowerCase()];
         if (property && typeof value === 'string' && value.trim()) properties[property] = value.trim();
       }
     }

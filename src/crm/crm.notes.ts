@@ -43,13 +43,32 @@ export const HUB_FIELD_PROPERTIES: Record<string, string> = { company: 'company'
 /** A hub's identification (docs/hubs.md): `viewer.identified` with `hub_id`, and no demo. */
 const isHubIdentification = (event: Pick<OutboxEvent, 'kind' | 'data'>) => event.kind === 'viewer.identified' && str((event.data as Data).hub_id) !== null;
 
-/** The contact properties an event sets besides e-mail and name: a hub's lead-form answers, the ones given. */
+/**
+ * A demo's lead-form fields whose names say what HubSpot's default contact properties hold (docs/crm.md):
+ * the form's names are the editor's, so only these plain ones are matched; every answer is in the note anyway.
+ */
+export const LEAD_FIELD_PROPERTIES: Record<string, string> = {
+  ...HUB_FIELD_PROPERTIES,
+  company_name: 'company',
+  jobtitle: 'jobtitle',
+  phone_number: 'phone',
+  mobile: 'mobilephone',
+  website: 'website',
+  city: 'city',
+  country: 'country',
+};
+
+/**
+ * The contact properties an event sets besides e-mail and name: a hub's lead-form answers, and a demo
+ * lead's answers to fields named as in LEAD_FIELD_PROPERTIES, the ones given (text, not a checkbox).
+ */
 export function contactProperties(event: Pick<OutboxEvent, 'kind' | 'data'>): Record<string, string> {
   const values = (event.data as Data).values;
-  if (!isHubIdentification(event) || !values || typeof values !== 'object') return {};
+  const byField = isHubIdentification(event) ? HUB_FIELD_PROPERTIES : event.kind === 'lead.captured' ? LEAD_FIELD_PROPERTIES : null;
+  if (!byField || !values || typeof values !== 'object') return {};
   const properties: Record<string, string> = {};
   for (const [field, value] of Object.entries(values as Data)) {
-    const property = HUB_FIELD_PROPERTIES[field];
+    const property = byField[field.toLowerCase()];
     const given = str(value);
     if (property && given) properties[property] = given;
   }
