@@ -12,16 +12,18 @@ import type { TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const DOMAIN = 'demos.example.test';
+/** A second domain of the same workspace, which its links move to. */
+const NEW_DOMAIN = 'links.example.test';
 // launchBrowser says loudly when there is no Chromium; this test needs its own flags.
 const browser: Browser | null = (await launchBrowser().then((b) => b?.close().then(() => b)))
-  ? await chromium.launch({ executablePath: CHROMIUM.path as string, args: [...CHROMIUM_BASE_ARGS, `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`] })
+  ? await chromium.launch({ executablePath: CHROMIUM.path as string, args: [...CHROMIUM_BASE_ARGS, `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1,MAP ${NEW_DOMAIN} 127.0.0.1`] })
   : null;
 
 describe.skipIf(!browser)('a custom domain in Chromium', () => {
   let server: TestServer;
   let dns: TestDnsServer;
   let admin: TestSession;
-  let mine: { token: string; url: string };
+  let mine: { id: string; token: string; url: string };
   let theirs: { token: string };
   let origin: string;
 
@@ -47,11 +49,11 @@ describe.skipIf(!browser)('a custom domain in Chromium', () => {
     await dns?.close();
   });
 
-  async function open(path: string, width: number): Promise<{ page: Page; status: number | undefined }> {
+  async function open(path: string, width: number, at = origin): Promise<{ page: Page; status: number | undefined }> {
     const context = await browser!.newContext({ viewport: { width, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const res = await page.goto(`${origin}${path}`);
+    const res = await page.goto(`${at}${path}`);
     return { page, status: res?.status() };
   }
 
@@ -160,5 +162,55 @@ describe.skipIf(!browser)('a custom domain in Chromium', () => {
     expect(await page.locator('h1').innerText()).toBe('Nothing here');
     await context.close();
     await page.context().close();
+  });
+
+  it('lets an admin choose the domain links use, while the old one keeps serving the links already sent (1280 and 390 px)', async () => {
+    const added = (await admin.inject({ method: 'POST', url: '/v1/domains', payload: { hostname: NEW_DOMAIN } })).json().data;
+    const txt = added.records.find((r: { type: string }) => r.type === 'TXT');
+    dns.txt.set(txt.name, [txt.value]);
+    expect((await admin.inject({ method: 'POST', url: `/v1/domains/${added.id}/verify` })).json().data).toMatchObject({ status: 'verified', primary: false });
+    const linkUrl = async () => (await admin.inject({ method: 'GET', url: `/v1/shares/${mine.id}` })).json().data.url;
+    expect(await linkUrl()).toBe(`http://${DOMAIN}/s/${mine.token}`);
+    // At 1280 px the links move to the new domain; at 390 px back to the old one, then to the new one again.
+    for (const [width, moves] of [[1280, [NEW_DOMAIN]], [390, [DOMAIN, NEW_DOMAIN]]] as const) {
+      const { context, page } = await signedInPage(browser!, server.url, admin, { width, height: 900 });
+      await page.goto(`${server.url}/settings/workspace`);
+      for (const to of moves) {
+        const from = to === NEW_DOMAIN ? DOMAIN : NEW_DOMAIN;
+        const [target, previous] = [page.getByRole('region', { name: to }), page.getByRole('region', { name: from })];
+        await previous.getByText('Used for links').waitFor();
+        expect(await target.getByText('Used for links').count()).toBe(0);
+        await target.getByRole('button', { name: 'Use for links' }).click();
+        await page.getByText(`Links now use ${to}; ${from} keeps serving the links already sent`).waitFor();
+        await target.getByText('Used for links').waitFor();
+        await previous.getByRole('button', { name: 'Use for links' }).waitFor();
+        expect(await target.getByText(`Your links use http://${to}`).isVisible()).toBe(true);
+        expect(await previous.getByText(`Serves the links opened on it; your links use http://${to}`).isVisible()).toBe(true);
+        expect(await linkUrl()).toBe(`http://${to}/s/${mine.token}`);
+        expect(await overflowing(page)).toEqual([]);
+      }
+      // The two cards, without the notices over them: the one links use and the one that only serves.
+      const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+      while ((await dismiss.count()) > 0) await dismiss.first().click();
+      // Scrolled to the card's bottom: a screenshot of the element itself would slide it under the sticky header.
+      for (const [name, shot] of [[NEW_DOMAIN, 'links'], [DOMAIN, 'serving']] as const) {
+        await page.getByRole('region', { name }).evaluate((card) => card.scrollIntoView({ block: 'end' }));
+        await page.screenshot({ path: `${SHOTS}/settings-domain-${shot}-${width}.png` });
+      }
+      await context.close();
+    }
+    // The link already sent, on the old domain, still opens in a browser; its unfurl names the new one.
+    const newOrigin = `http://${NEW_DOMAIN}:${new URL(server.url).port}`;
+    for (const at of [origin, newOrigin]) {
+      const { page, status } = await open(`/s/${mine.token}`, 1280, at);
+      expect(status, at).toBe(200);
+      expect(new URL(page.url()).origin).toBe(at);
+      await page.getByRole('heading', { name: 'Acme shared a demo with you' }).waitFor();
+      expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(`http://${NEW_DOMAIN}/s/${mine.token}`);
+      await page.getByLabel('Password').fill('open-sesame');
+      await page.getByRole('button', { name: 'View demo' }).click();
+      await page.locator('.ds-count', { hasText: 'Step 1 of 2' }).waitFor();
+      await page.context().close();
+    }
   });
 });

@@ -27,7 +27,9 @@ export function DomainsSection() {
       {domains.status === 'loading' ? <LoadingBlock /> : null}
       {domains.status === 'error' ? <LoadError error={domains.error} onRetry={domains.reload} /> : null}
       {domains.status === 'ready'
-        ? domains.data.rows.map((domain) => <DomainCard key={domain.id} domain={domain} onChanged={domains.reload} />)
+        ? domains.data.rows.map((domain) => (
+            <DomainCard key={domain.id} domain={domain} linksDomain={domains.data.rows.find((d) => d.primary)} onChanged={domains.reload} />
+          ))
         : null}
     </div>
   );
@@ -53,7 +55,8 @@ function AddDomain({ onAdded }: { onAdded(): Promise<void> }) {
         <h2 id="add-domain-heading">Custom domains</h2>
         <p className="muted">
           Share links, hubs and embeds on your own address, such as demos.example.com, in your brand. Add the domain, create the DNS records
-          shown, then verify it: once verified, new and existing links use it.
+          shown, then verify it: once verified, new and existing links use it. With several, choose the one links use: the others keep
+          serving the links already sent.
         </p>
       </div>
       <div className="card-body">
@@ -89,8 +92,10 @@ const STATUS = {
   failed: { tone: 'danger', label: 'Records missing' },
 } as const;
 
-function DomainCard({ domain, onChanged }: { domain: Domain; onChanged(): Promise<void> }) {
+/** One domain; `linksDomain` is the workspace's domain that links use (`primary`), if it has one. */
+function DomainCard({ domain, linksDomain, onChanged }: { domain: Domain; linksDomain: Domain | undefined; onChanged(): Promise<void> }) {
   const [verifying, setVerifying] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const notify = useToast();
@@ -110,17 +115,40 @@ function DomainCard({ domain, onChanged }: { domain: Domain; onChanged(): Promis
     }
   }
 
+  async function useForLinks() {
+    setChoosing(true);
+    setError(null);
+    try {
+      const chosen = await domainsApi.update(domain.id, { primary: true });
+      await onChanged();
+      notify(`Links now use ${chosen.hostname}; ${linksDomain ? `${linksDomain.hostname} keeps serving the links already sent` : 'nothing else changes'}`);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'The change could not be saved. Try again.');
+    } finally {
+      setChoosing(false);
+    }
+  }
+
   return (
     <section className="card" aria-label={domain.hostname}>
       <div className="card-header domain-header">
         <h3 className="domain-name">{domain.hostname}</h3>
         <Badge tone={status.tone}>{status.label}</Badge>
+        {domain.primary ? <Badge tone="accent">Used for links</Badge> : null}
       </div>
       <div className="card-body stack">
         {error ? <Alert tone="danger">{error}</Alert> : null}
         {domain.status === 'verified' ? (
           <p>
-            Links are served at <strong>{domain.url}</strong>
+            {domain.primary || !linksDomain ? (
+              <>
+                Your links use <strong>{domain.url}</strong>
+              </>
+            ) : (
+              <>
+                Serves the links opened on it; your links use <strong>{linksDomain.url}</strong>
+              </>
+            )}
             {domain.last_checked_at ? ` · checked ${formatRelative(domain.last_checked_at)}` : ''}.
           </p>
         ) : (
@@ -157,7 +185,12 @@ function DomainCard({ domain, onChanged }: { domain: Domain; onChanged(): Promis
           </table>
         </div>
         <DomainRootForm domain={domain} onChanged={onChanged} />
-        <div className="row">
+        <div className="row row-wrap">
+          {domain.status === 'verified' && !domain.primary ? (
+            <Button variant="primary" loading={choosing} onClick={useForLinks}>
+              Use for links
+            </Button>
+          ) : null}
           <Button variant={domain.status === 'verified' ? 'secondary' : 'primary'} loading={verifying} onClick={verify}>
             Verify now
           </Button>
@@ -179,7 +212,10 @@ function DomainCard({ domain, onChanged }: { domain: Domain; onChanged(): Promis
             notify(`${domain.hostname} removed`);
           }}
         >
-          Links opened on this domain will stop working at once; the links themselves go back to this server’s own address.
+          Links opened on this domain will stop working at once.
+          {domain.primary
+            ? ' Your links move to your oldest other verified domain, or back to this server’s own address.'
+            : ''}
         </ConfirmDialog>
       ) : null}
     </section>
