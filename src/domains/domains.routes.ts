@@ -79,7 +79,7 @@ export function domainsRoutes(app: ZodApp, ctx: ModuleContext<Services['domains'
           'request on; the domain that had the role keeps serving the links opened on it. Give at least one field. 400 ' +
           '`invalid_request` (`details` names the field) for an address that is not http or https, for `primary: false` (choose ' +
           'the domain links should use instead) or for an empty body; 409 `conflict` for `primary: true` on a domain that is not ' +
-          'verified (links cannot use a domain that serves nothing: verify it, then choose it). Refused, nothing changes, neither ' +
+          'verified (links cannot use a domain that serves nothing: verify it, then choose it). A refused request changes neither ' +
           'field. The same value again changes nothing. Audit: `domain.changed` with `changes.root_url` or `changes.primary` ' +
           '(`from`, `to`; choosing a domain records one entry for it and one for the domain links used before).',
         params: domainParams,

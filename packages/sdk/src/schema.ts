@@ -1496,7 +1496,7 @@ export interface paths {
         };
         /**
          * List custom domains
-         * @description Web application (session sign-in) only; roles: admin. Oldest first, with each one’s status and the DNS records to create. Links use the oldest verified one.
+         * @description Web application (session sign-in) only; roles: admin. Oldest first, with each one’s status and the DNS records to create. Links use the one marked `primary`: the verified domain an admin chose, else the oldest verified.
          */
         get: operations["listCustomDomains"];
         put?: never;
@@ -1527,14 +1527,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a custom domain
-         * @description Web application (session sign-in) only; roles: admin. From the next request on the domain answers 404 and the proxy gets no new certificate for it; links go back to APP_URL.
+         * @description Web application (session sign-in) only; roles: admin. From the next request on the domain answers 404 and the proxy gets no new certificate for it. Links it was `primary` for move to the oldest verified domain left, else back to APP_URL.
          */
         delete: operations["removeCustomDomain"];
         options?: never;
         head?: never;
         /**
          * Update a custom domain
-         * @description Web application (session sign-in) only; roles: admin. Sets `root_url`: where a visitor who opens the domain itself (`/`) is sent, with a 302, once the domain is verified. 400 for an address that is not http or https (`details` names `root_url`); the same value again changes nothing.
+         * @description Web application (session sign-in) only; roles: admin. Sets `root_url` (where a visitor who opens the domain itself, `/`, is sent with a 302 once the domain is verified) and/or, with `primary: true`, makes this domain the one the workspace’s links, hubs, embeds and unfurls use, from the next request on; the domain that had the role keeps serving the links opened on it. Give at least one field. 400 `invalid_request` (`details` names the field) for an address that is not http or https, for `primary: false` (choose the domain links should use instead) or for an empty body; 409 `conflict` for `primary: true` on a domain that is not verified (links cannot use a domain that serves nothing: verify it, then choose it). A refused request changes neither field. The same value again changes nothing. Audit: `domain.changed` with `changes.root_url` or `changes.primary` (`from`, `to`; choosing a domain records one entry for it and one for the domain links used before).
          */
         patch: operations["updateCustomDomain"];
         trace?: never;
@@ -4302,6 +4302,7 @@ export interface components {
          *       "last_error": null,
          *       "failing_since": null,
          *       "root_url": "https://demos.example.com/h/Q2m8W4k1v9ZpL0s7a3Xr5t6Yb2Nc8Hd1Jk3Lm5No7Pq",
+         *       "primary": true,
          *       "records": [
          *         {
          *           "type": "TXT",
@@ -4323,10 +4324,10 @@ export interface components {
             id: string;
             /** @description Lower-case ASCII (punycode for an internationalised name), without a trailing dot. */
             hostname: string;
-            /** @description The origin share links, hubs and embeds use once the domain is verified. */
+            /** @description The domain’s origin: share links, hubs and embeds answer there once it is verified, and use it while it is `primary`. */
             url: string;
             /**
-             * @description `pending`: not verified yet (create the records, then verify); `verified`: served, and links use it; `failed`: its records were missing at every re-check for DOMAIN_RECHECK_GRACE, so it is no longer served: fix the records and verify again.
+             * @description `pending`: not verified yet (create the records, then verify); `verified`: served (and links use it if it is `primary`); `failed`: its records were missing at every re-check for DOMAIN_RECHECK_GRACE, so it is no longer served: fix the records and verify again.
              * @enum {string}
              */
             status: "pending" | "verified" | "failed";
@@ -4341,6 +4342,8 @@ export interface components {
             failing_since: string | null;
             /** @description Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404). */
             root_url: string | null;
+            /** @description Whether the workspace’s links use this domain: share links’ `url` and `embed_url`, demos’ `share_url`, hub addresses and the viewer pages’ `og:url`. Exactly one verified domain of a workspace is primary when it has any: the one an admin chose (`PATCH` with `primary: true`), else the oldest verified. The others keep serving the links opened on them. */
+            primary: boolean;
             /** @description The DNS records to create: the TXT record (either it or the CNAME verifies; only the TXT proves which workspace owns the name when several claim it) and the CNAME that sends visitors here (an apex domain uses its provider’s ALIAS/ANAME or A records instead). */
             records: components["schemas"]["DomainRecord"][];
             /**
@@ -18134,8 +18137,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404). */
-                    root_url: string | null;
+                    /** @description Where the domain’s own root (`https://<hostname>/`, what a visitor who types the domain opens) sends them, with a 302: your demo hub’s address on this domain, your website, any http or https address. Null: a “Nothing here” page (404). Left out: unchanged. */
+                    root_url?: string | null;
+                    /**
+                     * @description `true`: the workspace’s links use this domain from now on, instead of the one they used; the other domains keep serving the links opened on them. Only a verified domain (409 otherwise). `false` is refused (400): choose the domain links should use instead. Left out: unchanged.
+                     * @enum {boolean}
+                     */
+                    primary?: true;
                 };
             };
         };
@@ -18184,6 +18192,15 @@ export interface operations {
             };
             /** @description `not_found`: no such record in this workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the record is not in a state that allows this. `recording_incomplete`: not every step of the recording has been uploaded. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
