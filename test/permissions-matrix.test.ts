@@ -46,7 +46,7 @@ const ID_KIND_BY_COLLECTION: Record<string, IdKind> = {
   hubs: 'hub',
   domains: 'domain',
 };
-const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry', message_id: 'slackMessage' };
+const PARAM_KINDS: Record<string, IdKind> = { check_id: 'demoCheck', step_id: 'step', hotspot_id: 'hotspot', chapter_id: 'chapter', asset_id: 'asset', delivery_id: 'delivery', workspace_id: 'workspace', view_id: 'view', render_id: 'render', collection_id: 'hubCollection', entry_id: 'hubEntry', message_id: 'slackMessage', experiment_id: 'experiment' };
 
 function concreteUrl(url: string): string {
   const parts = url.split('/');
@@ -101,7 +101,7 @@ function contractScope(method: string, url: string): Scope | null {
   if (url.startsWith('/v1/team')) return read ? 'team:read' : 'team:write';
   if (/^\/v1\/demos\/:id\/(analytics|views)(\/|$)/.test(url) || url === '/v1/analytics') return 'analytics:read';
   // A link's A/B test results are figures of views, like analytics (docs/ab-tests.md); the test itself is the link's.
-  if (url === '/v1/shares/:id/experiment/results') return 'analytics:read';
+  if (/^\/v1\/shares\/:id\/(experiment|experiments\/:experiment_id)\/results$/.test(url)) return 'analytics:read';
   if (/^\/v1\/demos\/:id\/shares$/.test(url) || url.startsWith('/v1/shares/')) return read ? 'shares:read' : 'shares:write';
   // Erasing a viewer deletes views, as deleting a demo does: demos:write (admins only, by the table).
   if (url === '/v1/viewer-erasures') return 'demos:write';

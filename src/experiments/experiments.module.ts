@@ -3,6 +3,7 @@ import { defineModule } from '../module';
 import type { LinkArms } from '../viewing/link-arms';
 import { demos, demoVersions } from '../demos/demos.tables';
 import { views } from '../viewing/viewing.tables';
+import { experimentHistoryRoutes } from './experiment-history.routes';
 import { createLinkArms } from './experiment-serving';
 import { experimentsRoutes } from './experiments.routes';
 import { createExperimentsService, type ExperimentsService } from './experiments.service';
@@ -43,7 +44,10 @@ export const experimentsModule = defineModule({
     }),
     linkArms: createLinkArms(kernel),
   }),
-  routes: experimentsRoutes,
+  routes: (app, ctx) => {
+    experimentsRoutes(app, ctx);
+    experimentHistoryRoutes(app, ctx);
+  },
   async close({ linkArms }) {
     linkArms.close();
   },

@@ -1,5 +1,5 @@
 // The experiments' SQL: experiments and arms, what a link serves (arms with their demos' state), and the figures per arm from the views.
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { experimentArms, experiments } from './experiments.tables';
 
@@ -61,6 +61,16 @@ export interface ServingArm {
  * serve, in one statement (every viewer request of an A/B link reads it, through a cache).
  */
 export async function servingArms(db: Executor, shareId: string): Promise<ServingArm[]> {
+  return armStates(db, sql`e.id = (select x.id from experiments x where x.share_id = ${shareId} order by x.started_at desc, x.id desc limit 1)`);
+}
+
+/** The same states for the arms of any experiments (an earlier one of a link too), grouped by experiment, in order. */
+export async function armStatesOf(db: Executor, experimentIds: readonly string[]): Promise<ServingArm[]> {
+  if (experimentIds.length === 0) return [];
+  return armStates(db, sql`e.id in (select json_array_elements_text(${JSON.stringify(experimentIds)}::json))`);
+}
+
+async function armStates(db: Executor, which: SQL): Promise<ServingArm[]> {
   const result = await db.execute(sql`
     select e.id as experiment_id, e.status, e.winner_arm_id, a.id as arm_id, a.weight, a.demo_id,
       (a.version is not null) as pinned, d.status as demo_status,
@@ -72,8 +82,8 @@ export async function servingArms(db: Executor, shareId: string): Promise<Servin
     left join lateral (
       select v.number, v.step_count from demo_versions v where a.version is null and v.demo_id = a.demo_id order by v.number desc limit 1
     ) lv on true
-    where e.id = (select x.id from experiments x where x.share_id = ${shareId} order by x.started_at desc, x.id desc limit 1)
-    order by a.position`);
+    where ${which}
+    order by a.experiment_id, a.position`);
   return rowsOf(result).map((r) => ({
     experimentId: r.experiment_id as string,
     status: r.status as 'running' | 'stopped',

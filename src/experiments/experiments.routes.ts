@@ -50,7 +50,9 @@ export function experimentsRoutes(app: ZodApp, ctx: ModuleContext<Services['expe
       schema: {
         tags,
         summary: 'Get the A/B test of a link',
-        description: "The link's newest experiment, running or stopped. 404 when the link has none (or is another workspace's).",
+        description:
+          "The link's newest experiment, running or stopped (the earlier ones: GET /v1/shares/{id}/experiments). 404 when " +
+          "the link has none (or is another workspace's).",
         params: experimentParams,
         response: { 200: dataEnvelope(experimentSchema), ...errors },
       },
@@ -87,7 +89,10 @@ export function experimentsRoutes(app: ZodApp, ctx: ModuleContext<Services['expe
       schema: {
         tags,
         summary: 'Remove the A/B test of a link',
-        description: "Running or stopped: the link serves its own demo again, and the experiment's figures are gone (the views stay, as views of their demos).",
+        description:
+          "The link's newest experiment, running or stopped: its figures are gone (the views stay, as views of their demos) " +
+          "and the link serves what it served before it: the arm its previous experiment kept (that one is the newest " +
+          'again), else its own demo.',
         params: experimentParams,
         response: { 204: noContent, ...errors },
       },

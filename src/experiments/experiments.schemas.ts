@@ -1,6 +1,7 @@
 // A/B tests on the wire: snake_case JSON ↔ camelCase rows, and the documentation of every field.
 import { z } from 'zod';
 import { idSchema } from '../core/ids';
+import { paginationQuery } from '../core/pagination';
 import { text } from '../core/text';
 import { iso, timestamp } from '../core/time';
 import type { ArmFigures, ArmRow, ExperimentRow } from './experiments.repo';
@@ -11,6 +12,10 @@ export const MAX_ARMS = 10;
 export const MAX_WEIGHT = 1000;
 
 export const experimentParams = z.object({ id: idSchema('share') });
+export const experimentByIdParams = experimentParams.extend({
+  experiment_id: idSchema('experiment').meta({ description: 'One of the link’s experiments, as GET /v1/shares/{id}/experiments lists them.' }),
+});
+export const listExperimentsQuery = paginationQuery.strict();
 
 const metric = z.enum(EXPERIMENT_METRICS).meta({
   description:
@@ -107,7 +112,8 @@ export const armSchema = z
     serving: z.boolean().meta({
       description:
         'Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is ' +
-        'skipped; its viewers move to the other arms by weight at their next request.',
+        'skipped; its viewers move to the other arms by weight at their next request. On an earlier experiment of the ' +
+        'link (the link serves only its newest), whether it could be.',
     }),
   })
   .meta({ id: 'ExperimentArm' });
@@ -119,7 +125,9 @@ export const experimentSchema = z
     name: z.string(),
     metric,
     status: z.enum(EXPERIMENT_STATUSES).meta({
-      description: '`running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link\'s own demo).',
+      description:
+        '`running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the ' +
+        "link's own demo) until the link's next experiment starts.",
     }),
     winner_arm_id: idSchema('experimentArm').nullable().meta({ description: 'The arm kept when stopped; null while running or when none was kept.' }),
     arms: z.array(armSchema),

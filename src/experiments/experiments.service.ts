@@ -4,16 +4,14 @@ import { recordAudit } from '../audit/audit-recorder';
 import type { AuthContext } from '../auth/permissions';
 import { type Changes, tags } from '../core/changes';
 import type { Clock } from '../core/clock';
-import { conflict, invalid, notFound } from '../core/errors';
+import { conflict, invalid } from '../core/errors';
 import { newId } from '../core/ids';
 import type { Database } from '../db/client';
 import type { DemoReader } from '../demos/demos.reader';
 import type { SharesService } from '../shares/shares.service';
-import { liveArm } from './experiment-serving';
+import { createExperimentReads } from './experiment-reads.service';
 import * as repo from './experiments.repo';
-import { toExperiment, toResults } from './experiments.schemas';
 import type { ExperimentMetric } from './experiments.tables';
-import { analyse } from './significance';
 
 export interface ExperimentsDeps {
   database: Pick<Database, 'db'>;
@@ -31,8 +29,8 @@ export interface NewExperiment {
 }
 
 /**
- * A/B tests: one running experiment per link at a time; the viewing gates ask `linkArms`
- * (experiment-serving.ts) which arm a viewer gets. Every change is announced as the link's, so the viewer
+ * A/B tests: one running experiment per link at a time, the earlier ones kept with their figures (read through
+ * experiment-reads.service.ts); the viewing gates ask `linkArms` (experiment-serving.ts) which arm a viewer gets. Every change is announced as the link's, so the viewer
  * caches of the link (its state, its payloads per arm) drop at once.
  *
  * @example
@@ -42,6 +40,8 @@ export interface NewExperiment {
  */
 export function createExperimentsService(deps: ExperimentsDeps) {
   const { db } = deps.database;
+  const reads = createExperimentReads(deps);
+  const current = (auth: AuthContext, shareId: string) => reads.find(auth, shareId);
 
   /** Arms: demos of the workspace, published, the version pinned existing, no two the same. */
   async function checkArms(auth: AuthContext, arms: NewExperiment['arms']) {
@@ -63,15 +63,6 @@ export function createExperimentsService(deps: ExperimentsDeps) {
       labels.push(arm.label ?? `${found.demo.title}${arm.version != null ? ` v${arm.version}` : ''}`.slice(0, 60));
     }
     return labels;
-  }
-
-  /** The link's newest experiment with which arms serve now; 404 for a link of another workspace or without one. */
-  async function current(auth: AuthContext, shareId: string) {
-    const share = await deps.shares.get(auth, shareId);
-    const found = await repo.latestExperiment(db, auth.workspaceId, share.id);
-    if (!found) throw notFound('Experiment');
-    const serving = new Set((await repo.servingArms(db, share.id)).filter((a) => liveArm(a)).map((a) => a.armId));
-    return { ...found, view: toExperiment(found.experiment, found.arms, serving) };
   }
 
   async function start(auth: AuthContext, shareId: string, input: NewExperiment, actor: Actor) {
@@ -125,7 +116,7 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     if (experiment.status !== 'running') throw conflict('This experiment is already stopped');
     let winner = winnerArmId;
     if (winner === undefined) {
-      winner = (await verdictOf(experiment.metric, arms)).winnerArmId;
+      winner = (await reads.verdictOf(experiment.metric, arms)).winnerArmId;
       if (!winner) {
         throw conflict('No arm has won yet (the sample is too small or no difference is significant): name the arm to keep in winner_arm_id, or null');
       }
@@ -153,7 +144,7 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     return (await current(auth, shareId)).view;
   }
 
-  /** Removes the link's newest experiment and its figures: the link serves its own demo again. */
+  /** Removes the link's newest experiment and its figures: the link serves what the one before kept, else its own demo. */
   async function remove(auth: AuthContext, shareId: string, actor: Actor) {
     const { experiment } = await current(auth, shareId);
     await db.transaction(async (tx) => {
@@ -168,21 +159,17 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     await deps.changes.announce(tags.share(experiment.shareId));
   }
 
-  async function verdictOf(metric: ExperimentMetric, arms: repo.ArmRow[]) {
-    const figures = await repo.armFigures(db, arms.map((a) => a.id));
-    const successes = (f: repo.ArmFigures) =>
-      metric === 'completion' ? f.completions : metric === 'form_conversion' ? f.formConversions : f.ctaClicks;
-    return { figures, ...analyse(figures.map((f) => ({ id: f.armId, n: f.views, x: successes(f) }))) };
-  }
-
-  /** Figures per arm and the significance of the difference on the experiment's metric (running or stopped). */
-  async function results(auth: AuthContext, shareId: string) {
-    const { experiment, arms, view } = await current(auth, shareId);
-    const { figures, ...significance } = await verdictOf(experiment.metric, arms);
-    return toResults(view, figures, significance);
-  }
-
-  return { start, current: async (auth: AuthContext, shareId: string) => (await current(auth, shareId)).view, stop, remove, results };
+  return {
+    start,
+    /** The link's newest experiment (running or stopped). */
+    current: async (auth: AuthContext, shareId: string) => (await current(auth, shareId)).view,
+    /** One of the link's experiments, the newest or an earlier one. */
+    get: async (auth: AuthContext, shareId: string, experimentId: string) => (await reads.find(auth, shareId, experimentId)).view,
+    list: reads.list,
+    stop,
+    remove,
+    results: reads.results,
+  };
 }
 
 const isUniqueViolation = (error: unknown) => {

@@ -75,6 +75,11 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
   const share = await createShare(t, key, demo);
   await playView(t, share.token, { email: uniqueEmail('viewer'), reached: 2, complete: true });
   const views = await expectStatus(await call({ method: 'GET', url: `/v1/demos/${demo}/views` }), 200, 'views');
+  // An A/B test on the link, stopped without keeping an arm: the link serves its own demo as before (docs/ab-tests.md).
+  const variant = await demoWithSteps(t, key, 2, true);
+  const arms = [{ demo_id: demo, weight: 1 }, { demo_id: variant, weight: 1 }];
+  const experiment = (await expectStatus(await call({ method: 'POST', url: `/v1/shares/${share.id}/experiment`, payload: { arms } }), 201, 'experiment')).data;
+  await expectStatus(await call({ method: 'POST', url: `/v1/shares/${share.id}/experiment/stop`, payload: { winner_arm_id: null } }), 200, 'experiment stop');
 
   // A demo hub with a collection and the demo on it (docs/hubs.md).
   const hub = (await expectStatus(await call({ method: 'POST', url: '/v1/hubs', payload: { name: 'Fuzz hub' } }), 201, 'hub')).data;
@@ -197,6 +202,7 @@ async function workspace(t: TestApp): Promise<WorkspaceWorld> {
       hubCollection: hubCollection.id,
       hubEntry: hubEntry.id,
       hubToken,
+      experiment: experiment.id,
       // No Slack URL in the world (saving one needs a receiver that takes a test message): the log's routes answer 404 for it.
       slackMessage: newId('slackMessage'),
     },
@@ -236,6 +242,7 @@ export function worldKey(path: string, param: string): string {
     collection_id: 'hubCollection',
     entry_id: 'hubEntry',
     message_id: 'slackMessage',
+    experiment_id: 'experiment',
     digest: 'assetDigest',
   };
   if (byName[param]) return byName[param];

@@ -2572,7 +2572,7 @@ export interface paths {
         };
         /**
          * Get the A/B test of a link
-         * @description Scope `shares:read`; roles: admin, editor, viewer. The link's newest experiment, running or stopped. 404 when the link has none (or is another workspace's).
+         * @description Scope `shares:read`; roles: admin, editor, viewer. The link's newest experiment, running or stopped (the earlier ones: GET /v1/shares/{id}/experiments). 404 when the link has none (or is another workspace's).
          */
         get: operations["getBTestOfLink"];
         put?: never;
@@ -2583,7 +2583,7 @@ export interface paths {
         post: operations["startBTest"];
         /**
          * Remove the A/B test of a link
-         * @description Scope `shares:write`; roles: admin, editor. Running or stopped: the link serves its own demo again, and the experiment's figures are gone (the views stay, as views of their demos).
+         * @description Scope `shares:write`; roles: admin, editor. The link's newest experiment, running or stopped: its figures are gone (the views stay, as views of their demos) and the link serves what it served before it: the arm its previous experiment kept (that one is the newest again), else its own demo.
          */
         delete: operations["removeBTestOfLink"];
         options?: never;
@@ -2623,6 +2623,66 @@ export interface paths {
          * @description Scope `analytics:read`; roles: admin, editor, viewer. Per arm: views, distinct viewers, completions, form conversions and CTA clicks (views that did it, with their rates), the workspace's own traffic left out. `significance` names its method (a two-proportion z-test of each arm against the first, Bonferroni-corrected) and gives no winner below the minimum sample (`verdict: too_small`).
          */
         get: operations["resultsOfBTest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shares/{id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the A/B tests of a link
+         * @description Scope `shares:read`; roles: admin, editor, viewer. The link's experiments, newest first (the first is the one GET /v1/shares/{id}/experiment answers), each as that route answers it: the running one and the stopped ones with the arm each kept. An empty list when the link never had one. 400 for `page` or `per_page` out of range. 404 for a link of another workspace or revoked.
+         */
+        get: operations["listBTestsOfLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shares/{id}/experiments/{experiment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an A/B test of a link by id
+         * @description Scope `shares:read`; roles: admin, editor, viewer. One of the link's experiments, running or stopped, as GET /v1/shares/{id}/experiment answers the newest. 404 for a link of another workspace or revoked, and for an experiment id that is not one of this link's (another link's, another workspace's, removed).
+         */
+        get: operations["getBTestOfLinkById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shares/{id}/experiments/{experiment_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results of an A/B test by id
+         * @description Scope `analytics:read`; roles: admin, editor, viewer. The same figures and significance as GET /v1/shares/{id}/experiment/results, for any of the link’s experiments. An earlier experiment’s figures stop growing when the next one starts: its arms are no longer served. 404 for a link of another workspace or revoked, and for an experiment id that is not one of this link's (another link's, another workspace's, removed).
+         */
+        get: operations["resultsOfBTestById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4969,7 +5029,7 @@ export interface components {
             weight: number;
             /** @description weight / sum of weights: the expected part of new viewers. */
             share: number;
-            /** @description Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is skipped; its viewers move to the other arms by weight at their next request. */
+            /** @description Whether the arm can be served now: its demo exists, is published and has the version. An arm that cannot is skipped; its viewers move to the other arms by weight at their next request. On an earlier experiment of the link (the link serves only its newest), whether it could be. */
             serving: boolean;
         };
         /**
@@ -5016,7 +5076,7 @@ export interface components {
              */
             metric: "completion" | "form_conversion" | "cta_click";
             /**
-             * @description `running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link's own demo).
+             * @description `running`: each viewer is served one arm and stays on it. `stopped`: every viewer gets `winner_arm_id` (or the link's own demo) until the link's next experiment starts.
              * @enum {string}
              */
             status: "running" | "stopped";
@@ -25605,6 +25665,291 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExperimentResults"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBTestsOfLink: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Experiment"][];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                            total: number;
+                            page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBTestOfLinkById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description One of the link’s experiments, as GET /v1/shares/{id}/experiments lists them. */
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Experiment"];
+                        meta: {
+                            /** @example req_01jd3k7q9x8v2m4n6p0r5s7t9w */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: a parameter, the query or the body is invalid (`details` names the fields), or the JSON is malformed. `checksum_mismatch`: the body does not match its `Content-Digest`: send it again. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no credential, or an unknown, expired or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the member's role does not allow this, or the endpoint serves the web application (session) only. `insufficient_scope`: the credential lacks the scope this endpoint needs (named in `details`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such record in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests: wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (never with details). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the database or the asset store is out of reach, or the server is overloaded, for now: retry after `Retry-After` seconds. `ffmpeg_missing`: this server has no ffmpeg to encode videos and GIFs (FFMPEG_PATH): ask whoever runs it to install it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resultsOfBTestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description One of the link’s experiments, as GET /v1/shares/{id}/experiments lists them. */
+                experiment_id: string;
             };
             cookie?: never;
         };
