@@ -1,10 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/auth/permissions';
+import { createHttpBackend } from '../src/mcp/mcp-http.backend';
+import { createMcpServer } from '../src/mcp/mcp-server';
 import { TOOLS } from '../src/mcp/mcp-tools';
 import { fixtureGenerator } from './helpers/demos';
 import { callError, callJson, newClient, rest, TOOL_NAMES } from './helpers/mcp';
@@ -342,6 +345,53 @@ describe('MCP server over Streamable HTTP (/mcp)', { timeout: 120_000 }, () => {
       code: 'insufficient_scope',
       message: 'This credential lacks the scope shares:write',
     });
+  });
+
+  it('lists a link’s A/B tests and reads an earlier one’s results by id, in process and over the REST API alike', async () => {
+    const owner = await t.signUp();
+    const ownerKey = await t.apiKey('all', owner);
+    const inProcess = await connect(ownerKey);
+    // `demoshare mcp`'s backend (the instance's REST API over HTTP), on an in-memory transport instead of stdio.
+    const overRest = newClient();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(createHttpBackend({ url: t.url, token: ownerKey, userAgent: 'mcp-test' }), {}).connect(serverSide);
+    await overRest.connect(clientSide);
+    clients.push(overRest);
+
+    const a = await demoWithSteps(t, ownerKey, 2);
+    const b = await demoWithSteps(t, ownerKey, 2);
+    const share = await createShare(t, ownerKey, a);
+    const arms = [{ demo_id: a, weight: 1 }, { demo_id: b, weight: 1 }];
+    const first = await callJson(inProcess, 'start_ab_test', { share_id: share.id, name: 'First', arms });
+    for (let i = 0; i < 6; i++) await playView(t, share.token, { reached: 2, complete: i % 2 === 0, ip: `198.51.100.${i + 1}` });
+    const kept = (first.arms as Array<{ id: string }>)[0]!.id;
+    await callJson(inProcess, 'stop_ab_test', { share_id: share.id, winner_arm_id: kept });
+    const firstResults = await callJson(inProcess, 'get_ab_test_results', { share_id: share.id });
+    const second = await callJson(overRest, 'start_ab_test', { share_id: share.id, name: 'Second', arms });
+    await callJson(overRest, 'stop_ab_test', { share_id: share.id, winner_arm_id: null });
+
+    const listed = (await rest(t.url, ownerKey, 'GET', `/shares/${share.id}/experiments`)).body.data as Array<{ id: string }>;
+    expect(listed.map((x) => x.id)).toEqual([second.id, first.id]);
+    for (const client of [inProcess, overRest]) {
+      expect(await callJson(client, 'list_ab_tests', { share_id: share.id })).toEqual({ data: listed, meta: { total: 2, page: 1, per_page: 20 } });
+      expect(await callJson(client, 'list_ab_tests', { share_id: share.id, per_page: 1, page: 2 })).toEqual({ data: [listed[1]], meta: { total: 2, page: 2, per_page: 1 } });
+      // The earlier test's results by id: what they were while it was the newest, as the REST route answers them.
+      const earlier = await callJson(client, 'get_ab_test_results', { share_id: share.id, experiment_id: first.id });
+      expect(earlier).toEqual(firstResults);
+      expect(earlier).toEqual((await rest(t.url, ownerKey, 'GET', `/shares/${share.id}/experiments/${first.id}/results`)).body.data);
+      expect((earlier.experiment as { winner_arm_id: string }).winner_arm_id).toBe(kept);
+      // Left out: the newest.
+      expect(((await callJson(client, 'get_ab_test_results', { share_id: share.id })).experiment as { id: string }).id).toBe(second.id);
+      // An experiment of another link is none of this one's.
+      const other = await createShare(t, ownerKey, a);
+      expect(await callError(client, 'get_ab_test_results', { share_id: other.id, experiment_id: first.id })).toMatchObject({
+        code: 'not_found',
+        message: 'Experiment not found',
+      });
+      expect(await callJson(client, 'list_ab_tests', { share_id: other.id })).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 20 } });
+    }
+    const figures = (firstResults.arms as Array<{ views: number }>).reduce((sum, arm) => sum + arm.views, 0);
+    expect(figures).toBe(6);
   });
 });
 

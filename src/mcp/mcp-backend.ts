@@ -30,8 +30,10 @@ export interface McpBackend {
   listViews(demoId: string, query: ViewsQuery): Promise<Page>;
   /** POST /v1/shares/:id/experiment */
   startAbTest(shareId: string, body: StartAbTestBody): Promise<Json>;
-  /** GET /v1/shares/:id/experiment/results */
-  abTestResults(shareId: string): Promise<Json>;
+  /** GET /v1/shares/:id/experiments */
+  listAbTests(shareId: string, query: PaginationQuery): Promise<Page>;
+  /** GET /v1/shares/:id/experiment/results, or /experiments/:experiment_id/results for one of the link's tests */
+  abTestResults(shareId: string, experimentId?: string): Promise<Json>;
   /** POST /v1/shares/:id/experiment/stop */
   stopAbTest(shareId: string, body: { winner_arm_id?: string | null }): Promise<Json>;
 }

@@ -84,7 +84,9 @@ export function createHttpBackend(options: HttpBackendOptions): McpBackend {
     demoPaths: (demoId, q) => one('GET', `/demos/${id(demoId)}/analytics/paths`, q),
     listViews: (demoId, q) => page(`/demos/${id(demoId)}/views`, q),
     startAbTest: (shareId, body) => one('POST', `/shares/${id(shareId)}/experiment`, undefined, body),
-    abTestResults: (shareId) => one('GET', `/shares/${id(shareId)}/experiment/results`),
+    listAbTests: (shareId, q) => page(`/shares/${id(shareId)}/experiments`, q),
+    abTestResults: (shareId, experimentId) =>
+      one('GET', experimentId === undefined ? `/shares/${id(shareId)}/experiment/results` : `/shares/${id(shareId)}/experiments/${id(experimentId)}/results`),
     stopAbTest: (shareId, body) => one('POST', `/shares/${id(shareId)}/experiment/stop`, undefined, body),
   };
 }

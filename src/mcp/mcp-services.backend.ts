@@ -28,7 +28,7 @@ export interface ServicesBackendDeps {
   shares: Pick<SharesService, 'list' | 'create'>;
   analytics: Pick<AnalyticsService, 'workspace' | 'demo' | 'paths'>;
   views: Pick<ViewsService, 'list'>;
-  experiments: Pick<ExperimentsService, 'start' | 'results' | 'stop'>;
+  experiments: Pick<ExperimentsService, 'start' | 'list' | 'results' | 'stop'>;
 }
 
 /** Encoded through the REST route's response schema: the same fields, the same JSON. */
@@ -96,7 +96,11 @@ export function createServicesBackend(deps: ServicesBackendDeps, auth: AuthConte
       const arms = body.arms.map((a) => ({ demoId: a.demo_id, version: a.version, weight: a.weight, label: a.label }));
       return encode(experimentSchema, await deps.experiments.start(auth, shareId, { name: body.name, metric: body.metric, arms }, actor));
     },
-    abTestResults: async (shareId) => encode(experimentResultsSchema, await deps.experiments.results(auth, shareId)),
+    async listAbTests(shareId, q) {
+      const { rows, total } = await deps.experiments.list(auth, shareId, toLimitOffset(q));
+      return { data: rows.map((r) => encode(experimentSchema, r)), meta: { total, page: q.page, per_page: q.per_page } };
+    },
+    abTestResults: async (shareId, experimentId) => encode(experimentResultsSchema, await deps.experiments.results(auth, shareId, experimentId)),
     stopAbTest: async (shareId, body) => encode(experimentSchema, await deps.experiments.stop(auth, shareId, body.winner_arm_id, actor)),
   };
 }

@@ -1,39 +1,16 @@
+// The MCP tools, for both transports, in the order clients list them (the A/B test ones: mcp-ab-test.tools.ts).
 import { z } from 'zod';
-import { type Permission, PERMISSIONS } from '../auth/permissions';
+import { PERMISSIONS } from '../auth/permissions';
 import { idSchema } from '../core/ids';
-import { paginationQuery } from '../core/pagination';
 import { httpUrl, text } from '../core/text';
 import { DATE_FILTER_RANGE_TEXT, dateFilter } from '../core/time';
 import { DEMO_STATUSES } from '../demos/demos.tables';
-import { startExperimentBody, stopExperimentBody } from '../experiments/experiments.schemas';
 import { createShareBody } from '../shares/shares.schemas';
-import type { Json, McpBackend } from './mcp-backend';
-
-/**
- * The MCP tools, for both transports: `/mcp` runs them on the server's services, `demoshare mcp` (stdio)
- * on a remote instance's REST API. Names, descriptions and input schemas are written for a model: each
- * says when to use the tool and what comes back. `permission` is the one of the REST route mirrored.
- */
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
-  name: string;
-  title: string;
-  description: string;
-  input: S;
-  permission: Permission;
-  /** Changes nothing: the client may call it without asking the user. */
-  readOnly: boolean;
-  run(backend: McpBackend, input: z.output<S>, progress: Progress): Promise<unknown>;
-}
-
-/** Reports how far a long call is (MCP progress notifications), when the client asked for them. */
-export type Progress = (progress: number, total: number, message: string) => Promise<void>;
-
-const tool = <S extends z.ZodObject>(definition: ToolDefinition<S>) => definition as unknown as ToolDefinition;
+import { AB_TEST_TOOLS } from './mcp-ab-test.tools';
+import type { Json } from './mcp-backend';
+import { page, perPage, type ToolDefinition, tool } from './mcp-tool';
 
 const demoId = idSchema('demo').describe('The demo id (demo_...), as list_demos or create_demo_from_url return it.');
-const shareId = idSchema('share').describe('The share link id (shr_...), as list_share_links or create_share_link return it.');
-// The REST lists' own `page` and `per_page` (their JSON Schema is the same as a plain number's).
-const { page, per_page: perPage } = paginationQuery.shape;
 const startDate = dateFilter.optional().describe(`First day, YYYY-MM-DD (UTC, inclusive). Left out: from the beginning. ${DATE_FILTER_RANGE_TEXT}`);
 const endDate = dateFilter.optional().describe(`Last day, YYYY-MM-DD (UTC, inclusive). Left out: up to now. ${DATE_FILTER_RANGE_TEXT}`);
 const includeInternal = z
@@ -276,44 +253,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: true,
     run: (backend, { demo_id, ...query }) => backend.listViews(demo_id, query),
   }),
-  tool({
-    name: 'start_ab_test',
-    title: 'Start an A/B test on a share link',
-    description:
-      'Makes a share link serve two or more demos (or published versions of one) to its new viewers by weight, ' +
-      'each viewer staying on the arm first shown, to learn which one converts better. The first arm is the ' +
-      'control. `metric` says what counts as converting: completion (default), form_conversion or cta_click. ' +
-      'Refused while the link already runs a test. Read the figures with get_ab_test_results; end it with stop_ab_test.',
-    input: z.object({ share_id: shareId, ...startExperimentBody.shape }).strict(),
-    permission: 'shares.write',
-    readOnly: false,
-    run: (backend, { share_id, ...body }) => backend.startAbTest(share_id, body),
-  }),
-  tool({
-    name: 'get_ab_test_results',
-    title: 'How an A/B test is doing',
-    description:
-      'The A/B test of a share link (running or stopped) with, per arm: views, unique viewers, completions, form ' +
-      'conversions and call-to-action clicks with their rates, and each arm compared with the first on the test’s ' +
-      'metric (difference, z, p-value, Bonferroni-corrected). `significance.verdict` says whether there is a winner ' +
-      'yet (`too_small` below the minimum sample); the workspace’s own views are left out.',
-    input: z.object({ share_id: shareId }).strict(),
-    permission: 'analytics.read',
-    readOnly: true,
-    run: (backend, input) => backend.abTestResults(input.share_id),
-  }),
-  tool({
-    name: 'stop_ab_test',
-    title: 'Stop an A/B test and keep the winner',
-    description:
-      'Ends a share link’s running A/B test: from now on every viewer gets `winner_arm_id` (an arm id from ' +
-      'get_ab_test_results; null: the link’s own demo again). Left out, the winner is the arm the significance ' +
-      'test named, and the call is refused while it has named none. The figures stay readable.',
-    input: z.object({ share_id: shareId, ...stopExperimentBody.shape }).strict(),
-    permission: 'shares.write',
-    readOnly: false,
-    run: (backend, { share_id, ...body }) => backend.stopAbTest(share_id, body),
-  }),
+  ...AB_TEST_TOOLS,
 ];
 
 /** The scope a tool needs, as its description ends (the same table as the REST API's). */

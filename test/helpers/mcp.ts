@@ -16,6 +16,7 @@ export const TOOL_NAMES = [
   'get_demo_paths',
   'list_views',
   'start_ab_test',
+  'list_ab_tests',
   'get_ab_test_results',
   'stop_ab_test',
 ];
