@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createShare, demoWithSteps, playView } from '../helpers/shares';
+import { createShare, demoWithSteps, playView, viewerClient } from '../helpers/shares';
 import { bearer, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
@@ -126,6 +127,109 @@ describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
     const fresh = await freshViewer(url);
     contexts.push(fresh.context);
     expect(fresh.title).toBe('Full tour');
+  }, 300_000);
+
+  it('lists the link’s earlier tests below the current one, each opening its results read-only, at 1280 and 390 px', async () => {
+    const a = await namedDemo('Classic tour');
+    const b = await namedDemo('Guided tour');
+    const c = await namedDemo('Video tour');
+    const link = await createShare(server, key, a, { name: 'Homepage' });
+    const start = async (name: string, demos: string[], shareId = link.id) => {
+      const res = await call('POST', `/v1/shares/${shareId}/experiment`, { name, arms: demos.map((demo_id) => ({ demo_id, weight: 1 })) });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data as { id: string; arms: Array<{ id: string }> };
+    };
+    const stop = async (winner: string | null, shareId = link.id) =>
+      expect((await call('POST', `/v1/shares/${shareId}/experiment/stop`, { winner_arm_id: winner })).statusCode).toBe(200);
+    // Another link with eight tests one after another, for the pages of the list.
+    const rounds = await createShare(server, key, a, { name: 'Rounds' });
+    for (let i = 1; i <= 8; i++) {
+      await start(`Round ${i}`, [a, b], rounds.id);
+      if (i < 8) await stop(null, rounds.id);
+    }
+
+    // The first test has a clear winner: viewers of the guided tour finish two times in three, the classic one's one in five.
+    const first = await start('Classic vs guided', [a, b]);
+    const perArm = new Map<string, number>();
+    for (let i = 0; i < 400 && ['Classic tour', 'Guided tour'].some((title) => (perArm.get(title) ?? 0) < 110); i++) {
+      const v = viewerClient(server, link.token, `10.${Math.floor(i / 250)}.${i % 250}.9`);
+      expect((await v.call('GET', '')).statusCode).toBe(200);
+      const title = (await v.call('GET', '/demo')).json().data.title as string;
+      const n = (perArm.get(title) ?? 0) + 1;
+      perArm.set(title, n);
+      const done = title === 'Guided tour' ? n % 3 !== 0 : n % 5 === 0;
+      const events: object[] = [{ id: randomUUID(), type: 'view_started' }, { id: randomUUID(), type: 'step_reached', step_number: 2, seconds_on_previous: 3 }];
+      if (done) events.push({ id: randomUUID(), type: 'completed', seconds_on_previous: 2 });
+      expect((await v.call('POST', '/events', { events })).statusCode).toBe(202);
+    }
+    await stop(first.arms[1]!.id);
+    const firstResults = (await call('GET', `/v1/shares/${link.id}/experiments/${first.id}/results`)).json().data;
+    expect(firstResults.significance).toMatchObject({ verdict: 'winner', winner_arm_id: first.arms[1]!.id });
+    // The second one, a handful of viewers, stopped keeping no arm; the third runs.
+    await start('Classic vs video', [a, c]);
+    for (let i = 0; i < 6; i++) await playView(server, link.token, { reached: 2, complete: i % 2 === 0, ip: `198.51.100.${i + 40}` });
+    await stop(null);
+    await start('Video vs guided', [c, b]);
+
+    const { context, page } = await signedInPage(browser!, server.url, admin);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${a}`);
+    await page.getByRole('button', { name: 'Share Classic tour' }).click();
+    await page.getByRole('button', { name: 'A/B test of Homepage' }).click();
+    await page.getByRole('region', { name: 'A/B test results' }).getByRole('heading', { name: 'Video vs guided' }).waitFor();
+    const earlier = page.getByRole('list', { name: 'Earlier tests' });
+    await earlier.waitFor();
+    // Newest first, each with its arms, the arm kept and its verdict; the running test is not among them.
+    const rows = earlier.getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(2);
+    const texts = await rows.allInnerTexts();
+    expect(texts[0]).toContain('Classic vs video');
+    expect(texts[0]).toContain('Classic tour vs Video tour');
+    expect(texts[0]).toContain('No arm kept');
+    expect(texts[0]).toContain('Too small a sample');
+    expect(texts[1]).toContain('Classic vs guided');
+    expect(texts[1]).toContain('Kept “Guided tour”');
+    expect(texts[1]).toContain('“Guided tour” won');
+    await earlier.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-1280.png`, animations: 'disabled' });
+
+    // The first test's results, read-only: its figures as the API gives them, no button that would change anything.
+    await rows.nth(1).getByRole('button', { name: /^Results of Classic vs guided/ }).click();
+    const past = page.getByRole('region', { name: 'Earlier A/B test results' });
+    await past.getByRole('heading', { name: 'Classic vs guided' }).waitFor();
+    await page.getByText('the link served “Guided tour” until the next test started').waitFor();
+    await past.getByText('A winner').waitFor();
+    const views = await past.locator('.ab-figures div:first-child dd').allTextContents();
+    expect(views).toEqual(firstResults.arms.map((x: { views: number }) => String(x.views)));
+    expect(await past.getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Stop|Remove|New A\/B test/ }).count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-results-1280.png`, animations: 'disabled' });
+
+    // At phone width: nothing wider than the window, the list and the results alike.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await overflowing(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-results-390.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Back to the current test' }).click();
+    await earlier.waitFor();
+    await page.getByRole('region', { name: 'A/B test results' }).getByRole('button', { name: 'Stop without a winner' }).waitFor();
+    expect(await overflowing(page)).toEqual([]);
+    await earlier.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-390.png`, animations: 'disabled' });
+
+    // Seven earlier tests: the first page holds the running one and four before it, the second the three oldest.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await page.getByRole('button', { name: 'A/B test of Rounds' }).click();
+    await page.getByRole('region', { name: 'A/B test results' }).getByRole('heading', { name: 'Round 8' }).waitFor();
+    const names = () => earlier.locator('.ab-earlier-text > .cell-strong').allTextContents();
+    await expect.poll(names).toEqual(['Round 7', 'Round 6', 'Round 5', 'Round 4']);
+    const pages = page.getByRole('navigation', { name: 'Earlier tests pages' });
+    await pages.getByText('Page 1 of 2').waitFor();
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(names).toEqual(['Round 3', 'Round 2', 'Round 1']);
+    await pages.getByText('Page 2 of 2').waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await overflowing(page)).toEqual([]);
   }, 300_000);
 
   it('starts an A/B test from the link dialog, at phone width too', async () => {

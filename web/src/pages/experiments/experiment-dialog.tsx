@@ -7,11 +7,15 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { LoadError } from '../../components/load-error';
 import { useResource } from '../../lib/use-resource';
+import { EarlierExperimentView, EarlierExperiments } from './earlier-experiments';
 import { ExperimentForm } from './experiment-form';
 import { ExperimentResultsView } from './experiment-results';
 import './experiments.css';
 
-/** The A/B test of one link: start one (arms and weights), or read its results, stop it keeping the winner, remove it. */
+/**
+ * The A/B test of one link: start one (arms and weights), or read its results, stop it keeping the winner, remove
+ * it; below, the link's earlier tests, each opening its results read-only.
+ */
 export function ExperimentDialog({ share, demo, onClose }: { share: Share; demo: { id: string; title: string }; onClose(): void }) {
   const current = useResource(async () => {
     try {
@@ -23,6 +27,8 @@ export function ExperimentDialog({ share, demo, onClose }: { share: Share; demo:
     }
   });
   const [restart, setRestart] = useState(false);
+  // An earlier test whose results are shown instead of the current one's.
+  const [opened, setOpened] = useState<string | null>(null);
 
   return (
     <Dialog
@@ -45,7 +51,10 @@ export function ExperimentDialog({ share, demo, onClose }: { share: Share; demo:
           }}
         />
       ) : null}
-      {current.status === 'ready' && current.data && !restart ? (
+      {current.status === 'ready' && current.data && !restart && opened ? (
+        <EarlierExperimentView shareId={share.id} experimentId={opened} onBack={() => setOpened(null)} />
+      ) : null}
+      {current.status === 'ready' && current.data && !restart && !opened ? (
         <div className="stack">
           {current.data.experiment.status === 'stopped' ? (
             <Alert tone="success" title="Stopped">
@@ -54,7 +63,9 @@ export function ExperimentDialog({ share, demo, onClose }: { share: Share; demo:
                 : 'The link serves its own demo again.'}
             </Alert>
           ) : null}
-          <ExperimentResultsView shareId={share.id} results={current.data} onChanged={current.reload} onNew={() => setRestart(true)} />
+          <ExperimentResultsView shareId={share.id} results={current.data} actions={{ onChanged: current.reload, onNew: () => setRestart(true) }} />
+          {/* Keyed by the test shown above: a new test, or the removal of this one, changes which are earlier. */}
+          <EarlierExperiments key={current.data.experiment.id} shareId={share.id} currentId={current.data.experiment.id} onOpen={setOpened} />
         </div>
       ) : null}
     </Dialog>

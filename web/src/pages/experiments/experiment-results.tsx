@@ -10,36 +10,38 @@ import { formatDate } from '../../lib/format';
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
 
-const VERDICTS = {
+export const VERDICTS = {
   too_small: { tone: 'warning', title: 'Too early to call' },
   no_difference: { tone: 'info', title: 'No significant difference yet' },
   winner: { tone: 'success', title: 'A winner' },
 } as const;
 
-/** Figures per arm, the significance of the difference (its method named), stop keeping an arm, remove. */
+/**
+ * Figures per arm, the significance of the difference (its method named), stop keeping an arm, remove.
+ * Without `actions` (an earlier test of the link), the figures only: such a test is over and not the link's to change.
+ */
 export function ExperimentResultsView({
   shareId,
   results,
-  onChanged,
-  onNew,
+  actions,
 }: {
   shareId: string;
   results: ExperimentResults;
-  onChanged(): Promise<void>;
-  onNew(): void;
+  actions?: { onChanged(): Promise<void>; onNew(): void };
 }) {
   const { experiment, significance } = results;
   const [keeping, setKeeping] = useState<{ id: string | null; label: string } | null>(null);
   const [removing, setRemoving] = useState(false);
   const notify = useToast();
   const running = experiment.status === 'running';
+  const readOnly = !actions;
   const verdict = VERDICTS[significance.verdict];
   const winner = experiment.arms.find((a) => a.id === significance.winner_arm_id);
   const metricRate = (arm: ExperimentResults['arms'][number]) =>
     significance.metric === 'completion' ? arm.completion_rate : significance.metric === 'form_conversion' ? arm.form_conversion_rate : arm.cta_click_rate;
 
   return (
-    <section className="stack" aria-label="A/B test results">
+    <section className="stack" aria-label={readOnly ? 'Earlier A/B test results' : 'A/B test results'}>
       <div className="section-header">
         <div>
           <h3 className="share-heading">{experiment.name || 'A/B test'}</h3>
@@ -100,7 +102,7 @@ export function ExperimentResultsView({
                   ? `${METRIC_LABELS[significance.metric]} ${percent(metricRate(arm))}, ${arm.comparison.difference >= 0 ? '+' : '−'}${percent(Math.abs(arm.comparison.difference))} vs control · z = ${arm.comparison.z.toFixed(2)} · p = ${pValue(arm.comparison.p_value)}${arm.comparison.significant ? ' · significant' : ''}`
                   : `${METRIC_LABELS[significance.metric]} ${percent(metricRate(arm))} · ${arm.unique_viewers} distinct viewers`}
               </p>
-              {running ? (
+              {running && !readOnly ? (
                 <div>
                   <Button size="sm" onClick={() => setKeeping({ id: arm.arm_id, label: arm.label })} aria-label={`Stop and keep ${arm.label}`}>
                     Stop and keep this arm
@@ -112,16 +114,18 @@ export function ExperimentResultsView({
         })}
       </ul>
 
-      <div className="row row-end ab-actions">
-        {running ? (
-          <Button onClick={() => setKeeping({ id: null, label: 'the link’s own demo' })}>Stop without a winner</Button>
-        ) : (
-          <Button onClick={onNew}>New A/B test</Button>
-        )}
-        <Button variant="ghost" className="btn-danger-text" onClick={() => setRemoving(true)}>
-          Remove the A/B test
-        </Button>
-      </div>
+      {actions ? (
+        <div className="row row-end ab-actions">
+          {running ? (
+            <Button onClick={() => setKeeping({ id: null, label: 'the link’s own demo' })}>Stop without a winner</Button>
+          ) : (
+            <Button onClick={actions.onNew}>New A/B test</Button>
+          )}
+          <Button variant="ghost" className="btn-danger-text" onClick={() => setRemoving(true)}>
+            Remove the A/B test
+          </Button>
+        </div>
+      ) : null}
 
       {keeping ? (
         <ConfirmDialog
@@ -132,7 +136,7 @@ export function ExperimentResultsView({
             await experimentsApi.stop(shareId, keeping.id);
             setKeeping(null);
             notify('A/B test stopped');
-            await onChanged();
+            await actions?.onChanged();
           }}
         >
           Every viewer of this link gets {keeping.id ? `“${keeping.label}”` : keeping.label} from now on. The figures of each arm stay here.
@@ -148,10 +152,11 @@ export function ExperimentResultsView({
             await experimentsApi.remove(shareId);
             setRemoving(false);
             notify('A/B test removed');
-            await onChanged();
+            await actions?.onChanged();
           }}
         >
-          The link serves its own demo again, and these figures are gone. The views stay in each demo’s analytics.
+          These figures are gone, and the link serves what it served before this test: the arm an earlier test kept, or its own demo. The
+          views stay in each demo’s analytics.
         </ConfirmDialog>
       ) : null}
     </section>
