@@ -18,7 +18,8 @@ declare module '../module' {
 /**
  * CRM sync with HubSpot: a workspace's private-app token (sealed, checked on save), identified viewers and
  * leads upserted as contacts by e-mail, views, completions and leads added to their timelines as notes,
- * batched and retried from the outbox, with a sync log and re-sync.
+ * batched and retried from the outbox, with a sync log, re-sync, and a backfill of the activity from before the
+ * connection.
  *
  * @example
  * // app.ts lists it; events reach it through the outbox (kernel.outbox), never through a call:
