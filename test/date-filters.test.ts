@@ -53,7 +53,7 @@ describe(`date parameters (${engine})`, () => {
   });
   afterAll(() => t?.close());
 
-  it('finds the routes that read dates in the document: views, every analytics route (hubs’ too), leads, the audit log and their CSVs', () => {
+  it('finds the routes that read dates in the document: views, every analytics route (hubs’ too), leads, hub visitors, the audit log and their CSVs', () => {
     expect(operations.map((op) => op.path).sort()).toEqual(
       [
         '/v1/analytics',
@@ -67,6 +67,8 @@ describe(`date parameters (${engine})`, () => {
         '/v1/demos/{id}/leads.csv',
         '/v1/demos/{id}/views',
         '/v1/hubs/{id}/analytics',
+        '/v1/hubs/{id}/visitors',
+        '/v1/hubs/{id}/visitors/export',
         '/v1/leads',
         '/v1/leads.csv',
       ].sort(),

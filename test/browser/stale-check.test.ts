@@ -63,7 +63,8 @@ describe.skipIf(!browser || !CHROMIUM.path)('stale steps in the editor (Chromium
     // The new capture, small beside the notice: the page as the check found it.
     const shot = notice.getByRole('img', { name: 'The new capture of this step' });
     await shot.waitFor();
-    expect(await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    // Loaded, not only in the page: on a loaded machine the picture arrives after its element.
+    await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
     await page.screenshot({ path: `${SHOTS}/stale-step-1280.png` });
 
     await page.getByRole('button', { name: 'More' }).click();
