@@ -103,6 +103,12 @@ describe('backup archive (streamed tar.gz with a checksummed manifest first)', (
     for (const name of ['cut.tgz', 'flipped.tgz', 'text.tgz']) {
       await expect(readArchive(file(name)), name).rejects.toBeInstanceOf(ArchiveError);
     }
+    // Every entry intact and only gzip's own CRC wrong (as when a flipped byte lands in the tar's padding,
+    // which no entry's checksum covers): found at the very end, after the last entry was read.
+    const crc = Buffer.from(whole);
+    crc[crc.length - 8]! ^= 0xff;
+    writeFileSync(file('crc.tgz'), crc);
+    await expect(readArchive(file('crc.tgz'))).rejects.toThrow(/not a complete Demoshare backup \(gzip\): incorrect data check/);
   });
 
   it('fails the write, without hanging, when an entry’s source fails midway, gives fewer bytes than it announced, or the output fails', async () => {

@@ -124,11 +124,12 @@ describe('VIEW_RETENTION: views past it, and the analytics of their days, are de
         (await withJobs.db.database.executeSql('select viewer_email from views order by started_at')).rows.map((r) => r.viewer_email);
       expect(await emails()).toEqual(['ana@globex.com', 'bo@initech.io']);
       await withJobs.ctx.queue.send(VIEW_RETENTION_JOB, {});
-      const deadline = Date.now() + 20_000;
+      // A deadline, not a wait: under a loaded CI the queue's worker has taken longer than 20 s to get to it.
+      const deadline = Date.now() + 90_000;
       while ((await emails()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
       expect(await emails()).toEqual(['bo@initech.io']);
     } finally {
       await withJobs.close();
     }
-  });
+  }, 150_000);
 });
