@@ -13,10 +13,11 @@ import { createAuthenticator } from './auth/authenticate';
 import type { AppContext, AppDeps, Kernel } from './context';
 import { registerContentTypePolicy } from './core/http/content-type';
 import { registerDocs } from './core/http/docs';
-import { registerErrorHandler, sendError, toAppError } from './core/http/error-handler';
+import { registerErrorHandler } from './core/http/error-handler';
 import { registerNotFound } from './core/http/not-found';
 import { registerOverloadGuard } from './core/http/overload';
 import { registerSecurityHeaders, transportHeaders } from './core/http/security-headers';
+import { frameworkErrorAnswer, registerTransportHeaders } from './core/http/transport-headers';
 import type { ZodApp } from './core/http/types';
 import { newId } from './core/ids';
 import { demosModule } from './demos/demos.module';
@@ -122,12 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed escape or an overlong segment in the path: the documented error body, not Fastify's. The
     // router refuses these before any hook runs, so the headers of the hooks below are set here.
-    frameworkErrors: (error, request, reply) =>
-      sendError(
-        request,
-        reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(transportHeaders(config.APP_URL)),
-        toAppError(error),
-      ),
+    frameworkErrors: frameworkErrorAnswer(transportHeaders(config.APP_URL)),
   }).withTypeProvider() as unknown as ZodApp;
 
   const kernel = createKernel(deps, app.log);
@@ -140,12 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   registerErrorHandler(app);
   registerNotFound(app);
   registerOverloadGuard(app, config.MAX_EVENT_LOOP_DELAY, kernel.clock);
-  // Hooks on every request take a callback rather than returning a promise: one microtask less each.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
-  });
+  registerTransportHeaders(app);
   // CSP, framing and Referrer-Policy on every HTML answer (static files included); HSTS behind HTTPS.
   registerSecurityHeaders(app, { appUrl: config.APP_URL, documentPolicy: WEB_APP_CSP });
 

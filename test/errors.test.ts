@@ -20,6 +20,8 @@ function expectErrorBody(res: Res, status: number, code: keyof typeof ERROR_STAT
   expect((body.error.message as string).length).toBeGreaterThan(0);
   expect(body.error.request_id).toBe(res.headers['x-request-id']);
   expect(String(body.error.request_id)).toMatch(/^req_[0-9a-z]{26}$/);
+  // Every error, the router's own refusals of a malformed path included (set without the hooks there).
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
   if ('details' in body.error) {
     for (const d of body.error.details as unknown[]) expect(Object.keys(d as object).sort()).toEqual(['field', 'message']);
   }

@@ -131,7 +131,16 @@ describe.skipIf(!onPostgres)('demoshare worker with WORKER_PORT', () => {
       const body = (await res.json()) as { error: { code: string; message: string; request_id: string } };
       expect(body.error).toMatchObject({ code: 'not_found', message: `No route for GET ${path}` });
       expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
+    // A malformed escape is refused by the router before any hook: the error body and the same headers all the same.
+    const malformed = await probe('/healthz%zz');
+    expect(malformed.status).toBe(400);
+    const refused = (await malformed.json()) as { error: { code: string; request_id: string } };
+    expect(refused.error.code).toBe('invalid_request');
+    expect(refused.error.request_id).toMatch(/^req_/);
+    expect(refused.error.request_id).toBe(malformed.headers.get('x-request-id'));
+    expect(malformed.headers.get('x-content-type-options')).toBe('nosniff');
     const post = await probe('/metrics', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');

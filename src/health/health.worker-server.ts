@@ -2,8 +2,9 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
-import { registerErrorHandler, sendError, toAppError } from '../core/http/error-handler';
+import { registerErrorHandler } from '../core/http/error-handler';
 import { registerNotFound } from '../core/http/not-found';
+import { frameworkErrorAnswer, registerTransportHeaders } from '../core/http/transport-headers';
 import type { ZodApp } from '../core/http/types';
 import { newId } from '../core/ids';
 import { healthRoutes } from './health.routes';
@@ -33,17 +34,13 @@ export async function buildWorkerServer(ctx: AppContext): Promise<FastifyInstanc
     // A probe every few seconds and a scrape every few more would be most of a worker's log: errors only.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors: (error, request, reply) => sendError(request, reply.header('x-request-id', request.id), toAppError(error)),
+    frameworkErrors: frameworkErrorAnswer(),
   }).withTypeProvider() as unknown as ZodApp;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNotFound(app);
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
-  });
+  registerTransportHeaders(app);
   healthRoutes(app, { ...ctx, services: ctx.services.health });
   await app.ready();
   return app as unknown as FastifyInstance;
