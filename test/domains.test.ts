@@ -51,6 +51,14 @@ describe('custom domains', () => {
 
   let domainA: { id: string; hostname: string; records: { type: string; name: string; value: string }[] };
 
+  /** The `changes` of the workspace's `domain.unverified` entries for one domain, newest first. */
+  const unverifiedEntries = async (s: TestSession, domainId: string) => {
+    const res = await s.inject({ method: 'GET', url: '/v1/audit-log?action=domain.unverified&per_page=100' });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = res.json().data as Array<{ actor: { type: string }; target: { id: string }; changes: Record<string, unknown> }>;
+    return entries.filter((e) => e.target.id === domainId).map((e) => ({ actor: e.actor.type, changes: e.changes }));
+  };
+
   it('adds a domain in its normal form with the records to create, refusing what cannot be one', async () => {
     const res = await add(a, 'Demos.Example.COM.');
     expect(res.statusCode, res.body).toBe(201);
@@ -301,6 +309,12 @@ describe('custom domains', () => {
     });
     expect((await on('go.example.org', `/s/${linkB.token}`)).statusCode).toBe(404);
     expect((await on('go.example.org', `/s/${linkA.token}`)).statusCode).toBe(200);
+    // It was B's only verified domain: B's links are back on APP_URL, and the entry of the loss says so.
+    const linkBNow = (await t.app.inject({ method: 'GET', url: `/v1/shares/${linkB.id}`, headers: { authorization: `Bearer ${keyB}` } })).json().data;
+    expect(linkBNow.url).toBe(`https://${APP_HOST}/s/${linkB.token}`);
+    expect(await unverifiedEntries(b, mine.id)).toEqual([
+      { actor: 'system', changes: { reason: 'taken over by a TXT verification', links: { from: 'https://go.example.org', to: `https://${APP_HOST}` } } },
+    ]);
     // Held by a TXT: a CNAME cannot take it back.
     expect((await verify(b, mine.id)).statusCode).toBe(409);
     // With two claims and no holder, a CNAME alone verifies neither.
@@ -442,6 +456,11 @@ describe('custom domains', () => {
     expect((await a.inject({ method: 'GET', url: `/v1/domains/${mine.id}` })).json().data).toMatchObject({ status: 'pending', primary: false });
     expect(await primaries()).toEqual(['demos.example.com']);
     expect(await addresses()).toEqual(on_('demos.example.com'));
+    // The entry of the loss says where links went: the oldest verified domain left.
+    expect((await unverifiedEntries(a, mine.id))[0]?.changes).toEqual({
+      reason: 'taken over by a TXT verification',
+      links: { from: 'https://links.example.net', to: 'https://demos.example.com' },
+    });
 
     // Each switch is a domain.changed entry per domain whose `primary` changed, with before and after.
     const audit = await a.inject({ method: 'GET', url: '/v1/audit-log?action=domain.changed&per_page=100' });
@@ -477,14 +496,31 @@ describe('custom domains', () => {
     expect(row).toMatchObject({ status: 'failed', primary: false });
     expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(404);
     expect((await on(APP_HOST, '/tls/ask?domain=demos.example.com')).statusCode).toBe(404);
-    // It was the chosen domain: links fall back to the oldest verified one left.
+    // It was the chosen domain: links fall back to the oldest verified one left, and the entry of the loss says so.
     const shareUrl = async () => (await t.app.inject({ method: 'GET', url: `/v1/shares/${linkA.id}`, headers: { authorization: `Bearer ${keyA}` } })).json().data.url;
     expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
+    const [lapse] = await unverifiedEntries(a, domainA.id);
+    expect(lapse).toEqual({
+      actor: 'system',
+      changes: { reason: expect.stringContaining('TXT'), links: { from: 'https://demos.example.com', to: 'https://go.example.org' } },
+    });
     // The records back and verified again: served again, but links stay where they went until an admin chooses it again.
     dns.txt.set(txt.name, [txt.value]);
     expect((await verify(a, domainA.id)).json().data).toMatchObject({ status: 'verified', primary: false });
     expect((await on('demos.example.com', `/s/${linkA.token}`)).statusCode).toBe(200);
     expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
+
+    // Lost again while links use another domain: nothing moves, and the entry names no links.
+    dns.txt.delete(txt.name);
+    for (let i = 0; i < 2; i++) {
+      clock.advance(7 * 3600_000);
+      await t.ctx.services.domains.domains.recheckDue(6 * 3600_000);
+    }
+    expect((await a.inject({ method: 'GET', url: `/v1/domains/${domainA.id}` })).json().data.status).toBe('failed');
+    expect(await shareUrl()).toBe(`https://go.example.org/s/${linkA.token}`);
+    const entries = await unverifiedEntries(a, domainA.id);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]!.changes).toEqual({ reason: expect.stringContaining('TXT') });
   });
 
   it('forgets a removed domain at once: 404 there, no certificate, links back on APP_URL', async () => {

@@ -49,6 +49,7 @@ export const domainsModule = defineModule({
         instanceHosts,
         cnameTarget,
         recheckGraceMs: config.DOMAIN_RECHECK_GRACE,
+        scheme,
       }),
       hosts,
       instanceHosts,

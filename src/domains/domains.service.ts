@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock';
 import { randomBase62 } from '../core/crypto';
 import { AppError, conflict, notFound } from '../core/errors';
 import type { LimitOffset } from '../core/pagination';
+import type { PublicOrigins } from '../core/public-origins';
 import type { Database, Executor } from '../db/client';
 import type { DomainDns } from './domain-dns';
 import { normaliseDomain } from './domain-name';
@@ -32,6 +33,10 @@ export interface DomainsDeps {
   reads?: Pick<ReadRouting, 'reader'>;
   /** How long a verified domain may fail its re-checks before it stops being served. */
   recheckGraceMs: number;
+  /** `http` on a development instance (an http: APP_URL), else `https`: the scheme of links on a custom domain. */
+  scheme: 'http' | 'https';
+  /** APP_URL: where links point when the workspace has no verified domain. */
+  origins: Pick<PublicOrigins, 'appUrl'>;
 }
 
 /**
@@ -58,30 +63,44 @@ export function createDomainsService(deps: DomainsDeps) {
     await deps.changes.announce(...rows.flatMap((r) => [tags.domain(r.hostname), tags.workspace(r.workspaceId)]));
   }
 
+  const originOf = (hostname: string | undefined) => (hostname ? `${deps.scheme}://${hostname}` : deps.origins.appUrl);
+
+  /**
+   * A verified domain stops being served (`patch` makes it so): written, and its `domain.unverified` entry says
+   * why and, when links used it, where they point now (the workspace's next verified domain, else APP_URL), so
+   * whoever reads the log knows the addresses handed out changed.
+   */
+  async function unverify(tx: Executor, row: repo.DomainRow, patch: Partial<repo.DomainRow>, reason: string) {
+    const before = await repo.primaryDomain(tx, row.workspaceId);
+    const updated = await repo.updateDomain(tx, row.id, patch);
+    const links = before?.id === row.id ? { from: originOf(row.hostname), to: originOf((await repo.primaryDomain(tx, row.workspaceId))?.hostname) } : undefined;
+    await recordAudit(tx, deps.clock, systemActor(), {
+      workspaceId: row.workspaceId,
+      action: 'domain.unverified',
+      target: { type: 'domain', id: row.id, label: row.hostname },
+      changes: { reason, ...(links ? { links } : {}) },
+    });
+    return updated;
+  }
+
   /** A failed check of a domain: counted, and past the grace a verified domain stops being served. */
   async function recordFailure(tx: Executor, row: repo.DomainRow, error: string) {
     const now = deps.clock.now();
     const failingSince = row.status === 'verified' ? (row.failingSince ?? now) : null;
     const lost = row.status === 'verified' && now.getTime() - (failingSince as Date).getTime() >= deps.recheckGraceMs;
-    const updated = await repo.updateDomain(tx, row.id, {
+    const patch = {
       lastCheckedAt: now,
       lastError: error,
       failingSince,
       consecutiveFailures: row.consecutiveFailures + 1,
       updatedAt: now,
-      // No longer served, so no longer what links use: the choice is given up (the check constraint insists), and
-      // links fall back to the oldest verified domain left. Verified again, it waits to be chosen again rather
-      // than moving every link back by itself.
-      ...(lost ? { status: 'failed' as const, isPrimary: false } : {}),
-    });
-    if (lost) {
-      await recordAudit(tx, deps.clock, systemActor(), {
-        workspaceId: row.workspaceId,
-        action: 'domain.unverified',
-        target: { type: 'domain', id: row.id, label: row.hostname },
-        changes: { reason: error.slice(0, 300) },
-      });
-    }
+    };
+    // No longer served, so no longer what links use: the choice is given up (the check constraint insists), and
+    // links fall back to the oldest verified domain left. Verified again, it waits to be chosen again rather
+    // than moving every link back by itself.
+    const updated = lost
+      ? await unverify(tx, row, { ...patch, status: 'failed', isPrimary: false }, error.slice(0, 300))
+      : await repo.updateDomain(tx, row.id, patch);
     return { row: updated as repo.DomainRow, lost };
   }
 
@@ -110,20 +129,19 @@ export function createDomainsService(deps: DomainsDeps) {
       }
       if (holder) {
         demoted.push(holder);
-        await repo.updateDomain(tx, holder.id, {
-          status: 'pending',
-          verifiedBy: null,
-          verifiedAt: null,
-          isPrimary: false,
-          lastError: 'another workspace proved ownership with the TXT record',
-          updatedAt: now,
-        });
-        await recordAudit(tx, deps.clock, systemActor(), {
-          workspaceId: holder.workspaceId,
-          action: 'domain.unverified',
-          target: { type: 'domain', id: holder.id, label: holder.hostname },
-          changes: { reason: 'taken over by a TXT verification' },
-        });
+        await unverify(
+          tx,
+          holder,
+          {
+            status: 'pending',
+            verifiedBy: null,
+            verifiedAt: null,
+            isPrimary: false,
+            lastError: 'another workspace proved ownership with the TXT record',
+            updatedAt: now,
+          },
+          'taken over by a TXT verification',
+        );
       }
       const wasVerified = current.status === 'verified';
       const updated = await repo.updateDomain(tx, current.id, {
