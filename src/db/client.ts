@@ -12,6 +12,7 @@ import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { createPgPool } from './pg-pool';
 import { cacheStatements } from './pglite-statements';
+import { keepBodyErrors } from './rollback-failure';
 
 // No relational schema: queries name their tables, so this module depends on no domain's tables.
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -116,7 +117,7 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     lock?.release();
     throw error;
   }
-  const db = drizzlePglite({ client }) as unknown as Db;
+  const db = keepBodyErrors(drizzlePglite({ client }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
@@ -165,7 +166,7 @@ async function openPostgres(url: string, poolSize: number, acquireTimeoutMs?: nu
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: acquireTimeoutMs ?? 0,
   });
-  const db = drizzlePg({ client: pool }) as unknown as Db;
+  const db = keepBodyErrors(drizzlePg({ client: pool }) as unknown as Db);
   const listener = createListener(url);
   // A session lock on a client of its own: other processes wait for it, this process's queries go on.
   async function serialised<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
