@@ -174,6 +174,97 @@ describe('the A/B tests of a link, one after another', () => {
     expect(bad.json().error.details.map((d: { field: string }) => d.field)).toContain('experiment_id');
   });
 
+  it('deletes an earlier test on its own: its figures go, the newest and what the link serves stay; the newest is a 409', async () => {
+    const a = await namedDemo('Trim A');
+    const b = await namedDemo('Trim B');
+    const c = await namedDemo('Trim C');
+    const link = await createShare(t, key, a, { name: 'Trimmed' });
+    const first = await startTest(link.id, 'Old', [a, b]);
+    await viewers(link.token, 8, 120);
+    await stopTest(link.id, first.arms[1]!.id);
+    const second = await startTest(link.id, 'Current', [a, c]);
+    await viewers(link.token, 8, 140);
+    const listed = async () => (await data(`/v1/shares/${link.id}/experiments`)).map((x: Experiment) => x.id);
+    const totalViews = async (demoId: string) => (await data(`/v1/demos/${demoId}/analytics`)).total_views as number;
+    const viewsBefore = [await totalViews(a), await totalViews(b)];
+    const secondResults = await data(`/v1/shares/${link.id}/experiment/results`);
+    expect(viewsBefore[0]! + viewsBefore[1]!).toBe(16 - secondResults.arms[1].views);
+
+    // The newest through this route: refused, naming the route that removes it; nothing changes.
+    const refused = await call('DELETE', `/v1/shares/${link.id}/experiments/${second.id}`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.code).toBe('conflict');
+    expect(refused.json().error.message).toContain(`DELETE /v1/shares/${link.id}/experiment`);
+    expect(await listed()).toEqual([second.id, first.id]);
+
+    const deleted = await call('DELETE', `/v1/shares/${link.id}/experiments/${first.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(deleted.body).toBe('');
+    expect(await listed()).toEqual([second.id]);
+    for (const url of [`/v1/shares/${link.id}/experiments/${first.id}`, `/v1/shares/${link.id}/experiments/${first.id}/results`]) {
+      expect((await call('GET', url)).statusCode, url).toBe(404);
+    }
+    expect((await call('DELETE', `/v1/shares/${link.id}/experiments/${first.id}`)).statusCode).toBe(404);
+    // The newest, its figures, what the link serves: as they were. The views stay in their demos' analytics.
+    expect(await data(`/v1/shares/${link.id}/experiment/results`)).toEqual(secondResults);
+    expect([await totalViews(a), await totalViews(b)]).toEqual(viewsBefore);
+    const viewer = await t.app.inject({ method: 'GET', url: `/v1/viewer/${link.token}/demo`, remoteAddress: '198.51.100.199' });
+    expect(['Trim A', 'Trim C']).toContain(viewer.json().data.title);
+
+    const audit = await call('GET', '/v1/audit-log?action=experiment.deleted&per_page=100');
+    expect(audit.statusCode, audit.body).toBe(200);
+    const entry = (audit.json().data as Array<{ target: { id: string; label: string }; changes: object; actor: { type: string } }>).find((e) => e.target.id === first.id);
+    expect(entry).toMatchObject({ target: { label: 'Old' }, actor: { type: 'api_key' }, changes: { share_id: link.id, status: 'stopped', earlier: true } });
+
+    // The deleted test's kept arm is gone for good: removing the newest now leaves the link on its own demo.
+    expect((await call('DELETE', `/v1/shares/${link.id}/experiment`)).statusCode).toBe(204);
+    expect(await listed()).toEqual([]);
+    const own = await t.app.inject({ method: 'GET', url: `/v1/viewer/${link.token}/demo`, remoteAddress: '198.51.100.198' });
+    expect(own.json().data.title).toBe('Trim A');
+  });
+
+  it('deletes an earlier test only for a writer of this link, and answers 404 and 400 as the reads do', async () => {
+    const a = await namedDemo('Guarded A');
+    const b = await namedDemo('Guarded B');
+    const link = await createShare(t, key, a);
+    const older = await startTest(link.id, 'Older', [a, b]);
+    await stopTest(link.id, null);
+    const newer = await startTest(link.id, 'Newer', [a, b]);
+    const url = `/v1/shares/${link.id}/experiments/${older.id}`;
+    const listed = async () => (await data(`/v1/shares/${link.id}/experiments`)).map((x: Experiment) => x.id);
+
+    // A read-only key, and a viewer's key with every scope: the scope, then the role, refuse it.
+    const reader = await call('DELETE', url, undefined, await t.apiKey(['shares:read'], owner));
+    expect(reader.statusCode).toBe(403);
+    expect(reader.json().error.code).toBe('insufficient_scope');
+    const viewerMember = await t.member(owner, 'viewer');
+    expect((await call('DELETE', url, undefined, await t.apiKey('all', viewerMember))).statusCode).toBe(403);
+    // Another workspace: its key finds neither the link nor the test.
+    const theirs = await call('DELETE', url, undefined, otherKey);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().error.code).toBe('not_found');
+    // Our test through another of our links, an id that never existed, not an experiment id.
+    const elsewhere = await createShare(t, key, a);
+    expect((await call('DELETE', `/v1/shares/${elsewhere.id}/experiments/${older.id}`)).statusCode).toBe(404);
+    expect((await call('DELETE', `/v1/shares/${link.id}/experiments/exp_01jd3k7q9x8v2m4n6p0r5s7t9w`)).statusCode).toBe(404);
+    const bad = await call('DELETE', `/v1/shares/${link.id}/experiments/arm_01jd3k7q9x8v2m4n6p0r5s7t9w`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.map((d: { field: string }) => d.field)).toContain('experiment_id');
+    expect(await listed()).toEqual([newer.id, older.id]);
+
+    // An editor may: links are theirs to manage.
+    const editor = await t.member(owner, 'editor');
+    expect((await call('DELETE', url, undefined, await t.apiKey(['shares:write'], editor))).statusCode).toBe(204);
+    expect(await listed()).toEqual([newer.id]);
+    // A revoked link: no link at all.
+    const revoked = await createShare(t, key, a);
+    const gone = await startTest(revoked.id, 'Gone', [a, b]);
+    await stopTest(revoked.id, null);
+    await startTest(revoked.id, 'Gone too', [a, b]);
+    expect((await call('DELETE', `/v1/shares/${revoked.id}`)).statusCode).toBe(204);
+    expect((await call('DELETE', `/v1/shares/${revoked.id}/experiments/${gone.id}`)).statusCode).toBe(404);
+  });
+
   it('reads the list and one test with shares:read, and the results with analytics:read, as the newest’s routes', async () => {
     const a = await namedDemo('Scoped A');
     const b = await namedDemo('Scoped B');

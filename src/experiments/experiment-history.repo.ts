@@ -29,6 +29,19 @@ export async function findExperiment(db: Executor, workspaceId: string, shareId:
   return experiment ? (await withArms(db, [experiment]))[0] : undefined;
 }
 
+/**
+ * Locks the link's experiments for a transaction that removes an earlier one, newest first: which one is the
+ * newest cannot change until it commits (a concurrent removal of the newest waits, or has already left).
+ */
+export async function lockExperiments(tx: Executor, workspaceId: string, shareId: string) {
+  return tx
+    .select({ id: experiments.id, name: experiments.name, status: experiments.status })
+    .from(experiments)
+    .where(and(eq(experiments.workspaceId, workspaceId), eq(experiments.shareId, shareId)))
+    .orderBy(desc(experiments.startedAt), desc(experiments.id))
+    .for('update');
+}
+
 async function withArms(db: Executor, rows: ExperimentRow[]): Promise<ExperimentWithArms[]> {
   if (rows.length === 0) return [];
   const arms = await db

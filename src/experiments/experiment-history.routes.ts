@@ -1,5 +1,6 @@
-// A link's A/B tests one after another: /v1/shares/:id/experiments, one of them, and its results.
-import { dataEnvelope, errorEnvelope, listEnvelope, ok } from '../core/envelope';
+// A link's A/B tests one after another: /v1/shares/:id/experiments, one of them, its results, and deleting an earlier one.
+import { actorOf } from '../audit/actor';
+import { dataEnvelope, errorEnvelope, listEnvelope, noContent, ok } from '../core/envelope';
 import { callerOf, type ZodApp } from '../core/http/types';
 import { paginate } from '../core/pagination';
 import type { ModuleContext, Services } from '../module';
@@ -48,6 +49,29 @@ export function experimentHistoryRoutes(app: ZodApp, ctx: ModuleContext<Services
       },
     },
     async (request) => ok(request, await experiments.get(callerOf(request), request.params.id, request.params.experiment_id)),
+  );
+
+  // DELETE /v1/shares/:id/experiments/:experiment_id — delete an earlier A/B test of the link
+  app.delete(
+    '/shares/:id/experiments/:experiment_id',
+    {
+      config: { permission: 'shares.write' },
+      schema: {
+        tags,
+        summary: 'Delete an earlier A/B test of a link',
+        description:
+          "One of the link's earlier experiments (not the newest) is gone, with its arms and its figures; the views " +
+          'stay, as views of their demos. The link serves what it served before (its newest experiment is untouched). ' +
+          "409 `conflict` for the link's newest experiment: remove that one with DELETE /v1/shares/{id}/experiment, " +
+          `which also changes what the link serves. ${notFound}`,
+        params: experimentByIdParams,
+        response: { 204: noContent, 409: errorEnvelope, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await experiments.removeEarlier(callerOf(request), request.params.id, request.params.experiment_id, actorOf(request));
+      return reply.code(204).send(null);
+    },
   );
 
   // GET /v1/shares/:id/experiments/:experiment_id/results — the figures of one A/B test, an earlier one too

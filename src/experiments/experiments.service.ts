@@ -9,6 +9,7 @@ import { newId } from '../core/ids';
 import type { Database } from '../db/client';
 import type { DemoReader } from '../demos/demos.reader';
 import type { SharesService } from '../shares/shares.service';
+import { createExperimentHistory } from './experiment-history.service';
 import { createExperimentReads } from './experiment-reads.service';
 import * as repo from './experiments.repo';
 import type { ExperimentMetric } from './experiments.tables';
@@ -41,6 +42,7 @@ export interface NewExperiment {
 export function createExperimentsService(deps: ExperimentsDeps) {
   const { db } = deps.database;
   const reads = createExperimentReads(deps);
+  const history = createExperimentHistory(deps);
   const current = (auth: AuthContext, shareId: string) => reads.find(auth, shareId);
 
   /** Arms: demos of the workspace, published, the version pinned existing, no two the same. */
@@ -168,6 +170,8 @@ export function createExperimentsService(deps: ExperimentsDeps) {
     list: reads.list,
     stop,
     remove,
+    /** Deletes an earlier experiment of the link (not the newest: 409). */
+    removeEarlier: history.removeEarlier,
     results: reads.results,
   };
 }
