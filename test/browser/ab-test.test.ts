@@ -232,6 +232,70 @@ describe.skipIf(!browser)('an A/B test link (Chromium)', () => {
     expect(await overflowing(page)).toEqual([]);
   }, 300_000);
 
+  it('deletes an earlier test from the list after asking, and shows the refusal when it has become the newest, at 1280 and 390 px', async () => {
+    const a = await namedDemo('Tour one');
+    const b = await namedDemo('Tour two');
+    const link = await createShare(server, key, a, { name: 'Trial page' });
+    const start = async (name: string) => {
+      const res = await call('POST', `/v1/shares/${link.id}/experiment`, { name, arms: [{ demo_id: a, weight: 1 }, { demo_id: b, weight: 1 }] });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data as { id: string; arms: Array<{ id: string }> };
+    };
+    const stop = async (winner: string | null) =>
+      expect((await call('POST', `/v1/shares/${link.id}/experiment/stop`, { winner_arm_id: winner })).statusCode).toBe(200);
+    const listed = async () => ((await call('GET', `/v1/shares/${link.id}/experiments`)).json().data as Array<{ name: string }>).map((x) => x.name);
+    const first = await start('First try');
+    await stop(first.arms[1]!.id);
+    await start('Second try');
+    await stop(null);
+    await start('Third try');
+
+    const { context, page } = await signedInPage(browser!, server.url, admin);
+    contexts.push(context);
+    await page.goto(`${server.url}/demos/${a}`);
+    await page.getByRole('button', { name: 'Share Tour one' }).click();
+    await page.getByRole('button', { name: 'A/B test of Trial page' }).click();
+    await page.getByRole('region', { name: 'A/B test results' }).getByRole('heading', { name: 'Third try' }).waitFor();
+    const earlier = page.getByRole('list', { name: 'Earlier tests' });
+    const names = () => earlier.locator('.ab-earlier-text > .cell-strong').allTextContents();
+    await expect.poll(names).toEqual(['Second try', 'First try']);
+
+    // Asked first: Cancel keeps it.
+    await earlier.getByRole('button', { name: /^Delete First try, started/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete “First try”?' });
+    await confirm.getByText('its figures are gone for good').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-delete-1280.png`, animations: 'disabled' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await listed()).toEqual(['Third try', 'Second try', 'First try']);
+
+    // Confirmed: gone from the list and from the API; the current test stays on top.
+    await earlier.getByRole('button', { name: /^Delete First try, started/ }).click();
+    await confirm.getByRole('button', { name: 'Delete the test' }).click();
+    await page.getByText('Earlier A/B test deleted').waitFor();
+    await expect.poll(names).toEqual(['Second try']);
+    expect(await listed()).toEqual(['Third try', 'Second try']);
+    await page.getByRole('region', { name: 'A/B test results' }).getByRole('heading', { name: 'Third try' }).waitFor();
+
+    // At phone width: the list and the question fit. Meanwhile the newest is removed through the API, so the one
+    // asked about has become the link's current test: the API's refusal is shown in place and nothing is deleted.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await overflowing(page)).toEqual([]);
+    await earlier.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-delete-list-390.png`, animations: 'disabled' });
+    await earlier.getByRole('button', { name: /^Delete Second try, started/ }).click();
+    const again = page.getByRole('dialog', { name: 'Delete “Second try”?' });
+    await again.waitFor();
+    expect(await overflowing(page)).toEqual([]);
+    expect((await call('DELETE', `/v1/shares/${link.id}/experiment`)).statusCode).toBe(204);
+    await again.getByRole('button', { name: 'Delete the test' }).click();
+    await again.getByText(/this test has become the link’s current one/).waitFor();
+    expect(await overflowing(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/ab-earlier-delete-refused-390.png`, animations: 'disabled' });
+    expect(await listed()).toEqual(['Second try']);
+    await again.getByRole('button', { name: 'Cancel' }).click();
+  }, 180_000);
+
   it('starts an A/B test from the link dialog, at phone width too', async () => {
     const a = await namedDemo('Onboarding tour');
     await namedDemo('Onboarding tour, short');

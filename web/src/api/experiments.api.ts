@@ -18,6 +18,8 @@ export const experimentsApi = {
   results: (shareId: string) => api<ExperimentResults>('GET', `${e(shareId)}/results`),
   /** Every test of the link, newest first (the first is the one `get` answers). */
   list: (shareId: string, page: number, perPage: number) => apiList<Experiment>(all(shareId), { query: { page, per_page: perPage } }),
+  /** Deletes one of the link's earlier tests with its figures (the newest: 409, `remove` is its way). */
+  removeEarlier: (shareId: string, experimentId: string) => api<void>('DELETE', `${all(shareId)}/${encodeURIComponent(experimentId)}`),
   /** The results of one of the link's tests, an earlier one too. */
   resultsOf: (shareId: string, experimentId: string) =>
     api<ExperimentResults>('GET', `${all(shareId)}/${encodeURIComponent(experimentId)}/results`),

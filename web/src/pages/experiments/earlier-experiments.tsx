@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
+import { ApiError } from '../../api/client';
 import { type ExperimentResults, experimentsApi } from '../../api/experiments.api';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
+import { useToast } from '../../components/toast';
 import { formatDate } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { ExperimentResultsView } from './experiment-results';
@@ -23,10 +26,13 @@ function verdictOf({ experiment, significance }: ExperimentResults): { tone: 'su
 
 /**
  * The link's tests before the one shown above it, newest first, each with its arms, dates, the arm it kept and
- * the verdict of its figures; `onOpen` shows one's results. Nothing at all while the link has had one test only.
+ * the verdict of its figures; `onOpen` shows one's results, Delete removes one (after asking). Nothing at all
+ * while the link has had one test only.
  */
 export function EarlierExperiments({ shareId, currentId, onOpen }: { shareId: string; currentId: string; onOpen(experimentId: string): void }) {
   const [page, setPage] = useState(1);
+  const [deleting, setDeleting] = useState<{ id: string; name: string; started: string } | null>(null);
+  const notify = useToast();
   const earlier = useResource(async () => {
     const { rows, meta } = await experimentsApi.list(shareId, page, PER_PAGE);
     // The list starts with the test shown above: the earlier ones are the rest.
@@ -68,14 +74,55 @@ export function EarlierExperiments({ shareId, currentId, onOpen }: { shareId: st
                   <Badge tone={verdict.tone}>{verdict.label}</Badge>
                 </span>
               </div>
-              <Button size="sm" onClick={() => onOpen(experiment.id)} aria-label={`Results of ${name}, started ${formatDate(experiment.started_at)}`}>
-                Results
-              </Button>
+              <div className="ab-earlier-actions">
+                <Button size="sm" onClick={() => onOpen(experiment.id)} aria-label={`Results of ${name}, started ${formatDate(experiment.started_at)}`}>
+                  Results
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="btn-danger-text"
+                  onClick={() => setDeleting({ id: experiment.id, name, started: formatDate(experiment.started_at) })}
+                  aria-label={`Delete ${name}, started ${formatDate(experiment.started_at)}`}
+                >
+                  Delete
+                </Button>
+              </div>
             </li>
           );
         })}
       </ul>
       {meta.total > PER_PAGE ? <Pager meta={meta} requested={page} onPage={setPage} label="Earlier tests pages" size="sm" /> : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete “${deleting.name}”?`}
+          confirmLabel="Delete the test"
+          danger
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            try {
+              await experimentsApi.removeEarlier(shareId, deleting.id);
+            } catch (err) {
+              // The API's 409 names the route for the newest; here the way is the dialog's own Remove.
+              if (err instanceof ApiError && err.status === 409) {
+                throw new ApiError(
+                  409,
+                  err.code,
+                  'Since this dialog opened, this test has become the link’s current one (the newer test was removed). Open the A/B test again: it is shown at the top, with Remove',
+                );
+              }
+              throw err;
+            }
+            setDeleting(null);
+            notify('Earlier A/B test deleted');
+            // The last one of a later page: the page before (its change reloads the list).
+            if (results.length === 1 && page > 1) setPage(page - 1);
+            else await reload();
+          }}
+        >
+          {`The test started ${deleting.started} and its figures are gone for good. The link keeps serving what it serves now, and the views stay in each demo’s analytics.`}
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

@@ -14,7 +14,7 @@ import './experiments.css';
 
 /**
  * The A/B test of one link: start one (arms and weights), or read its results, stop it keeping the winner, remove
- * it; below, the link's earlier tests, each opening its results read-only.
+ * it; below, the link's earlier tests, each opening its results read-only, or deleted after asking.
  */
 export function ExperimentDialog({ share, demo, onClose }: { share: Share; demo: { id: string; title: string }; onClose(): void }) {
   const current = useResource(async () => {
