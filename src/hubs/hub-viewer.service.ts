@@ -10,7 +10,7 @@ import type { Visitor } from '../viewing/viewer-gates.resolve';
 import type { ViewerGates } from '../viewing/viewer-gates';
 import { type Brand, brandOf } from '../workspaces/branding';
 import type { WorkspacesReader } from '../workspaces/workspaces.reader';
-import { saveHubIdentity } from './hub-identification';
+import { type OnHubVisitorIdentified, saveHubIdentity } from './hub-identification';
 import * as visits from './hub-visits.repo';
 import type { HubSessionRow } from './hub-visits.repo';
 import * as repo from './hubs.repo';
@@ -32,6 +32,8 @@ export interface HubViewerDeps {
   passwordAttempts: number;
   passwordWindowSeconds: number;
   sessionTtlMs: number;
+  /** Told, in the transaction, of each visitor who passes the form (the members' instant notices). */
+  onIdentified?: OnHubVisitorIdentified;
 }
 
 /** What the one gate form sends: each field only where the gate asks for it. */

@@ -44,7 +44,7 @@ export const hubsModule = defineModule({
     ids: ['hub', 'hubCollection', 'hubEntry', 'hubOpen'],
   },
   reads: { tables: [demos, shares, views] },
-  needs: ['demos', 'shares', 'viewing', 'workspaces'],
+  needs: ['demos', 'shares', 'viewing', 'workspaces', 'notifications'],
   create(kernel, deps) {
     const { config } = kernel;
     const base = { ...kernel, demos: deps.demos.reader, hubLinks: deps.shares.hubLinks };
@@ -59,6 +59,7 @@ export const hubsModule = defineModule({
         passwordAttempts: config.SHARE_PASSWORD_ATTEMPTS,
         passwordWindowSeconds: Math.ceil(config.SHARE_PASSWORD_WINDOW / 1000),
         sessionTtlMs: config.VIEWER_SESSION_TTL,
+        onIdentified: (tx, visitor) => deps.notifications.notifications.hubVisitorIdentified(tx, visitor),
       }),
       analytics: createHubAnalytics(kernel),
       visitors: createHubVisitors(kernel),

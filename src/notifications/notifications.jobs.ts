@@ -2,8 +2,9 @@ import type { ModuleContext, Services } from '../module';
 import { DIGEST_QUEUE } from './daily-digest';
 import { type IdentifiedJob, VIEWER_QUEUE } from './viewer-notices';
 import { LEAD_QUEUE, type LeadJob } from './lead-notices';
+import { HUB_QUEUE, type HubVisitorJob } from './hub-notices';
 
-/** Viewer and lead notices as they come, and the daily digests at 07:00 UTC (about the day before). */
+/** Viewer, lead and hub-visitor notices as they come, and the daily digests at 07:00 UTC (about the day before). */
 export async function registerNotificationJobs(ctx: ModuleContext<Services['notifications']>) {
   const { notifications } = ctx.services;
   await ctx.queue.define({ name: VIEWER_QUEUE, retryLimit: 10, retryDelay: 30, retryBackoff: true });
@@ -13,6 +14,10 @@ export async function registerNotificationJobs(ctx: ModuleContext<Services['noti
   await ctx.queue.define({ name: LEAD_QUEUE, retryLimit: 10, retryDelay: 30, retryBackoff: true });
   await ctx.queue.work<LeadJob>(LEAD_QUEUE, { pollingIntervalSeconds: 1 }, async (job) => {
     await notifications.sendLeadNotices(job);
+  });
+  await ctx.queue.define({ name: HUB_QUEUE, retryLimit: 10, retryDelay: 30, retryBackoff: true });
+  await ctx.queue.work<HubVisitorJob>(HUB_QUEUE, { pollingIntervalSeconds: 1 }, async (job) => {
+    await notifications.sendHubNotices(job);
   });
   await ctx.queue.define({ name: DIGEST_QUEUE, retryLimit: 5, retryDelay: 300 });
   await ctx.queue.work(DIGEST_QUEUE, {}, async () => {

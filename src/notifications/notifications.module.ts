@@ -4,6 +4,7 @@ import { notificationsRoutes } from './notifications.routes';
 import { createNotificationsService, type NotificationsService } from './notifications.service';
 import { members, users } from '../accounts/accounts.tables';
 import { demos } from '../demos/demos.tables';
+import { hubs } from '../hubs/hubs.tables';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
@@ -15,8 +16,9 @@ declare module '../module' {
 }
 
 /**
- * E-mail to members about who viewed their demos: per viewer as it happens, or a daily digest. Opt-in.
- * The viewing module tells it of an identified viewer, in the identification's transaction.
+ * E-mail to members about who viewed their demos and hubs: per viewer as it happens, or a daily digest. Opt-in.
+ * The viewing module tells it of an identified viewer, the hubs module of a hub's visitor, the leads module
+ * of a lead, each in its own transaction.
  *
  * @example
  * ```ts
@@ -27,7 +29,7 @@ declare module '../module' {
 export const notificationsModule = defineModule({
   name: 'notifications',
   owns: { tables: 'notifications.tables.ts' },
-  reads: { tables: [members, users, demos, shares, views, workspaces] },
+  reads: { tables: [members, users, demos, hubs, shares, views, workspaces] },
   create: (kernel) => ({
     notifications: createNotificationsService({ ...kernel, appUrl: kernel.config.APP_URL.replace(/\/+$/, '') }),
   }),

@@ -3,6 +3,7 @@ import { members, users } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
+import { hubs } from '../hubs/hubs.tables';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
 import { type NotificationMode, notificationSettings, notificationsSent } from './notifications.tables';
@@ -24,14 +25,20 @@ export async function saveSettings(db: Executor, row: typeof notificationSetting
   return saved!;
 }
 
+/** What a notice is about: a demo (`mine`: the member created it), or a hub (`mine`: the member created the hub). */
+export type NoticeSubject = string | { hubId: string };
+
 /**
  * The active members of a workspace who asked for `mode`, with their address, limited to those who hear
- * about `demoId` (every demo, or the ones they created). Without `demoId`: all of them, for digests.
+ * about `about` (every demo and hub, or the ones they created). Without `about`: all of them, for digests.
  */
-export async function recipients(db: Executor, workspaceId: string, mode: NotificationMode, demoId?: string) {
-  const creator = demoId
-    ? db.select({ id: demos.createdById }).from(demos).where(eq(demos.id, demoId))
-    : undefined;
+export async function recipients(db: Executor, workspaceId: string, mode: NotificationMode, about?: NoticeSubject) {
+  const creator =
+    about === undefined
+      ? undefined
+      : typeof about === 'string'
+        ? db.select({ id: demos.createdById }).from(demos).where(eq(demos.id, about))
+        : db.select({ id: hubs.createdById }).from(hubs).where(eq(hubs.id, about.hubId));
   return db
     .select({
       memberId: members.id,
@@ -76,6 +83,12 @@ export async function findShareWithDemo(db: Executor, shareId: string) {
     .innerJoin(demos, eq(demos.id, shares.demoId))
     .where(eq(shares.id, shareId))
     .limit(1);
+  return row;
+}
+
+/** A hub's name and workspace, for its notice (undefined once the hub is deleted). */
+export async function findHub(db: Executor, hubId: string) {
+  const [row] = await db.select({ id: hubs.id, name: hubs.name, workspaceId: hubs.workspaceId }).from(hubs).where(eq(hubs.id, hubId)).limit(1);
   return row;
 }
 

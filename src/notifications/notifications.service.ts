@@ -5,6 +5,7 @@ import { type NotificationSettings, notificationSettings, updateNotificationSett
 import type { NotificationsContext, NotificationsDeps } from './notifications-context';
 import { type IdentifiedJob, queueViewerNotice, sendViewerNotices } from './viewer-notices';
 import { type LeadJob, queueLeadNotice, sendLeadNotices } from './lead-notices';
+import { type HubVisitorJob, queueHubNotice, sendHubNotices } from './hub-notices';
 
 // viewer-privacy deletes a viewer's queued notices by this queue's name.
 
@@ -12,7 +13,8 @@ import { type LeadJob, queueLeadNotice, sendLeadNotices } from './lead-notices';
  * E-mail to members about their viewers, opt-in per member: at once when an identified viewer opens a
  * link (at most one message per viewer, link and member a day), or one digest a day. Messages go through
  * the durable mail queue in the transaction that records them as sent, so a retry never sends twice and a
- * crash never loses one. The steps: notification-settings.ts, viewer-notices.ts, daily-digest.ts.
+ * crash never loses one. The steps: notification-settings.ts, viewer-notices.ts, lead-notices.ts, hub-notices.ts,
+ * daily-digest.ts.
  *
  * @example
  * ```ts
@@ -31,6 +33,9 @@ export function createNotificationsService({ database, ...deps }: NotificationsD
     /** In a lead's transaction (src/leads): the instant subscribers hear of it (lead-notices.ts). */
     leadCaptured: (tx: Executor, job: LeadJob) => queueLeadNotice(ctx, tx, job),
     sendLeadNotices: (job: LeadJob) => sendLeadNotices(ctx, job),
+    /** In a hub identification's transaction (src/hubs): the instant subscribers hear of the visitor (hub-notices.ts). */
+    hubVisitorIdentified: (tx: Executor, job: HubVisitorJob) => queueHubNotice(ctx, tx, job),
+    sendHubNotices: (job: HubVisitorJob) => sendHubNotices(ctx, job),
     sendDigests: (day?: string) => sendDigests(ctx, day),
     /** A workspace's figures of a day as the digest tells them, for another channel (Slack); null without views. */
     digest: (workspaceId: string, day: string, createdBy?: string) => workspaceDigest(ctx, workspaceId, day, createdBy),

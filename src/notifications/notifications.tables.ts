@@ -36,7 +36,9 @@ export const notificationSettings = pgTable(
 
 /**
  * Every message sent, by what it was about, so that none goes twice: one per viewer per link per member
- * per UTC day (`subject`: `<share id>:<e-mail>`), and one digest per member per day (`subject`: `digest`).
+ * per UTC day (`subject`: `<share id>:<e-mail>`), one per lead (`lead:<lead id>`), one per hub visit and
+ * address (`hub:<hub session>:<e-mail>`, on the visit's first day), and one digest per member per day
+ * (`subject`: `digest`).
  * Written in the transaction that queues the message: a retried job finds its row and sends nothing.
  */
 export const notificationsSent = pgTable(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, digestMessage, escapeMrkdwn, LIMITS, lines, viewerAlertMessage } from './slack-blocks';
+import { clip, digestMessage, escapeMrkdwn, hubVisitorMessage, LIMITS, lines, viewerAlertMessage } from './slack-blocks';
 import { judgeSlackAnswer } from './slack.sender';
 
 const NOW = new Date('2026-11-28T10:00:00.000Z');
@@ -48,6 +48,30 @@ describe('messages within Slack’s limits', () => {
         for (const f of b.fields ?? []) expect(f.text.length).toBeLessThanOrEqual(LIMITS.field);
       }
     }
+  });
+  it('a hub visitor alert with hostile input is escaped and stays within every limit', () => {
+    const huge = `<!channel> <https://evil|click> ${'H'.repeat(10_000)}`;
+    const m = hubVisitorMessage({
+      workspace: huge,
+      hub: { name: huge, url: 'https://app.example/hubs/hub_1#visitors' },
+      viewer: { email: 'jane@acme.test', name: huge },
+      company: huge,
+      answers: [
+        ['Company', huge],
+        ['Job title', huge],
+      ],
+      at: NOW,
+    });
+    expect(JSON.stringify(m)).not.toMatch(/<!channel>|<https:\/\/evil/);
+    expect(m.text.length).toBeLessThanOrEqual(LIMITS.text);
+    for (const b of m.blocks) {
+      if (b.type === 'section' && b.text) expect(b.text.text.length).toBeLessThanOrEqual(LIMITS.sectionText);
+      for (const f of b.type === 'section' ? (b.fields ?? []) : []) expect(f.text.length).toBeLessThanOrEqual(LIMITS.field);
+    }
+    const plain = hubVisitorMessage({ workspace: 'Acme', hub: { name: 'Partners', url: 'https://app.example/hubs/hub_1#visitors' }, viewer: { email: 'sam@gmail.com', name: null }, company: null, answers: [], at: NOW });
+    expect(plain.text).toBe('sam@gmail.com sent the form of the hub “Partners”');
+    expect(JSON.stringify(plain.blocks)).toContain('Individual (free e-mail address)');
+    expect(plain.blocks.map((b) => b.type)).toEqual(['section', 'section', 'actions', 'context']);
   });
   it('a digest of a busy day stays within every limit and says how many it left out', () => {
     const m = digestMessage({

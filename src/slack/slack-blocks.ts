@@ -141,6 +141,48 @@ export function viewerAlertMessage(a: ViewerAlert): SlackPayload {
   return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
 }
 
+/** Everything the alert about a hub's visitor says (the lead alert's counterpart for a hub). Raw user text: escaped here. */
+export interface HubVisitorAlert {
+  workspace: string;
+  hub: { name: string; url: string };
+  viewer: { email: string | null; name: string | null };
+  company: string | null;
+  /** The hub form's answers besides name and e-mail, labelled. */
+  answers: Array<[string, string]>;
+  at: Date;
+}
+
+/**
+ * Someone passed a hub's identification or lead form: who, from which company, which hub, what they
+ * answered, and a button to the hub's visitors in the web app.
+ *
+ * @example
+ * ```ts
+ * const { text } = hubVisitorMessage({ workspace: 'Acme', hub: { name: 'Partners', url }, viewer, company: null, answers: [], at });
+ * ```
+ */
+export function hubVisitorMessage(a: HubVisitorAlert): SlackPayload {
+  const who = a.viewer.name?.trim() || a.viewer.email || 'A visitor';
+  const from = a.company ? ` from ${a.company}` : '';
+  const headline = `${clip(who, 200)}${a.company ? ` from *${clip(a.company, 200)}*` : ''} sent the form of the hub *${clip(a.hub.name, 300)}*`;
+  const viewer = [a.viewer.name?.trim() ? clip(a.viewer.name, 200) : null, a.viewer.email ? `<mailto:${clip(a.viewer.email, 320)}|${clip(a.viewer.email, 320)}>` : null]
+    .filter(Boolean)
+    .join('\n');
+  const fields = [
+    field('Viewer', viewer || 'Anonymous'),
+    field('Company', a.company ? clip(a.company, 300) : a.viewer.email ? 'Individual (free e-mail address)' : 'Unknown'),
+    field('Hub', `<${a.hub.url}|${clip(a.hub.name, 500)}>`),
+  ];
+  const blocks: Block[] = [section(`:inbox_tray: ${headline}`), { type: 'section', fields }];
+  if (a.answers.length > 0) {
+    blocks.push({ type: 'section', fields: a.answers.slice(0, LIMITS.fields).map(([label, value]) => field(clip(label, 100), clip(value, 1000, false) || '—')) });
+  }
+  blocks.push({ type: 'actions', elements: [button('See the hub’s visitors', a.hub.url, 'hub_visitors', true)] });
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `${clip(a.workspace, 200)} · ${when(a.at)}` }] });
+  const text = `${who}${from} sent the form of the hub “${a.hub.name}”`;
+  return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
+}
+
 /** What the digest says about a day (the notifications' digest, with the addresses the buttons open). */
 export interface DigestFacts {
   workspace: string;

@@ -3,7 +3,7 @@ import { emailDomain, isFreeMailDomain } from '../core/free-mail';
 import { newId } from '../core/ids';
 import type { Executor } from '../db/client';
 import { type OutboxConsumer, type OutboxEvent, wakeDeliveryWorkers } from '../events/outbox';
-import { type SlackPayload, viewerAlertMessage } from './slack-blocks';
+import { hubVisitorMessage, type SlackPayload, viewerAlertMessage } from './slack-blocks';
 import * as repo from './slack.repo';
 import type { SlackAlert } from './slack.tables';
 
@@ -17,14 +17,21 @@ export interface SlackConsumerDeps {
 type Data = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
 
-/** Which alert an event is, if any: an identified viewer's view, a completion, a lead. */
+/**
+ * Which alert an event is, if any: an identified viewer's view, a completion, a lead. Someone passing a
+ * hub's form (its `viewer.identified`) is the hub's lead: a link's identification is told by its view.
+ */
 export function alertOf(event: Pick<OutboxEvent, 'kind' | 'data'>): Exclude<SlackAlert, 'daily_digest'> | null {
   const data = event.data as Data;
   if (event.kind === 'demo.viewed') return str(data.viewer_email) ? 'viewer_opened' : null;
   if (event.kind === 'demo.completed') return 'demo_finished';
   if (event.kind === 'lead.captured') return 'lead_captured';
+  if (event.kind === 'viewer.identified') return hubOf(event) ? 'lead_captured' : null;
   return null;
 }
+
+/** The hub of a hub's `viewer.identified`; null for any other event. */
+const hubOf = (event: Pick<OutboxEvent, 'kind' | 'data'>) => (event.kind === 'viewer.identified' ? str((event.data as Data).hub_id) : null);
 
 /** "3 min 4 s" */
 export function humanSeconds(seconds: number): string {
@@ -55,8 +62,9 @@ function companyOf(email: string | null, answers: Data, linkVariables: Record<st
 
 /**
  * Turns a batch of outbox events into pending Slack messages: for each live destination of the event's
- * workspace that asked for its alert (and, for a member's `mine`, only their demos), one message built
- * now, so every retry sends the same. Views by the workspace's own members are not alerts. A destination
+ * workspace that asked for its alert (and, for a member's `mine`, only their demos and hubs), one message
+ * built now, so every retry sends the same. Views by the workspace's own members are not alerts, nor is a
+ * hub's form passed on a member's own (internal) visit. A destination
  * hears of what happened after it was saved, not of a backlog. Reads and writes through `tx` only.
  */
 export function slackConsumer(deps: SlackConsumerDeps): OutboxConsumer {
@@ -74,28 +82,40 @@ export function slackConsumer(deps: SlackConsumerDeps): OutboxConsumer {
     const ids = (key: string) => [...new Set(wanted.map((e) => str(e.data[key])).filter((x): x is string => x !== null))];
     const demoIds = ids('demo_id');
     const linkIds = ids('share_id');
+    const hubEvents = wanted.filter((e) => hubOf(e.event));
+    const hubIds = [...new Set(hubEvents.map((e) => hubOf(e.event)!))];
+    const hubTimes = hubEvents.flatMap((e) => (str(e.data.identified_at) ? [new Date(String(e.data.identified_at))] : []));
     // One after the other: a transaction is one connection.
     const demoRows = demoIds.length ? await repo.demoFacts(tx, demoIds) : [];
     const linkRows = linkIds.length ? await repo.linkFacts(tx, linkIds) : [];
+    const hubRows = hubIds.length ? await repo.hubFacts(tx, hubIds) : [];
+    const internalVisits = await repo.internalHubVisits(tx, hubIds, hubTimes);
     const names = await repo.workspaceNames(tx, workspaceIds);
     const unnamed = wanted.filter((e) => !str(e.data.viewer_name) && str(e.data.view_id)).map((e) => String(e.data.view_id));
     const viewerNames = unnamed.length ? await repo.viewerNames(tx, unnamed) : new Map<string, string>();
     const memberEmails = await repo.memberEmailsIn(tx, workspaceIds);
     const demos = new Map(demoRows.map((d) => [d.id, d]));
     const links = new Map(linkRows.map((l) => [l.id, l]));
+    const hubs = new Map(hubRows.map((h) => [h.id, h]));
     const workspace = new Map(names.map((w) => [w.id, w.name]));
     const rows: repo.NewMessage[] = [];
     for (const { event, alert, data } of wanted) {
-      const demo = demos.get(String(data.demo_id));
-      if (!demo) continue;
+      const hubId = hubOf(event);
+      const hub = hubId ? hubs.get(hubId) : undefined;
+      const demo = hubId ? undefined : demos.get(String(data.demo_id));
+      const about = hub ?? demo;
+      if (!about) continue;
       const email = str(data.viewer_email) ?? str(data.email);
       if (email && memberEmails.has(`${event.workspaceId}:${email.toLowerCase()}`)) continue;
+      if (hub && internalVisits.has(repo.hubVisitKey(hub.id, String(data.identified_at), email ?? ''))) continue;
       let payload: SlackPayload | undefined;
       for (const d of destinations) {
         if (d.workspaceId !== event.workspaceId || !d.alerts.includes(alert) || d.createdAt > event.createdAt) continue;
-        if (d.memberId && d.scope === 'mine' && demo.createdById !== d.memberId) continue;
+        // `mine`: the demos the member created, and the hubs they created.
+        if (d.memberId && d.scope === 'mine' && about.createdById !== d.memberId) continue;
         const named = { ...data, viewer_name: str(data.viewer_name) ?? viewerNames.get(String(data.view_id)) ?? null };
-        payload ??= alertPayload(deps, event, alert, named, demo, links.get(String(data.share_id)), workspace.get(event.workspaceId) ?? '');
+        const name = workspace.get(event.workspaceId) ?? '';
+        payload ??= hub ? hubPayload(deps, event, data, hub, name) : alertPayload(deps, event, alert, named, demo!, links.get(String(data.share_id)), name);
         rows.push({
           id: newId('slackMessage'),
           destinationId: d.id,
@@ -113,6 +133,25 @@ export function slackConsumer(deps: SlackConsumerDeps): OutboxConsumer {
     }
     if ((await repo.insertMessages(tx, rows)) > 0) await wakeDeliveryWorkers(tx, 'slack');
   };
+}
+
+/** The hub form's fields (hubs.tables.ts HUB_LEAD_FIELDS) as the web app labels them. */
+const HUB_FIELD_LABELS: Record<string, string> = { company: 'Company', job_title: 'Job title', phone: 'Phone' };
+
+function hubPayload(deps: SlackConsumerDeps, event: OutboxEvent, data: Data, hub: { id: string; name: string }, workspace: string): SlackPayload {
+  const email = str(data.viewer_email);
+  const answers = (typeof data.values === 'object' && data.values ? data.values : {}) as Data;
+  return hubVisitorMessage({
+    workspace,
+    hub: { name: hub.name, url: `${deps.appUrl}/hubs/${hub.id}#visitors` },
+    viewer: { email, name: str(data.viewer_name) },
+    company: companyOf(email, answers, undefined),
+    // In the form's order: the event's values went through jsonb, which orders keys its own way.
+    answers: [...new Set([...Object.keys(HUB_FIELD_LABELS), ...Object.keys(answers)])].flatMap((key) =>
+      str(answers[key]) ? [[HUB_FIELD_LABELS[key] ?? key, String(answers[key])] as [string, string]] : [],
+    ),
+    at: event.occurredAt,
+  });
 }
 
 function alertPayload(

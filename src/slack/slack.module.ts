@@ -1,5 +1,6 @@
 import { members, users } from '../accounts/accounts.tables';
 import { demos, demoVersions } from '../demos/demos.tables';
+import { hubSessions, hubs } from '../hubs/hubs.tables';
 import { defineModule } from '../module';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
@@ -17,7 +18,7 @@ declare module '../module' {
 
 /**
  * Slack alerts: a workspace's and each member's own incoming webhook, which alerts go there (identified
- * viewer opened, lead captured, demo finished, daily digest), Block Kit messages sent with retries, and
+ * viewer opened, lead captured (a hub's form too), demo finished, daily digest), Block Kit messages sent with retries, and
  * their log. The outbox consumer makes the messages in the webhooks dispatcher's transaction; a loop in
  * each worker process sends them (slack.jobs.ts).
  *
@@ -30,7 +31,7 @@ declare module '../module' {
 export const slackModule = defineModule({
   name: 'slack',
   owns: { tables: 'slack.tables.ts', ids: ['slackDestination', 'slackMessage'], permissions: ['slack.manage'] },
-  reads: { tables: [demos, demoVersions, shares, views, members, users, workspaces] },
+  reads: { tables: [demos, demoVersions, hubs, hubSessions, shares, views, members, users, workspaces] },
   needs: ['notifications'],
   create: (kernel, deps) => {
     const appUrl = kernel.config.APP_URL.replace(/\/+$/, '');

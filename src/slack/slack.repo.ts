@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { members, users } from '../accounts/accounts.tables';
 import type { Executor } from '../db/client';
 import { demos, demoVersions } from '../demos/demos.tables';
+import { hubSessions, hubs } from '../hubs/hubs.tables';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
@@ -87,6 +88,28 @@ export async function viewerNames(tx: Executor, viewIds: string[]) {
   const rows = await tx.select({ id: views.id, name: views.viewerName }).from(views).where(inArray(views.id, viewIds));
   return new Map(rows.filter((r) => r.name).map((r) => [r.id, r.name!]));
 }
+
+/** Hubs named by a batch of events (a hub's `viewer.identified`): name and creator. */
+export function hubFacts(tx: Executor, ids: string[]) {
+  return tx.select({ id: hubs.id, name: hubs.name, createdById: hubs.createdById }).from(hubs).where(inArray(hubs.id, ids));
+}
+
+/**
+ * Of these hub identifications, those made on a member's own (internal) visit, as `hub|identified_at|e-mail`.
+ * The event does not carry the visit (its data is the webhook's payload): the session that identified is
+ * found by its hub, address and the instant it identified, which the hubs domain writes to both.
+ */
+export async function internalHubVisits(tx: Executor, hubIds: string[], times: Date[]): Promise<Set<string>> {
+  if (hubIds.length === 0 || times.length === 0) return new Set();
+  const rows = await tx
+    .select({ hubId: hubSessions.hubId, email: hubSessions.viewerEmail, at: hubSessions.identifiedAt })
+    .from(hubSessions)
+    .where(and(inArray(hubSessions.hubId, hubIds), eq(hubSessions.internal, true), inArray(hubSessions.identifiedAt, times)));
+  return new Set(rows.map((r) => hubVisitKey(r.hubId, r.at?.toISOString() ?? '', r.email ?? '')));
+}
+
+/** The key internalHubVisits answers with. */
+export const hubVisitKey = (hubId: string, identifiedAt: string, email: string) => `${hubId}|${identifiedAt}|${email.toLowerCase()}`;
 
 export function linkFacts(tx: Executor, ids: string[]) {
   return tx.select({ id: shares.id, name: shares.name, variables: shares.variables }).from(shares).where(inArray(shares.id, ids));

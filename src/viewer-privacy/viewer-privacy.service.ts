@@ -8,6 +8,7 @@ import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import { VIEWER_QUEUE } from '../notifications/viewer-notices';
 import { LEAD_QUEUE } from '../notifications/lead-notices';
+import { HUB_QUEUE } from '../notifications/hub-notices';
 import * as erasure from './erasure.repo';
 import * as rollups from './rollups.repo';
 
@@ -144,7 +145,8 @@ export function createViewerPrivacyService(deps: ViewerPrivacyDeps) {
         (await erasure.deleteNotificationRecords(tx, auth.workspaceId, email)) +
         (await erasure.deleteSlackMessages(tx, auth.workspaceId, email)) +
         (await deps.queue.deleteJobs(tx, VIEWER_QUEUE, { workspaceId: auth.workspaceId, email })) +
-        (await deps.queue.deleteJobs(tx, LEAD_QUEUE, { workspaceId: auth.workspaceId, email }));
+        (await deps.queue.deleteJobs(tx, LEAD_QUEUE, { workspaceId: auth.workspaceId, email })) +
+        (await deps.queue.deleteJobs(tx, HUB_QUEUE, { workspaceId: auth.workspaceId, email }));
 
       const counts: ErasureCounts = {
         views: removed.views.length,
