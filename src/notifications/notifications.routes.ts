@@ -10,10 +10,11 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429
 const mode = z.enum(NOTIFICATION_MODES).meta({
   description:
     '`off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per ' +
-    'viewer, link and day; `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, ' +
+    'viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per ' +
+    'hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, ' +
     'new companies, who viewed), none on a day without views. Views by members of the workspace are left out.',
 });
-const scope = z.enum(NOTIFICATION_SCOPES).meta({ description: '`all` demos of the workspace, or only those you created (`mine`).' });
+const scope = z.enum(NOTIFICATION_SCOPES).meta({ description: '`all` demos and hubs of the workspace, or only those you created (`mine`).' });
 
 export const notificationSettingsSchema = z
   .object({ mode, scope })

@@ -12,13 +12,13 @@ const alerts = z
   .meta({
     description:
       'Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer ' +
-      'sent a lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 ' +
+      'sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 ' +
       'UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members ' +
       'of the workspace are never alerts. An empty list keeps the URL but sends nothing.',
     examples: [['viewer_opened', 'lead_captured']],
   });
 const scope = z.enum(SLACK_SCOPES).meta({
-  description: 'A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`). The workspace’s destination is always `all`.',
+  description: 'A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`: the demos, and the hubs, you created). The workspace’s destination is always `all`.',
 });
 const url = text()
   .trim()

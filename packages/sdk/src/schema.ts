@@ -5234,12 +5234,12 @@ export interface components {
          */
         NotificationSettings: {
             /**
-             * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day; `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
+             * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
              * @enum {string}
              */
             mode: "off" | "instant" | "daily";
             /**
-             * @description `all` demos of the workspace, or only those you created (`mine`).
+             * @description `all` demos and hubs of the workspace, or only those you created (`mine`).
              * @enum {string}
              */
             scope: "all" | "mine";
@@ -19768,12 +19768,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day; `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
+                     * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
                      * @enum {string}
                      */
                     mode?: "off" | "instant" | "daily";
                     /**
-                     * @description `all` demos of the workspace, or only those you created (`mine`).
+                     * @description `all` demos and hubs of the workspace, or only those you created (`mine`).
                      * @enum {string}
                      */
                     scope?: "all" | "mine";
@@ -19967,7 +19967,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
+                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
                      * @example [
                      *       "viewer_opened",
                      *       "lead_captured"
@@ -19975,7 +19975,7 @@ export interface operations {
                      */
                     alerts: ("viewer_opened" | "lead_captured" | "demo_finished" | "daily_digest")[];
                     /**
-                     * @description A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`). The workspace’s destination is always `all`.
+                     * @description A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`: the demos, and the hubs, you created). The workspace’s destination is always `all`.
                      * @enum {string}
                      */
                     scope?: "all" | "mine";
@@ -20574,7 +20574,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
+                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
                      * @example [
                      *       "viewer_opened",
                      *       "lead_captured"
@@ -20582,7 +20582,7 @@ export interface operations {
                      */
                     alerts: ("viewer_opened" | "lead_captured" | "demo_finished" | "daily_digest")[];
                     /**
-                     * @description A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`). The workspace’s destination is always `all`.
+                     * @description A member’s own alerts only: `all` demos of the workspace (the default), or only those you created (`mine`: the demos, and the hubs, you created). The workspace’s destination is always `all`.
                      * @enum {string}
                      */
                     scope?: "all" | "mine";
