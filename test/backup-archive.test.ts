@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,46 @@ describe('backup archive (streamed tar.gz with a checksummed manifest first)', (
     crc[crc.length - 8]! ^= 0xff;
     writeFileSync(file('crc.tgz'), crc);
     await expect(readArchive(file('crc.tgz'))).rejects.toThrow(/not a complete Demoshare backup \(gzip\): incorrect data check/);
+  });
+
+  it('stops at the manifest when its check throws, passing that error on as it is', async () => {
+    await writeArchive(file('checked.tgz'), MANIFEST, [streamEntry('pgdata.tar', [big])]);
+    const refusal = new Error('made by a newer version');
+    const sunk: string[] = [];
+    const read = readArchive(
+      file('checked.tgz'),
+      (name) => {
+        sunk.push(name);
+        return undefined;
+      },
+      (manifest) => {
+        expect(manifest.files.map((f) => f.name)).toEqual(['pgdata.tar']);
+        throw refusal;
+      },
+    );
+    await expect(read).rejects.toBe(refusal);
+    expect(sunk).toEqual([]);
+  });
+
+  it('passes a sink’s failure on as its own error (a full disk while extracting), not as a damaged archive', async () => {
+    await writeArchive(file('sunk.tgz'), MANIFEST, [streamEntry('pgdata.tar', [big])]);
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const failing = () =>
+      new Writable({
+        write(_chunk, _encoding, done) {
+          done(full);
+        },
+      });
+    const failed = await readArchive(file('sunk.tgz'), failing).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBe(full);
+    expect(failed).not.toBeInstanceOf(ArchiveError);
+    // The same sink on a damaged archive: the archive's fault is still the archive's.
+    const cut = readFileSync(file('sunk.tgz'));
+    writeFileSync(file('sunk-cut.tgz'), cut.subarray(0, Math.floor(cut.length / 2)));
+    await expect(readArchive(file('sunk-cut.tgz'), () => new Writable({ write: (_c, _e, done) => done() }))).rejects.toBeInstanceOf(ArchiveError);
   });
 
   it('fails the write, without hanging, when an entry’s source fails midway, gives fewer bytes than it announced, or the output fails', async () => {

@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackupManifest, bufferEntry, writeArchive } from '../src/backup/archive';
@@ -150,6 +152,20 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
     expect(readFileSync(damagedBlob).equals(readFileSync(blobFile(source, keys[0]!)))).toBe(true);
   });
 
+  it('reads the archive once, front to back: it restores from a pipe', async () => {
+    const fifo = path.join(root, 'archive.pipe');
+    execFileSync('mkfifo', [fifo]);
+    // A pipe gives its bytes once: a second read of the archive would wait for a writer that never comes.
+    const writing = pipeline(createReadStream(archive), createWriteStream(fifo));
+    const target = path.join(root, 'from-a-pipe');
+    const restored = await restoreEmbedded({ dataDir: target, file: fifo, force: false });
+    await writing;
+    expect(restored.comparison).not.toContain('MISMATCH');
+    expect(restored.comparison).toMatch(new RegExp(`blobs \\(DATA_DIR/blobs\\)\\s+${keys.length}\\s+${keys.length}`));
+    expect(readdirSync(target).sort()).toEqual(['blobs', 'pgdata', 'secret.key']);
+    expect(blobKeysIn(target)).toEqual(keys);
+  }, 300_000);
+
   it('refuses a damaged or truncated archive before touching DATA_DIR', async () => {
     const bytes = readFileSync(archive);
     // A byte of the database's tar changed inside the archive. Not a flip of a compressed byte: in a long run of
@@ -183,6 +199,8 @@ describe.skipIf(engine !== 'pglite')('demoshare backup / restore, and a process 
       }
     }
     expect(existsSync(empty)).toBe(false);
+    // Nothing staged is left behind either.
+    expect(readdirSync(existing).sort()).toEqual(['blobs', 'pgdata', 'secret.key']);
 
     // Intact checksums over a database whose counts are not the manifest's: loaded aside, compared, refused.
     const { manifest, files } = await readWholeArchive(archive);

@@ -136,12 +136,19 @@ async function addEntry(pack: tar.Pack, entry: ArchiveEntry, mtime: Date) {
 export type EntrySink = (name: string) => Writable | undefined;
 
 /**
+ * Called with the manifest as soon as it is read, before any other entry: what it throws stops the read and
+ * rejects as it is (not as an ArchiveError), so a caller refuses what the manifest alone tells (a newer
+ * format of its own, a wrong secret key) without reading or extracting the rest.
+ */
+export type ManifestCheck = (manifest: BackupManifest) => void;
+
+/**
  * Reads an archive from `file` and checks it whole: a damaged gzip or tar, a missing manifest, a file the
  * manifest lists that is absent, cut short, or not its checksum throws ArchiveError. Each listed entry's
  * bytes also go to `sink` as they pass, so extracting takes one read; what a sink received is only good once
  * this has resolved. Entries the manifest does not list are skipped.
  */
-export async function readArchive(file: string, sink: EntrySink = () => undefined): Promise<BackupManifest> {
+export async function readArchive(file: string, sink: EntrySink = () => undefined, onManifest?: ManifestCheck): Promise<BackupManifest> {
   const extract = tar.extract();
   const gunzip = createGunzip();
   const input = createReadStream(file);
@@ -164,6 +171,11 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
         }
         manifest = parseManifest(await collect(entry as AsyncIterable<Uint8Array>));
         listed = new Map(manifest.files.map((f) => [f.name, f]));
+        try {
+          onManifest?.(manifest);
+        } catch (error) {
+          throw new PassedOn(error);
+        }
         continue;
       }
       const file = listed.get(name);
@@ -179,6 +191,7 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
     }
   } catch (error) {
     input.destroy();
+    if (error instanceof PassedOn) throw error.error;
     if (error instanceof ArchiveError) throw error;
     throw new ArchiveError(`damaged tar (${(error as Error).message})`);
   }
@@ -188,15 +201,35 @@ export async function readArchive(file: string, sink: EntrySink = () => undefine
   return manifest;
 }
 
+/**
+ * An error that is not the archive's: what a ManifestCheck threw, or a sink's failure (a full disk while
+ * extracting), carried past the reader's wrapping so that it is not reported as a damaged archive.
+ */
+class PassedOn extends Error {
+  constructor(readonly error: unknown) {
+    super('not the archive\'s error');
+  }
+}
+
 async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
 
-/** Hashes an entry's bytes on their way to `target` (or nowhere). */
+/** Hashes an entry's bytes on their way to `target` (or nowhere). A failure of `target` is passed on as its own. */
 async function passThrough(entry: AsyncIterable<Uint8Array>, target: Writable | undefined) {
   if (!target) return digestOf(entry);
+  // pipeline destroys the target with the source's error too: the source's own failures are told apart here.
+  let sourceFailed = false;
+  const source = async function* () {
+    try {
+      yield* entry;
+    } catch (error) {
+      sourceFailed = true;
+      throw error;
+    }
+  };
   const hash = createHash('sha256');
   let bytes = 0;
   const counter = new Transform({
@@ -206,7 +239,11 @@ async function passThrough(entry: AsyncIterable<Uint8Array>, target: Writable | 
       done(null, chunk);
     },
   });
-  await pipeline(Readable.from(entry), counter, target);
+  try {
+    await pipeline(Readable.from(source()), counter, target);
+  } catch (error) {
+    throw sourceFailed ? error : new PassedOn(error);
+  }
   return { bytes, sha256: hash.digest('hex') };
 }
 

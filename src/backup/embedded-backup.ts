@@ -171,10 +171,12 @@ export interface RestoreResult {
 }
 
 /**
- * Restores an archive into DATA_DIR. Everything is checked before DATA_DIR is touched: the archive's
- * checksums (each blob's against its key too), its migration level, the secret key, then the database is
- * loaded beside the current one, its row counts compared with the manifest and the blobs it names looked
- * for in the archive; then the blobs are put into DATA_DIR/blobs and read back, and only then is the
+ * Restores an archive into DATA_DIR, reading it once. What the manifest alone tells (a newer Demoshare, a
+ * wrong secret key, blobs not named by their content) is refused as soon as it is read. The rest of the
+ * archive is extracted into a staging directory inside DATA_DIR, each file checked against its checksum as
+ * it passes; DATA_DIR's own files are touched only once the whole archive has been read and found intact.
+ * Then the database is loaded from staging, its row counts compared with the manifest and the blobs it names
+ * looked for in the archive; then the blobs are put into DATA_DIR/blobs and read back, and only then is the
  * database moved into place.
  */
 export async function restoreEmbedded(options: {
@@ -185,54 +187,18 @@ export async function restoreEmbedded(options: {
 }): Promise<RestoreResult> {
   const source = path.resolve(options.file);
   if (!existsSync(source)) throw new BackupError(`${source} does not exist.`);
-  const refused = (error: unknown): never => {
-    if (error instanceof ArchiveError) throw new BackupError(`${source} is refused: ${error.message}. Nothing was changed.`);
-    throw error;
-  };
-  // A first read checks the whole archive before DATA_DIR is touched, keeping only the small secret key; the
-  // second, once DATA_DIR is locked, extracts beside it and checks every byte again on the way.
-  const secretChunks: Buffer[] = [];
-  const manifest = await readArchive(source, (name) => (name === SECRET ? collectInto(secretChunks) : undefined)).catch(refused);
-  const secretFile = manifest.files.some((f) => f.name === SECRET) ? Buffer.concat(secretChunks) : undefined;
-  const known = knownMigrations();
-  if (manifest.migrations.applied > known.length) {
-    throw new BackupError(
-      `${source} was made by a newer Demoshare (${manifest.app_version}, ${manifest.migrations.applied} migrations; ` +
-        `this one knows ${known.length}): upgrade Demoshare first. Nothing was changed.`,
-    );
-  }
-  const blobKeys: string[] = [];
-  for (const { name, sha256 } of manifest.files) {
-    const key = blobKeyOfEntry(name);
-    if (key === undefined) continue;
-    // The bytes matched the manifest's checksums; the name must be the content's address too, or a rewritten
-    // manifest could slip other bytes in under a key.
-    if (digestOfBlobKey(key) !== sha256) {
-      throw new BackupError(`${source} is refused: "${name}" does not match the SHA-256 its name gives: the archive is damaged. Nothing was changed.`);
-    }
-    blobKeys.push(key);
-  }
-  if (manifest.blobs?.in_archive && blobKeys.length !== manifest.blobs.count) {
-    throw new BackupError(
-      `${source} is refused: its manifest counts ${manifest.blobs.count} blobs and it holds ${blobKeys.length}. Nothing was changed.`,
-    );
-  }
-  if (!manifest.files.some((f) => f.name === PGDATA)) throw new BackupError(`${source} holds no database (${PGDATA}). Nothing was changed.`);
-  const wanted = manifest.secret_key.fingerprint;
-  const needsSecretKey = !secretFile && wanted !== null;
-  if (needsSecretKey && (!options.secretKey || secretFingerprint(options.secretKey) !== wanted)) {
-    throw new BackupError(
-      `${source} was made with SECRET_KEY set in the environment and does not contain it; ` +
-        (options.secretKey ? 'the SECRET_KEY set now is a different one. ' : 'SECRET_KEY is not set now. ') +
-        'Set SECRET_KEY to the original value and run restore again (without it, API keys, sessions and webhook ' +
-        'secrets cannot be read). Nothing was changed.',
-    );
-  }
-
   const dataDir = path.resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // The first folder this call creates, if any: a refused restore takes it away again, leaving no trace.
+  const created = mkdirSync(dataDir, { recursive: true });
+  let restoredOk = false;
   // Taking the lock first: a running server makes restore refuse before anything is looked at.
-  const lock = lockForRestore(dataDir);
+  let lock: ReturnType<typeof lockForRestore>;
+  try {
+    lock = lockForRestore(dataDir);
+  } catch (error) {
+    if (created) rmSync(created, { recursive: true, force: true });
+    throw error;
+  }
   const staging = path.join(dataDir, `.restore-${process.pid}`);
   try {
     const present = readdirSync(dataDir).filter((name) => name !== 'demoshare.lock' && name !== path.basename(staging));
@@ -243,18 +209,39 @@ export async function restoreEmbedded(options: {
       );
     }
     rmSync(staging, { recursive: true, force: true });
-    // The database's tar and the blobs go to staging/archive, checked again as they pass. The files are named
-    // by constants and digests, never by the archive's own names, so no entry can write outside it.
+    // The database's tar and the blobs go to staging/archive as they are checked, in the one read of the
+    // archive; the small secret key is kept in memory. The files are named by constants and digests, never by
+    // the archive's own names, so no entry can write outside it.
     const extracted = path.join(staging, 'archive');
     mkdirSync(extracted, { recursive: true });
     const stagedDump = path.join(extracted, PGDATA);
-    const listedBlobs = new Set(blobKeys);
     const stagedBlob = (key: string) => path.join(extracted, `blob-${digestOfBlobKey(key)}`);
-    await readArchive(source, (name) => {
-      const key = blobKeyOfEntry(name);
-      if (name === PGDATA) return createWriteStream(stagedDump);
-      return key !== undefined && listedBlobs.has(key) ? createWriteStream(stagedBlob(key)) : undefined;
-    }).catch(refused);
+    const secretChunks: Buffer[] = [];
+    let blobKeys: string[] = [];
+    let listedBlobs = new Set<string>();
+    const manifest = await readArchive(
+      source,
+      (name) => {
+        if (name === PGDATA) return createWriteStream(stagedDump);
+        if (name === SECRET) return collectInto(secretChunks);
+        const key = blobKeyOfEntry(name);
+        return key !== undefined && listedBlobs.has(key) ? createWriteStream(stagedBlob(key)) : undefined;
+      },
+      (read) => {
+        blobKeys = checkManifest(source, read, options.secretKey);
+        listedBlobs = new Set(blobKeys);
+      },
+    ).catch((error: unknown) => {
+      if (error instanceof ArchiveError) throw new BackupError(`${source} is refused: ${error.message}. Nothing was changed.`);
+      if (error instanceof BackupError) throw error;
+      // Not the archive's fault: the staging directory could not be written (a full disk, most often).
+      throw new BackupError(
+        `${source} could not be extracted into ${staging} (${(error as Error).message}): restore needs free space for the ` +
+          'unpacked archive inside DATA_DIR. Nothing was changed.',
+      );
+    });
+    const secretFile = manifest.files.some((f) => f.name === SECRET) ? Buffer.concat(secretChunks) : undefined;
+    const needsSecretKey = !secretFile && manifest.secret_key.fingerprint !== null;
     let restored: Record<string, number>;
     let named: string[];
     try {
@@ -282,7 +269,7 @@ export async function restoreEmbedded(options: {
           'and S3_* settings, and restore the bucket from its own versioning or replication if it was lost.',
       );
     } else if (blobKeys.length > 0 || named.length > 0) {
-      const inArchive = new Set(blobKeys);
+      const inArchive = listedBlobs;
       const lacking = named.filter((key) => !inArchive.has(key));
       if (manifest.blobs?.in_archive && lacking.length > 0) {
         throw new BackupError(
@@ -330,11 +317,57 @@ export async function restoreEmbedded(options: {
     renameSync(path.join(staging, 'pgdata'), path.join(dataDir, 'pgdata'));
     if (secretFile) writeFileSync(path.join(dataDir, SECRET), secretFile, { mode: 0o600 });
     rmSync(replaced, { recursive: true, force: true });
+    restoredOk = true;
     return { manifest, comparison, needsSecretKey, notes };
   } finally {
     rmSync(staging, { recursive: true, force: true });
     lock.release();
+    // A DATA_DIR made for this restore holds nothing of anyone's if it failed: it goes, as if never made.
+    if (!restoredOk && created) rmSync(created, { recursive: true, force: true });
   }
+}
+
+/**
+ * The checks the manifest alone answers, made as soon as it is read (before the rest of the archive is
+ * extracted): the migration level, the blobs' names against their checksums and count, the database's
+ * presence, the secret key. Returns the blob keys the archive lists, in its order.
+ */
+function checkManifest(source: string, manifest: BackupManifest, secretKey: string | undefined): string[] {
+  const known = knownMigrations();
+  if (manifest.migrations.applied > known.length) {
+    throw new BackupError(
+      `${source} was made by a newer Demoshare (${manifest.app_version}, ${manifest.migrations.applied} migrations; ` +
+        `this one knows ${known.length}): upgrade Demoshare first. Nothing was changed.`,
+    );
+  }
+  const blobKeys: string[] = [];
+  for (const { name, sha256 } of manifest.files) {
+    const key = blobKeyOfEntry(name);
+    if (key === undefined) continue;
+    // Each blob's bytes are checked against the manifest's checksum as they pass; the name must be the
+    // content's address too, or a rewritten manifest could slip other bytes in under a key.
+    if (digestOfBlobKey(key) !== sha256) {
+      throw new BackupError(`${source} is refused: "${name}" does not match the SHA-256 its name gives: the archive is damaged. Nothing was changed.`);
+    }
+    blobKeys.push(key);
+  }
+  if (manifest.blobs?.in_archive && blobKeys.length !== manifest.blobs.count) {
+    throw new BackupError(
+      `${source} is refused: its manifest counts ${manifest.blobs.count} blobs and it holds ${blobKeys.length}. Nothing was changed.`,
+    );
+  }
+  if (!manifest.files.some((f) => f.name === PGDATA)) throw new BackupError(`${source} holds no database (${PGDATA}). Nothing was changed.`);
+  const wanted = manifest.secret_key.fingerprint;
+  const inArchive = manifest.files.some((f) => f.name === SECRET);
+  if (!inArchive && wanted !== null && (!secretKey || secretFingerprint(secretKey) !== wanted)) {
+    throw new BackupError(
+      `${source} was made with SECRET_KEY set in the environment and does not contain it; ` +
+        (secretKey ? 'the SECRET_KEY set now is a different one. ' : 'SECRET_KEY is not set now. ') +
+        'Set SECRET_KEY to the original value and run restore again (without it, API keys, sessions and webhook ' +
+        'secrets cannot be read). Nothing was changed.',
+    );
+  }
+  return blobKeys;
 }
 
 /** A sink that keeps what it is given in `chunks` (a small entry read in passing). */
