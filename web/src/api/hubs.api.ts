@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { hubAnalyticsSchema } from '../../../src/hubs/hub-analytics.schemas';
 import type { hubVisitorSchema } from '../../../src/hubs/hub-visitors.schemas';
 import type { collectionOutSchema, createHubBody, entrySchema, hubDetailSchema, hubSchema, patchHubBody } from '../../../src/hubs/hubs.schemas';
+import type { DayRange } from './analytics.api';
 import { api, apiList, apiUpload } from './client';
 
 // Wire types from the server's schemas (type-only: nothing of the server is bundled).
@@ -15,6 +16,8 @@ export type NewHub = z.input<typeof createHubBody>;
 export type HubChange = z.input<typeof patchHubBody>;
 
 const path = (id: string) => `/hubs/${encodeURIComponent(id)}`;
+/** The visitors' date filter: UTC days, both ends included; null is every visitor. */
+const rangeQuery = (range: DayRange | null): Record<string, string> => (range ? { start_date: range.start, end_date: range.end } : {});
 
 export const hubsApi = {
   list: () => apiList<Hub>('/hubs', { query: { per_page: 100 } }),
@@ -33,7 +36,11 @@ export const hubsApi = {
   setCover: (id: string, entryId: string, file: Blob) => apiUpload<HubEntry>(`${path(id)}/entries/${encodeURIComponent(entryId)}/cover`, file, 'PUT'),
   removeCover: (id: string, entryId: string) => api<void>('DELETE', `${path(id)}/entries/${encodeURIComponent(entryId)}/cover`),
   analytics: (id: string) => api<HubAnalytics>('GET', `${path(id)}/analytics`),
-  visitors: (id: string, page: number, perPage: number) => apiList<HubVisitor>(`${path(id)}/visitors`, { query: { page, per_page: perPage } }),
+  visitors: (id: string, range: DayRange | null, page: number, perPage: number) =>
+    apiList<HubVisitor>(`${path(id)}/visitors`, { query: { ...rangeQuery(range), page, per_page: perPage } }),
   /** A plain link: the browser downloads it with the session cookie (a GET needs no CSRF header). */
-  visitorsCsvUrl: (id: string) => `/v1${path(id)}/visitors/export`,
+  visitorsCsvUrl: (id: string, range: DayRange | null) => {
+    const query = new URLSearchParams(rangeQuery(range)).toString();
+    return `/v1${path(id)}/visitors/export${query ? `?${query}` : ''}`;
+  },
 };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { type NotificationSettings, notificationsApi } from '../../api/notifications.api';
 import { Alert } from '../../components/alert';
@@ -6,6 +6,7 @@ import { SelectField } from '../../components/field';
 import { LoadError } from '../../components/load-error';
 import { LoadingBlock } from '../../components/spinner';
 import { useToast } from '../../components/toast';
+import { useHashAnchor } from '../../lib/use-hash-anchor';
 import { useResource } from '../../lib/use-resource';
 import { MailSetupHint } from '../../layout/mail-setup-hint';
 import { useSession } from '../../session/session-context';
@@ -16,8 +17,8 @@ const MODES: Record<NotificationSettings['mode'], string> = {
   daily: 'A daily digest (07:00 UTC)',
 };
 const SCOPES: Record<NotificationSettings['scope'], string> = {
-  all: 'Every demo of the workspace',
-  mine: 'Only demos I created',
+  all: 'Every demo and hub of the workspace',
+  mine: 'Only demos and hubs I created',
 };
 
 /**
@@ -33,26 +34,8 @@ export function NotificationsSection() {
   const section = useRef<HTMLElement>(null);
   const ready = settings.status === 'ready';
 
-  // E-mails link to /account#notifications; the section only exists once the page has loaded. The sections
-  // above it load their own data and can grow after this one is shown, pushing it down: it is kept in place
-  // while they settle, until the person scrolls or presses a key themselves.
-  useEffect(() => {
-    const el = section.current;
-    if (!ready || !el || location.hash !== '#notifications') return;
-    const anchor = () => el.scrollIntoView({ block: 'start' });
-    anchor();
-    const observer = new ResizeObserver(anchor);
-    if (el.parentElement) observer.observe(el.parentElement);
-    const release = () => observer.disconnect();
-    const settled = setTimeout(release, 5_000);
-    const byHand = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
-    for (const kind of byHand) window.addEventListener(kind, release, { once: true, passive: true });
-    return () => {
-      release();
-      clearTimeout(settled);
-      for (const kind of byHand) window.removeEventListener(kind, release);
-    };
-  }, [ready]);
+  // E-mails link to /account#notifications.
+  useHashAnchor(section, '#notifications', ready);
 
   async function change(patch: Partial<NotificationSettings>) {
     setError(null);
@@ -76,7 +59,7 @@ export function NotificationsSection() {
       <div className="card-body stack form-narrow">
         <p className="muted">
           E-mail about who views the demos of <strong>{workspace.name}</strong>. Views by members of the workspace are left
-          out, and you never get more than one message a day about the same viewer on the same link.
+          out, and you never get more than one message a day about the same viewer on the same link (a hub: one per visit).
         </p>
         {delivers ? null : (
           <Alert tone="warning" title="This server cannot send e-mail">
@@ -98,7 +81,7 @@ export function NotificationsSection() {
               hint={
                 settings.data.mode === 'daily'
                   ? 'Views, completions, new companies and who viewed, about the day before; nothing on a quiet day.'
-                  : 'Viewers are identified when a link asks for their name and e-mail address.'
+                  : 'Viewers are identified when a link or a hub asks for their name and e-mail address. Leads and hub visitors are e-mailed too.'
               }
             >
               {Object.entries(MODES).map(([value, label]) => (

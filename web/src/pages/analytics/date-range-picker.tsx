@@ -1,23 +1,46 @@
 import { useState } from 'react';
 import type { DayRange } from '../../api/analytics.api';
 import { describeRange, isValidRange, lastDays, lengthInDays, PRESETS } from './date-range';
+import './date-range-picker.css';
+
+/** A range is always chosen (analytics); with `allTime`, `null` is a choice too: no bound (a list of visitors). */
+type Props =
+  | { value: DayRange; onChange(range: DayRange): void; allTime?: false }
+  | { value: DayRange | null; onChange(range: DayRange | null): void; allTime: true };
 
 /**
- * Presets (7, 30, 90 days) and a custom range of UTC days. The choice applies at once for a preset, and on
- * Apply for custom dates, so half-typed dates never load figures.
+ * Presets (7, 30, 90 days; with `allTime`, "All time" first) and a custom range of UTC days. The choice
+ * applies at once for a preset, and on Apply for custom dates, so half-typed dates never load figures.
  */
-export function DateRangePicker({ value, onChange }: { value: DayRange; onChange(range: DayRange): void }) {
-  const preset = PRESETS.find((p) => {
-    const r = lastDays(p.days);
-    return r.start === value.start && r.end === value.end;
-  });
-  const [custom, setCustom] = useState<DayRange | null>(preset ? null : value);
+export function DateRangePicker({ value, onChange, allTime }: Props) {
+  const choose = onChange as (range: DayRange | null) => void;
+  const preset = value
+    ? PRESETS.find((p) => {
+        const r = lastDays(p.days);
+        return r.start === value.start && r.end === value.end;
+      })
+    : undefined;
+  const [custom, setCustom] = useState<DayRange | null>(preset || !value ? null : value);
   const invalid = custom !== null && !isValidRange(custom);
+  const everything = allTime && value === null && custom === null;
 
   return (
     <fieldset className="range-picker">
       <legend className="visually-hidden">Date range</legend>
       <div className="segmented">
+        {allTime ? (
+          <button
+            type="button"
+            className={`segment${everything ? ' active' : ''}`}
+            aria-pressed={everything}
+            onClick={() => {
+              setCustom(null);
+              choose(null);
+            }}
+          >
+            All time
+          </button>
+        ) : null}
         {PRESETS.map((p) => (
           <button
             key={p.days}
@@ -26,7 +49,7 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
             aria-pressed={preset?.days === p.days && custom === null}
             onClick={() => {
               setCustom(null);
-              onChange(lastDays(p.days));
+              choose(lastDays(p.days));
             }}
           >
             {p.days} days
@@ -36,7 +59,7 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
           type="button"
           className={`segment${custom !== null ? ' active' : ''}`}
           aria-pressed={custom !== null}
-          onClick={() => setCustom(custom ?? value)}
+          onClick={() => setCustom(custom ?? value ?? lastDays(30))}
         >
           Custom
         </button>
@@ -46,7 +69,7 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
           className="range-custom"
           onSubmit={(e) => {
             e.preventDefault();
-            if (!invalid) onChange(custom);
+            if (!invalid) choose(custom);
           }}
         >
           <label>
@@ -77,9 +100,11 @@ export function DateRangePicker({ value, onChange }: { value: DayRange; onChange
           {invalid ? <p className="field-error">The start date must be on or before the end date.</p> : null}
         </form>
       ) : null}
-      <p className="muted range-summary">
-        {describeRange(value)} · {lengthInDays(value)} {lengthInDays(value) === 1 ? 'day' : 'days'}, UTC
-      </p>
+      {value ? (
+        <p className="muted range-summary">
+          {describeRange(value)} · {lengthInDays(value)} {lengthInDays(value) === 1 ? 'day' : 'days'}, UTC
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -18,7 +18,7 @@ export const ALERT_LABELS: Record<SlackAlert, string> = {
 };
 const ALERT_DESCRIPTIONS: Record<SlackAlert, string> = {
   viewer_opened: 'Who, from which company, which demo and link, with a button to their journey.',
-  lead_captured: 'The form’s answers and the step it was sent on.',
+  lead_captured: 'The form’s answers and the step it was sent on; a hub’s form too, with a button to its visitors.',
   demo_finished: 'Someone reached the last step, and how long it took.',
   daily_digest: 'At 07:05 UTC: yesterday’s views, completions, new companies and who viewed.',
 };
@@ -115,8 +115,8 @@ export function SlackAlertsForm({
         </fieldset>
         {owner === 'account' ? (
           <SelectField label="About" name="scope" value={scope} onChange={(e) => setScope(e.target.value as SlackSettings['scope'])}>
-            <option value="all">Every demo of the workspace</option>
-            <option value="mine">Only demos I created</option>
+            <option value="all">Every demo and hub of the workspace</option>
+            <option value="mine">Only demos and hubs I created</option>
           </SelectField>
         ) : null}
         {result ? (
