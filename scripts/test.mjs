@@ -3,7 +3,7 @@
 // the API's clients: browser, SDK, MCP stdio) on a real PostgreSQL server, ending with one line "N passed, N failed" for the totals of both runs.
 // PostgreSQL: TEST_DATABASE_URL, or the local server at 127.0.0.1:5432 when one answers. Without one the
 // PostgreSQL run is skipped with a loud notice, except under CI=true, where a skip is a failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,24 +65,74 @@ function reachable(host, port) {
   });
 }
 
-banner('Import boundaries of src/ (cycles, repositories, tables) and the generated sections of docs/architecture.md');
-if (run('node', ['scripts/check-imports.mjs']) !== 0) totals.failed += 1;
-if (run('node', ['scripts/architecture-doc.mjs', '--check']) !== 0) totals.failed += 1;
-banner('Lint (Biome)');
-if (run('npx', ['biome', 'check', '.']) !== 0) totals.failed += 1;
-banner('OpenAPI document (Redocly lint of what GET /v1/openapi.json serves)');
-{
+/** Runs a command without blocking, its stdout and stderr collected together; resolves with its exit code. */
+function runCollected(cmd, args, sink) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk) => sink.push(chunk));
+    child.stderr.on('data', (chunk) => sink.push(chunk));
+    child.on('error', (error) => {
+      sink.push(Buffer.from(`${cmd}: ${error.message}\n`));
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** The OpenAPI document as the app serves it, dumped to a file and linted. */
+async function openapiLint(sink) {
   const dir = mkdtempSync(path.join(tmpdir(), 'demoshare-openapi-'));
   const file = path.join(dir, 'openapi.json');
-  if (run('node', ['bin/run-ts.js', 'scripts/openapi-dump.ts', file]) !== 0) totals.failed += 1;
-  else if (run('npx', ['redocly', 'lint', file, '--config', 'redocly.yaml']) !== 0) totals.failed += 1;
-  rmSync(dir, { recursive: true, force: true });
+  try {
+    if ((await runCollected('node', ['bin/run-ts.js', 'scripts/openapi-dump.ts', file], sink)) !== 0) return 1;
+    return await runCollected('npx', ['redocly', 'lint', file, '--config', 'redocly.yaml'], sink);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
-banner('Typecheck (tsc)');
-if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) totals.failed += 1;
-if (run('npx', ['tsc', '--noEmit', '-p', 'extension/tsconfig.json']) !== 0) totals.failed += 1;
-banner('SDK build (packages/sdk: typechecked with its own tsconfig, ESM and .d.ts into packages/sdk/dist)');
-if (run('npm', ['run', '--silent', 'build:sdk']) !== 0) totals.failed += 1;
+
+/** Each check's steps in turn (a step fails the check and stops it), `parallel` checks at a time. */
+async function runChecks(list, parallel) {
+  const results = new Array(list.length);
+  let next = 0;
+  async function lane() {
+    while (next < list.length) {
+      const index = next++;
+      const [title, steps] = list[index];
+      const sink = [];
+      let ok = true;
+      for (const step of steps) {
+        const code = typeof step === 'function' ? await step(sink) : await runCollected(step[0], step[1], sink);
+        if (code !== 0) {
+          ok = false;
+          break;
+        }
+      }
+      results[index] = { title, output: Buffer.concat(sink).toString('utf8'), ok };
+    }
+  }
+  await Promise.all(Array.from({ length: parallel }, lane));
+  return results;
+}
+
+
+// The checks before the suite are independent: two at a time (this machine has two cores), the longest first,
+// each one's output printed whole once all have ended, in the order they are listed.
+const checks = [
+  ['Typecheck (tsc)', [['npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']]]],
+  ['The generated sections of docs/architecture.md', [['node', ['scripts/architecture-doc.mjs', '--check']]]],
+  ['Lint (Biome)', [['npx', ['biome', 'check', '.']]]],
+  ['OpenAPI document (Redocly lint of what GET /v1/openapi.json serves)', [openapiLint]],
+  ['Import boundaries of src/ (cycles, repositories, tables)', [['node', ['scripts/check-imports.mjs']]]],
+  ['Typecheck of the recorder extension (tsc)', [['npx', ['tsc', '--noEmit', '-p', 'extension/tsconfig.json']]]],
+  ['SDK build (packages/sdk: typechecked with its own tsconfig, ESM and .d.ts into packages/sdk/dist)', [['npm', ['run', '--silent', 'build:sdk']]]],
+];
+const outcomes = await runChecks(checks, 2);
+for (const { title, output, ok } of outcomes) {
+  banner(title);
+  process.stdout.write(output);
+  if (!ok) totals.failed += 1;
+}
 
 // Redis-backed tests run when TEST_REDIS_URL is set, or when a local Redis answers.
 if (!process.env.TEST_REDIS_URL && (await reachable('127.0.0.1', 6379))) {
