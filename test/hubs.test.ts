@@ -232,6 +232,57 @@ describe('demo hubs', () => {
     expect((await t.app.inject({ method: 'GET', url: `/v1/hub-viewer/${token}/entries/${e2.id}/cover` })).statusCode).toBe(404);
   });
 
+  it('counts a hub’s figures within the days asked for (start_date, end_date), as the web app’s card asks them', async () => {
+    const saved = clock.now();
+    try {
+      const { hub, token, e1, e2 } = await hubWith({});
+      // Two visits on 1 March (one opens a demo), one on 10 March that opens two.
+      const visit = async (at: string, opens: string[]) => {
+        clock.set(at);
+        const v = hubClient(t, token);
+        expect((await v.call('GET', '')).statusCode).toBe(200);
+        for (const entry of opens) expect((await v.call('POST', `/entries/${entry}/open`)).statusCode).toBe(200);
+      };
+      await visit('2026-03-01T10:00:00.000Z', [e1.id]);
+      await visit('2026-03-01T23:59:59.999Z', []);
+      await visit('2026-03-10T00:00:00.000Z', [e1.id, e2.id]);
+      clock.set('2026-03-10T12:00:00.000Z');
+      const figures = async (query: string) => {
+        const res = await call('GET', `/v1/hubs/${hub.id}/analytics${query}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data;
+      };
+
+      const day = await figures('?start_date=2026-03-01&end_date=2026-03-01');
+      expect(day).toMatchObject({ start: '2026-03-01T00:00:00.000Z', end: '2026-03-01T23:59:59.999Z', visits: 2, demos_opened: 1 });
+      expect(day.series).toEqual([{ date: '2026-03-01', visits: 2, demos_opened: 1 }]);
+      expect(day.entries.map((e: { opens: number }) => e.opens)).toEqual([1, 0, 0]);
+      expect(await figures('?start_date=2026-03-02')).toMatchObject({ end: '2026-03-10T12:00:00.000Z', visits: 1, demos_opened: 2 });
+      expect(await figures('?start_date=2026-03-01&end_date=2026-03-10')).toMatchObject({ visits: 3, demos_opened: 3 });
+      // A timestamp is exact: the second visit of 1 March fell in its last millisecond.
+      expect(await figures('?start_date=2026-03-01T12:00:00.000Z&end_date=2026-03-01T23:59:59.999Z')).toMatchObject({ visits: 1, demos_opened: 0 });
+      // Only an end: the 30 days before it. Neither: the 30 days before now.
+      expect(await figures('?end_date=2026-03-09')).toMatchObject({ start: '2026-02-07T23:59:59.999Z', visits: 2 });
+      expect(await figures('')).toMatchObject({ start: '2026-02-08T12:00:00.000Z', end: '2026-03-10T12:00:00.000Z', visits: 3 });
+
+      const inverted = await call('GET', `/v1/hubs/${hub.id}/analytics?start_date=2026-03-10&end_date=2026-03-01`);
+      expect(inverted.statusCode).toBe(400);
+      expect(inverted.json().error).toMatchObject({
+        code: 'invalid_request',
+        details: [
+          { field: 'start_date', message: 'must be on or before end_date' },
+          { field: 'end_date', message: 'must be on or after start_date' },
+        ],
+      });
+      const unknown = await call('GET', `/v1/hubs/${hub.id}/analytics?from=2026-03-01`);
+      expect(unknown.statusCode).toBe(400);
+      const other = await t.apiKey('all');
+      expect((await call('GET', `/v1/hubs/${hub.id}/analytics?start_date=2026-03-01`, undefined, other)).statusCode).toBe(404);
+    } finally {
+      clock.set(saved);
+    }
+  });
+
   it('serves the hub pages with the hub’s title, framable only as an embed', async () => {
     const { token } = await hubWith({ title: 'Acme demo center', intro: 'Tours <b>for</b> you' });
     const page = await t.app.inject({ method: 'GET', url: `/h/${token}` });

@@ -16,7 +16,7 @@ export type NewHub = z.input<typeof createHubBody>;
 export type HubChange = z.input<typeof patchHubBody>;
 
 const path = (id: string) => `/hubs/${encodeURIComponent(id)}`;
-/** The visitors' date filter: UTC days, both ends included; null is every visitor. */
+/** A card's date filter: UTC days, both ends included; null (the visitors' All time) is no bound. */
 const rangeQuery = (range: DayRange | null): Record<string, string> => (range ? { start_date: range.start, end_date: range.end } : {});
 
 export const hubsApi = {
@@ -35,7 +35,7 @@ export const hubsApi = {
   removeEntry: (id: string, entryId: string) => api<void>('DELETE', `${path(id)}/entries/${encodeURIComponent(entryId)}`),
   setCover: (id: string, entryId: string, file: Blob) => apiUpload<HubEntry>(`${path(id)}/entries/${encodeURIComponent(entryId)}/cover`, file, 'PUT'),
   removeCover: (id: string, entryId: string) => api<void>('DELETE', `${path(id)}/entries/${encodeURIComponent(entryId)}/cover`),
-  analytics: (id: string) => api<HubAnalytics>('GET', `${path(id)}/analytics`),
+  analytics: (id: string, range: DayRange) => api<HubAnalytics>('GET', `${path(id)}/analytics`, { query: rangeQuery(range) }),
   visitors: (id: string, range: DayRange | null, page: number, perPage: number) =>
     apiList<HubVisitor>(`${path(id)}/visitors`, { query: { ...rangeQuery(range), page, per_page: perPage } }),
   /** A plain link: the browser downloads it with the session cookie (a GET needs no CSRF header). */

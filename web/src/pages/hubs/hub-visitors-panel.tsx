@@ -95,7 +95,7 @@ export function HubVisitorsPanel({ hubId }: { hubId: string }) {
         </a>
       </div>
       <div className="card-body stack">
-        <div className="hub-visitors-range">
+        <div className="hub-range">
           <DateRangePicker
             allTime
             value={range}
