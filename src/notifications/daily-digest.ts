@@ -1,5 +1,6 @@
-// The daily digest: yesterday's views of a workspace, new companies and identified viewers, one e-mail per member who asked.
+// The daily digest: yesterday's views of a workspace, new companies and identified viewers, and its hubs' visits, one e-mail per member who asked.
 import { emailDomain, isFreeMailDomain } from '../core/free-mail';
+import { hubDaysOf, hubsFor } from './hub-digest';
 import { type Digest, digestMail } from './notification-mail';
 import { DAY_MS, dayOf, type NotificationsContext } from './notifications-context';
 import * as repo from './notifications.repo';
@@ -65,8 +66,10 @@ export async function workspaceDigest(ctx: Pick<NotificationsContext, 'db'>, wor
 }
 
 /**
- * The digests of `day` (a UTC date, by default yesterday's): one per member who asked, if anything happened.
- * Each is queued in the transaction that claims it, so a retried run sends none twice. Returns how many.
+ * The digests of `day` (a UTC date, by default yesterday's): one per member who asked, if anything happened
+ * on their demos or on the hubs their setting covers (every hub, or those they created, as the instant
+ * notices), the hubs' part only where a hub had visits or identified visitors. Each is queued in the
+ * transaction that claims it, so a retried run sends none twice. Returns how many.
  *
  * @example
  * ```ts
@@ -83,12 +86,16 @@ export async function sendDigests(
   for (const workspaceId of await repo.workspacesWithDigests(db)) {
     const people = await repo.recipients(db, workspaceId, 'daily');
     const memberEmails = new Set(await repo.memberEmails(db, workspaceId));
+    const isMember = (e: string) => memberEmails.has(e);
+    // The workspace's hubs once; each member's setting picks among them.
+    const hubDays = people.length > 0 ? await hubDaysOf(ctx, workspaceId, day, isMember) : [];
     for (const person of people) {
-      const digest = await digestFor(ctx, workspaceId, day, person.scope === 'mine' ? person.memberId : undefined, (e) => memberEmails.has(e));
-      if (!digest) continue;
+      const digest = await digestFor(ctx, workspaceId, day, person.scope === 'mine' ? person.memberId : undefined, isMember);
+      const hubs = hubsFor(hubDays, person);
+      if (!digest && hubs.length === 0) continue;
       await db.transaction(async (tx) => {
         if (!(await repo.claim(tx, person.memberId, day, 'digest'))) return;
-        await ctx.mailQueue.send(digestMail(person.email, { appUrl: ctx.appUrl, workspace: person.workspaceName, digest }), tx);
+        await ctx.mailQueue.send(digestMail(person.email, { appUrl: ctx.appUrl, workspace: person.workspaceName, day, digest, hubs }), tx);
         sent++;
       });
     }

@@ -4,7 +4,7 @@ import { notificationsRoutes } from './notifications.routes';
 import { createNotificationsService, type NotificationsService } from './notifications.service';
 import { members, users } from '../accounts/accounts.tables';
 import { demos } from '../demos/demos.tables';
-import { hubs } from '../hubs/hubs.tables';
+import { hubSessions, hubs } from '../hubs/hubs.tables';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
@@ -29,7 +29,7 @@ declare module '../module' {
 export const notificationsModule = defineModule({
   name: 'notifications',
   owns: { tables: 'notifications.tables.ts' },
-  reads: { tables: [members, users, demos, hubs, shares, views, workspaces] },
+  reads: { tables: [members, users, demos, hubs, hubSessions, shares, views, workspaces] },
   create: (kernel) => ({
     notifications: createNotificationsService({ ...kernel, appUrl: kernel.config.APP_URL.replace(/\/+$/, '') }),
   }),

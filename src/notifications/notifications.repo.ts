@@ -1,9 +1,9 @@
-import { and, eq, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { members, users } from '../accounts/accounts.tables';
 import { workspaces } from '../workspaces/workspaces.tables';
 import type { Executor } from '../db/client';
 import { demos } from '../demos/demos.tables';
-import { hubs } from '../hubs/hubs.tables';
+import { hubSessions, hubs } from '../hubs/hubs.tables';
 import { shares } from '../shares/shares.tables';
 import { views } from '../viewing/viewing.tables';
 import { type NotificationMode, notificationSettings, notificationsSent } from './notifications.tables';
@@ -113,6 +113,45 @@ export async function viewsOfDay(db: Executor, workspaceId: string, from: Date, 
         createdBy ? eq(demos.createdById, createdBy) : undefined,
       ),
     );
+}
+
+/**
+ * A workspace's hub visits opened in [from, to), per hub and per address given (null: none), members' own
+ * (internal) visits left out: the digest leaves out those identified with a member's address too.
+ */
+export async function hubVisitsOfDay(db: Executor, workspaceId: string, from: Date, to: Date) {
+  const rows = await db
+    .select({ hubId: hubs.id, name: hubs.name, createdBy: hubs.createdById, email: hubSessions.viewerEmail, visits: count() })
+    .from(hubs)
+    .innerJoin(hubSessions, eq(hubSessions.hubId, hubs.id))
+    .where(and(eq(hubs.workspaceId, workspaceId), eq(hubSessions.internal, false), gte(hubSessions.createdAt, from), lt(hubSessions.createdAt, to)))
+    .groupBy(hubs.id, hubSessions.viewerEmail);
+  return rows.map((r) => ({ ...r, visits: Number(r.visits) }));
+}
+
+/** The identifications of [from, to) on a workspace's hubs, oldest first, members' own visits left out. */
+export async function hubIdentificationsOfDay(db: Executor, workspaceId: string, from: Date, to: Date) {
+  return db
+    .select({
+      hubId: hubs.id,
+      name: hubs.name,
+      createdBy: hubs.createdById,
+      email: sql<string>`${hubSessions.viewerEmail}`,
+      visitorName: hubSessions.viewerName,
+      values: hubSessions.values,
+    })
+    .from(hubs)
+    .innerJoin(hubSessions, eq(hubSessions.hubId, hubs.id))
+    .where(
+      and(
+        eq(hubs.workspaceId, workspaceId),
+        eq(hubSessions.internal, false),
+        isNotNull(hubSessions.viewerEmail),
+        gte(hubSessions.identifiedAt, from),
+        lt(hubSessions.identifiedAt, to),
+      ),
+    )
+    .orderBy(asc(hubSessions.identifiedAt));
 }
 
 /** Of `domains`, those whose viewers first came before `before`: the others are new companies. */
