@@ -5234,7 +5234,7 @@ export interface components {
          */
         NotificationSettings: {
             /**
-             * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
+             * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed; per hub with activity, its visits and identified visitors with a link to its Visitors card), none on a day without views or hub activity. Views and hub visits by members of the workspace are left out.
              * @enum {string}
              */
             mode: "off" | "instant" | "daily";
@@ -19768,7 +19768,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed), none on a day without views. Views by members of the workspace are left out.
+                     * @description `off` (the default); `instant`: an e-mail when an identified viewer opens one of the demos, at most one per viewer, link and day, and one per lead and per visitor who passes a hub’s identification or lead form (once per hub visit and address; never for a member’s own visit); `daily`: one digest each morning (07:00 UTC) about the day before (views, completions, new companies, who viewed; per hub with activity, its visits and identified visitors with a link to its Visitors card), none on a day without views or hub activity. Views and hub visits by members of the workspace are left out.
                      * @enum {string}
                      */
                     mode?: "off" | "instant" | "daily";
