@@ -56,9 +56,10 @@ export async function primaryDomain(db: Executor, workspaceId: string) {
 }
 
 /**
- * Locks every domain of a workspace, in one order, for the transaction that chooses the links' domain: two
- * admins choosing at once decide one after the other, and a take-over or lapse of the chosen domain cannot
- * slip between its check and the write.
+ * Locks every domain of a workspace, in one order, for the transaction that chooses the links' domain or
+ * removes a domain: two admins choosing at once decide one after the other, a take-over or lapse of the chosen
+ * domain cannot slip between its check and the write, and no choice lands between a removal's reads of the
+ * links' domain before and after.
  */
 export async function lockWorkspaceDomains(db: Executor, workspaceId: string) {
   return db.select().from(customDomains).where(eq(customDomains.workspaceId, workspaceId)).orderBy(asc(customDomains.id)).for('update');

@@ -66,19 +66,28 @@ export function createDomainsService(deps: DomainsDeps) {
   const originOf = (hostname: string | undefined) => (hostname ? `${deps.scheme}://${hostname}` : deps.origins.appUrl);
 
   /**
-   * A verified domain stops being served (`patch` makes it so): written, and its `domain.unverified` entry says
-   * why and, when links used it, where they point now (the workspace's next verified domain, else APP_URL), so
-   * whoever reads the log knows the addresses handed out changed.
+   * Runs `change`, which takes `row` out of the links' reach (unverifies or deletes it), and says where the
+   * workspace's links point afterwards if they used it: `{ links: { from, to } }`, the origins before and after
+   * (the next verified domain, else APP_URL), to spread into the entry's `changes`, so whoever reads the log
+   * knows the addresses handed out changed. Empty when links used another domain: nothing moved. The caller
+   * holds the locks that keep another choice of the links' domain out from between the two reads.
    */
-  async function unverify(tx: Executor, row: repo.DomainRow, patch: Partial<repo.DomainRow>, reason: string) {
+  async function movingLinks<T>(tx: Executor, row: repo.DomainRow, change: () => Promise<T>) {
     const before = await repo.primaryDomain(tx, row.workspaceId);
-    const updated = await repo.updateDomain(tx, row.id, patch);
-    const links = before?.id === row.id ? { from: originOf(row.hostname), to: originOf((await repo.primaryDomain(tx, row.workspaceId))?.hostname) } : undefined;
+    const result = await change();
+    if (before?.id !== row.id) return { result, moved: {} };
+    const after = await repo.primaryDomain(tx, row.workspaceId);
+    return { result, moved: { links: { from: originOf(row.hostname), to: originOf(after?.hostname) } } };
+  }
+
+  /** A verified domain stops being served (`patch` makes it so): written, with a `domain.unverified` entry saying why. */
+  async function unverify(tx: Executor, row: repo.DomainRow, patch: Partial<repo.DomainRow>, reason: string) {
+    const { result: updated, moved } = await movingLinks(tx, row, () => repo.updateDomain(tx, row.id, patch));
     await recordAudit(tx, deps.clock, systemActor(), {
       workspaceId: row.workspaceId,
       action: 'domain.unverified',
       target: { type: 'domain', id: row.id, label: row.hostname },
-      changes: { reason, ...(links ? { links } : {}) },
+      changes: { reason, ...moved },
     });
     return updated;
   }
@@ -242,18 +251,24 @@ export function createDomainsService(deps: DomainsDeps) {
       return view(row);
     },
 
-    /** Removes a domain: from the next request on, its Host gets the unknown-domain 404 and its links APP_URL. */
+    /**
+     * Removes a domain: from the next request on, its Host gets the unknown-domain 404. If links used it, they
+     * move to the workspace's next verified domain, else APP_URL, and the `domain.removed` entry says where.
+     */
     async remove(auth: AuthContext, id: string, actor: Actor) {
       const row = await db.transaction(async (tx) => {
-        const removed = await repo.deleteDomain(tx, auth.workspaceId, id);
-        if (!removed) throw notFound('Domain');
+        // Locked as a choice of the links' domain locks them, so that none lands between the reads of which
+        // domain links use before and after the removal (it would be reported as the removal's move).
+        const domain = (await repo.lockWorkspaceDomains(tx, auth.workspaceId)).find((r) => r.id === id);
+        if (!domain) throw notFound('Domain');
+        const { moved } = await movingLinks(tx, domain, () => repo.deleteDomain(tx, auth.workspaceId, id));
         await recordAudit(tx, deps.clock, actor, {
           workspaceId: auth.workspaceId,
           action: 'domain.removed',
-          target: { type: 'domain', id, label: removed.hostname },
-          changes: { hostname: removed.hostname, status: removed.status },
+          target: { type: 'domain', id, label: domain.hostname },
+          changes: { hostname: domain.hostname, status: domain.status, ...moved },
         });
-        return removed;
+        return domain;
       });
       await announce(row);
     },
