@@ -47,6 +47,23 @@ export async function signedInPage(
 }
 
 /**
+ * Waits until the page's CSS transitions and animations that end have ended (at most 5 s): a box measured
+ * mid-way (the sidebar sliding off after a resize to phone width) is neither where it was nor where it goes.
+ * Endless ones (a spinner) are not waited for.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // A resize or a class change starts its transitions at the next style update: let two frames pass first.
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    const ending = document
+      .getAnimations()
+      .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY)));
+    const done = Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  });
+}
+
+/**
  * Up to eight places where content runs out of sight, or out of its box, at the page's width; each named
  * (tag, classes, and the text when text it is) so that a failure says what overflows and past what. All
  * horizontal:
@@ -72,7 +89,8 @@ export async function signedInPage(
  * an SVG picture. Vertical overflow is not checked: clipping a height (line clamps, folding panels) is
  * usually meant.
  */
-export function overflowing(page: Page): Promise<string[]> {
+export async function overflowing(page: Page): Promise<string[]> {
+  await settled(page);
   return page.evaluate(() => {
     const SLACK = 1;
     const found: string[] = [];
