@@ -80,7 +80,7 @@ export function NotificationsSection() {
               onChange={(e) => void change({ mode: e.target.value as NotificationSettings['mode'] })}
               hint={
                 settings.data.mode === 'daily'
-                  ? 'Views, completions, new companies and who viewed, about the day before; nothing on a quiet day.'
+                  ? 'Views, completions, new companies and who viewed, and who visited your hubs, about the day before; nothing on a quiet day.'
                   : 'Viewers are identified when a link or a hub asks for their name and e-mail address. Leads and hub visitors are e-mailed too.'
               }
             >
