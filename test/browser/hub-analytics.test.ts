@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
+import { apiCaller, seedHub } from '../helpers/hubs';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { demoWithSteps } from '../helpers/shares';
-import { bearer, type TestSession } from '../helpers/test-app';
+import type { TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const DAY_MS = 86_400_000;
@@ -31,32 +31,23 @@ const VISITS: { daysAgo: number; email?: string; opens?: ('invoice' | 'dashboard
 describe.skipIf(!browser)('a hub’s Analytics card in the web app (Chromium)', () => {
   let server: TestServer;
   let admin: TestSession;
-  let key: string;
   let hub: { id: string; url: string };
+  let call: ReturnType<typeof apiCaller>;
   const contexts: BrowserContext[] = [];
-
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await server.app.inject({ method: method as 'GET', url, headers: bearer(key), ...(payload ? { payload } : {}) });
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-    return res.json().data;
-  };
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
-    key = await server.apiKey('all', admin);
-    hub = await call('POST', '/v1/hubs', { name: 'Partner portal', lead_fields: ['company'] });
-    const collection = await call('POST', `/v1/hubs/${hub.id}/collections`, { name: 'Tours' });
-    const entries: Record<string, string> = {};
-    for (const [name, title] of [
-      ['invoice', 'Create your first invoice'],
-      ['dashboard', 'Revenue dashboard'],
-    ] as const) {
-      const demoId = await demoWithSteps(server, key, 2);
-      entries[name] = (await call('POST', `/v1/hubs/${hub.id}/entries`, { demo_id: demoId, collection_id: collection.id, title })).id;
-    }
-    const token = hub.url.split('/h/')[1]!;
+    const key = await server.apiKey('all', admin);
+    call = apiCaller(server, key);
+    const seeded = await seedHub(server, key, {
+      hub: { name: 'Partner portal', lead_fields: ['company'] },
+      collections: [{ name: 'Tours', entries: [{ title: 'Create your first invoice' }, { title: 'Revenue dashboard' }] }],
+    });
+    hub = seeded.hub;
+    const { token } = seeded;
+    const entries = { invoice: seeded.entries[0]!.id, dashboard: seeded.entries[1]!.id };
     for (const [i, visit] of VISITS.entries()) {
       // Each visit its own browser session (no cookie sent back but its own), named by its user agent so it can be dated.
       const headers = { 'user-agent': `visit-${i}` };

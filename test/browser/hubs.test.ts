@@ -8,8 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { makePng } from '../helpers/images';
+import { apiCaller, seedHub } from '../helpers/hubs';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { demoWithSteps } from '../helpers/shares';
 import { bearer, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
@@ -28,37 +28,37 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
   let hub: { id: string; url: string; embed_url: string };
   const contexts: BrowserContext[] = [];
   const after: (() => Promise<void>)[] = [];
-
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await server.app.inject({ method: method as 'GET', url, headers: bearer(key), ...(payload ? { payload } : {}) });
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-    return res.json().data;
-  };
+  let call: ReturnType<typeof apiCaller>;
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
     key = await server.apiKey('all', admin);
+    call = apiCaller(server, key);
     await admin.inject({ method: 'PATCH', url: '/v1/workspace', payload: { name: 'Acme', branding: { brand_color: '#0f766e' } } });
-    hub = await call('POST', '/v1/hubs', {
-      name: 'Acme demo center',
-      intro: 'Short interactive tours of the Acme platform: click through at your own pace.',
-      cta_label: 'Book a demo',
-      cta_url: 'https://example.com/book',
-      password: PASSWORD,
-      lead_fields: ['company'],
+    const seeded = await seedHub(server, key, {
+      hub: {
+        name: 'Acme demo center',
+        intro: 'Short interactive tours of the Acme platform: click through at your own pace.',
+        cta_label: 'Book a demo',
+        cta_url: 'https://example.com/book',
+        password: PASSWORD,
+        lead_fields: ['company'],
+      },
+      collections: [
+        {
+          name: 'Getting started',
+          entries: [
+            { title: 'Create your first invoice', description: 'From a customer to a sent invoice in six clicks.' },
+            { title: 'Invite your team', description: 'Roles, seats and single sign-on.' },
+          ],
+        },
+        { name: 'Reporting', entries: [{ title: 'Revenue dashboard', description: 'Build a board your CFO will read.' }] },
+      ],
     });
-    const start = await call('POST', `/v1/hubs/${hub.id}/collections`, { name: 'Getting started' });
-    const advanced = await call('POST', `/v1/hubs/${hub.id}/collections`, { name: 'Reporting' });
-    const demos = [
-      { col: start, title: 'Create your first invoice', text: 'From a customer to a sent invoice in six clicks.' },
-      { col: start, title: 'Invite your team', text: 'Roles, seats and single sign-on.' },
-      { col: advanced, title: 'Revenue dashboard', text: 'Build a board your CFO will read.' },
-    ];
-    for (const [i, d] of demos.entries()) {
-      const demoId = await demoWithSteps(server, key, 2);
-      const entry = await call('POST', `/v1/hubs/${hub.id}/entries`, { demo_id: demoId, collection_id: d.col.id, title: d.title, description: d.text });
+    hub = seeded.hub;
+    for (const [i, entry] of seeded.entries.entries()) {
       const put = await server.app.inject({
         method: 'PUT',
         url: `/v1/hubs/${hub.id}/entries/${entry.id}/cover`,
