@@ -1,4 +1,5 @@
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page, type Request } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 import { CHROMIUM_BASE_ARGS, findChromium } from '../../src/generation/chromium';
 
 /** The Chromium the browser tests run (CHROMIUM_PATH, else the usual paths); `path` is null when there is none. */
@@ -43,7 +44,44 @@ export async function signedInPage(
   await context.addCookies(sessionCookies(session, origin));
   const page = await context.newPage();
   page.setDefaultTimeout(timeoutMs);
+  explainFailures(page);
   return { context, page };
+}
+
+/**
+ * When the running test fails, prints what the page met on the way: the API's refusals, requests that failed
+ * or were still unanswered, script errors. A locator that times out says only what it waited for; this says
+ * why it never came (a request refused, or one the server had not answered).
+ */
+export function explainFailures(page: Page) {
+  const opened = Date.now();
+  const at = () => `${((Date.now() - opened) / 1000).toFixed(1)} s`;
+  const seen: string[] = [];
+  const pending = new Map<Request, number>();
+  const api = (request: Request) => new URL(request.url()).pathname.startsWith('/v1/');
+  page.on('request', (request) => {
+    if (api(request)) pending.set(request, Date.now());
+  });
+  page.on('requestfinished', (request) => void pending.delete(request));
+  page.on('response', (response) => {
+    if (response.status() >= 400 && api(response.request())) {
+      seen.push(`${at()}: ${response.request().method()} ${response.url()} answered ${response.status()}`);
+    }
+  });
+  page.on('requestfailed', (request) => {
+    pending.delete(request);
+    seen.push(`${at()}: ${request.method()} ${request.url()} failed: ${request.failure()?.errorText}`);
+  });
+  page.on('pageerror', (error) => seen.push(`${at()}: script error: ${error.message}`));
+  try {
+    onTestFailed(() => {
+      const waiting = [...pending].map(([r, since]) => `${at()}: ${r.method()} ${r.url()} unanswered for ${Date.now() - since} ms`);
+      const lines = [...seen, ...waiting];
+      if (lines.length > 0) console.error(`What the page met before the failure:\n  ${lines.join('\n  ')}`);
+    });
+  } catch {
+    // Opened outside a test (a beforeAll): there is no test whose failure to explain.
+  }
 }
 
 /**

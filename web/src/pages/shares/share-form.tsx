@@ -5,6 +5,7 @@ import { type NewShare, type Share, type ShareChange, sharesApi } from '../../ap
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Checkbox, SelectField, TextField } from '../../components/field';
+import { LoadError } from '../../components/load-error';
 import { type FieldErrors, useFormSubmit } from '../../components/form-dialog';
 import { formatDate } from '../../lib/format';
 import { formatVariables, parseVariables } from './share-variables';
@@ -360,6 +361,8 @@ function LinkPreviewFields(props: {
             <img src={shot.src} alt={`Step ${shot.number}: ${shot.title || 'untitled'}`} loading="lazy" />
           </label>
         ))}
+        {demo.status === 'loading' ? <p className="field-hint">Loading the demo’s screenshots…</p> : null}
+        {demo.status === 'error' ? <LoadError error={demo.error} onRetry={demo.reload} /> : null}
         {props.image && !shots.some((s) => s.id === props.image) ? (
           <label className="share-shot share-shot-none">
             <input type="radio" name="preview-image" checked onChange={() => props.onImage(props.image)} />
