@@ -6,7 +6,8 @@ import { createSmtpMailer } from '../src/mail/mailer';
 import { slackDestinations, slackMessages } from '../src/slack/slack.tables';
 import { engine } from './helpers/database';
 import { createShare, demoWithSteps, playView, viewerClient } from './helpers/shares';
-import { allText, SlackReceiver } from './helpers/slack-receiver';
+import { hubClient, seedHub } from './helpers/hubs';
+import { allText, type SlackMessageIn, SlackReceiver } from './helpers/slack-receiver';
 import { decodeBody, startSmtpServer, type TestSmtpServer } from './helpers/smtp';
 import { bearer, createTestApp, type TestApp, type TestSession } from './helpers/test-app';
 import { eventually } from './helpers/webhook-receiver';
@@ -228,17 +229,41 @@ describe('Slack alerts against a local receiver', () => {
     expect(destination.id).toMatch(/^slk_/);
   });
 
-  it('posts the daily digest once per day, and forgets everything on DELETE', async () => {
+  it('posts the daily digest once per day, with the hubs’ visits, and forgets everything on DELETE', async () => {
     const day = new Date().toISOString().slice(0, 10);
+    // A hub visited twice, once by someone who gave their address; a hub nobody visited is not named.
+    const { hub, token } = await seedHub(t, key, {
+      hub: { name: 'Partner <portal>', lead_fields: ['company'] },
+      collections: [{ name: 'Tours', entries: [{ title: 'Invoicing' }] }],
+    });
+    await seedHub(t, key, { hub: { name: 'Quiet hub' }, collections: [] });
+    const visitor = hubClient(t, token, { ip: '203.0.113.77' });
+    const access = await visitor.call('POST', '/access', { name: 'Hana Ito', email: 'hana@initech.test', company: 'Initech' });
+    expect(access.statusCode, access.body).toBe(200);
+    expect((await hubClient(t, token, { ip: '203.0.113.78' }).call('GET', '')).statusCode).toBe(200);
+    // The editor's own digest (`mine`) tells of the hub they made, not the admin's, and of none of the admin's demos.
+    expect((await own('PUT', '', { alerts: ['daily_digest'], scope: 'mine' })).statusCode).toBe(200);
+    const mine = await seedHub(t, await t.apiKey('all', editor), { hub: { name: 'Editor’s hub' }, collections: [] });
+    expect((await hubClient(t, mine.token, { ip: '203.0.113.79' }).call('GET', '')).statusCode).toBe(200);
     const queued = await t.ctx.services.slack.slack.queueDigests(day);
-    expect(queued).toBe(1);
+    expect(queued).toBe(2);
+    const own_ = await eventually(async () => slack.messages('/own').find((x) => x.text.includes(`on ${day}`)), 20_000, 'the editor’s digest');
+    expect(own_!.text.endsWith(` on ${day}: 1 hub visit`)).toBe(true);
+    expect(allText(own_!)).toContain(`|Editor’s hub>: 1 visit`);
+    expect(allText(own_!)).not.toContain('Partner');
     expect(await t.ctx.services.slack.slack.queueDigests(day)).toBe(0);
-    const m = await eventually(async () => slack.messages().find((x) => x.text.includes(`on ${day}`)), 20_000, 'digest');
+    const workspaceMessages = () => slack.received.filter((r) => r.path !== '/own').map((r) => JSON.parse(r.body.toString('utf8')) as SlackMessageIn);
+    const m = await eventually(async () => workspaceMessages().find((x) => x.text.includes(`on ${day}`)), 20_000, 'digest');
     const text = allText(m);
     expect(text).toContain('Secret roadmap tour');
     expect(text).toContain('acme-corp.test');
     expect(text).toContain(`${APP_URL}/analytics`);
     expect(text).not.toContain(admin.email);
+    // The workspace's digest tells of every hub: the editor's too.
+    expect(m!.text).toMatch(/; 3 hub visits, 1 visitor identified$/);
+    expect(text).toContain('|Editor’s hub>: 1 visit');
+    expect(text).toContain(`• <${APP_URL}/hubs/${hub.id}#visitors|Partner &lt;portal&gt;>: 2 visits, 1 visitor identified: Hana Ito (hana@initech.test, Initech)`);
+    expect(text).not.toContain('Quiet hub');
 
     expect((await ws('DELETE', '')).statusCode).toBe(204);
     expect((await ws('DELETE', '')).statusCode).toBe(204);
@@ -246,6 +271,8 @@ describe('Slack alerts against a local receiver', () => {
     const left = await t.ctx.database.db.select().from(slackMessages).where(inArray(slackMessages.workspaceId, [admin.workspaceId]));
     expect(left.every((r) => r.destinationId !== 'gone')).toBe(true);
     expect((await messagesOf(ws)).length).toBe(0);
+    expect((await own('DELETE', '')).statusCode).toBe(204);
+    expect((await messagesOf(own)).length).toBe(0);
   });
   // CI found it: DELETE answered 500 when it met a worker settling a message. The delete locks the
   // destination, then its messages by cascade; the worker locked the message, then the destination.

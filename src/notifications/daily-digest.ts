@@ -52,17 +52,22 @@ async function digestFor(
 }
 
 /**
- * One workspace's digest of `day` (all demos, or those `createdBy` created), views by its members left out;
- * null on a day without views. What the Slack digest posts (src/slack), the same figures as the e-mail.
+ * One workspace's day as the digest tells it, for another channel (Slack): the views of all its demos (or
+ * those `createdBy` created), members' own views left out, and the visits of its hubs (or of those
+ * `createdBy` created), as a member's e-mail digest with the same setting. Null on a day with neither.
  *
  * @example
  * ```ts
- * const digest = await workspaceDigest(ctx, 'ws_...', '2026-11-27');
+ * const day = await workspaceDigest(ctx, 'ws_...', '2026-11-27');
+ * if (day) console.log(day.views?.views ?? 0, day.hubs.length);
  * ```
  */
 export async function workspaceDigest(ctx: Pick<NotificationsContext, 'db'>, workspaceId: string, day: string, createdBy?: string) {
   const memberEmails = new Set(await repo.memberEmails(ctx.db, workspaceId));
-  return digestFor(ctx, workspaceId, day, createdBy, (e) => memberEmails.has(e));
+  const isMember = (e: string) => memberEmails.has(e);
+  const [views, hubDays] = await Promise.all([digestFor(ctx, workspaceId, day, createdBy, isMember), hubDaysOf(ctx, workspaceId, day, isMember)]);
+  const hubs = hubsFor(hubDays, createdBy ? { memberId: createdBy, scope: 'mine' } : { memberId: '', scope: 'all' });
+  return views || hubs.length > 0 ? { views, hubs } : null;
 }
 
 /**

@@ -37,7 +37,7 @@ export function createNotificationsService({ database, ...deps }: NotificationsD
     hubVisitorIdentified: (tx: Executor, job: HubVisitorJob) => queueHubNotice(ctx, tx, job),
     sendHubNotices: (job: HubVisitorJob) => sendHubNotices(ctx, job),
     sendDigests: (day?: string) => sendDigests(ctx, day),
-    /** A workspace's figures of a day as the digest tells them, for another channel (Slack); null without views. */
+    /** A workspace's day as the digest tells it (views and hub visits), for another channel (Slack); null when neither. */
     digest: (workspaceId: string, day: string, createdBy?: string) => workspaceDigest(ctx, workspaceId, day, createdBy),
   };
 }

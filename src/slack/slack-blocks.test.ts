@@ -77,18 +77,50 @@ describe('messages within Slack’s limits', () => {
     const m = digestMessage({
       workspace: 'Acme & Co',
       day: '2026-11-27',
-      views: 5000,
-      completed: 1200,
-      demos: Array.from({ length: 300 }, (_, i) => ({ title: `Demo <${i}>`, views: 10, completed: 2 })),
-      newCompanies: Array.from({ length: 300 }, (_, i) => ({ domain: `c${i}.example`, viewers: 1 })),
-      viewers: Array.from({ length: 3000 }, (_, i) => ({ email: `v${i}@c.example`, name: `Viewer ${i}`, demo: 'Tour', completed: i % 2 === 0 })),
+      views: {
+        views: 5000,
+        completed: 1200,
+        demos: Array.from({ length: 300 }, (_, i) => ({ title: `Demo <${i}>`, views: 10, completed: 2 })),
+        newCompanies: Array.from({ length: 300 }, (_, i) => ({ domain: `c${i}.example`, viewers: 1 })),
+        viewers: Array.from({ length: 3000 }, (_, i) => ({ email: `v${i}@c.example`, name: `Viewer ${i}`, demo: 'Tour', completed: i % 2 === 0 })),
+      },
+      hubs: Array.from({ length: 200 }, (_, i) => ({
+        name: `Hub | <${i}>`,
+        url: `https://app.example/hubs/hub_${i}#visitors`,
+        visits: 300 - i,
+        visitors: Array.from({ length: 40 }, (_, j) => ({ email: `h${j}@c.example`, name: j % 2 ? `Visitor ${j}` : null, company: 'Initech' })),
+      })),
       analyticsUrl: 'https://app.example/analytics',
+      hubsUrl: 'https://app.example/hubs',
     });
     expect(m.blocks.length).toBeLessThanOrEqual(LIMITS.blocks);
     for (const b of m.blocks) if (b.type === 'section' && b.text) expect(b.text.text.length).toBeLessThanOrEqual(LIMITS.sectionText);
     expect(JSON.stringify(m)).toContain('more');
     expect(JSON.stringify(m)).toContain('Demo &lt;0&gt;');
-    expect(m.text).toBe('Acme &amp; Co on 2026-11-27: 5000 views, 1200 completed');
+    const hubs = m.blocks.find((b) => b.type === 'section' && b.text?.text.startsWith('*Hubs*'));
+    // The name cannot end the link's label early or open a link of its own.
+    expect(hubs?.type === 'section' && hubs.text?.text).toContain('• <https://app.example/hubs/hub_0#visitors|Hub ¦ &lt;0&gt;>: 300 visits, 40 visitors identified: h0@c.example, Initech; Visitor 1 (h1@c.example, Initech);');
+    expect(hubs?.type === 'section' && hubs.text?.text).toMatch(/and 35 more\n/);
+    expect(hubs?.type === 'section' && hubs.text?.text).toMatch(/…and \d+ more$/);
+    expect(m.text).toBe(`Acme &amp; Co on 2026-11-27: 5000 views, 1200 completed; ${(300 * 301) / 2 - (100 * 101) / 2} hub visits, 8000 visitors identified`);
+    expect(m.blocks.at(-1)).toMatchObject({ type: 'actions', elements: [{ url: 'https://app.example/analytics' }] });
+  });
+  it('a digest of hub visits only: the figures and the hubs, and a button to the hubs', () => {
+    const m = digestMessage({
+      workspace: 'Acme',
+      day: '2026-11-27',
+      views: null,
+      hubs: [{ name: 'Partner portal', url: 'https://app.example/hubs/hub_1#visitors', visits: 1, visitors: [] }],
+      analyticsUrl: 'https://app.example/analytics',
+      hubsUrl: 'https://app.example/hubs',
+    });
+    expect(m.text).toBe('Acme on 2026-11-27: 1 hub visit');
+    expect(m.blocks.map((b) => (b.type === 'section' ? b.text?.text : b.type))).toEqual([
+      ':bar_chart: *Acme* on 2026-11-27: 1 hub visit',
+      '*Hubs*\n• <https://app.example/hubs/hub_1#visitors|Partner portal>: 1 visit',
+      'actions',
+    ]);
+    expect(m.blocks.at(-1)).toMatchObject({ elements: [{ text: { text: 'Open hubs' }, url: 'https://app.example/hubs' }] });
   });
 });
 

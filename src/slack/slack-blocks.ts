@@ -183,42 +183,74 @@ export function hubVisitorMessage(a: HubVisitorAlert): SlackPayload {
   return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
 }
 
-/** What the digest says about a day (the notifications' digest, with the addresses the buttons open). */
+/** What the digest says about a day (the notifications' digest, with the addresses the buttons and links open). */
 export interface DigestFacts {
   workspace: string;
   day: string;
-  views: number;
-  completed: number;
-  demos: Array<{ title: string; views: number; completed: number }>;
-  newCompanies: Array<{ domain: string; viewers: number }>;
-  viewers: Array<{ email: string; name: string | null; demo: string; completed: boolean }>;
+  /** The demos' views; null on a day with hub visits only. */
+  views: {
+    views: number;
+    completed: number;
+    demos: Array<{ title: string; views: number; completed: number }>;
+    newCompanies: Array<{ domain: string; viewers: number }>;
+    viewers: Array<{ email: string; name: string | null; demo: string; completed: boolean }>;
+  } | null;
+  /** The hubs with visits that day, busiest first, each linking to its visitors. */
+  hubs: Array<{ name: string; url: string; visits: number; visitors: Array<{ email: string; name: string | null; company: string | null }> }>;
   analyticsUrl: string;
+  hubsUrl: string;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** "12 hub visits, 2 visitors identified". */
+function hubTotals(hubs: DigestFacts['hubs']) {
+  const visits = hubs.reduce((n, h) => n + h.visits, 0);
+  const identified = hubs.reduce((n, h) => n + h.visitors.length, 0);
+  return `${plural(visits, 'hub visit')}${identified > 0 ? `, ${plural(identified, 'visitor')} identified` : ''}`;
+}
+
+/** A hub's line: its name linking to its visitors, its visits, and who identified. */
+function hubLine(h: DigestFacts['hubs'][number]) {
+  const who = h.visitors.map((v) => {
+    const about = [v.email, ...(v.company ? [v.company] : [])].map((x) => clip(x, 200)).join(', ');
+    return v.name ? `${clip(v.name, 120)} (${about})` : about;
+  });
+  const identified = who.length > 0 ? `, ${plural(who.length, 'visitor')} identified: ${who.slice(0, 5).join('; ')}${who.length > 5 ? ` and ${who.length - 5} more` : ''}` : '';
+  // A link's label may hold neither `|` nor `>`: clip escapes `>`, and a bar would end the label early.
+  return `• <${h.url.slice(0, LIMITS.buttonUrl)}|${clip(h.name, 200).replace(/\|/g, '¦')}>: ${plural(h.visits, 'visit')}${identified}`;
+}
+
 /**
- * The daily digest: the day's figures, the demos by views, new companies and who viewed, each list cut
- * to what a section holds, with a button to the analytics.
+ * The daily digest: the day's figures, the demos by views, new companies and who viewed, the hubs' visits
+ * and who identified there, each list cut to what a section holds, with a button to the analytics (or to
+ * the hubs on a day of hub visits only).
  *
  * @example
  * ```ts
- * const payload = digestMessage({ workspace: 'Acme', day: '2026-11-28', views: 3, ... });
+ * const payload = digestMessage({ workspace: 'Acme', day: '2026-11-28', views: { views: 3, ... }, hubs: [], ... });
  * ```
  */
 export function digestMessage(d: DigestFacts): SlackPayload {
-  const headline = `:bar_chart: *${clip(d.workspace, 200)}* on ${d.day}: ${plural(d.views, 'view')}, ${d.completed} completed`;
-  const blocks: Block[] = [section(headline)];
-  blocks.push(section(`*Demos*\n${lines(d.demos.map((x) => `• ${clip(x.title, 200)}: ${plural(x.views, 'view')}, ${x.completed} completed`), LIMITS.sectionText - 20)}`));
-  if (d.newCompanies.length > 0) {
-    blocks.push(section(`*New companies*\n${lines(d.newCompanies.map((c) => `• ${clip(c.domain, 200)} (${plural(c.viewers, 'viewer')})`), LIMITS.sectionText - 20)}`));
+  const figures = [
+    ...(d.views ? [`${plural(d.views.views, 'view')}, ${d.views.completed} completed`] : []),
+    ...(d.hubs.length > 0 ? [hubTotals(d.hubs)] : []),
+  ].join('; ');
+  const blocks: Block[] = [section(`:bar_chart: *${clip(d.workspace, 200)}* on ${d.day}: ${figures}`)];
+  const v = d.views;
+  if (v) {
+    blocks.push(section(`*Demos*\n${lines(v.demos.map((x) => `• ${clip(x.title, 200)}: ${plural(x.views, 'view')}, ${x.completed} completed`), LIMITS.sectionText - 20)}`));
+    if (v.newCompanies.length > 0) {
+      blocks.push(section(`*New companies*\n${lines(v.newCompanies.map((c) => `• ${clip(c.domain, 200)} (${plural(c.viewers, 'viewer')})`), LIMITS.sectionText - 20)}`));
+    }
+    if (v.viewers.length > 0) {
+      const who = v.viewers.map((x) => `• ${clip(x.name || x.email, 120)}${x.name ? ` (${clip(x.email, 200)})` : ''}: ${clip(x.demo, 200)}${x.completed ? ' :white_check_mark:' : ''}`);
+      blocks.push(section(`*Who viewed*\n${lines(who, LIMITS.sectionText - 20)}`));
+    }
   }
-  if (d.viewers.length > 0) {
-    const who = d.viewers.map((v) => `• ${clip(v.name || v.email, 120)}${v.name ? ` (${clip(v.email, 200)})` : ''}: ${clip(v.demo, 200)}${v.completed ? ' :white_check_mark:' : ''}`);
-    blocks.push(section(`*Who viewed*\n${lines(who, LIMITS.sectionText - 20)}`));
-  }
-  blocks.push({ type: 'actions', elements: [button('Open analytics', d.analyticsUrl, 'analytics', true)] });
-  const text = `${d.workspace} on ${d.day}: ${plural(d.views, 'view')}, ${d.completed} completed`;
+  if (d.hubs.length > 0) blocks.push(section(`*Hubs*\n${lines(d.hubs.map(hubLine), LIMITS.sectionText - 20)}`));
+  blocks.push({ type: 'actions', elements: [v ? button('Open analytics', d.analyticsUrl, 'analytics', true) : button('Open hubs', d.hubsUrl, 'hubs', true)] });
+  const text = `${d.workspace} on ${d.day}: ${figures}`;
   return { text: clip(text, LIMITS.text), blocks, unfurl_links: false, unfurl_media: false };
 }
 

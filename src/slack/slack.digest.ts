@@ -21,8 +21,8 @@ export interface SlackDigestDeps {
 
 /**
  * Queues the digest of `day` (a UTC date, yesterday's by default) for every live destination that asked
- * for it, with the same figures as the e-mail digest (a member's `mine` counts their demos only); none
- * on a day without views. A message is keyed `digest:<day>`, so a retried run queues none twice.
+ * for it, with the same figures as the e-mail digest (a member's `mine` counts their demos and hubs only):
+ * the demos' views and the hubs' visits; none on a day with neither. A message is keyed `digest:<day>`, so a retried run queues none twice.
  * Returns how many it queued.
  *
  * @example
@@ -35,9 +35,16 @@ export async function queueSlackDigests(deps: SlackDigestDeps, day = new Date(de
   let queued = 0;
   for (const { destination, workspace } of await repo.digestDestinations(db)) {
     const mine = destination.memberId && destination.scope === 'mine' ? destination.memberId : undefined;
-    const digest = await deps.notifications.digest(destination.workspaceId, day, mine);
-    if (!digest) continue;
-    const payload = digestMessage({ ...digest, workspace, analyticsUrl: `${deps.appUrl}/analytics` });
+    const facts = await deps.notifications.digest(destination.workspaceId, day, mine);
+    if (!facts) continue;
+    const payload = digestMessage({
+      workspace,
+      day,
+      views: facts.views,
+      hubs: facts.hubs.map((hub) => ({ ...hub, url: `${deps.appUrl}/hubs/${hub.id}#visitors` })),
+      analyticsUrl: `${deps.appUrl}/analytics`,
+      hubsUrl: `${deps.appUrl}/hubs`,
+    });
     const now = deps.clock.now();
     await db.transaction(async (tx) => {
       const made = await repo.insertMessages(tx, [

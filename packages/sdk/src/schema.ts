@@ -19967,7 +19967,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
+                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed, and the hubs’ visits and identified visitors; none on a day with neither). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
                      * @example [
                      *       "viewer_opened",
                      *       "lead_captured"
@@ -20574,7 +20574,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed; none on a day without views). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
+                     * @description Which alerts go to the channel: `viewer_opened` (an identified viewer opened a demo), `lead_captured` (a viewer sent a demo’s lead form, or passed a hub’s identification or lead form), `demo_finished` (a viewer reached the last step, identified or not), `daily_digest` (at 07:05 UTC, yesterday’s views, completions, new companies and who viewed, and the hubs’ visits and identified visitors; none on a day with neither). Views by members of the workspace are never alerts. An empty list keeps the URL but sends nothing.
                      * @example [
                      *       "viewer_opened",
                      *       "lead_captured"

@@ -20,7 +20,7 @@ const ALERT_DESCRIPTIONS: Record<SlackAlert, string> = {
   viewer_opened: 'Who, from which company, which demo and link, with a button to their journey.',
   lead_captured: 'The form’s answers and the step it was sent on; a hub’s form too, with a button to its visitors.',
   demo_finished: 'Someone reached the last step, and how long it took.',
-  daily_digest: 'At 07:05 UTC: yesterday’s views, completions, new companies and who viewed.',
+  daily_digest: 'At 07:05 UTC: yesterday’s views, completions, new companies and who viewed, and the hubs’ visits and visitors.',
 };
 
 /** Where the alerts go and which: the URL (checked by a test message when saved), the choices, test and remove. */
