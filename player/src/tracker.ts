@@ -121,9 +121,15 @@ export class Tracker {
     if (this.sending || this.held || this.queue.length === 0) return;
     this.sending = true;
     // Path events never share a batch with the standard ones: a server that does not know them refuses
-    // the whole batch, and that must never cost a view its steps or its completion.
+    // the whole batch, and that must never cost a view its steps or its completion. A batch is the queue's
+    // leading run of one kind, so that events reach the server in the order they happened: it credits a
+    // step to the chapter chosen last, and a step reached after a choice must not overtake it.
     const path = isPath(this.queue[0]!);
-    const batch = this.queue.filter((e) => isPath(e) === path).slice(0, BATCH);
+    const batch: TrackedEvent[] = [];
+    for (const event of this.queue) {
+      if (isPath(event) !== path || batch.length === BATCH) break;
+      batch.push(event);
+    }
     try {
       await this.api.events(batch);
       this.failures = 0;

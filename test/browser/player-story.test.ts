@@ -359,6 +359,10 @@ describe.skipIf(!browser)('the player plays a story (cover, chapters, form, end)
       expect(types, t).toContain(t);
     }
     expect(seen.events.filter((e) => e.type === 'chapter_selected').map((e) => e.chapter_id)).toEqual(['chp_invoicing', 'chp_reporting']);
+    // Sent in the order they happened: the server credits a step to the chapter chosen last, so a step
+    // reached after a choice must never overtake it in another batch.
+    const order = seen.events.map((e) => `${e.type}:${e.step_number ?? ''}@${e.at}`);
+    expect(order, order.join('\n')).toEqual([...order].sort((a, b) => Date.parse(a.split('@')[1]!) - Date.parse(b.split('@')[1]!)));
     // Both buttons of the end screen are calls to action (`cta` set): each click counts.
     expect(seen.events.filter((e) => e.type === 'cta_clicked').map((e) => [e.step_number, e.element_id])).toEqual([
       [7, 'book'],
