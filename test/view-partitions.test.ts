@@ -355,4 +355,35 @@ describe.skipIf(!TEST_DATABASE_URL)('the partitions and retention jobs beside re
     expect(await partitionsOf(t.ctx.database, 'views')).not.toContain('views_p203302');
     expect(await partitionsOf(t.ctx.database, 'view_steps')).not.toContain('view_steps_p203302');
   });
+
+  it('a read made while a month’s views move out of the DEFAULT partition still finds them', async () => {
+    // A view of January 2035, a month without a partition: it lands in the DEFAULT one.
+    clock.set(new Date('2035-01-15T10:00:00.000Z'));
+    const admin = await t.signUp();
+    const key = await t.apiKey('all', admin);
+    const demo = await demoWithSteps(t, key, 2);
+    await playView(t, (await createShare(t, key, demo)).token, { email: 'ana@globex.com', reached: 2 });
+    const read = async () => (await rowsOf(t.ctx.database, 'select tableoid::regclass::text as part from views where demo_id = $1', [demo])).map((r) => r.part);
+    expect(await read()).toEqual(['views_default']);
+    // The move's commit is held for 1.5 s by a deferred trigger, all its locks kept: a read sent meanwhile
+    // waits for it. Attaching alone locks the parent only against other DDL, so the read was planned on the
+    // partitions before the move and ran after it: the view was in neither (PostgreSQL 15, 2026-12-01).
+    await t.ctx.database.executeSql(
+      `create function hold_commit() returns trigger language plpgsql as $$ begin perform pg_sleep(1.5); return null; end $$`,
+    );
+    await t.ctx.database.executeSql(
+      'create constraint trigger hold_commit after delete on views_default deferrable initially deferred for each row execute function hold_commit()',
+    );
+    try {
+      const making = ensureViewPartitions(t.ctx);
+      await new Promise((r) => setTimeout(r, 700));
+      const during = await read();
+      expect(await making).toContain('views_p203501');
+      expect(during).toEqual(['views_p203501']);
+    } finally {
+      await t.ctx.database.executeSql('drop trigger if exists hold_commit on views_default');
+      await t.ctx.database.executeSql('drop function if exists hold_commit()');
+    }
+    expect(await read()).toEqual(['views_p203501']);
+  });
 });

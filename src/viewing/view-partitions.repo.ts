@@ -29,8 +29,9 @@ export async function partitionMonths(db: Executor, table: PartitionedTable): Pr
  * Makes the month's partition of both tables, unless it has them; answers whether it made them. Rows of
  * that month already in the DEFAULT partitions (the job did not run ahead) move into the new ones first:
  * PostgreSQL refuses a partition whose rows the DEFAULT one holds. The new tables are attached rather than
- * created as partitions, which locks the parents less; steps move before views, as their foreign key
- * needs. One transaction, under an advisory lock, so that two workers never make one month twice.
+ * created as partitions, which locks the parents less (but for a move: then readers wait, see below); steps
+ * move before views, as their foreign key needs. One transaction, under an advisory lock, so that two
+ * workers never make one month twice.
  */
 export async function createMonthPartitions(database: Pick<Database, 'db'>, month: Date, next: Date): Promise<boolean> {
   return database.db.transaction(async (tx) => {
@@ -44,6 +45,17 @@ export async function createMonthPartitions(database: Pick<Database, 'db'>, mont
     if (exists?.found) return false;
     const from = sql.raw(`'${month.toISOString()}'::timestamptz`);
     const to = sql.raw(`'${next.toISOString()}'::timestamptz`);
+    // Rows about to move out of the DEFAULT partition: attaching locks the parents only against other DDL,
+    // so a read planned before the commit (its partitions listed without the new one) and run after it (the
+    // moved rows gone from DEFAULT) would miss them, as an erasure's DELETE would. Locking the parents first
+    // makes such a read wait and plan again on the new partitions. Only then: a month made ahead, the
+    // usual case, moves nothing and leaves readers alone.
+    const [moving] = rowsOf<{ found: boolean }>(
+      await tx.execute(
+        sql`select exists (select 1 from ${sql.identifier(defaultPartition('views'))} where ${sql.identifier(KEY.views)} >= ${from} and ${sql.identifier(KEY.views)} < ${to}) as found`,
+      ),
+    );
+    if (moving?.found) await tx.execute(sql`lock table ${views}, ${viewSteps} in access exclusive mode`);
     for (const table of PARTITIONED_TABLES) {
       const name = sql.identifier(partitionName(table, month));
       const key = sql.identifier(KEY[table]);
