@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
-import { apiCaller, seedHub } from '../helpers/hubs';
+import { seedHub } from '../helpers/hubs';
 import { startTestServer, type TestServer } from '../helpers/server';
-import type { TestSession } from '../helpers/test-app';
+import { keyData, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const DAY_MS = 86_400_000;
@@ -31,16 +31,15 @@ const VISITS: { daysAgo: number; email?: string; opens?: ('invoice' | 'dashboard
 describe.skipIf(!browser)('a hub’s Analytics card in the web app (Chromium)', () => {
   let server: TestServer;
   let admin: TestSession;
+  let key: string;
   let hub: { id: string; url: string };
-  let call: ReturnType<typeof apiCaller>;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
-    const key = await server.apiKey('all', admin);
-    call = apiCaller(server, key);
+    key = await server.apiKey('all', admin);
     const seeded = await seedHub(server, key, {
       hub: { name: 'Partner portal', lead_fields: ['company'] },
       collections: [{ name: 'Tours', entries: [{ title: 'Create your first invoice' }, { title: 'Revenue dashboard' }] }],
@@ -77,7 +76,7 @@ describe.skipIf(!browser)('a hub’s Analytics card in the web app (Chromium)', 
       await server.db.database.executeSql(`update hub_opens set at = at - ${back} where session_id = $1`, [moved.rows[0]!.id]);
     }
     // The API agrees with the plan before the page is asked: 30 days back, the last 5 visits.
-    expect(await call('GET', `/v1/hubs/${hub.id}/analytics?start_date=${utcDay(29)}&end_date=${utcDay(0)}`)).toMatchObject({
+    expect(await keyData(server, key, 'GET', `/hubs/${hub.id}/analytics?start_date=${utcDay(29)}&end_date=${utcDay(0)}`)).toMatchObject({
       visits: 5,
       identified_visitors: 2,
       demos_opened: 3,

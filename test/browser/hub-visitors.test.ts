@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
-import { apiCaller, seedHub } from '../helpers/hubs';
+import { seedHub } from '../helpers/hubs';
 import { startTestServer, type TestServer } from '../helpers/server';
-import type { TestSession } from '../helpers/test-app';
+import { keyData, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const VISITORS = 23;
@@ -19,16 +19,15 @@ const browser: Browser | null = await launchBrowser();
 describe.skipIf(!browser)('a hub’s visitors in the web app (Chromium)', () => {
   let server: TestServer;
   let admin: TestSession;
+  let key: string;
   let hub: { id: string; url: string };
-  let call: ReturnType<typeof apiCaller>;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
-    const key = await server.apiKey('all', admin);
-    call = apiCaller(server, key);
+    key = await server.apiKey('all', admin);
     const seeded = await seedHub(server, key, {
       hub: { name: 'Partner portal', lead_fields: ['company', 'job_title', 'phone'] },
       collections: [{ name: 'Tours', entries: [{ title: 'Create your first invoice' }, { title: 'Revenue dashboard' }] }],
@@ -189,7 +188,7 @@ describe.skipIf(!browser)('a hub’s visitors in the web app (Chromium)', () => 
     const panel = page.locator('section', { has: page.getByRole('heading', { name: 'Visitors', exact: true }) });
     await panel.getByText(`Page 1 of 2 · ${VISITORS} visitors`).waitFor();
     expect(await panel.textContent()).not.toContain('admin.trying@example.com');
-    const figures = await call('GET', `/v1/hubs/${hub.id}/analytics`);
+    const figures = await keyData(server, key, 'GET', `/hubs/${hub.id}/analytics`);
     expect(figures).toMatchObject({ visits: VISITORS, identified_visitors: VISITORS, demos_opened: 3 });
   });
 });

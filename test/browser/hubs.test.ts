@@ -8,9 +8,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, overflowing, signedInPage } from '../helpers/browser';
 import { makePng } from '../helpers/images';
-import { apiCaller, seedHub } from '../helpers/hubs';
+import { seedHub } from '../helpers/hubs';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { bearer, type TestSession } from '../helpers/test-app';
+import { bearer, keyData, type TestSession } from '../helpers/test-app';
 
 const SHOTS = 'test-results/screenshots';
 const PASSWORD = 'harbour-lights';
@@ -28,14 +28,12 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
   let hub: { id: string; url: string; embed_url: string };
   const contexts: BrowserContext[] = [];
   const after: (() => Promise<void>)[] = [];
-  let call: ReturnType<typeof apiCaller>;
 
   beforeAll(async () => {
     server = await startTestServer({ selfUrl: true });
     mkdirSync(SHOTS, { recursive: true });
     admin = await server.signUp();
     key = await server.apiKey('all', admin);
-    call = apiCaller(server, key);
     await admin.inject({ method: 'PATCH', url: '/v1/workspace', payload: { name: 'Acme', branding: { brand_color: '#0f766e' } } });
     const seeded = await seedHub(server, key, {
       hub: {
@@ -141,7 +139,7 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
   }
 
   it('embeds with consent pending: no cookie and no storage until granted; the visits and opens count for the hub', async () => {
-    const before = await call('GET', `/v1/hubs/${hub.id}/analytics`);
+    const before = await keyData(server, key, 'GET', `/hubs/${hub.id}/analytics`);
     const context = await browser!.newContext({ viewport: { width: 1000, height: 800 } });
     contexts.push(context);
     // Records every reach for storage or document.cookie, in every frame, before any page script runs.
@@ -206,7 +204,7 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
     });
     expect(await hubPage.evaluate(() => (window as unknown as { __touched: string[] }).__touched)).toEqual(['sessionStorage']);
 
-    const figures = await call('GET', `/v1/hubs/${hub.id}/analytics`);
+    const figures = await keyData(server, key, 'GET', `/hubs/${hub.id}/analytics`);
     expect(figures.visits).toBe(before.visits + 1);
     expect(figures.demos_opened).toBe(before.demos_opened + 1);
     expect(figures.identified_visitors).toBe(before.identified_visitors + 1);
@@ -238,7 +236,7 @@ describe.skipIf(!browser)('a demo hub (Chromium)', () => {
         await text.fill('Six clicks, one invoice.');
         await text.blur();
         await page.getByText('Card text saved').waitFor();
-        const detail = await call('GET', `/v1/hubs/${hub.id}`);
+        const detail = await keyData(server, key, 'GET', `/hubs/${hub.id}`);
         expect(detail.collections[0].entries[0].description).toBe('Six clicks, one invoice.');
         // In the demo's share dialog, the entry's link is marked as the hub's and managed there, not edited or revoked.
         await page.goto(`${server.url}/demos/${detail.collections[0].entries[0].demo_id}`);

@@ -1,16 +1,7 @@
 // Demo hubs in tests: a hub with its collections and demos made through the API, and a hub viewer with a cookie jar of its own, as a browser on the hub page.
 import type { LightMyRequestResponse } from 'fastify';
 import { demoWithSteps } from './shares';
-import { bearer, type TestApp } from './test-app';
-
-/** Calls the API with an API key and answers the response's `data`, throwing on anything but a 2xx. */
-export function apiCaller(t: Pick<TestApp, 'app'>, key: string) {
-  return async (method: string, url: string, payload?: object) => {
-    const res = await t.app.inject({ method: method as 'GET', url, headers: bearer(key), ...(payload ? { payload } : {}) });
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-    return res.json().data;
-  };
-}
+import { keyData, type TestApp } from './test-app';
 
 export interface HubPlan {
   /** The body of POST /v1/hubs. */
@@ -25,14 +16,13 @@ export interface HubPlan {
  * the entries in the plan's order, with the collection and demo of each.
  */
 export async function seedHub(t: TestApp, key: string, plan: HubPlan) {
-  const call = apiCaller(t, key);
-  const hub = (await call('POST', '/v1/hubs', plan.hub)) as { id: string; url: string; embed_url: string };
+  const hub = (await keyData(t, key, 'POST', '/hubs', plan.hub)) as { id: string; url: string; embed_url: string };
   const entries: Array<{ id: string; title: string; demoId: string; collectionId: string }> = [];
   for (const collection of plan.collections) {
-    const { id: collectionId } = await call('POST', `/v1/hubs/${hub.id}/collections`, { name: collection.name });
+    const { id: collectionId } = await keyData(t, key, 'POST', `/hubs/${hub.id}/collections`, { name: collection.name });
     for (const { title, description } of collection.entries) {
       const demoId = await demoWithSteps(t, key, plan.steps ?? 2);
-      const entry = await call('POST', `/v1/hubs/${hub.id}/entries`, { demo_id: demoId, collection_id: collectionId, title, description });
+      const entry = await keyData(t, key, 'POST', `/hubs/${hub.id}/entries`, { demo_id: demoId, collection_id: collectionId, title, description });
       entries.push({ id: entry.id, title, demoId, collectionId });
     }
   }
