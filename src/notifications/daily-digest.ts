@@ -66,7 +66,7 @@ export async function workspaceDigest(ctx: Pick<NotificationsContext, 'db'>, wor
   const memberEmails = new Set(await repo.memberEmails(ctx.db, workspaceId));
   const isMember = (e: string) => memberEmails.has(e);
   const [views, hubDays] = await Promise.all([digestFor(ctx, workspaceId, day, createdBy, isMember), hubDaysOf(ctx, workspaceId, day, isMember)]);
-  const hubs = hubsFor(hubDays, createdBy ? { memberId: createdBy, scope: 'mine' } : { memberId: '', scope: 'all' });
+  const hubs = hubsFor(hubDays, createdBy);
   return views || hubs.length > 0 ? { views, hubs } : null;
 }
 
@@ -96,7 +96,7 @@ export async function sendDigests(
     const hubDays = people.length > 0 ? await hubDaysOf(ctx, workspaceId, day, isMember) : [];
     for (const person of people) {
       const digest = await digestFor(ctx, workspaceId, day, person.scope === 'mine' ? person.memberId : undefined, isMember);
-      const hubs = hubsFor(hubDays, person);
+      const hubs = hubsFor(hubDays, person.scope === 'mine' ? person.memberId : undefined);
       if (!digest && hubs.length === 0) continue;
       await db.transaction(async (tx) => {
         if (!(await repo.claim(tx, person.memberId, day, 'digest'))) return;

@@ -2,7 +2,6 @@
 import type { HubDigest } from './notification-mail';
 import { DAY_MS, type NotificationsContext } from './notifications-context';
 import * as repo from './notifications.repo';
-import type { NotificationScope } from './notifications.tables';
 
 /** One hub's day, with who created it (a `mine` setting covers the hubs its member created). */
 export interface HubDay extends HubDigest {
@@ -45,7 +44,7 @@ export async function hubDaysOf(ctx: Pick<NotificationsContext, 'db'>, workspace
   return [...hubs.values()].sort((a, b) => b.visits - a.visits || b.visitors.length - a.visitors.length || a.name.localeCompare(b.name));
 }
 
-/** What a member's digest says of the hubs: all of them (scope `all`), or the hubs they created (`mine`), as the instant notices. */
-export function hubsFor(days: readonly HubDay[], person: { memberId: string; scope: NotificationScope }): HubDigest[] {
-  return days.filter((h) => person.scope === 'all' || h.createdBy === person.memberId).map(({ createdBy: _, ...hub }) => hub);
+/** What a digest says of the hubs: all of them, or the hubs `createdBy` created (a `mine` setting), as the instant notices. */
+export function hubsFor(days: readonly HubDay[], createdBy?: string): HubDigest[] {
+  return days.filter((h) => createdBy === undefined || h.createdBy === createdBy).map(({ createdBy: _, ...hub }) => hub);
 }

@@ -54,8 +54,8 @@ export interface HubDigest {
 
 const MAX_LINES = 10;
 
-/** "12 hub visits, 2 visitors identified": the hubs' part of a digest's subject. */
-function hubTotals(hubs: readonly HubDigest[]) {
+/** "12 hub visits, 2 visitors identified": the hubs' part of a digest's subject (and of the Slack digest's headline). */
+export function hubTotals(hubs: ReadonlyArray<Pick<HubDigest, 'visits' | 'visitors'>>) {
   const visits = hubs.reduce((n, h) => n + h.visits, 0);
   const identified = hubs.reduce((n, h) => n + h.visitors.length, 0);
   return `${plural(visits, 'hub visit')}${identified > 0 ? `, ${plural(identified, 'visitor')} identified` : ''}`;

@@ -1,4 +1,5 @@
 // Block Kit messages a sales rep can act on: who, which company, which demo, how far, and a button to the journey.
+import { hubTotals } from '../notifications/notification-mail';
 import type { SlackAlert } from './slack.tables';
 
 /** Slack's limits (api.slack.com/reference/block-kit): what a message may hold before Slack refuses it. */
@@ -202,13 +203,6 @@ export interface DigestFacts {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** "12 hub visits, 2 visitors identified". */
-function hubTotals(hubs: DigestFacts['hubs']) {
-  const visits = hubs.reduce((n, h) => n + h.visits, 0);
-  const identified = hubs.reduce((n, h) => n + h.visitors.length, 0);
-  return `${plural(visits, 'hub visit')}${identified > 0 ? `, ${plural(identified, 'visitor')} identified` : ''}`;
-}
 
 /** A hub's line: its name linking to its visitors, its visits, and who identified. */
 function hubLine(h: DigestFacts['hubs'][number]) {

@@ -22,8 +22,8 @@ export interface SlackDigestDeps {
 /**
  * Queues the digest of `day` (a UTC date, yesterday's by default) for every live destination that asked
  * for it, with the same figures as the e-mail digest (a member's `mine` counts their demos and hubs only):
- * the demos' views and the hubs' visits; none on a day with neither. A message is keyed `digest:<day>`, so a retried run queues none twice.
- * Returns how many it queued.
+ * the demos' views and the hubs' visits; none on a day with neither. A message is keyed `digest:<day>`,
+ * so a retried run queues none twice. Returns how many it queued.
  *
  * @example
  * ```ts
